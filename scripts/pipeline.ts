@@ -1,0 +1,84 @@
+// The document pipeline: openapi/ → bundle (YAML + JSON) → types → docs. `npm run bundle`,
+// `npm run generate` and `npm run docs` call it, and the drift test runs the same steps into a
+// temporary folder, so there is exactly one definition of how generated files are made.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+export const sourceDocument = join(root, 'openapi/openapi.yaml');
+const bin = (relative: string) => join(root, 'node_modules', relative);
+const REDOCLY = bin('@redocly/cli/bin/cli.js');
+const OPENAPI_TS = bin('openapi-typescript/bin/cli.js');
+
+/** Runs a tool's CLI with this Node; returns what it printed (stdout and stderr), throws on failure. */
+function run(script: string, args: string[]): string {
+  const result = spawnSync(process.execPath, [script, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', NO_COLOR: '1' },
+  });
+  const output = `${result.stdout}${result.stderr}`;
+  if (result.status !== 0) throw new Error(`${script.split('node_modules/')[1]} ${args[0]} failed:\n${output}`);
+  return output;
+}
+
+export interface GeneratedPaths {
+  yaml: string;
+  json: string;
+  types: string;
+}
+
+export const generatedIn = (dir: string): GeneratedPaths => ({
+  yaml: join(dir, 'openapi.yaml'),
+  json: join(dir, 'openapi.json'),
+  types: join(dir, 'schema.d.ts'),
+});
+
+export function lint(): string {
+  return run(REDOCLY, ['lint', sourceDocument, '--format=stylish']);
+}
+
+export function bundle(out: GeneratedPaths): void {
+  mkdirSync(dirname(out.yaml), { recursive: true });
+  run(REDOCLY, ['bundle', sourceDocument, '-o', out.yaml]);
+  run(REDOCLY, ['bundle', sourceDocument, '-o', out.json]);
+}
+
+export function generateTypes(out: GeneratedPaths): void {
+  // Without --default-non-nullable=false, fields that merely have a default (enabled, frameworks)
+  // would become required in request types.
+  run(OPENAPI_TS, [out.yaml, '-o', out.types, '--default-non-nullable=false']);
+}
+
+export function buildDocs(bundledYaml: string, outFile: string): void {
+  mkdirSync(dirname(outFile), { recursive: true });
+  // --inlineBundle embeds Redoc's script: the page loads nothing from a CDN and works offline.
+  run(REDOCLY, ['build-docs', bundledYaml, '--inlineBundle', '-o', outFile]);
+}
+
+export const committed = generatedIn(join(root, 'generated'));
+export const docsFile = join(root, 'dist/docs.html');
+
+if (import.meta.main) {
+  const step = process.argv[2];
+  const steps: Record<string, () => void> = {
+    bundle: () => bundle(committed),
+    generate: () => {
+      bundle(committed);
+      generateTypes(committed);
+    },
+    docs: () => {
+      bundle(committed);
+      buildDocs(committed.yaml, docsFile);
+    },
+  };
+  const action = step ? steps[step] : undefined;
+  if (!action) {
+    console.error(`usage: node scripts/pipeline.ts ${Object.keys(steps).join('|')}`);
+    process.exit(2);
+  }
+  action();
+  console.log(`${step}: done`);
+}
