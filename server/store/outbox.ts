@@ -1,0 +1,304 @@
+// The webhook outbox: events and their deliveries are rows written in the same transaction as the
+// change that caused them, and the dispatcher works through them from here. Every SQL statement
+// of webhook delivery lives in this module.
+import { randomUUID } from 'node:crypto';
+import type { DatabaseSync } from 'node:sqlite';
+import { validateEvent, type EventType, type WebhookEvent } from '../../lib/events.ts';
+import { transaction } from './database.ts';
+import { statement, type Row } from './statements.ts';
+
+/**
+ * Event bodies are bounded by their schemas to a few KiB; the cap keeps a future schema change or
+ * a bug from queueing something no receiver should have to accept.
+ */
+export const MAX_EVENT_BYTES = 64 * 1024;
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'gone' | 'cancelled';
+
+export function migrateOutbox(db: DatabaseSync): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS webhook_events (
+      id TEXT PRIMARY KEY,
+      type TEXT NOT NULL,
+      body TEXT NOT NULL,
+      created_at TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS webhook_deliveries (
+      id TEXT PRIMARY KEY,
+      event_id TEXT NOT NULL REFERENCES webhook_events (id) ON DELETE CASCADE,
+      webhook_id TEXT NOT NULL,
+      state TEXT NOT NULL,
+      attempts INTEGER NOT NULL DEFAULT 0,
+      due_at INTEGER NOT NULL,
+      leased_until INTEGER,
+      first_attempt_at INTEGER,
+      last_status INTEGER,
+      last_error TEXT,
+      created_at INTEGER NOT NULL,
+      finished_at INTEGER
+    );
+    CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (due_at) WHERE state = 'pending';
+    CREATE INDEX IF NOT EXISTS webhook_deliveries_webhook ON webhook_deliveries (webhook_id, state, finished_at);
+    CREATE INDEX IF NOT EXISTS webhook_deliveries_event ON webhook_deliveries (event_id);
+  `);
+}
+
+// The dispatcher shares the store's connection; node:sqlite is synchronous, so a listener
+// scheduled with setImmediate runs after the caller's transaction has committed or rolled back.
+const listeners = new WeakMap<DatabaseSync, Set<() => void>>();
+
+/** Calls `listener` soon after any enqueue on this database. Returns the unsubscribe function. */
+export function onEnqueue(db: DatabaseSync, listener: () => void): () => void {
+  let set = listeners.get(db);
+  if (!set) listeners.set(db, (set = new Set()));
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
+/**
+ * Queues an event for every enabled webhook subscribed to its type. Call it inside the
+ * transaction that makes the change: if that rolls back, nothing is sent. The body is validated
+ * against its webhook schema and serialised once; every attempt sends exactly these bytes.
+ * Returns the number of deliveries queued.
+ */
+export function enqueueEvent(db: DatabaseSync, body: WebhookEvent, now: Date = new Date()): number {
+  const result = validateEvent(body);
+  if (!result.valid) throw new Error(`refusing to queue an invalid ${String(body.event)} event: ${result.message}`);
+  const text = JSON.stringify(body);
+  if (Buffer.byteLength(text) > MAX_EVENT_BYTES) {
+    throw new Error(`refusing to queue a ${body.event} event of ${Buffer.byteLength(text)} bytes (cap ${MAX_EVENT_BYTES})`);
+  }
+  const subscribers = statement(
+    db,
+    `SELECT id FROM webhooks
+     WHERE enabled = 1 AND EXISTS (SELECT 1 FROM json_each(webhooks.events) e WHERE e.value = ?)`,
+  ).all(body.event) as { id: string }[];
+  if (subscribers.length === 0) return 0;
+
+  const eventId = randomUUID();
+  const ms = now.getTime();
+  statement(db, 'INSERT INTO webhook_events (id, type, body, created_at) VALUES (?, ?, ?, ?)').run(
+    eventId,
+    body.event,
+    text,
+    now.toISOString(),
+  );
+  const insert = statement(
+    db,
+    `INSERT INTO webhook_deliveries (id, event_id, webhook_id, state, attempts, due_at, created_at)
+     VALUES (?, ?, ?, 'pending', 0, ?, ?)`,
+  );
+  for (const { id } of subscribers) insert.run(randomUUID(), eventId, id, ms, ms);
+  const set = listeners.get(db);
+  if (set?.size) setImmediate(() => set.forEach((listener) => listener()));
+  return subscribers.length;
+}
+
+/** A claimed delivery with what the attempt needs, read at claim time (the current URL and secret). */
+export interface ClaimedDelivery {
+  id: string;
+  eventType: EventType;
+  body: string;
+  webhookId: string;
+  url: string;
+  secret: string | null;
+  /** Attempts already recorded before this one. */
+  attempts: number;
+  /** Epoch ms of the first recorded attempt, or null before it. */
+  firstAttemptAt: number | null;
+  /** Epoch ms when the delivery was queued. */
+  createdAt: number;
+}
+
+export interface ClaimOptions {
+  now: number;
+  limit: number;
+  leaseMs: number;
+  /** Webhooks already at their concurrency limit: their deliveries stay where they are. */
+  busyWebhooks: readonly string[];
+}
+
+/**
+ * Leases up to `limit` due deliveries. A lease that runs out (the process died mid-attempt) makes
+ * the delivery due again, so it is sent at least once. Deliveries of deleted or disabled webhooks
+ * are cancelled on the way.
+ */
+export function claimDueDeliveries(db: DatabaseSync, { now, limit, leaseMs, busyWebhooks }: ClaimOptions): ClaimedDelivery[] {
+  if (limit <= 0) return [];
+  const claim = () => {
+    const rows = statement(
+      db,
+      `SELECT d.id, d.webhook_id, d.attempts, d.first_attempt_at, d.created_at, e.type, e.body, w.url, w.secret, w.enabled
+       FROM webhook_deliveries d
+       JOIN webhook_events e ON e.id = d.event_id
+       LEFT JOIN webhooks w ON w.id = d.webhook_id
+       WHERE d.state = 'pending' AND d.due_at <= ? AND (d.leased_until IS NULL OR d.leased_until <= ?)
+         AND d.webhook_id NOT IN (SELECT value FROM json_each(?))
+       ORDER BY d.due_at
+       LIMIT ?`,
+    ).all(now, now, JSON.stringify(busyWebhooks), limit) as Row[];
+    const cancel = statement(
+      db,
+      `UPDATE webhook_deliveries SET state = 'cancelled', leased_until = NULL, finished_at = ?, last_error = ? WHERE id = ?`,
+    );
+    const lease = statement(db, 'UPDATE webhook_deliveries SET leased_until = ? WHERE id = ?');
+    const claimed: ClaimedDelivery[] = [];
+    for (const row of rows) {
+      if (row.url === null) {
+        cancel.run(now, 'webhook deleted', row.id as string);
+      } else if (row.enabled !== 1) {
+        cancel.run(now, 'webhook disabled', row.id as string);
+      } else {
+        lease.run(now + leaseMs, row.id as string);
+        claimed.push({
+          id: row.id as string,
+          eventType: row.type as EventType,
+          body: row.body as string,
+          webhookId: row.webhook_id as string,
+          url: row.url as string,
+          secret: row.secret as string | null,
+          attempts: row.attempts as number,
+          firstAttemptAt: row.first_attempt_at as number | null,
+          createdAt: row.created_at as number,
+        });
+      }
+    }
+    return claimed;
+  };
+  return transaction(db, claim);
+}
+
+/**
+ * Makes every leased delivery due now. Called once when a dispatcher starts: one server process
+ * owns the database, so a lease still held at start-up belongs to a process that died mid-attempt.
+ */
+export function releaseAllLeases(db: DatabaseSync): number {
+  return Number(statement(db, `UPDATE webhook_deliveries SET leased_until = NULL WHERE state = 'pending' AND leased_until IS NOT NULL`).run().changes);
+}
+
+/** Gives a claimed delivery back without counting an attempt (shutdown aborted it). */
+export function releaseLease(db: DatabaseSync, deliveryId: string): void {
+  statement(db, `UPDATE webhook_deliveries SET leased_until = NULL WHERE id = ? AND state = 'pending'`).run(deliveryId);
+}
+
+/** What one attempt came to, as the dispatcher judged it. */
+export type AttemptOutcome =
+  | { kind: 'delivered'; status: number }
+  | { kind: 'gone'; status: number }
+  | { kind: 'retry'; status: number | null; error: string; dueAt: number }
+  | { kind: 'exhausted'; status: number | null; error: string };
+
+export interface RecordedAttempt {
+  /** Set when the webhook was disabled by this attempt. */
+  disabled: 'endpoint_gone' | 'failing' | null;
+}
+
+/** Records an attempt's outcome on the delivery and the webhook's `last_delivery`, atomically. */
+export function recordAttempt(db: DatabaseSync, delivery: ClaimedDelivery, outcome: AttemptOutcome, at: number): RecordedAttempt {
+  return transaction(db, () => {
+    const firstAttemptAt = delivery.firstAttemptAt ?? at;
+    const status = outcome.status;
+    const error = outcome.kind === 'retry' || outcome.kind === 'exhausted' ? outcome.error : null;
+    const state: DeliveryState =
+      outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'gone' ? 'gone' : outcome.kind === 'retry' ? 'pending' : 'failed';
+    statement(
+      db,
+      `UPDATE webhook_deliveries
+       SET state = ?, attempts = attempts + 1, first_attempt_at = ?, last_status = ?, last_error = ?, leased_until = NULL,
+           due_at = ?, finished_at = ?
+       WHERE id = ?`,
+    ).run(
+      state,
+      firstAttemptAt,
+      status,
+      error,
+      outcome.kind === 'retry' ? outcome.dueAt : at,
+      state === 'pending' ? null : at,
+      delivery.id,
+    );
+    const attemptedAt = new Date(at).toISOString();
+    const lastDelivery = JSON.stringify({ attempted_at: attemptedAt, status_code: status, succeeded: outcome.kind === 'delivered' });
+    statement(db, 'UPDATE webhooks SET last_delivery = ? WHERE id = ?').run(lastDelivery, delivery.webhookId);
+
+    let disabled: RecordedAttempt['disabled'] = null;
+    if (outcome.kind === 'gone') disabled = 'endpoint_gone';
+    else if (outcome.kind === 'exhausted' && !deliveredSince(db, delivery.webhookId, firstAttemptAt)) disabled = 'failing';
+    if (disabled) {
+      const changed = statement(
+        db,
+        `UPDATE webhooks SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ? AND enabled = 1`,
+      ).run(disabled, attemptedAt, delivery.webhookId).changes;
+      if (Number(changed) === 0) disabled = null;
+    }
+    return { disabled };
+  });
+}
+
+// "Recent deliveries keep failing": nothing reached the receiver during the whole retry run of
+// the delivery that just ran out, so the endpoint has been failing for about three days.
+function deliveredSince(db: DatabaseSync, webhookId: string, since: number): boolean {
+  return (
+    statement(
+      db,
+      `SELECT 1 FROM webhook_deliveries WHERE webhook_id = ? AND state = 'delivered' AND finished_at >= ? LIMIT 1`,
+    ).get(webhookId, since) !== undefined
+  );
+}
+
+/** Epoch ms of the earliest pending delivery's due time, or null when nothing is pending. */
+export function nextDueAt(db: DatabaseSync): number | null {
+  const row = statement(
+    db,
+    `SELECT MIN(MAX(due_at, COALESCE(leased_until, 0))) AS next FROM webhook_deliveries WHERE state = 'pending'`,
+  ).get() as { next: number | null } | undefined;
+  return row?.next ?? null;
+}
+
+/** Deletes finished deliveries older than `before` (epoch ms) and events left without deliveries. */
+export function pruneFinished(db: DatabaseSync, before: number): number {
+  return transaction(db, () => {
+    const removed = statement(db, `DELETE FROM webhook_deliveries WHERE state <> 'pending' AND finished_at < ?`).run(before).changes;
+    statement(
+      db,
+      `DELETE FROM webhook_events WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)`,
+    ).run();
+    return Number(removed);
+  });
+}
+
+export interface DeliveryRow {
+  id: string;
+  eventId: string;
+  webhookId: string;
+  state: DeliveryState;
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+}
+
+/** Every delivery of a webhook, oldest first (operators, tests). */
+export function listDeliveries(db: DatabaseSync, webhookId: string): DeliveryRow[] {
+  const rows = statement(
+    db,
+    `SELECT id, event_id, webhook_id, state, attempts, last_status, last_error FROM webhook_deliveries
+     WHERE webhook_id = ? ORDER BY created_at, rowid`,
+  ).all(webhookId) as Row[];
+  return rows.map((row) => ({
+    id: row.id as string,
+    eventId: row.event_id as string,
+    webhookId: row.webhook_id as string,
+    state: row.state as DeliveryState,
+    attempts: row.attempts as number,
+    lastStatus: row.last_status as number | null,
+    lastError: row.last_error as string | null,
+  }));
+}
+
+/** Counts of deliveries by state (operators, tests, the benchmark). */
+export function countDeliveries(db: DatabaseSync): Record<DeliveryState, number> {
+  const counts: Record<DeliveryState, number> = { pending: 0, delivered: 0, failed: 0, gone: 0, cancelled: 0 };
+  for (const row of statement(db, 'SELECT state, COUNT(*) AS n FROM webhook_deliveries GROUP BY state').all() as Row[]) {
+    counts[row.state as DeliveryState] = row.n as number;
+  }
+  return counts;
+}
