@@ -1,0 +1,95 @@
+// The app factory: one Express app over one database, with the whole middleware order in one
+// place (below). The process entry point is server/main.ts; tests use startServer (server.ts).
+import express, { type Express, type Router } from 'express';
+import type { DatabaseSync } from 'node:sqlite';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import { authenticate, requireScope } from './http/auth.ts';
+import { parseJson, requireJson } from './http/body.ts';
+import { createLogger, requestLogger } from './http/logging.ts';
+import { operationsRouter } from './http/operations.ts';
+import { problemHandler, sendProblem } from './http/problems.ts';
+import { rateLimitPerKey } from './http/rate-limit.ts';
+import { contractValidator } from './http/validator.ts';
+import type { RouteContext, WebhookUrlCheck } from './routes/context.ts';
+import { findingsRouter } from './routes/findings.ts';
+import { policiesRouter } from './routes/policies.ts';
+import { webhooksRouter } from './routes/webhooks.ts';
+import { openDatabase } from './store/database.ts';
+import { purgeExpiredResponses } from './store/idempotency.ts';
+
+export interface AppDeps {
+  /** Defaults to a pino logger on stdout at config.logLevel; tests inject one with a capturing destination. */
+  logger?: Logger;
+  /** An already open and migrated database; defaults to opening config.dbPath. */
+  db?: DatabaseSync;
+  now?: () => Date;
+  /** The webhook URL policy (SSRF guard); defaults to the scheme rule of the mode. */
+  checkWebhookUrl?: WebhookUrlCheck;
+  /**
+   * Routers outside /v1 (for example the development event simulator), mounted after the
+   * operational endpoints and before the /v1 stack and the 404 handler. Receive the app.
+   */
+  routers?: ((app: SecmonApp) => { path: string; router: Router })[];
+}
+
+export interface SecmonApp {
+  express: Express;
+  db: DatabaseSync;
+  logger: Logger;
+  config: Config;
+  now: () => Date;
+  /** Flips /readyz to 503; called when shutdown begins. */
+  stopAccepting(): void;
+}
+
+/** Production refuses plain http; the full address checks belong to the delivery engine's guard. */
+function schemeRule(config: Config): WebhookUrlCheck {
+  return async (url) =>
+    config.mode === 'production' && !url.startsWith('https://') ? 'only https URLs are accepted in production' : undefined;
+}
+
+export function createApp(config: Config, deps: AppDeps = {}): SecmonApp {
+  const logger = deps.logger ?? createLogger(config.logLevel);
+  const db = deps.db ?? openDatabase(config.dbPath);
+  const now = deps.now ?? (() => new Date());
+  purgeExpiredResponses(db, now());
+  let accepting = true;
+  const app = express();
+  const secmon: SecmonApp = { express: app, db, logger, config, now, stopAccepting: () => (accepting = false) };
+  const context: RouteContext = { db, now, checkWebhookUrl: deps.checkWebhookUrl ?? schemeRule(config) };
+
+  app.disable('x-powered-by');
+  // Resources carry strong ETags computed from their representation; Express's weak ones would
+  // also answer 304 on lists and problems.
+  app.set('etag', false);
+
+  // The middleware order, in one place:
+  // 1. request id and one structured log line per request
+  app.use(requestLogger(logger));
+  // 2. operational endpoints, no API key
+  app.use(operationsRouter({ db, docsPath: config.docsPath, isAccepting: () => accepting }));
+  // 3. routers outside the contract (simulator, ...)
+  for (const mount of deps.routers ?? []) {
+    const { path, router } = mount(secmon);
+    app.use(path, router);
+  }
+  // 4. the /v1 contract: 401 → rate limit (per key) → 403 → 415 → 413 / malformed JSON →
+  //    request validation (400, 404, 405) and response validation → handlers
+  app.use(
+    '/v1',
+    authenticate(config.apiKeys),
+    rateLimitPerKey(config.rateLimitPerMinute),
+    requireScope,
+    requireJson,
+    parseJson,
+    ...contractValidator(config.validateResponses),
+  );
+  app.use('/v1/policies', policiesRouter(context));
+  app.use('/v1/findings', findingsRouter(context));
+  app.use('/v1/webhooks', webhooksRouter(context));
+  // 5. anything else is a 404 problem; every error becomes a problem
+  app.use((req, res) => sendProblem(req, res, 'not-found', `No route matches ${req.method} ${req.path}.`));
+  app.use(problemHandler(logger));
+  return secmon;
+}

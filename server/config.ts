@@ -1,0 +1,160 @@
+// The one typed configuration of the reference server, read from the environment and overridden
+// by command-line flags. Everything else receives a `Config`; nothing else reads process.env.
+import { parseArgs } from 'node:util';
+
+export type Scope = 'read' | 'write';
+export type Mode = 'development' | 'production';
+
+export interface ApiKey {
+  /** The bearer token itself. Never logged, never returned. */
+  token: string;
+  scopes: ReadonlySet<Scope>;
+}
+
+export interface Config {
+  port: number;
+  /** Loopback by default so a development server is not reachable from the network. */
+  host: string;
+  /** File path of the SQLite database, or ':memory:'. */
+  dbPath: string;
+  mode: Mode;
+  apiKeys: readonly ApiKey[];
+  /** True when `apiKeys` are the documented development defaults (printed once at start-up). */
+  usingDefaultKeys: boolean;
+  /** Requests per minute per API key; 0 disables rate limiting (benchmarks). */
+  rateLimitPerMinute: number;
+  /** Validate responses against the document (development and test; off in production). */
+  validateResponses: boolean;
+  /** The offline docs page served at /docs (built by `npm run docs`). */
+  docsPath: string;
+  logLevel: string;
+  delivery: DeliveryConfig;
+}
+
+/** Webhook delivery settings, consumed by server/webhooks/. */
+export interface DeliveryConfig {
+  /** Multiplies every retry delay; 0.001 compresses three days into minutes for tests. */
+  retryScale: number;
+  timeoutMs: number;
+  concurrency: number;
+}
+
+export const DEFAULT_DEV_KEYS = 'dev-admin:read+write,dev-reader:read';
+export const DEFAULT_RATE_LIMIT = 120;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const FLAGS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  db: { type: 'string' },
+  mode: { type: 'string' },
+  'api-keys': { type: 'string' },
+  'rate-limit': { type: 'string' },
+  'log-level': { type: 'string' },
+} as const;
+
+/**
+ * Builds the configuration from environment variables (`SECMON_*`, `PORT`) and flags
+ * (`--port`, `--db`, `--mode`, `--api-keys`, `--rate-limit`, `--host`, `--log-level`), flags winning.
+ * Throws ConfigError with a message naming the bad setting.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = []): Config {
+  let flags: Partial<Record<keyof typeof FLAGS, string>>;
+  try {
+    flags = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  const pick = (flag: keyof typeof FLAGS, name: string) => flags[flag] ?? nonEmpty(env[name]);
+
+  const mode = parseMode(pick('mode', 'SECMON_MODE') ?? 'development');
+  const keysText = pick('api-keys', 'SECMON_API_KEYS');
+  if (keysText === undefined && mode === 'production') {
+    throw new ConfigError('SECMON_API_KEYS is required in production mode (format: key:read+write,key2:read)');
+  }
+  return {
+    port: parseInteger('PORT (--port)', pick('port', 'PORT') ?? '3000', 0, 65535),
+    host: pick('host', 'SECMON_HOST') ?? '127.0.0.1',
+    dbPath: pick('db', 'SECMON_DB') ?? './data/secmon.db',
+    mode,
+    apiKeys: parseApiKeys(keysText ?? DEFAULT_DEV_KEYS),
+    usingDefaultKeys: keysText === undefined,
+    rateLimitPerMinute: parseInteger(
+      'SECMON_RATE_LIMIT (--rate-limit)',
+      pick('rate-limit', 'SECMON_RATE_LIMIT') ?? String(DEFAULT_RATE_LIMIT),
+      0,
+      1_000_000,
+    ),
+    validateResponses: mode === 'development',
+    docsPath: nonEmpty(env.SECMON_DOCS) ?? 'dist/docs.html',
+    logLevel: parseLogLevel(pick('log-level', 'SECMON_LOG_LEVEL') ?? 'info'),
+    delivery: {
+      retryScale: parseNumber('SECMON_RETRY_SCALE', nonEmpty(env.SECMON_RETRY_SCALE) ?? '1'),
+      timeoutMs: parseInteger('SECMON_DELIVERY_TIMEOUT_MS', nonEmpty(env.SECMON_DELIVERY_TIMEOUT_MS) ?? '10000', 1, 600_000),
+      concurrency: parseInteger('SECMON_DELIVERY_CONCURRENCY', nonEmpty(env.SECMON_DELIVERY_CONCURRENCY) ?? '16', 1, 1024),
+    },
+  };
+}
+
+/** A config for tests and embedding: development defaults, in-memory database, port 0. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({ SECMON_DB: ':memory:', PORT: '0', SECMON_LOG_LEVEL: 'silent' }), ...overrides };
+}
+
+export function parseApiKeys(text: string): ApiKey[] {
+  const keys: ApiKey[] = [];
+  for (const entry of text.split(',').map((part) => part.trim())) {
+    const match = /^([\x21-\x2b\x2d-\x39\x3b-\x7e]{8,256}):([a-z+]+)$/.exec(entry);
+    if (!match) {
+      throw new ConfigError(
+        `SECMON_API_KEYS: each entry must be <key>:<scope>[+<scope>] with a key of 8 to 256 visible characters (no ',' or ':'); got ${describeEntry(entry)}`,
+      );
+    }
+    const scopes = match[2]!.split('+');
+    for (const scope of scopes) {
+      if (scope !== 'read' && scope !== 'write') {
+        throw new ConfigError(`SECMON_API_KEYS: unknown scope '${scope}' (use read, write or read+write)`);
+      }
+    }
+    if (keys.some((key) => key.token === match[1])) throw new ConfigError('SECMON_API_KEYS: a key is listed twice');
+    keys.push({ token: match[1]!, scopes: new Set(scopes as Scope[]) });
+  }
+  return keys;
+}
+
+// The message must help without echoing a secret: show only the shape of the bad entry.
+function describeEntry(entry: string): string {
+  return entry === '' ? 'an empty entry' : `an entry of ${entry.length} characters`;
+}
+
+function parseMode(value: string): Mode {
+  if (value === 'development' || value === 'production') return value;
+  throw new ConfigError(`SECMON_MODE must be 'development' or 'production', not '${value}'`);
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+function parseLogLevel(value: string): string {
+  if (LOG_LEVELS.includes(value)) return value;
+  throw new ConfigError(`SECMON_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not '${value}'`);
+}
+
+function parseInteger(name: string, value: string, min: number, max: number): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || number < min || number > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, not '${value}'`);
+  }
+  return number;
+}
+
+function parseNumber(name: string, value: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new ConfigError(`${name} must be a positive number, not '${value}'`);
+  return number;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}

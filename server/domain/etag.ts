@@ -1,0 +1,23 @@
+// Strong entity tags derived from the representation itself, so anything visible that changes
+// (including a derived field such as a policy's compliance_status) changes the tag.
+import { createHash } from 'node:crypto';
+
+export function etagOf(representation: unknown): string {
+  return `"${createHash('sha256').update(JSON.stringify(representation)).digest('base64url').slice(0, 27)}"`;
+}
+
+function listOf(header: string): string[] {
+  return header.split(',').map((part) => part.trim()).filter((part) => part !== '');
+}
+
+/** RFC 9110 §13.1.1: If-Match uses the strong comparison; `*` matches any current representation. */
+export function ifMatchSatisfied(header: string | undefined, current: string): boolean {
+  if (header === undefined) return true;
+  return listOf(header).some((tag) => tag === '*' || tag === current);
+}
+
+/** RFC 9110 §13.1.2: If-None-Match uses the weak comparison (a `W/` prefix is ignored). */
+export function ifNoneMatchHits(header: string | undefined, current: string): boolean {
+  if (header === undefined) return false;
+  return listOf(header).some((tag) => tag === '*' || tag.replace(/^W\//, '') === current);
+}

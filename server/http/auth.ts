@@ -1,0 +1,54 @@
+// Bearer API keys and scopes. Keys are looked up by their SHA-256, so the comparison does not
+// leak a key's prefix through timing, and only a short fingerprint of the hash ever reaches
+// logs, rate-limit buckets and idempotency records.
+import { createHash } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import type { ApiKey, Scope } from '../config.ts';
+import { ProblemError, sendProblem } from './problems.ts';
+
+export interface Principal {
+  /** Fingerprint of the key (not the key): safe to log and to use as a bucket name. */
+  id: string;
+  scopes: ReadonlySet<Scope>;
+}
+
+const digest = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export const WWW_AUTHENTICATE = 'Bearer realm="secmon"';
+
+export function authenticate(keys: readonly ApiKey[]): RequestHandler {
+  const byDigest = new Map<string, Principal>(
+    keys.map((key) => {
+      const hash = digest(key.token);
+      return [hash, { id: `key_${hash.slice(0, 12)}`, scopes: key.scopes }];
+    }),
+  );
+  return (req, res, next) => {
+    const match = /^Bearer +([\x21-\x7e]{1,1024}) *$/i.exec(req.headers.authorization ?? '');
+    const principal = match ? byDigest.get(digest(match[1]!)) : undefined;
+    if (!principal) {
+      res.setHeader('WWW-Authenticate', match ? `${WWW_AUTHENTICATE}, error="invalid_token"` : WWW_AUTHENTICATE);
+      const detail = match ? 'The API key is not valid.' : "Send an API key as 'Authorization: Bearer <key>'.";
+      return sendProblem(req, res, 'unauthorized', detail);
+    }
+    res.locals.principal = principal;
+    next();
+  };
+}
+
+export function principalOf(res: { locals: Record<string, unknown> }): Principal {
+  return res.locals.principal as Principal;
+}
+
+/** The document gives every GET the `read` scope and every POST, PUT and DELETE the `write` scope. */
+export function scopeFor(method: string): Scope {
+  return method === 'GET' || method === 'HEAD' ? 'read' : 'write';
+}
+
+export const requireScope: RequestHandler = (req, res, next) => {
+  const scope = scopeFor(req.method);
+  if (!principalOf(res).scopes.has(scope)) {
+    return next(new ProblemError('forbidden', `This operation needs an API key with the '${scope}' scope.`));
+  }
+  next();
+};

@@ -1,0 +1,20 @@
+// Request bodies: JSON only (415 otherwise), at most 1 MiB (413), parsed strictly (400
+// malformed-json). Errors go to the problem handler.
+import express, { type RequestHandler } from 'express';
+import { ProblemError } from './problems.ts';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
+  return headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
+}
+
+export const requireJson: RequestHandler = (req, _res, next) => {
+  if (hasBody(req.headers) && !req.is('application/json')) {
+    const type = req.headers['content-type'] ?? 'no content type';
+    return next(new ProblemError('unsupported-media-type', `Send the body as application/json, not ${type.slice(0, 100)}.`));
+  }
+  next();
+};
+
+export const parseJson: RequestHandler = express.json({ limit: BODY_LIMIT_BYTES, type: 'application/json' });

@@ -1,0 +1,30 @@
+// Conditional requests on top of the domain's ETag rules: 304 for a matching If-None-Match on
+// reads, 412 for a failed If-Match on writes, and the ETag header on every representation.
+import type { Request, Response } from 'express';
+import { etagOf, ifMatchSatisfied, ifNoneMatchHits } from '../domain/etag.ts';
+import { ProblemError } from './problems.ts';
+
+/** Sends a resource with its ETag (and Location for a create) through res.json, so it is validated. */
+export function sendResource(res: Response, status: 200 | 201, resource: object, location?: string): void {
+  res.setHeader('ETag', etagOf(resource));
+  if (location !== undefined) res.setHeader('Location', location);
+  res.status(status).json(resource);
+}
+
+/** Answers a GET: 304 without a body when If-None-Match names the current ETag. */
+export function sendRead(req: Request, res: Response, resource: object): void {
+  const etag = etagOf(resource);
+  if (ifNoneMatchHits(req.header('if-none-match'), etag)) {
+    res.setHeader('ETag', etag);
+    res.status(304).end();
+    return;
+  }
+  sendResource(res, 200, resource);
+}
+
+/** Throws 412 unless If-Match (when sent) names the resource's current ETag. */
+export function checkIfMatch(req: Request, current: object): void {
+  if (!ifMatchSatisfied(req.header('if-match'), etagOf(current))) {
+    throw new ProblemError('precondition-failed', "The resource has changed since the ETag you sent; fetch it again.");
+  }
+}

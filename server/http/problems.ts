@@ -1,0 +1,111 @@
+// RFC 9457 problem documents: the catalogue of kinds (the table in the document's Errors
+// section), the error type handlers throw, and the last error handler that turns anything
+// thrown, including body-parser and validator errors, into a problem.
+import type { ErrorRequestHandler, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import type { components } from '../../generated/schema.d.ts';
+
+type Problem = components['schemas']['Problem'];
+type ProblemDetailError = components['schemas']['ProblemError'];
+
+export const PROBLEM_BASE = 'https://secmon.dev/problems/';
+
+const KINDS = {
+  'validation-error': [400, 'Request validation failed'],
+  'malformed-json': [400, 'Malformed JSON body'],
+  'url-not-allowed': [400, 'Webhook URL not allowed'],
+  unauthorized: [401, 'Authentication required'],
+  forbidden: [403, 'Insufficient scope'],
+  'not-found': [404, 'Resource not found'],
+  'method-not-allowed': [405, 'Method not allowed'],
+  'invalid-transition': [409, 'Invalid status transition'],
+  'idempotency-key-reused': [409, 'Idempotency key reused'],
+  'policy-in-use': [409, 'Policy in use'],
+  'precondition-failed': [412, 'Precondition failed'],
+  'payload-too-large': [413, 'Payload too large'],
+  'unsupported-media-type': [415, 'Unsupported media type'],
+  'rate-limited': [429, 'Too many requests'],
+  'internal-error': [500, 'Internal server error'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type ProblemKind = keyof typeof KINDS;
+
+export class ProblemError extends Error {
+  readonly kind: ProblemKind;
+  readonly errors: ProblemDetailError[] | undefined;
+  constructor(kind: ProblemKind, detail: string, errors?: ProblemDetailError[]) {
+    super(detail);
+    this.kind = kind;
+    this.errors = errors;
+  }
+}
+
+export const invalid = (pointer: string, message: string) =>
+  new ProblemError('validation-error', 'The request has 1 invalid part.', [{ pointer, message }]);
+
+export function problem(kind: ProblemKind, detail: string, instance: string, errors?: ProblemDetailError[]): Problem {
+  const [status, title] = KINDS[kind];
+  return { type: PROBLEM_BASE + kind, title, status, detail, instance, ...(errors ? { errors } : {}) };
+}
+
+/** Sends a problem. res.send (not res.json) so it never goes through response validation twice. */
+export function sendProblem(req: Request, res: Response, kind: ProblemKind, detail: string, errors?: ProblemDetailError[]): void {
+  const body = problem(kind, detail, req.originalUrl.split('?')[0]!, errors);
+  res.status(body.status).type('application/problem+json').send(JSON.stringify(body));
+}
+
+interface HttpishError {
+  status?: number;
+  type?: string;
+  headers?: Record<string, string>;
+  errors?: { path?: string; message?: string; errorCode?: string }[];
+  message?: string;
+}
+
+// express-openapi-validator reports `errors[].path` as '/body/x', '/query/limit', '/path/id',
+// '/headers/if-match', which is the pointer format the document promises.
+function validatorErrors(errors: NonNullable<HttpishError['errors']>): ProblemDetailError[] {
+  return errors.slice(0, 100).map((error) => ({
+    pointer: (error.path ?? '').replace(/^\.?(body|query|path|headers|params)[./]/, '/$1/').replace(/^\/params\//, '/path/').slice(0, 512),
+    message: (error.errorCode?.startsWith('additionalProperties') || error.errorCode?.startsWith('unevaluatedProperties')
+      ? 'is not a known field'
+      : (error.message ?? 'is invalid')
+    ).slice(0, 1024),
+  }));
+}
+
+const plural = (count: number) => (count === 1 ? '1 invalid part' : `${count} invalid parts`);
+
+export function problemHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    if (res.headersSent) return next(error);
+    if (error instanceof ProblemError) return sendProblem(req, res, error.kind, error.message, error.errors);
+    const http = (error ?? {}) as HttpishError;
+    switch (http.type) {
+      case 'entity.parse.failed':
+        return sendProblem(req, res, 'malformed-json', `The request body is not valid JSON: ${http.message ?? 'parse error'}.`);
+      case 'entity.too.large':
+        return sendProblem(req, res, 'payload-too-large', 'The request body exceeds the limit of 1048576 bytes.');
+      case 'encoding.unsupported':
+      case 'charset.unsupported':
+        return sendProblem(req, res, 'unsupported-media-type', 'Send the body as application/json in UTF-8.');
+    }
+    for (const [name, value] of Object.entries(http.headers ?? {})) res.setHeader(name, value);
+    switch (http.status) {
+      case 400: {
+        const errors = validatorErrors(http.errors ?? [{ path: '', message: http.message ?? 'is invalid' }]);
+        return sendProblem(req, res, 'validation-error', `The request has ${plural(errors.length)}.`, errors);
+      }
+      case 404:
+        return sendProblem(req, res, 'not-found', `No route matches ${req.path}.`);
+      case 405:
+        return sendProblem(req, res, 'method-not-allowed', `${req.method} is not allowed on ${req.path}.`);
+      case 413:
+        return sendProblem(req, res, 'payload-too-large', 'The request body exceeds the limit of 1048576 bytes.');
+      case 415:
+        return sendProblem(req, res, 'unsupported-media-type', 'Send the body as application/json.');
+    }
+    logger.error({ err: error, reqId: req.id }, 'request failed');
+    return sendProblem(req, res, 'internal-error', 'An unexpected error occurred; it has been logged.');
+  };
+}

@@ -1,0 +1,70 @@
+// /v1/findings: the life cycle rules live in server/domain/findings.ts, the events they cause
+// in server/domain/events.ts; these handlers only connect HTTP to them.
+import { Router } from 'express';
+import type { components, operations } from '../../generated/schema.d.ts';
+import { newFinding, updatedFinding, type DomainError } from '../domain/findings.ts';
+import { newId } from '../domain/ids.ts';
+import { checkIfMatch, sendRead, sendResource } from '../http/etag.ts';
+import { respondCreated } from '../http/idempotency.ts';
+import { page, pageRequest } from '../http/pages.ts';
+import { invalid, ProblemError } from '../http/problems.ts';
+import { getFinding, listFindings, writeFinding } from '../store/findings.ts';
+import type { RouteContext } from './context.ts';
+
+type Finding = components['schemas']['Finding'];
+type ListQuery = NonNullable<operations['listFindings']['parameters']['query']>;
+
+function orThrow(result: Finding | DomainError): Finding {
+  if ('kind' in result) {
+    throw result.kind === 'invalid-transition' ? new ProblemError('invalid-transition', result.detail) : invalid(result.pointer, result.message);
+  }
+  return result;
+}
+
+const unknownPolicy = (id: string | null) => invalid('/body/policy_id', `no policy has the id ${String(id)}`);
+
+export function findingsRouter({ db, now }: RouteContext): Router {
+  const router = Router();
+  const found = (id: string) => {
+    const finding = getFinding(db, id);
+    if (!finding) throw new ProblemError('not-found', `No finding has the id ${id}.`);
+    return finding;
+  };
+
+  router.get('/', (req, res) => {
+    const { status, severity, device_id, policy_id } = req.query as ListQuery;
+    const filters = { status, severity, device_id, policy_id };
+    const request = pageRequest(req, 'findings', filters);
+    const body: components['schemas']['FindingList'] = page(listFindings(db, filters, request.after, request.limit), request, 'findings', filters);
+    res.json(body);
+  });
+
+  router.post('/', (req, res) => {
+    const at = now();
+    respondCreated(req, res, db, at, () => {
+      const finding = orThrow(newFinding(newId('fnd', at.getTime()), req.body as components['schemas']['FindingCreate'], at.toISOString()));
+      if (writeFinding(db, null, finding, at.toISOString()) === 'unknown-policy') throw unknownPolicy(finding.policy_id);
+      return { location: `/v1/findings/${finding.id}`, resource: finding };
+    });
+  });
+
+  router.get('/:id', (req, res) => sendRead(req, res, found(req.params.id)));
+
+  router.put('/:id', (req, res) => {
+    const current = found(req.params.id);
+    checkIfMatch(req, current);
+    const at = now().toISOString();
+    const next = orThrow(updatedFinding(current, req.body as components['schemas']['FindingUpdate'], at));
+    if (writeFinding(db, current, next, at) === 'unknown-policy') throw unknownPolicy(next.policy_id);
+    sendResource(res, 200, next);
+  });
+
+  router.delete('/:id', (req, res) => {
+    const current = found(req.params.id);
+    checkIfMatch(req, current);
+    writeFinding(db, current, null, now().toISOString());
+    res.status(204).end();
+  });
+
+  return router;
+}

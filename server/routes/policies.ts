@@ -1,0 +1,56 @@
+// /v1/policies: thin handlers over the store; shapes come from the generated types and are
+// validated by the contract validator before and after.
+import { Router } from 'express';
+import type { components, operations } from '../../generated/schema.d.ts';
+import { newId } from '../domain/ids.ts';
+import { checkIfMatch, sendRead, sendResource } from '../http/etag.ts';
+import { respondCreated } from '../http/idempotency.ts';
+import { page, pageRequest } from '../http/pages.ts';
+import { ProblemError } from '../http/problems.ts';
+import { deletePolicy, getPolicy, insertPolicy, listPolicies, replacePolicy } from '../store/policies.ts';
+import type { RouteContext } from './context.ts';
+
+type PolicyWrite = components['schemas']['PolicyWrite'];
+type ListQuery = NonNullable<operations['listPolicies']['parameters']['query']>;
+
+export function policiesRouter({ db, now }: RouteContext): Router {
+  const router = Router();
+  const found = (id: string) => {
+    const policy = getPolicy(db, id);
+    if (!policy) throw new ProblemError('not-found', `No policy has the id ${id}.`);
+    return policy;
+  };
+
+  router.get('/', (req, res) => {
+    const { enabled, severity } = req.query as ListQuery;
+    const filters = { enabled, severity };
+    const request = pageRequest(req, 'policies', filters);
+    const body: components['schemas']['PolicyList'] = page(listPolicies(db, filters, request.after, request.limit), request, 'policies', filters);
+    res.json(body);
+  });
+
+  router.post('/', (req, res) => {
+    const at = now();
+    respondCreated(req, res, db, at, () => {
+      const policy = insertPolicy(db, newId('pol', at.getTime()), req.body as PolicyWrite, at.toISOString());
+      return { location: `/v1/policies/${policy.id}`, resource: policy };
+    });
+  });
+
+  router.get('/:id', (req, res) => sendRead(req, res, found(req.params.id)));
+
+  router.put('/:id', (req, res) => {
+    checkIfMatch(req, found(req.params.id));
+    sendResource(res, 200, replacePolicy(db, req.params.id, req.body as PolicyWrite, now().toISOString())!);
+  });
+
+  router.delete('/:id', (req, res) => {
+    checkIfMatch(req, found(req.params.id));
+    if (deletePolicy(db, req.params.id, now().toISOString()) === 'in-use') {
+      throw new ProblemError('policy-in-use', `Open or in-progress findings still reference policy ${req.params.id}; resolve or suppress them first.`);
+    }
+    res.status(204).end();
+  });
+
+  return router;
+}

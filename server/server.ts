@@ -1,0 +1,60 @@
+// The public factory tests and the process entry use: an app listening on a port, background
+// workers started with it, and a close() that drains requests before closing the database.
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from './config.ts';
+import { createApp, type AppDeps, type SecmonApp } from './app.ts';
+
+/** A worker that runs beside the HTTP server (for example the webhook dispatcher). */
+export interface BackgroundWorker {
+  start(): void;
+  /** Stops claiming work and waits (boundedly) for work in flight; the database is still open. */
+  stop(): Promise<void>;
+}
+
+export interface ServerDeps extends AppDeps {
+  /** Workers started after the server listens and stopped before the database closes. */
+  workers?: ((app: SecmonApp) => BackgroundWorker)[];
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  app: SecmonApp;
+  close(): Promise<void>;
+}
+
+const DRAIN_TIMEOUT_MS = 10_000;
+
+export async function startServer(config: Config, deps: ServerDeps = {}): Promise<RunningServer> {
+  const app = createApp(config, deps);
+  const server: Server = createServer(app.express);
+  server.listen(config.port, config.host);
+  try {
+    await once(server, 'listening');
+  } catch (error) {
+    app.db.close();
+    throw error;
+  }
+  const workers = (deps.workers ?? []).map((make) => make(app));
+  for (const worker of workers) worker.start();
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  app.logger.info({ url, mode: config.mode, db: config.dbPath }, 'server listening');
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      app.stopAccepting();
+      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
+      await drained;
+      clearTimeout(timer);
+      await Promise.all(workers.map((worker) => worker.stop()));
+      app.db.close();
+      app.logger.info('server closed');
+    })());
+  return { url, port, app, close };
+}

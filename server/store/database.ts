@@ -1,0 +1,109 @@
+// Opens the SQLite database (WAL), applies the migrations and gives the store its transaction
+// helper. Every SQL statement of the server lives under server/store/.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { migrateOutbox } from './outbox.ts';
+
+export type { DatabaseSync };
+
+// Append only: a released migration is never edited, a new one gets the next number.
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE policies (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     description TEXT NOT NULL,
+     severity TEXT NOT NULL,
+     enabled INTEGER NOT NULL,
+     frameworks TEXT NOT NULL,
+     rule TEXT,
+     version INTEGER NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE INDEX policies_order ON policies (created_at DESC, id DESC);
+
+   CREATE TABLE findings (
+     id TEXT PRIMARY KEY,
+     title TEXT NOT NULL,
+     description TEXT NOT NULL,
+     severity TEXT NOT NULL,
+     status TEXT NOT NULL,
+     resolution TEXT,
+     device_id TEXT NOT NULL,
+     policy_id TEXT REFERENCES policies (id),
+     first_seen_at TEXT NOT NULL,
+     last_seen_at TEXT NOT NULL,
+     resolved_at TEXT,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE INDEX findings_order ON findings (created_at DESC, id DESC);
+   CREATE INDEX findings_policy ON findings (policy_id, status);
+
+   CREATE TABLE webhooks (
+     id TEXT PRIMARY KEY,
+     url TEXT NOT NULL,
+     events TEXT NOT NULL,
+     secret TEXT,
+     description TEXT NOT NULL,
+     enabled INTEGER NOT NULL,
+     disabled_reason TEXT,
+     last_delivery TEXT,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE INDEX webhooks_order ON webhooks (created_at DESC, id DESC);
+
+   CREATE TABLE idempotency_keys (
+     owner TEXT NOT NULL,
+     key TEXT NOT NULL,
+     fingerprint TEXT NOT NULL,
+     status INTEGER NOT NULL,
+     location TEXT NOT NULL,
+     etag TEXT NOT NULL,
+     body TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (owner, key)
+   );
+   CREATE INDEX idempotency_keys_age ON idempotency_keys (created_at);`,
+];
+
+export function openDatabase(path: string): DatabaseSync {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path);
+  db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;`);
+  migrate(db);
+  return db;
+}
+
+function migrate(db: DatabaseSync): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+  const applied = (db.prepare('SELECT MAX(version) AS version FROM schema_migrations').get()?.version as number | null) ?? 0;
+  MIGRATIONS.forEach((sql, index) => {
+    const version = index + 1;
+    if (version <= applied) return;
+    transaction(db, () => {
+      db.exec(sql);
+      db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, new Date().toISOString());
+    });
+  });
+  migrateOutbox(db);
+}
+
+/**
+ * Runs `fn` atomically. The outer call takes the write lock up front (BEGIN IMMEDIATE) so two
+ * writers never deadlock upgrading a read lock; nested calls become savepoints.
+ */
+export function transaction<T>(db: DatabaseSync, fn: () => T): T {
+  const nested = db.isTransaction;
+  db.exec(nested ? 'SAVEPOINT nested' : 'BEGIN IMMEDIATE');
+  try {
+    const result = fn();
+    db.exec(nested ? 'RELEASE nested' : 'COMMIT');
+    return result;
+  } catch (error) {
+    db.exec(nested ? 'ROLLBACK TO nested; RELEASE nested' : 'ROLLBACK');
+    throw error;
+  }
+}

@@ -1,0 +1,102 @@
+// Findings: rows, and the one write path that keeps compliance events in the same transaction.
+import type { DatabaseSync } from 'node:sqlite';
+import type { components } from '../../generated/schema.d.ts';
+import type { CursorPosition } from '../domain/cursor.ts';
+import { eventsForFindingChange, type ComplianceFlip } from '../domain/events.ts';
+import { transaction } from './database.ts';
+import { enqueueEvent } from './outbox.ts';
+import { complianceOf, policyExists } from './policies.ts';
+import { jsonOrNull, selectPage, statement, type Row } from './statements.ts';
+
+type Finding = components['schemas']['Finding'];
+type FindingStatus = components['schemas']['FindingStatus'];
+type Severity = components['schemas']['Severity'];
+
+export interface FindingFilters {
+  status?: FindingStatus | undefined;
+  severity?: Severity | undefined;
+  device_id?: string | undefined;
+  policy_id?: string | undefined;
+}
+
+function toFinding(row: Row): Finding {
+  return {
+    id: row.id as string,
+    title: row.title as string,
+    description: row.description as string,
+    severity: row.severity as Severity,
+    status: row.status as FindingStatus,
+    resolution: jsonOrNull(row.resolution),
+    device_id: row.device_id as string,
+    policy_id: row.policy_id as string | null,
+    first_seen_at: row.first_seen_at as string,
+    last_seen_at: row.last_seen_at as string,
+    resolved_at: row.resolved_at as string | null,
+    created_at: row.created_at as string,
+    updated_at: row.updated_at as string,
+  };
+}
+
+export function listFindings(db: DatabaseSync, filters: FindingFilters, after: CursorPosition | undefined, limit: number): Finding[] {
+  const where: [string, string][] = [];
+  for (const column of ['status', 'severity', 'device_id', 'policy_id'] as const) {
+    const value = filters[column];
+    if (value !== undefined) where.push([`f.${column} = ?`, value]);
+  }
+  return selectPage(db, { select: 'SELECT f.* FROM findings f', alias: 'f', where, after, limit }).map(toFinding);
+}
+
+export function getFinding(db: DatabaseSync, id: string): Finding | undefined {
+  const row = statement(db, 'SELECT f.* FROM findings f WHERE f.id = ?').get(id) as Row | undefined;
+  return row && toFinding(row);
+}
+
+/**
+ * Applies a create (`before` null), replacement, or delete (`after` null) and, in the same
+ * transaction, enqueues the webhook events it causes. Returns 'unknown-policy' (and changes
+ * nothing) when `after` links to a policy that does not exist.
+ */
+export function writeFinding(db: DatabaseSync, before: Finding | null, after: Finding | null, now: string): 'ok' | 'unknown-policy' {
+  return transaction(db, () => {
+    if (after?.policy_id && after.policy_id !== before?.policy_id && !policyExists(db, after.policy_id)) {
+      return 'unknown-policy';
+    }
+    const touched = [...new Set([before?.policy_id, after?.policy_id])].filter((id): id is string => typeof id === 'string');
+    const previous = touched.map((id) => complianceOf(db, id));
+    if (after === null) statement(db, 'DELETE FROM findings WHERE id = ?').run(before!.id);
+    else upsert(db, after);
+    const compliance: ComplianceFlip[] = touched.map((policy_id, index) => ({
+      policy_id,
+      before: previous[index]!,
+      after: complianceOf(db, policy_id),
+    }));
+    for (const event of eventsForFindingChange({ before, after, compliance, at: now })) enqueueEvent(db, event);
+    return 'ok';
+  });
+}
+
+function upsert(db: DatabaseSync, finding: Finding): void {
+  statement(
+    db,
+    `INSERT INTO findings (id, title, description, severity, status, resolution, device_id, policy_id,
+       first_seen_at, last_seen_at, resolved_at, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET title = excluded.title, description = excluded.description,
+       severity = excluded.severity, status = excluded.status, resolution = excluded.resolution,
+       policy_id = excluded.policy_id, resolved_at = excluded.resolved_at, updated_at = excluded.updated_at`,
+  ).run(
+    finding.id,
+    finding.title,
+    finding.description,
+    finding.severity,
+    finding.status,
+    finding.resolution ? JSON.stringify(finding.resolution) : null,
+    finding.device_id,
+    finding.policy_id,
+    finding.first_seen_at,
+    finding.last_seen_at,
+    finding.resolved_at,
+    finding.created_at,
+    finding.updated_at,
+  );
+}

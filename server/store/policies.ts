@@ -1,0 +1,102 @@
+// Policies: rows, the derived compliance status and the delete rule.
+import type { DatabaseSync } from 'node:sqlite';
+import type { components } from '../../generated/schema.d.ts';
+import type { CursorPosition } from '../domain/cursor.ts';
+import { ACTIVE_STATUSES } from '../domain/findings.ts';
+import { transaction } from './database.ts';
+import { json, jsonOrNull, selectPage, statement, type Row } from './statements.ts';
+
+type Policy = components['schemas']['Policy'];
+type PolicyWrite = components['schemas']['PolicyWrite'];
+type Severity = components['schemas']['Severity'];
+type ComplianceStatus = components['schemas']['ComplianceStatus'];
+
+const ACTIVE = ACTIVE_STATUSES.map((status) => `'${status}'`).join(', ');
+const NON_COMPLIANT = `EXISTS (SELECT 1 FROM findings f WHERE f.policy_id = p.id AND f.status IN (${ACTIVE}))`;
+const SELECT = `SELECT p.*, ${NON_COMPLIANT} AS non_compliant FROM policies p`;
+
+export interface PolicyFilters {
+  enabled?: boolean | undefined;
+  severity?: Severity | undefined;
+}
+
+function toPolicy(row: Row): Policy {
+  return {
+    id: row.id as string,
+    name: row.name as string,
+    description: row.description as string,
+    severity: row.severity as Severity,
+    enabled: row.enabled === 1,
+    frameworks: json(row.frameworks),
+    rule: jsonOrNull(row.rule),
+    compliance_status: row.non_compliant === 1 ? 'non_compliant' : 'compliant',
+    version: row.version as number,
+    created_at: row.created_at as string,
+    updated_at: row.updated_at as string,
+  };
+}
+
+export function listPolicies(db: DatabaseSync, filters: PolicyFilters, after: CursorPosition | undefined, limit: number): Policy[] {
+  const where: [string, string | number][] = [];
+  if (filters.enabled !== undefined) where.push(['p.enabled = ?', filters.enabled ? 1 : 0]);
+  if (filters.severity !== undefined) where.push(['p.severity = ?', filters.severity]);
+  return selectPage(db, { select: SELECT, alias: 'p', where, after, limit }).map(toPolicy);
+}
+
+export function getPolicy(db: DatabaseSync, id: string): Policy | undefined {
+  const row = statement(db, `${SELECT} WHERE p.id = ?`).get(id) as Row | undefined;
+  return row && toPolicy(row);
+}
+
+export function policyExists(db: DatabaseSync, id: string): boolean {
+  return statement(db, 'SELECT 1 FROM policies WHERE id = ?').get(id) !== undefined;
+}
+
+export function complianceOf(db: DatabaseSync, id: string): ComplianceStatus {
+  const row = statement(db, `SELECT ${NON_COMPLIANT} AS non_compliant FROM (SELECT ? AS id) p`).get(id) as Row;
+  return row.non_compliant === 1 ? 'non_compliant' : 'compliant';
+}
+
+// PUT replaces every writable field, so create and replace share the defaults.
+function writable(input: PolicyWrite) {
+  return [
+    input.name,
+    input.description ?? '',
+    input.severity,
+    input.enabled === false ? 0 : 1,
+    JSON.stringify(input.frameworks ?? []),
+    input.rule ? JSON.stringify(input.rule) : null,
+  ] as const;
+}
+
+export function insertPolicy(db: DatabaseSync, id: string, input: PolicyWrite, now: string): Policy {
+  statement(
+    db,
+    `INSERT INTO policies (id, name, description, severity, enabled, frameworks, rule, version, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+  ).run(id, ...writable(input), now, now);
+  return getPolicy(db, id)!;
+}
+
+export function replacePolicy(db: DatabaseSync, id: string, input: PolicyWrite, now: string): Policy | undefined {
+  const result = statement(
+    db,
+    `UPDATE policies SET name = ?, description = ?, severity = ?, enabled = ?, frameworks = ?, rule = ?,
+       version = version + 1, updated_at = ? WHERE id = ?`,
+  ).run(...writable(input), now, id);
+  return result.changes === 0 ? undefined : getPolicy(db, id);
+}
+
+/**
+ * Deletes a policy unless open or in-progress findings reference it. Closed findings that
+ * reference it keep their record with `policy_id` set to null.
+ */
+export function deletePolicy(db: DatabaseSync, id: string, now: string): 'deleted' | 'in-use' | 'not-found' {
+  return transaction(db, () => {
+    if (!policyExists(db, id)) return 'not-found';
+    if (complianceOf(db, id) === 'non_compliant') return 'in-use';
+    statement(db, 'UPDATE findings SET policy_id = NULL, updated_at = ? WHERE policy_id = ?').run(now, id);
+    statement(db, 'DELETE FROM policies WHERE id = ?').run(id);
+    return 'deleted';
+  });
+}

@@ -1,0 +1,78 @@
+// Webhook subscriptions. The secret column is write-only from the API's point of view: rows
+// are mapped to the public representation (`has_secret`) and the secret never leaves this module
+// except through the delivery engine's own queries (server/store/outbox.ts).
+import type { DatabaseSync } from 'node:sqlite';
+import type { components } from '../../generated/schema.d.ts';
+import type { CursorPosition } from '../domain/cursor.ts';
+import { jsonOrNull, json, selectPage, statement, type Row } from './statements.ts';
+
+type Webhook = components['schemas']['Webhook'];
+type WebhookCreate = components['schemas']['WebhookCreate'];
+type WebhookUpdate = components['schemas']['WebhookUpdate'];
+type EventType = components['schemas']['EventType'];
+
+const SELECT = `SELECT w.id, w.url, w.events, w.secret IS NOT NULL AS has_secret, w.description, w.enabled,
+  w.disabled_reason, w.last_delivery, w.created_at, w.updated_at FROM webhooks w`;
+
+export interface WebhookFilters {
+  enabled?: boolean | undefined;
+  event?: EventType | undefined;
+}
+
+function toWebhook(row: Row): Webhook {
+  return {
+    id: row.id as string,
+    url: row.url as string,
+    events: json(row.events),
+    has_secret: row.has_secret === 1,
+    description: row.description as string,
+    enabled: row.enabled === 1,
+    disabled_reason: row.disabled_reason as Webhook['disabled_reason'],
+    last_delivery: jsonOrNull(row.last_delivery),
+    created_at: row.created_at as string,
+    updated_at: row.updated_at as string,
+  };
+}
+
+export function listWebhooks(db: DatabaseSync, filters: WebhookFilters, after: CursorPosition | undefined, limit: number): Webhook[] {
+  const where: [string, string | number][] = [];
+  if (filters.enabled !== undefined) where.push(['w.enabled = ?', filters.enabled ? 1 : 0]);
+  if (filters.event !== undefined) where.push(['EXISTS (SELECT 1 FROM json_each(w.events) e WHERE e.value = ?)', filters.event]);
+  return selectPage(db, { select: SELECT, alias: 'w', where, after, limit }).map(toWebhook);
+}
+
+export function getWebhook(db: DatabaseSync, id: string): Webhook | undefined {
+  const row = statement(db, `${SELECT} WHERE w.id = ?`).get(id) as Row | undefined;
+  return row && toWebhook(row);
+}
+
+export function insertWebhook(db: DatabaseSync, id: string, input: WebhookCreate, now: string): Webhook {
+  statement(
+    db,
+    `INSERT INTO webhooks (id, url, events, secret, description, enabled, disabled_reason, last_delivery, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?)`,
+  ).run(id, input.url, JSON.stringify(input.events), input.secret ?? null, input.description ?? '', input.enabled === false ? 0 : 1, now, now);
+  return getWebhook(db, id)!;
+}
+
+/**
+ * Full replacement, except the secret: omitted keeps it, null removes it, a string replaces it.
+ * Enabling clears the service's `disabled_reason`; disabling keeps a reason the service set.
+ */
+export function replaceWebhook(db: DatabaseSync, id: string, input: WebhookUpdate, now: string): Webhook | undefined {
+  const keepSecret = input.secret === undefined ? 1 : 0;
+  const enabled = input.enabled === false ? 0 : 1;
+  const result = statement(
+    db,
+    `UPDATE webhooks SET url = ?, events = ?, description = ?, enabled = ?,
+       secret = CASE WHEN ? THEN secret ELSE ? END,
+       disabled_reason = CASE WHEN ? THEN NULL WHEN enabled = 0 THEN disabled_reason ELSE NULL END,
+       updated_at = ?
+     WHERE id = ?`,
+  ).run(input.url, JSON.stringify(input.events), input.description ?? '', enabled, keepSecret, input.secret ?? null, enabled, now, id);
+  return result.changes === 0 ? undefined : getWebhook(db, id);
+}
+
+export function deleteWebhook(db: DatabaseSync, id: string): boolean {
+  return statement(db, 'DELETE FROM webhooks WHERE id = ?').run(id).changes > 0;
+}

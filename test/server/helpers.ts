@@ -1,0 +1,85 @@
+// Starts the reference server in-process through its public factory (port 0, in-memory or temp
+// database, captured logs) and gives tests a typed openapi-fetch client plus a raw fetch.
+import createClient from 'openapi-fetch';
+import { pino } from 'pino';
+import type { paths } from '../../generated/schema.d.ts';
+import { createSchemaValidator, schemaPointer } from '../../lib/schema-validator.ts';
+import { parseApiKeys, testConfig, type Config } from '../../server/config.ts';
+import { REDACT_PATHS } from '../../server/http/logging.ts';
+import { startServer, type RunningServer, type ServerDeps } from '../../server/server.ts';
+
+export const WRITER_KEY = 'test-writer-5f2a9c1e7b';
+export const READER_KEY = 'test-reader-8d3b6e0a4c';
+export const WRITE_ONLY_KEY = 'test-writeonly-1c4e7a';
+
+export interface TestServer {
+  server: RunningServer;
+  url: string;
+  /** Typed client with the read+write key. */
+  api: ReturnType<typeof createClient<paths>>;
+  /** Typed client with the read-only key. */
+  reader: ReturnType<typeof createClient<paths>>;
+  /** Raw fetch against the server, with the read+write key unless headers say otherwise. */
+  fetch(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  /** Every log line the server wrote. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export async function startTestServer(overrides: Partial<Config> = {}, deps: ServerDeps = {}): Promise<TestServer> {
+  const logs: string[] = [];
+  const logger = pino(
+    { level: 'trace', redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
+    { write: (line: string) => void logs.push(line) },
+  );
+  const config = testConfig({
+    apiKeys: parseApiKeys(`${WRITER_KEY}:read+write,${READER_KEY}:read,${WRITE_ONLY_KEY}:write`),
+    usingDefaultKeys: false,
+    rateLimitPerMinute: 0,
+    ...overrides,
+  });
+  const server = await startServer(config, { logger, ...deps });
+  const client = (key: string) => createClient<paths>({ baseUrl: server.url, headers: { Authorization: `Bearer ${key}` } });
+  return {
+    server,
+    url: server.url,
+    api: client(WRITER_KEY),
+    reader: client(READER_KEY),
+    logs,
+    fetch: (path, init = {}) => {
+      const headers = new Headers(init.headers);
+      if (!headers.has('authorization')) headers.set('Authorization', `Bearer ${WRITER_KEY}`);
+      let body = init.body;
+      if (init.json !== undefined) {
+        headers.set('Content-Type', 'application/json');
+        body = JSON.stringify(init.json);
+      }
+      return fetch(server.url + path, { ...init, headers, body: body ?? null });
+    },
+    close: () => server.close(),
+  };
+}
+
+let validator: ReturnType<typeof createSchemaValidator> | undefined;
+
+/** Asserts nothing; returns the schema errors of a value against a component schema ('' when valid). */
+export function schemaErrors(component: string, value: unknown): string {
+  validator ??= createSchemaValidator();
+  const result = validator.validate(schemaPointer(component), value);
+  return result.valid ? '' : result.message;
+}
+
+/** Reads a problem response: checks the media type and the Problem schema, returns the body. */
+export async function readProblem(response: Response): Promise<{ type: string; status: number; title: string; detail: string; instance: string; errors?: { pointer: string; message: string }[] }> {
+  const type = response.headers.get('content-type') ?? '';
+  const text = await response.text();
+  if (!type.startsWith('application/problem+json')) throw new Error(`expected a problem, got ${response.status} ${type}: ${text.slice(0, 300)}`);
+  const body = JSON.parse(text);
+  const errors = schemaErrors('Problem', body);
+  if (errors) throw new Error(`problem breaks the Problem schema: ${errors}`);
+  return body;
+}
+
+export const PROBLEM = (kind: string) => `https://secmon.dev/problems/${kind}`;
+
+export const DEVICE_ID = 'dev_01jbz2m4n6p8q0r2s4t6v8w0x2';
