@@ -2,7 +2,7 @@
 // `npm run generate` and `npm run docs` call it, and the drift test runs the same steps into a
 // temporary folder, so there is exactly one definition of how generated files are made.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -56,7 +56,16 @@ export function buildDocs(bundledYaml: string, outFile: string): void {
   mkdirSync(dirname(outFile), { recursive: true });
   // --inlineBundle embeds Redoc's script: the page loads nothing from a CDN and works offline.
   run(REDOCLY, ['build-docs', bundledYaml, '--inlineBundle', '-o', outFile]);
+  // Redoc 3's sidebar attribution is an <img> from its CDN, with no option to turn it off; point
+  // it at an inline picture so opening the docs contacts no one (test/browser checks this).
+  const html = readFileSync(outFile, 'utf8');
+  writeFileSync(outFile, html.replaceAll(REDOC_CDN_LOGO, REDOCLY_LOGO_INLINE));
 }
+
+const REDOC_CDN_LOGO = /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g;
+const REDOCLY_LOGO_INLINE = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="56" height="14"><text x="0" y="11" font-family="sans-serif" font-size="11" fill="#555">Redocly</text></svg>',
+)}`;
 
 export const committed = generatedIn(join(root, 'generated'));
 export const docsFile = join(root, 'dist/docs.html');

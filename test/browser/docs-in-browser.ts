@@ -1,0 +1,152 @@
+// What a reader of the docs page sees, checked in Debian's Chromium: every operation and event,
+// the webhook payloads and delivery headers, and no request leaving the machine. Redoc renders
+// operations client-side, so only a real browser can tell. Shared by the static page
+// (`npm run docs`) and the reference server's /docs.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listOperations, listWebhookOperations, loadDocument, resolveRef } from '../../lib/document.ts';
+import { root } from '../../scripts/pipeline.ts';
+
+export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+export const artifactsDir = join(root, 'artifacts');
+
+const DELIVERY_HEADERS = ['X-Service-Signature', 'X-Service-Event', 'X-Service-Delivery', 'X-Service-Webhook-Id', 'User-Agent'];
+// Schemes that never touch the network: the page itself makes workers from blobs and inlines pictures.
+const LOCAL_SCHEMES = new Set(['blob:', 'data:']);
+
+export interface DocsSite {
+  /** Absolute URL of the docs page on a loopback server. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Defines the browser checks for a docs page. `start` serves the page on loopback; `name` labels
+ * the suite and the screenshots (artifacts/<name>-page.png, artifacts/<name>-webhook.png).
+ */
+export function describeDocsInBrowser(name: string, start: () => Promise<DocsSite>): void {
+  describe(`docs in Chromium: ${name}`, () => {
+    const doc = loadDocument();
+    const operations = listOperations(doc);
+    const events = listWebhookOperations(doc);
+    const requested: string[] = [];
+    const failed: string[] = [];
+    let site: DocsSite;
+    let browser: Browser;
+    let page: Page;
+
+    beforeAll(async () => {
+      site = await start();
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      page.on('request', (request) => requested.push(request.url()));
+      page.on('requestfailed', (request) => failed.push(`${request.url()} (${request.failure()?.errorText})`));
+      await page.goto(site.url, { waitUntil: 'load' });
+      await page.locator('[data-component-name="Menu/Menu"]').waitFor({ state: 'visible' });
+      mkdirSync(artifactsDir, { recursive: true });
+      await page.screenshot({ path: join(artifactsDir, `${name}-page.png`) });
+    });
+
+    afterAll(async () => {
+      await browser?.close();
+      await site?.close();
+    });
+
+    /** Opens a tag's group in the sidebar (a no-op when it is open) and clicks one of its items. */
+    async function openFromSidebar(tag: string, summary: string): Promise<void> {
+      const item = page.locator('.menu-item-type-operation').filter({ has: page.getByText(summary, { exact: true }) });
+      if (!(await item.isVisible())) {
+        await page.locator('.menu-item-type-group').filter({ hasText: new RegExp(`^${tag}$`) }).click();
+      }
+      await item.click();
+    }
+
+    const heading = (summary: string) => page.getByRole('heading', { level: 2, name: summary });
+
+    it('shows the four tags in the sidebar', async () => {
+      const groups = await page.locator('.menu-item-type-group').allInnerTexts();
+      expect(groups.map((text) => text.trim())).toEqual(expect.arrayContaining((doc.tags ?? []).map((tag) => tag.name)));
+      expect(doc.tags?.map((tag) => tag.name)).toEqual(['Policies', 'Findings', 'Webhooks', 'Events']);
+    });
+
+    it(`shows all ${operations.length} operations with their summaries`, async () => {
+      expect(operations).toHaveLength(15);
+      for (const { operation } of operations) {
+        await openFromSidebar(operation.tags![0]!, operation.summary!);
+        await heading(operation.summary!).waitFor({ state: 'visible', timeout: 10_000 });
+      }
+    });
+
+    it(`shows all ${events.length} events by type name, with their delivery headers and payload fields`, async () => {
+      expect(events.map((event) => event.path).sort()).toEqual([
+        'compliance.changed',
+        'device.connected',
+        'device.disconnected',
+        'finding.created',
+        'finding.resolved',
+        'scan.completed',
+      ]);
+      for (const { path: type, operation } of events) {
+        await openFromSidebar('Events', operation.summary!);
+        const section = sectionOf(operation.summary!);
+        await section.waitFor({ state: 'visible', timeout: 10_000 });
+        await visible(section.getByText(type, { exact: true }), `event type ${type}`);
+        for (const header of DELIVERY_HEADERS) {
+          await visible(section.getByText(header, { exact: true }), `${type}: header ${header}`);
+        }
+        for (const field of payloadFields(type)) {
+          await visible(section.getByText(new RegExp(`\\b${field}\\b`)), `${type}: payload field data.${field}`);
+        }
+      }
+    });
+
+    it('shows the signature scheme on a webhook and saves a screenshot of it', async () => {
+      const created = events.find((event) => event.path === 'finding.created')!;
+      await openFromSidebar('Events', created.operation.summary!);
+      const section = sectionOf(created.operation.summary!);
+      await visible(section.getByText('^sha256=[0-9a-f]{64}$', { exact: true }), 'signature pattern');
+      await section.screenshot({ path: join(artifactsDir, `${name}-webhook.png`) });
+    });
+
+    it('made no failed request and none to another host', () => {
+      const origin = new URL(site.url).origin;
+      const elsewhere = requested.filter((url) => !LOCAL_SCHEMES.has(new URL(url).protocol) && new URL(url).origin !== origin);
+      expect(requested.length).toBeGreaterThan(0);
+      expect(elsewhere).toEqual([]);
+      expect(failed).toEqual([]);
+      expect(['127.0.0.1', '[::1]', 'localhost']).toContain(new URL(site.url).hostname);
+    });
+
+    // The innermost element holding both the operation's heading and its request description.
+    function sectionOf(summary: string) {
+      return page.locator('div').filter({ has: heading(summary) }).filter({ hasText: 'X-Service-Delivery' }).last();
+    }
+
+    async function visible(locator: ReturnType<Page['locator']>, what: string): Promise<void> {
+      const shown = await locator.filter({ visible: true }).count();
+      expect(shown, `${what} is visible`).toBeGreaterThan(0);
+    }
+
+    /** The names of the fields of an event's `data`, read from the document. */
+    function payloadFields(type: string): string[] {
+      const body = resolveRef<{ content: Record<string, { schema: unknown }> }>(
+        doc,
+        events.find((event) => event.path === type)!.operation.requestBody!,
+      );
+      const schema = resolveRef<{ properties: Record<string, unknown> }>(doc, body.content['application/json']!.schema as never);
+      const data = resolveRef<{ properties?: Record<string, unknown> }>(doc, schema.properties.data as never);
+      return Object.keys(data.properties ?? {});
+    }
+  });
+}

@@ -1,0 +1,32 @@
+// The page `npm run docs` renders (dist/docs.html), built into a scratch folder and served from a
+// loopback server, the way a reader opens it.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildDocs, committed } from '../../scripts/pipeline.ts';
+import { describeDocsInBrowser } from './docs-in-browser.ts';
+
+describeDocsInBrowser('docs-html', async () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'secmon-docs-browser-'));
+  const file = join(scratch, 'docs.html');
+  buildDocs(committed.yaml, file);
+  const html = readFileSync(file);
+  const server = createServer((req, res) => {
+    if (req.url?.split('?')[0] !== '/docs.html') return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/docs.html`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+});
