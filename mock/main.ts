@@ -1,0 +1,52 @@
+// `npm run mock` — Prism on MOCK_PORT (default 4010) for frontend teams: named examples by default,
+// `--dynamic` for schema-generated data with a fixed seed (`--seed` to change it). Prism's own
+// request log is passed through; our lifecycle lines are structured (pino).
+import { parseArgs } from 'node:util';
+import { pino } from 'pino';
+import { DEFAULT_SEED, startMock } from './prism.ts';
+
+const DEFAULT_PORT = 4010;
+const log = pino({ base: { service: 'secmon-mock' } });
+
+function options() {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      dynamic: { type: 'boolean', default: false },
+      seed: { type: 'string', default: DEFAULT_SEED },
+    },
+    strict: true,
+  });
+  const portText = values.port ?? process.env.MOCK_PORT ?? String(DEFAULT_PORT);
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) throw new Error(`MOCK_PORT (--port) must be 0-65535, got "${portText}"`);
+  return { port, host: values.host ?? process.env.MOCK_HOST ?? '127.0.0.1', dynamic: values.dynamic, seed: values.seed };
+}
+
+let settings: ReturnType<typeof options>;
+try {
+  settings = options();
+} catch (error) {
+  process.stderr.write(`secmon-mock: ${(error as Error).message}\n`);
+  process.exit(2);
+}
+
+log.info({ ...settings, mode: settings.dynamic ? 'dynamic' : 'static examples' }, 'starting prism');
+const mock = await startMock({ ...settings, onOutput: (line) => process.stdout.write(`${line}\n`) }).catch(
+  (error: unknown) => {
+    log.fatal({ err: error }, 'prism failed to start');
+    process.exit(1);
+  },
+);
+log.info({ url: mock.url, startupMs: mock.startupMs, pid: mock.pid }, `mock ready on ${mock.url}`);
+
+let signals = 0;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (++signals > 1) process.exit(1);
+    log.info({ signal }, 'stopping prism');
+    void mock.stop().then(() => process.exit(0));
+  });
+}

@@ -1,0 +1,166 @@
+// Starts and stops the Prism mock (`prism mock generated/openapi.yaml`) as a child process: picks a
+// free port, waits until it answers HTTP, keeps its output for diagnostics and never leaves it
+// running. `npm run mock`, the mock tests, the contract kit and the benchmarks all start it here.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { bundledYamlPath } from '../lib/document.ts';
+
+export interface MockOptions {
+  /** 0 or undefined: a free ephemeral port. */
+  port?: number;
+  /** Loopback unless told otherwise. */
+  host?: string;
+  /** Generate responses from the schemas (json-schema-faker) instead of the named examples. */
+  dynamic?: boolean;
+  /** Seed of the dynamic generator, so "random" data is the same on every run. */
+  seed?: string;
+  /** The document to serve; the bundle by default. */
+  document?: string;
+  /** Give up (and stop the child) if Prism does not answer within this many ms. */
+  readyTimeoutMs?: number;
+  /** After SIGTERM, wait this long before SIGKILL. */
+  stopTimeoutMs?: number;
+  /** Called with every output line of Prism as it arrives (the CLI streams them). */
+  onOutput?: (line: string) => void;
+}
+
+export interface MockServer {
+  /** Base URL without a trailing slash, for example `http://127.0.0.1:4010`. */
+  url: string;
+  port: number;
+  pid: number;
+  /** Milliseconds from spawn until Prism answered its first HTTP request. */
+  startupMs: number;
+  /** Prism's output so far (stdout and stderr, newest last, bounded). */
+  output(): string;
+  /** SIGTERM, then SIGKILL after `stopTimeoutMs`; resolves once the process has exited. Idempotent. */
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_SEED = 'secmon';
+const DEFAULT_HOST = '127.0.0.1';
+const OUTPUT_LINES = 400;
+const POLL_INTERVAL_MS = 50;
+/** Attempts when we picked the port ourselves and another process took it before Prism bound it. */
+const PORT_ATTEMPTS = 3;
+
+const prismBin = createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js');
+const exitWithParent = fileURLToPath(new URL('./exit-with-parent.ts', import.meta.url));
+
+export class MockStartError extends Error {
+  override name = 'MockStartError';
+}
+
+/** Starts Prism and resolves once it answers HTTP. Rejects (with Prism's output) if it cannot. */
+export async function startMock(options: MockOptions = {}): Promise<MockServer> {
+  const pickPort = !options.port;
+  for (let attempt = 1; ; attempt++) {
+    const port = options.port || (await freePort(options.host ?? DEFAULT_HOST));
+    try {
+      return await startOn(port, options);
+    } catch (error) {
+      const portTaken = error instanceof MockStartError && /EADDRINUSE/.test(error.message);
+      if (!pickPort || !portTaken || attempt >= PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function startOn(port: number, options: MockOptions): Promise<MockServer> {
+  const host = options.host ?? DEFAULT_HOST;
+  const args = [
+    '--import',
+    exitWithParent,
+    prismBin,
+    'mock',
+    options.document ?? bundledYamlPath,
+    '--port',
+    String(port),
+    '--host',
+    host,
+  ];
+  if (options.dynamic) args.push('--dynamic', '--seed', options.seed ?? DEFAULT_SEED);
+
+  const started = performance.now();
+  // process.execPath: the Node running us (the pinned Node 24), not whatever `node` is on PATH.
+  const child = spawn(process.execPath, args, {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+  });
+  const lines: string[] = [];
+  const record = (chunk: string) => {
+    for (const line of chunk.split('\n')) {
+      if (line.trim() === '') continue;
+      lines.push(line);
+      if (lines.length > OUTPUT_LINES) lines.shift();
+      options.onOutput?.(line);
+    }
+  };
+  child.stdout?.setEncoding('utf8').on('data', record);
+  child.stderr?.setEncoding('utf8').on('data', record);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const output = () => lines.join('\n');
+
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const stop = once(() => terminate(child, exited, options.stopTimeoutMs ?? 5_000));
+  try {
+    await waitUntilReady(url, child, exited, options.readyTimeoutMs ?? 30_000);
+  } catch (error) {
+    await stop();
+    throw new MockStartError(`${(error as Error).message}\n--- prism output ---\n${output()}`);
+  }
+  return { url, port, pid: child.pid ?? -1, startupMs: Math.round(performance.now() - started), output, stop };
+}
+
+/** Polls until any HTTP answer arrives (a 401 or 404 still proves Prism is serving). */
+async function waitUntilReady(url: string, child: ChildProcess, exited: Promise<void>, timeoutMs: number) {
+  let hasExited = false;
+  void exited.then(() => (hasExited = true));
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if (hasExited) throw new Error(`prism exited before it was ready (code ${child.exitCode}, signal ${child.signalCode})`);
+    try {
+      const response = await fetch(`${url}/v1/policies`, { signal: AbortSignal.timeout(1_000) });
+      await response.body?.cancel();
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+    }
+  }
+  throw new Error(`prism did not answer on ${url} within ${timeoutMs} ms`);
+}
+
+async function terminate(child: ChildProcess, exited: Promise<void>, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const graceful = await Promise.race([
+    exited.then(() => true),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs))),
+  ]);
+  clearTimeout(timer);
+  if (!graceful) {
+    child.kill('SIGKILL');
+    await exited;
+  }
+  child.stdin?.destroy();
+}
+
+/** An ephemeral port that was free a moment ago (the caller retries if it is taken meanwhile). */
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let pending: Promise<void> | undefined;
+  return () => (pending ??= fn());
+}
