@@ -105,7 +105,9 @@ export function describeDocsInBrowser(name: string, start: () => Promise<DocsSit
         for (const header of DELIVERY_HEADERS) {
           await visible(section.getByText(header, { exact: true }), `${type}: header ${header}`);
         }
-        for (const field of payloadFields(type)) {
+        const fields = payloadFields(type);
+        expect(fields.length, `${type} has payload fields`).toBeGreaterThan(2);
+        for (const field of fields) {
           await visible(section.getByText(new RegExp(`\\b${field}\\b`)), `${type}: payload field data.${field}`);
         }
       }
@@ -140,13 +142,11 @@ export function describeDocsInBrowser(name: string, start: () => Promise<DocsSit
 
     /** The names of the fields of an event's `data`, read from the document. */
     function payloadFields(type: string): string[] {
-      const body = resolveRef<{ content: Record<string, { schema: unknown }> }>(
-        doc,
-        events.find((event) => event.path === type)!.operation.requestBody!,
-      );
-      const schema = resolveRef<{ properties: Record<string, unknown> }>(doc, body.content['application/json']!.schema as never);
-      const data = resolveRef<{ properties?: Record<string, unknown> }>(doc, schema.properties.data as never);
-      return Object.keys(data.properties ?? {});
+      type Schema = { properties?: Record<string, Schema | { $ref: string }> };
+      const { operation } = events.find((event) => event.path === type)!;
+      const body = resolveRef(doc, operation.requestBody!) as { content: Record<string, { schema: Schema }> };
+      const event = resolveRef<Schema>(doc, body.content['application/json']!.schema);
+      return Object.keys(resolveRef<Schema>(doc, event.properties!.data!).properties ?? {});
     }
   });
 }
