@@ -36,7 +36,10 @@ export interface DeliveryConfig {
   /** Multiplies every retry delay; 0.001 compresses three days into minutes for tests. */
   retryScale: number;
   timeoutMs: number;
+  /** Attempts in flight at once, over all webhooks. */
   concurrency: number;
+  /** Attempts in flight at once to one webhook, so one slow receiver cannot take every slot. */
+  perWebhookConcurrency: number;
 }
 
 export const DEFAULT_DEV_KEYS = 'dev-admin:read+write,dev-reader:read';
@@ -95,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
       retryScale: parseNumber('SECMON_RETRY_SCALE', nonEmpty(env.SECMON_RETRY_SCALE) ?? '1'),
       timeoutMs: parseInteger('SECMON_DELIVERY_TIMEOUT_MS', nonEmpty(env.SECMON_DELIVERY_TIMEOUT_MS) ?? '10000', 1, 600_000),
       concurrency: parseInteger('SECMON_DELIVERY_CONCURRENCY', nonEmpty(env.SECMON_DELIVERY_CONCURRENCY) ?? '16', 1, 1024),
+      perWebhookConcurrency: parseInteger('SECMON_DELIVERY_PER_WEBHOOK', nonEmpty(env.SECMON_DELIVERY_PER_WEBHOOK) ?? '8', 1, 1024),
     },
   };
 }
