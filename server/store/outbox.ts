@@ -114,18 +114,25 @@ export interface ClaimOptions {
   now: number;
   limit: number;
   leaseMs: number;
-  /** Webhooks already at their concurrency limit: their deliveries stay where they are. */
-  busyWebhooks: readonly string[];
+  /** At most this many attempts in flight per webhook. */
+  perWebhookLimit: number;
+  /** Attempts the caller already has in flight, by webhook id. */
+  inFlightByWebhook: ReadonlyMap<string, number>;
 }
 
 /**
- * Leases up to `limit` due deliveries. A lease that runs out (the process died mid-attempt) makes
- * the delivery due again, so it is sent at least once. Deliveries of deleted or disabled webhooks
- * are cancelled on the way.
+ * Leases up to `limit` due deliveries, oldest due first, keeping each webhook under its
+ * concurrency limit. A lease that runs out (the process died mid-attempt) makes the delivery due
+ * again, so it is sent at least once. Deliveries of deleted or disabled webhooks are cancelled on
+ * the way.
  */
-export function claimDueDeliveries(db: DatabaseSync, { now, limit, leaseMs, busyWebhooks }: ClaimOptions): ClaimedDelivery[] {
+export function claimDueDeliveries(db: DatabaseSync, options: ClaimOptions): ClaimedDelivery[] {
+  const { now, limit, leaseMs, perWebhookLimit, inFlightByWebhook } = options;
   if (limit <= 0) return [];
-  const claim = () => {
+  const taken = new Map(inFlightByWebhook);
+  const busy = [...taken].filter(([, count]) => count >= perWebhookLimit).map(([id]) => id);
+  return transaction(db, () => {
+    // Read a few more rows than slots: some may belong to a webhook that fills up in this batch.
     const rows = statement(
       db,
       `SELECT d.id, d.webhook_id, d.attempts, d.first_attempt_at, d.created_at, e.type, e.body, w.url, w.secret, w.enabled
@@ -136,7 +143,7 @@ export function claimDueDeliveries(db: DatabaseSync, { now, limit, leaseMs, busy
          AND d.webhook_id NOT IN (SELECT value FROM json_each(?))
        ORDER BY d.due_at
        LIMIT ?`,
-    ).all(now, now, JSON.stringify(busyWebhooks), limit) as Row[];
+    ).all(now, now, JSON.stringify(busy), limit * 4) as Row[];
     const cancel = statement(
       db,
       `UPDATE webhook_deliveries SET state = 'cancelled', leased_until = NULL, finished_at = ?, last_error = ? WHERE id = ?`,
@@ -144,28 +151,32 @@ export function claimDueDeliveries(db: DatabaseSync, { now, limit, leaseMs, busy
     const lease = statement(db, 'UPDATE webhook_deliveries SET leased_until = ? WHERE id = ?');
     const claimed: ClaimedDelivery[] = [];
     for (const row of rows) {
+      const webhookId = row.webhook_id as string;
       if (row.url === null) {
         cancel.run(now, 'webhook deleted', row.id as string);
-      } else if (row.enabled !== 1) {
-        cancel.run(now, 'webhook disabled', row.id as string);
-      } else {
-        lease.run(now + leaseMs, row.id as string);
-        claimed.push({
-          id: row.id as string,
-          eventType: row.type as EventType,
-          body: row.body as string,
-          webhookId: row.webhook_id as string,
-          url: row.url as string,
-          secret: row.secret as string | null,
-          attempts: row.attempts as number,
-          firstAttemptAt: row.first_attempt_at as number | null,
-          createdAt: row.created_at as number,
-        });
+        continue;
       }
+      if (row.enabled !== 1) {
+        cancel.run(now, 'webhook disabled', row.id as string);
+        continue;
+      }
+      if (claimed.length >= limit || (taken.get(webhookId) ?? 0) >= perWebhookLimit) continue;
+      taken.set(webhookId, (taken.get(webhookId) ?? 0) + 1);
+      lease.run(now + leaseMs, row.id as string);
+      claimed.push({
+        id: row.id as string,
+        eventType: row.type as EventType,
+        body: row.body as string,
+        webhookId,
+        url: row.url as string,
+        secret: row.secret as string | null,
+        attempts: row.attempts as number,
+        firstAttemptAt: row.first_attempt_at as number | null,
+        createdAt: row.created_at as number,
+      });
     }
     return claimed;
-  };
-  return transaction(db, claim);
+  });
 }
 
 /**
@@ -264,6 +275,13 @@ export function pruneFinished(db: DatabaseSync, before: number): number {
     ).run();
     return Number(removed);
   });
+}
+
+/** Every queued event body in the order it was queued (operators, tests). */
+export function listEvents(db: DatabaseSync): WebhookEvent[] {
+  return (statement(db, 'SELECT body FROM webhook_events ORDER BY rowid').all() as { body: string }[]).map(
+    (row) => JSON.parse(row.body) as WebhookEvent,
+  );
 }
 
 export interface DeliveryRow {

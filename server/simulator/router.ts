@@ -1,0 +1,57 @@
+// The development event simulator: `POST /_simulator/events` makes the server emit any of the six
+// events through the outbox, like `stripe trigger`. Not part of the /v1 contract; mounted only in
+// development mode, and it needs an API key with the `write` scope.
+import express, { Router } from 'express';
+import type { ErrorObject } from 'ajv';
+import type { DatabaseSync } from 'node:sqlite';
+import type { ApiKey } from '../config.ts';
+import { EVENT_TYPES, isEventType, validateEvent, type WebhookEvent } from '../../lib/events.ts';
+import { authenticate, requireScope } from '../http/auth.ts';
+import { BODY_LIMIT_BYTES, requireJson } from '../http/body.ts';
+import { ProblemError } from '../http/problems.ts';
+import { transaction } from '../store/database.ts';
+import { enqueueEvent } from '../store/outbox.ts';
+import { mergeOverrides, sampleEvent } from './samples.ts';
+
+export const SIMULATOR_PATH = '/_simulator';
+
+export interface SimulatorDeps {
+  db: DatabaseSync;
+  apiKeys: readonly ApiKey[];
+  now: () => Date;
+}
+
+/**
+ * Body: `{ "event": <type>, "timestamp"?: <UTC>, "data"?: { <fields to override> } }`. The rest of
+ * the body is realistic sample data. Answers 202 with the emitted event and how many deliveries
+ * were queued for it.
+ */
+export function simulatorRouter({ db, apiKeys, now }: SimulatorDeps): Router {
+  const router = Router();
+  router.use(authenticate(apiKeys), requireScope, requireJson, express.json({ limit: BODY_LIMIT_BYTES, type: 'application/json' }));
+  router.post('/events', (req, res) => {
+    const request = req.body as unknown;
+    if (typeof request !== 'object' || request === null || Array.isArray(request)) {
+      throw invalid([{ pointer: '/body', message: 'must be an object with an event type' }]);
+    }
+    const { event: type, ...overrides } = request as Record<string, unknown>;
+    if (!isEventType(type)) throw invalid([{ pointer: '/body/event', message: `must be one of ${EVENT_TYPES.join(', ')}` }]);
+    const body = mergeOverrides(sampleEvent(type, now()), overrides);
+    const result = validateEvent(body);
+    if (!result.valid) throw invalid(result.errors.map(toProblemError));
+    const deliveries = transaction(db, () => enqueueEvent(db, body as WebhookEvent, now()));
+    res.status(202).json({ event: body, deliveries });
+  });
+  return router;
+}
+
+function invalid(errors: { pointer: string; message: string }[]): ProblemError {
+  const detail = `The simulated event has ${errors.length} invalid ${errors.length === 1 ? 'part' : 'parts'}.`;
+  return new ProblemError('validation-error', detail, errors);
+}
+
+// The request body mirrors the event body, so an error's place in the event is its place in the request.
+function toProblemError(error: ErrorObject): { pointer: string; message: string } {
+  const extra = error.keyword === 'additionalProperties' ? `/${String(error.params.additionalProperty)}` : '';
+  return { pointer: `/body${error.instancePath}${extra}`, message: error.message ?? 'is invalid' };
+}

@@ -1,0 +1,247 @@
+// The delivery worker: claims due deliveries from the outbox, POSTs each stored body to its
+// webhook and records the outcome (delivered, endpoint gone, retry later, or exhausted).
+import { readFileSync } from 'node:fs';
+import type { DatabaseSync } from 'node:sqlite';
+import type { Logger } from 'pino';
+import { Agent, request } from 'undici';
+import { SIGNATURE_HEADER, sign } from '../../lib/signing.ts';
+import type { DeliveryConfig, Mode } from '../config.ts';
+import {
+  claimDueDeliveries,
+  nextDueAt,
+  onEnqueue,
+  pruneFinished,
+  recordAttempt,
+  releaseAllLeases,
+  releaseLease,
+  type AttemptOutcome,
+  type ClaimedDelivery,
+} from '../store/outbox.ts';
+import { parseRetryAfter, retryDelayMs } from './schedule.ts';
+import { guardedLookup, urlRefusal, type Resolver } from './ssrf.ts';
+
+const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const USER_AGENT = `SecMon-Webhooks/${PACKAGE_VERSION}`;
+
+/** Due retries are found by a timer; this bounds how long a delivery queued elsewhere can wait. */
+const MAX_IDLE_MS = 1000;
+/** Finished deliveries are kept a week for inspection, then pruned. */
+const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/** How much of a receiver's answer is read (and thrown away) so the connection can be reused. */
+const RESPONSE_BODY_LIMIT = 64 * 1024;
+
+export interface DispatcherOptions {
+  db: DatabaseSync;
+  config: { mode: Mode; delivery: DeliveryConfig };
+  logger: Logger;
+  /** Name resolution for delivery-time SSRF checks; the system resolver by default. */
+  resolve?: Resolver;
+  now?: () => number;
+  random?: () => number;
+}
+
+export interface Dispatcher {
+  /** Resumes every pending delivery (including ones a crashed process had in flight) and starts claiming. */
+  start(): void;
+  /**
+   * Stops claiming, waits up to `graceMs` for attempts in flight, then aborts the rest and leaves
+   * them pending (not counted as attempts). The database must still be open.
+   */
+  stop(graceMs?: number): Promise<void>;
+  /** Looks for due work now (new deliveries are noticed without it). */
+  wake(): void;
+}
+
+type Flight = { delivery: ClaimedDelivery; controller: AbortController; done: Promise<void> };
+
+export function createDispatcher({ db, config, logger, resolve, now = Date.now, random = Math.random }: DispatcherOptions): Dispatcher {
+  const { delivery: settings, mode } = config;
+  const log = logger.child({ component: 'webhooks' });
+  const agent = new Agent({
+    connect: { lookup: guardedLookup(mode, resolve), timeout: settings.timeoutMs },
+    // Receivers are many and mostly idle: keep a connection briefly, not forever.
+    keepAliveTimeout: 4000,
+  });
+  // The lease outlives any attempt (time-out plus slack) so a live attempt is never claimed twice.
+  const leaseMs = settings.timeoutMs + 30_000;
+  const inFlight = new Map<string, Flight>();
+  const perWebhook = new Map<string, number>();
+  let running = false;
+  let pumping = false;
+  let pumpAgain = false;
+  let timer: NodeJS.Timeout | undefined;
+  let lastPrune = 0;
+  let unsubscribe: (() => void) | undefined;
+
+  function pump(): void {
+    if (!running) return;
+    if (pumping) {
+      pumpAgain = true;
+      return;
+    }
+    pumping = true;
+    try {
+      do {
+        pumpAgain = false;
+        const free = settings.concurrency - inFlight.size;
+        if (free <= 0) break;
+        const claimed = claimDueDeliveries(db, {
+          now: now(),
+          limit: free,
+          leaseMs,
+          perWebhookLimit: settings.perWebhookConcurrency,
+          inFlightByWebhook: perWebhook,
+        });
+        for (const delivery of claimed) launch(delivery);
+        if (claimed.length === free) pumpAgain = true;
+      } while (pumpAgain && running);
+      if (now() - lastPrune > PRUNE_EVERY_MS) {
+        lastPrune = now();
+        const pruned = pruneFinished(db, lastPrune - RETENTION_MS);
+        if (pruned > 0) log.info({ pruned }, 'pruned finished webhook deliveries');
+      }
+    } catch (error) {
+      log.error({ err: error }, 'claiming webhook deliveries failed');
+    } finally {
+      pumping = false;
+    }
+    schedule();
+  }
+
+  // Sleep until the earliest due (or lease expiry) time, bounded so nothing waits on a missed wake-up.
+  function schedule(): void {
+    clearTimeout(timer);
+    if (!running) return;
+    let wait = MAX_IDLE_MS;
+    try {
+      const next = nextDueAt(db);
+      if (next !== null) wait = Math.min(MAX_IDLE_MS, Math.max(0, next - now()));
+    } catch (error) {
+      log.error({ err: error }, 'reading the webhook outbox failed');
+    }
+    timer = setTimeout(pump, wait);
+    timer.unref();
+  }
+
+  function launch(delivery: ClaimedDelivery): void {
+    const controller = new AbortController();
+    perWebhook.set(delivery.webhookId, (perWebhook.get(delivery.webhookId) ?? 0) + 1);
+    const flight: Flight = { delivery, controller, done: Promise.resolve() };
+    inFlight.set(delivery.id, flight);
+    flight.done = attempt(delivery, controller.signal)
+      .catch((error: unknown) => log.error({ err: error, delivery_id: delivery.id }, 'recording a webhook delivery failed'))
+      .finally(() => {
+        inFlight.delete(delivery.id);
+        const count = (perWebhook.get(delivery.webhookId) ?? 1) - 1;
+        if (count > 0) perWebhook.set(delivery.webhookId, count);
+        else perWebhook.delete(delivery.webhookId);
+        pump();
+      });
+  }
+
+  async function attempt(delivery: ClaimedDelivery, shutdown: AbortSignal): Promise<void> {
+    const attemptNumber = delivery.attempts + 1;
+    const fields = {
+      delivery_id: delivery.id,
+      webhook_id: delivery.webhookId,
+      event: delivery.eventType,
+      attempt: attemptNumber,
+    };
+    let outcome: AttemptOutcome;
+    try {
+      const response = await send(delivery, AbortSignal.any([shutdown, AbortSignal.timeout(settings.timeoutMs)]));
+      outcome = judge(response.status, response.retryAfter, attemptNumber);
+    } catch (error) {
+      if (shutdown.aborted) {
+        releaseLease(db, delivery.id);
+        log.info(fields, 'webhook delivery interrupted by shutdown; left pending');
+        return;
+      }
+      outcome = failure(null, describeError(error, settings.timeoutMs), null, attemptNumber);
+    }
+    const { disabled } = recordAttempt(db, delivery, outcome, now());
+    const elapsed_ms = now() - delivery.createdAt;
+    if (outcome.kind === 'delivered') log.debug({ ...fields, status: outcome.status, elapsed_ms }, 'webhook delivered');
+    else if (outcome.kind === 'retry') {
+      log.info({ ...fields, status: outcome.status, error: outcome.error, retry_in_ms: outcome.dueAt - now() }, 'webhook delivery failed; will retry');
+    } else log.warn({ ...fields, status: outcome.status, outcome: outcome.kind }, 'webhook delivery given up');
+    if (disabled) log.warn({ webhook_id: delivery.webhookId, reason: disabled }, 'webhook disabled');
+  }
+
+  async function send(delivery: ClaimedDelivery, signal: AbortSignal): Promise<{ status: number; retryAfter: string | null }> {
+    // The literal-address and scheme check; names are checked by the agent's lookup on the
+    // address the socket really connects to.
+    const refusal = urlRefusal(delivery.url, mode);
+    if (refusal) throw new DeliveryRefused(refusal);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      'x-service-event': delivery.eventType,
+      'x-service-delivery': delivery.id,
+      'x-service-webhook-id': delivery.webhookId,
+    };
+    if (delivery.secret !== null) headers[SIGNATURE_HEADER.toLowerCase()] = sign(delivery.body, delivery.secret);
+    // undici's request() never follows redirects, so a 3xx comes back as a failed attempt.
+    const response = await request(delivery.url, { method: 'POST', headers, body: delivery.body, signal, dispatcher: agent });
+    await response.body.dump({ limit: RESPONSE_BODY_LIMIT, signal }).catch(() => undefined);
+    const retryAfter = response.headers['retry-after'];
+    return { status: response.statusCode, retryAfter: typeof retryAfter === 'string' ? retryAfter : null };
+  }
+
+  function judge(status: number, retryAfter: string | null, attemptNumber: number): AttemptOutcome {
+    if (status >= 200 && status < 300) return { kind: 'delivered', status };
+    if (status === 410) return { kind: 'gone', status };
+    return failure(status, `HTTP ${status}`, retryAfter, attemptNumber);
+  }
+
+  function failure(status: number | null, error: string, retryAfter: string | null, attemptNumber: number): AttemptOutcome {
+    const at = now();
+    const delay = retryDelayMs(attemptNumber, { scale: settings.retryScale, retryAfterMs: parseRetryAfter(retryAfter, at), random });
+    return delay === null ? { kind: 'exhausted', status, error } : { kind: 'retry', status, error, dueAt: at + delay };
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      const resumed = releaseAllLeases(db);
+      if (resumed > 0) log.warn({ resumed }, 'resending webhook deliveries a previous process had in flight');
+      unsubscribe = onEnqueue(db, pump);
+      pump();
+    },
+    async stop(graceMs = settings.timeoutMs) {
+      running = false;
+      clearTimeout(timer);
+      unsubscribe?.();
+      const flights = [...inFlight.values()];
+      if (flights.length > 0) {
+        let graceTimer: NodeJS.Timeout | undefined;
+        const grace = new Promise<void>((resolve) => (graceTimer = setTimeout(resolve, graceMs)));
+        await Promise.race([Promise.all(flights.map((flight) => flight.done)), grace]);
+        clearTimeout(graceTimer);
+        for (const flight of inFlight.values()) flight.controller.abort(new Error('dispatcher stopping'));
+        await Promise.all(flights.map((flight) => flight.done));
+      }
+      await agent.close().catch(() => agent.destroy());
+    },
+    wake: pump,
+  };
+}
+
+/** The URL itself is not allowed (scheme or literal address): a failed attempt, never a request. */
+class DeliveryRefused extends Error {
+  override name = 'DeliveryRefused';
+}
+
+// A short reason for the delivery row and the log; never the URL (it may carry a token).
+function describeError(error: unknown, timeoutMs: number): string {
+  if (error instanceof DeliveryRefused) return `refused: ${error.message}`;
+  const err = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string; name?: string } };
+  if (err.name === 'TimeoutError' || err.cause?.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
+  if (err.code === 'ERR_SSRF_BLOCKED' || err.cause?.code === 'ERR_SSRF_BLOCKED') {
+    return `refused: ${err.code === 'ERR_SSRF_BLOCKED' ? err.message : err.cause?.message}`;
+  }
+  const code = err.code ?? err.cause?.code;
+  return code ? `connection failed (${code})` : `connection failed (${err.message ?? String(error)})`;
+}
