@@ -16,6 +16,8 @@ import { findingsRouter } from './routes/findings.ts';
 import { policiesRouter } from './routes/policies.ts';
 import { webhooksRouter } from './routes/webhooks.ts';
 import { openDatabase } from './store/database.ts';
+import { SIMULATOR_PATH, simulatorRouter } from './simulator/router.ts';
+import { checkWebhookUrl } from './webhooks/ssrf.ts';
 import { purgeExpiredResponses } from './store/idempotency.ts';
 
 export interface AppDeps {
@@ -24,7 +26,7 @@ export interface AppDeps {
   /** An already open and migrated database; defaults to opening config.dbPath. */
   db?: DatabaseSync;
   now?: () => Date;
-  /** The webhook URL policy (SSRF guard); defaults to the scheme rule of the mode. */
+  /** The webhook URL policy; defaults to the SSRF guard of server/webhooks/ssrf.ts for the mode. */
   checkWebhookUrl?: WebhookUrlCheck;
   /**
    * Routers outside /v1 (for example the development event simulator), mounted after the
@@ -43,10 +45,10 @@ export interface SecmonApp {
   stopAccepting(): void;
 }
 
-/** Production refuses plain http; the full address checks belong to the delivery engine's guard. */
-function schemeRule(config: Config): WebhookUrlCheck {
-  return async (url) =>
-    config.mode === 'production' && !url.startsWith('https://') ? 'only https URLs are accepted in production' : undefined;
+/** The event simulator exists only in development mode; it is not part of the contract. */
+function defaultRouters(config: Config): NonNullable<AppDeps['routers']> {
+  if (config.mode !== 'development') return [];
+  return [({ db, now }) => ({ path: SIMULATOR_PATH, router: simulatorRouter({ db, apiKeys: config.apiKeys, now }) })];
 }
 
 export function createApp(config: Config, deps: AppDeps = {}): SecmonApp {
@@ -57,7 +59,7 @@ export function createApp(config: Config, deps: AppDeps = {}): SecmonApp {
   let accepting = true;
   const app = express();
   const secmon: SecmonApp = { express: app, db, logger, config, now, stopAccepting: () => (accepting = false) };
-  const context: RouteContext = { db, now, checkWebhookUrl: deps.checkWebhookUrl ?? schemeRule(config) };
+  const context: RouteContext = { db, now, checkWebhookUrl: deps.checkWebhookUrl ?? ((url) => checkWebhookUrl(url, { mode: config.mode })) };
 
   app.disable('x-powered-by');
   // Resources carry strong ETags computed from their representation; Express's weak ones would
@@ -70,7 +72,7 @@ export function createApp(config: Config, deps: AppDeps = {}): SecmonApp {
   // 2. operational endpoints, no API key
   app.use(operationsRouter({ db, docsPath: config.docsPath, isAccepting: () => accepting }));
   // 3. routers outside the contract (simulator, ...)
-  for (const mount of deps.routers ?? []) {
+  for (const mount of deps.routers ?? defaultRouters(config)) {
     const { path, router } = mount(secmon);
     app.use(path, router);
   }

@@ -118,24 +118,27 @@ export interface SaveCheckOptions {
 /**
  * The check a webhook create or update runs: the URL's scheme and host, and every address its
  * name resolves to now. A name that does not resolve (yet) is accepted; the delivery-time check
- * decides then. Returns the reason for a refusal, or null.
+ * decides then. Resolves to the reason for a refusal, or undefined when the URL is allowed.
  */
-export async function checkWebhookUrl(url: string, { mode, resolve = systemResolver, timeoutMs = 2000 }: SaveCheckOptions): Promise<string | null> {
+export async function checkWebhookUrl(
+  url: string,
+  { mode, resolve = systemResolver, timeoutMs = 2000 }: SaveCheckOptions,
+): Promise<string | undefined> {
   const refusal = urlRefusal(url, mode);
   if (refusal) return refusal;
   const host = hostOf(new URL(url));
-  if (isIP(host) !== 0) return null;
+  if (isIP(host) !== 0) return undefined;
   let addresses: LookupAddress[];
   try {
     addresses = await withTimeout(resolve(host), timeoutMs);
   } catch {
-    return null;
+    return undefined;
   }
   for (const { address } of addresses) {
     const blocked = addressRefusal(address, mode);
     if (blocked) return `the URL's host ${host} resolves to ${blocked}`;
   }
-  return null;
+  return undefined;
 }
 
 /**
