@@ -1,0 +1,110 @@
+// The typed SecMon client: openapi-fetch over the generated `paths`, with the API key as a bearer
+// token, problem details as the typed `error`, and bounded retries of 429 that honour Retry-After.
+import { setTimeout as sleep } from 'node:timers/promises';
+import createClient, { type Client } from 'openapi-fetch';
+import type { components, paths } from '../generated/schema.d.ts';
+
+/** An RFC 9457 problem document, the body of every error response. */
+export type Problem = components['schemas']['Problem'];
+
+/** The client: `GET`, `POST`, `PUT`, `DELETE` with paths, parameters and bodies typed by the document. */
+export type SecmonClient = Client<paths>;
+
+export interface SecmonClientOptions {
+  /** Root URL of the service, without `/v1` (for example `http://localhost:3000`). */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <apiKey>`. */
+  apiKey: string;
+  /** How many times one request is retried after a 429 (default 2; 0 turns retries off). */
+  maxRetries?: number;
+  /**
+   * The longest `Retry-After` the client waits for, in milliseconds (default 30 s). A 429 that asks
+   * for longer, or gives no `Retry-After`, is returned to the caller as it is.
+   */
+  maxRetryDelayMs?: number;
+  /** Extra headers for every request. */
+  headers?: Record<string, string>;
+  /** The fetch implementation (default: the global one). */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+export function createSecmonClient(options: SecmonClientOptions): SecmonClient {
+  const { baseUrl, apiKey, maxRetries = 2, maxRetryDelayMs = 30_000, headers = {}, fetch = globalThis.fetch } = options;
+  if (!apiKey) throw new TypeError('createSecmonClient: apiKey is required');
+  return createClient<paths>({
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    headers: { ...headers, Authorization: `Bearer ${apiKey}` },
+    fetch: retryOn429(fetch, maxRetries, maxRetryDelayMs),
+  });
+}
+
+/**
+ * Wraps fetch so a 429 is retried after the `Retry-After` it carries, at most `maxRetries` times
+ * and only for waits up to `maxDelayMs`. A 429 means the request was not processed, so retrying a
+ * POST cannot create a duplicate.
+ */
+export function retryOn429(
+  fetch: (request: Request) => Promise<Response>,
+  maxRetries: number,
+  maxDelayMs: number,
+): (request: Request) => Promise<Response> {
+  return async (request) => {
+    for (let attempt = 0; ; attempt++) {
+      const last = attempt >= maxRetries;
+      // A Request body can be read once: keep the original for the next attempt.
+      const response = await fetch(last ? request : request.clone());
+      if (response.status !== 429 || last) return response;
+      const delay = retryAfterMs(response.headers.get('retry-after'));
+      if (delay === undefined || delay > maxDelayMs) return response;
+      await response.body?.cancel();
+      await sleep(delay, undefined, { signal: request.signal });
+    }
+  };
+}
+
+/** `Retry-After` as milliseconds from now: delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
+export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // Date.parse accepts far more than HTTP dates (it reads '-3' as a year): require the day name.
+  const date = /^[A-Za-z]{3}, /.test(text) ? Date.parse(text) : Number.NaN;
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Thrown by `unwrap` for an error response; `problem` is the parsed problem document. */
+export class SecmonProblemError extends Error {
+  override name = 'SecmonProblemError';
+  readonly status: number;
+  readonly problem: Problem;
+
+  constructor(problem: Problem) {
+    super(`${problem.status} ${problem.title}: ${problem.detail}`);
+    this.status = problem.status;
+    this.problem = problem;
+  }
+}
+
+/**
+ * The `data` of a successful call, or a thrown SecmonProblemError, for code that prefers
+ * exceptions: `const policy = unwrap(await client.GET('/v1/policies/{id}', ...))`.
+ */
+export function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
+  if (result.response.ok) return result.data as T;
+  const { error, response } = result;
+  if (isProblem(error)) throw new SecmonProblemError(error);
+  throw new Error(`${response.status} ${response.statusText}: the response is not a problem document`);
+}
+
+/** True when a value has the required fields of a problem document. */
+export function isProblem(value: unknown): value is Problem {
+  if (typeof value !== 'object' || value === null) return false;
+  const { type, title, status, detail, instance } = value as Record<string, unknown>;
+  return (
+    typeof type === 'string' &&
+    typeof title === 'string' &&
+    typeof status === 'number' &&
+    typeof detail === 'string' &&
+    typeof instance === 'string'
+  );
+}

@@ -1,0 +1,165 @@
+// The typed client, imported by package name as an integrator would: against the reference server
+// (started through its factory) for real calls and problems, and against a loopback stub for 429s.
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSecmonClient, isProblem, retryAfterMs, SecmonProblemError, unwrap } from 'secmon-api/client';
+import type { components } from 'secmon-api/types';
+import { testConfig } from '../../server/config.ts';
+import { startServer, type RunningServer } from '../../server/server.ts';
+
+const WRITE_KEY = 'toolkit-writer-key';
+
+describe('createSecmonClient against the reference server', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer(
+      testConfig({
+        apiKeys: [{ token: WRITE_KEY, scopes: new Set(['read', 'write']) }],
+        usingDefaultKeys: false,
+      }),
+    );
+  });
+  afterAll(() => server?.close());
+
+  it('creates and reads a policy with typed bodies', async () => {
+    const client = createSecmonClient({ baseUrl: server.url, apiKey: WRITE_KEY });
+    const body: components['schemas']['PolicyWrite'] = { name: 'Disk encryption enabled', severity: 'high' };
+    const created = await client.POST('/v1/policies', { body });
+    expect(created.response.status).toBe(201);
+    const id = created.data!.id;
+    expect(id).toMatch(/^pol_/);
+
+    const read = await client.GET('/v1/policies/{id}', { params: { path: { id } } });
+    expect(read.data).toMatchObject({ id, name: 'Disk encryption enabled', severity: 'high', enabled: true });
+    expect(unwrap(read).version).toBe(1);
+  });
+
+  it('returns a problem document as the typed error', async () => {
+    const client = createSecmonClient({ baseUrl: server.url, apiKey: WRITE_KEY });
+    const { data, error, response } = await client.POST('/v1/policies', {
+      body: { name: 'Disk encryption enabled', severity: 'urgent' } as never,
+    });
+    expect(data).toBeUndefined();
+    expect(response.status).toBe(400);
+    expect(isProblem(error)).toBe(true);
+    expect(error!.type).toBe('https://secmon.dev/problems/validation-error');
+    expect(error!.errors?.map((entry) => entry.pointer)).toEqual(['/body/severity']);
+  });
+
+  it('sends the API key as a bearer token, so a wrong key is a 401 problem', async () => {
+    const client = createSecmonClient({ baseUrl: server.url, apiKey: 'not-a-known-key' });
+    const { error, response } = await client.GET('/v1/policies');
+    expect(response.status).toBe(401);
+    expect(error?.type).toBe('https://secmon.dev/problems/unauthorized');
+  });
+
+  it('unwrap throws SecmonProblemError carrying the problem', async () => {
+    const client = createSecmonClient({ baseUrl: server.url, apiKey: WRITE_KEY });
+    const missing = await client.GET('/v1/findings/{id}', { params: { path: { id: 'fnd_01jbz3k7q2w9x8v6t5r4p3n2m1' } } });
+    const thrown = (() => {
+      try {
+        unwrap(missing);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(thrown).toBeInstanceOf(SecmonProblemError);
+    expect((thrown as SecmonProblemError).status).toBe(404);
+    expect((thrown as SecmonProblemError).problem.type).toBe('https://secmon.dev/problems/not-found');
+  });
+});
+
+describe('retries of 429 (loopback stub)', () => {
+  interface Seen {
+    authorization: string | undefined;
+    body: string;
+    at: number;
+  }
+  let answers: ((res: ServerResponse) => void)[] = [];
+  const seen: Seen[] = [];
+  let baseUrl: string;
+  const stub = createServer(async (req: IncomingMessage, res) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    seen.push({ authorization: req.headers.authorization, body, at: Date.now() });
+    const answer = answers.shift() ?? ((r: ServerResponse) => r.writeHead(500).end());
+    answer(res);
+  });
+  const tooMany = (retryAfter?: string) => (res: ServerResponse) => {
+    res.writeHead(429, {
+      'content-type': 'application/problem+json',
+      ...(retryAfter === undefined ? {} : { 'retry-after': retryAfter }),
+    });
+    res.end(
+      JSON.stringify({
+        type: 'https://secmon.dev/problems/rate-limited',
+        title: 'Too many requests',
+        status: 429,
+        detail: 'Slow down.',
+        instance: '/v1/policies',
+      }),
+    );
+  };
+  const created = (res: ServerResponse) => {
+    res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'pol_01jbz1a2b3c4d5e6f7g8h9j0k1' }));
+  };
+
+  beforeAll(async () => {
+    stub.listen(0, '127.0.0.1');
+    await once(stub, 'listening');
+    baseUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => stub.close(resolve)));
+  const reset = (...next: ((res: ServerResponse) => void)[]) => {
+    answers = next;
+    seen.length = 0;
+  };
+
+  it('waits Retry-After seconds and resends the same request', async () => {
+    reset(tooMany('1'), created);
+    const client = createSecmonClient({ baseUrl, apiKey: 'stub-key-123' });
+    const result = await client.POST('/v1/policies', { body: { name: 'Retry me', severity: 'low' } });
+    expect(result.response.status).toBe(201);
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(950);
+    expect(seen[1]!.body).toBe(seen[0]!.body);
+    expect(JSON.parse(seen[1]!.body)).toEqual({ name: 'Retry me', severity: 'low' });
+    expect(seen.map((request) => request.authorization)).toEqual(['Bearer stub-key-123', 'Bearer stub-key-123']);
+  });
+
+  it('gives up after maxRetries and returns the typed 429 problem', async () => {
+    reset(tooMany('0'), tooMany('0'), tooMany('0'), created);
+    const client = createSecmonClient({ baseUrl, apiKey: 'stub-key-123', maxRetries: 2 });
+    const { error, response } = await client.GET('/v1/policies');
+    expect(response.status).toBe(429);
+    expect(error?.type).toBe('https://secmon.dev/problems/rate-limited');
+    expect(seen).toHaveLength(3);
+  });
+
+  it('does not wait longer than maxRetryDelayMs, nor without a Retry-After', async () => {
+    reset(tooMany('120'), created);
+    const patient = createSecmonClient({ baseUrl, apiKey: 'stub-key-123', maxRetryDelayMs: 5_000 });
+    expect((await patient.GET('/v1/policies')).response.status).toBe(429);
+    expect(seen).toHaveLength(1);
+
+    reset(tooMany(), created);
+    expect((await patient.GET('/v1/policies')).response.status).toBe(429);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date', () => {
+    const now = Date.parse('2026-11-02T09:30:00Z');
+    expect(retryAfterMs('7', now)).toBe(7000);
+    expect(retryAfterMs('Mon, 02 Nov 2026 09:30:05 GMT', now)).toBe(5000);
+    expect(retryAfterMs('Mon, 02 Nov 2026 09:29:00 GMT', now)).toBe(0);
+    expect(retryAfterMs('soon', now)).toBeUndefined();
+    expect(retryAfterMs('-3', now)).toBeUndefined();
+    expect(retryAfterMs(null, now)).toBeUndefined();
+  });
+
+  it('refuses to be created without an API key', () => {
+    expect(() => createSecmonClient({ baseUrl, apiKey: '' })).toThrow(/apiKey/);
+  });
+});
