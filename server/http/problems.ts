@@ -74,6 +74,12 @@ function validatorErrors(errors: NonNullable<HttpishError['errors']>): ProblemDe
   }));
 }
 
+// V8's parse messages quote the body around the error, which may hold a secret: keep only the position.
+function malformedDetail(message: string | undefined): string {
+  const position = /position (\d+)/.exec(message ?? '')?.[1];
+  return `The request body is not valid JSON${position === undefined ? '' : ` (error at byte ${position})`}.`;
+}
+
 const plural = (count: number) => (count === 1 ? '1 invalid part' : `${count} invalid parts`);
 
 export function problemHandler(logger: Logger): ErrorRequestHandler {
@@ -83,7 +89,7 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
     const http = (error ?? {}) as HttpishError;
     switch (http.type) {
       case 'entity.parse.failed':
-        return sendProblem(req, res, 'malformed-json', `The request body is not valid JSON: ${http.message ?? 'parse error'}.`);
+        return sendProblem(req, res, 'malformed-json', malformedDetail(http.message));
       case 'entity.too.large':
         return sendProblem(req, res, 'payload-too-large', 'The request body exceeds the limit of 1048576 bytes.');
       case 'encoding.unsupported':

@@ -11,7 +11,7 @@ export function contractValidator(validateResponses: boolean): RequestHandler[] 
     apiSpec: loadDocument() as never,
     // The document is linted and tested in test/document; checking it again costs start-up time.
     validateApiSpec: false,
-    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false },
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, removeAdditional: false },
     validateResponses: validateResponses ? { removeAdditional: false } : false,
     validateSecurity: false,
     ignoreUndocumented: false,

@@ -12,6 +12,12 @@ export const WRITER_KEY = 'test-writer-5f2a9c1e7b';
 export const READER_KEY = 'test-reader-8d3b6e0a4c';
 export const WRITE_ONLY_KEY = 'test-writeonly-1c4e7a';
 
+/** Test bodies are checked field by field with expect; typing them `any` keeps tests readable. */
+export interface TestResponse extends Response {
+  json(): Promise<any>;
+  clone(): TestResponse;
+}
+
 export interface TestServer {
   server: RunningServer;
   url: string;
@@ -20,7 +26,7 @@ export interface TestServer {
   /** Typed client with the read-only key. */
   reader: ReturnType<typeof createClient<paths>>;
   /** Raw fetch against the server, with the read+write key unless headers say otherwise. */
-  fetch(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  fetch(path: string, init?: RequestInit & { json?: unknown }): Promise<TestResponse>;
   /** Every log line the server wrote. */
   logs: string[];
   close(): Promise<void>;
@@ -38,7 +44,9 @@ export async function startTestServer(overrides: Partial<Config> = {}, deps: Ser
     rateLimitPerMinute: 0,
     ...overrides,
   });
-  const server = await startServer(config, { logger, ...deps });
+  // No dispatcher unless a test asks for one: these suites check what is queued, not delivered,
+  // and their webhook URLs point nowhere.
+  const server = await startServer(config, { logger, workers: [], ...deps });
   const client = (key: string) => createClient<paths>({ baseUrl: server.url, headers: { Authorization: `Bearer ${key}` } });
   return {
     server,
@@ -54,7 +62,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, deps: Ser
         headers.set('Content-Type', 'application/json');
         body = JSON.stringify(init.json);
       }
-      return fetch(server.url + path, { ...init, headers, body: body ?? null });
+      return fetch(server.url + path, { ...init, headers, body: body ?? null }) as Promise<TestResponse>;
     },
     close: () => server.close(),
   };

@@ -142,7 +142,7 @@ describe('operational endpoints', () => {
   it('/openapi.json and /openapi.yaml serve the bundled document', async () => {
     const json = await fetch(`${t.url}/openapi.json`);
     expect(json.headers.get('content-type')).toMatch(/^application\/json/);
-    expect((await json.json()).openapi).toBe(loadDocument().openapi);
+    expect(((await json.json()) as { openapi: string }).openapi).toBe(loadDocument().openapi);
     const yaml = await fetch(`${t.url}/openapi.yaml`);
     expect(yaml.headers.get('content-type')).toMatch(/^application\/yaml/);
     expect(await yaml.text()).toMatch(/^openapi: 3\.1/m);
