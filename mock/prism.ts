@@ -41,8 +41,12 @@ export interface MockServer {
 
 export const DEFAULT_SEED = 'secmon';
 const DEFAULT_HOST = '127.0.0.1';
-const OUTPUT_LINES = 400;
+/** Output kept: the first lines (start-up, document errors) and the most recent ones. */
+const HEAD_LINES = 50;
+const TAIL_LINES = 400;
 const POLL_INTERVAL_MS = 50;
+// The mock accepts any bearer token; sending one keeps the readiness probe out of the error log.
+const READINESS_AUTH = { authorization: 'Bearer readiness-probe' };
 /** Attempts when we picked the port ourselves and another process took it before Prism bound it. */
 const PORT_ATTEMPTS = 3;
 
@@ -88,19 +92,24 @@ async function startOn(port: number, options: MockOptions): Promise<MockServer> 
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
   });
-  const lines: string[] = [];
+  const head: string[] = [];
+  const tail: string[] = [];
+  let dropped = 0;
   const record = (chunk: string) => {
     for (const line of chunk.split('\n')) {
       if (line.trim() === '') continue;
-      lines.push(line);
-      if (lines.length > OUTPUT_LINES) lines.shift();
+      if (head.length < HEAD_LINES) head.push(line);
+      else if (tail.push(line) > TAIL_LINES) {
+        tail.shift();
+        dropped++;
+      }
       options.onOutput?.(line);
     }
   };
   child.stdout?.setEncoding('utf8').on('data', record);
   child.stderr?.setEncoding('utf8').on('data', record);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const output = () => lines.join('\n');
+  const output = () => [...head, ...(dropped ? [`… ${dropped} lines omitted …`] : []), ...tail].join('\n');
 
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const stop = once(() => terminate(child, exited, options.stopTimeoutMs ?? 5_000));
@@ -113,7 +122,7 @@ async function startOn(port: number, options: MockOptions): Promise<MockServer> 
   return { url, port, pid: child.pid ?? -1, startupMs: Math.round(performance.now() - started), output, stop };
 }
 
-/** Polls until any HTTP answer arrives (a 401 or 404 still proves Prism is serving). */
+/** Polls until any HTTP answer arrives (any status proves Prism is serving). */
 async function waitUntilReady(url: string, child: ChildProcess, exited: Promise<void>, timeoutMs: number) {
   let hasExited = false;
   void exited.then(() => (hasExited = true));
@@ -121,7 +130,7 @@ async function waitUntilReady(url: string, child: ChildProcess, exited: Promise<
   while (performance.now() < deadline) {
     if (hasExited) throw new Error(`prism exited before it was ready (code ${child.exitCode}, signal ${child.signalCode})`);
     try {
-      const response = await fetch(`${url}/v1/policies`, { signal: AbortSignal.timeout(1_000) });
+      const response = await fetch(`${url}/v1/policies`, { headers: READINESS_AUTH, signal: AbortSignal.timeout(1_000) });
       await response.body?.cancel();
       return;
     } catch {
