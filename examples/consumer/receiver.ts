@@ -1,0 +1,39 @@
+// An integrator's webhook receiver: verify the signature over the raw bytes, then parse the body
+// into the typed event and handle each type; the switch is exhaustive over the six events.
+import { createServer } from 'node:http';
+import { parseEvent, verifySignature, SIGNATURE_HEADER, type WebhookEvent } from 'secmon-api/webhooks';
+
+export function describeEvent(event: WebhookEvent): string {
+  switch (event.event) {
+    case 'finding.created':
+      return `new ${event.data.severity} finding ${event.data.finding_id} on ${event.data.device_id}`;
+    case 'finding.resolved':
+      return `finding ${event.data.finding_id} resolved (${event.data.resolution_reason})`;
+    case 'compliance.changed':
+      return `policy ${event.data.policy_id} is now ${event.data.current_status}`;
+    case 'device.connected':
+      return `${event.data.hostname} connected from ${event.data.ip_address}`;
+    case 'device.disconnected':
+      return `${event.data.hostname} disconnected: ${event.data.reason}`;
+    case 'scan.completed':
+      return `scan ${event.data.scan_id} ${event.data.outcome}`;
+    default: {
+      const unknown: never = event;
+      return unknown;
+    }
+  }
+}
+
+export function startReceiver(secret: string, port: number) {
+  return createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks);
+    if (!verifySignature(raw, req.headers[SIGNATURE_HEADER.toLowerCase()], secret)) {
+      res.writeHead(401).end();
+      return;
+    }
+    console.log(describeEvent(parseEvent(raw)));
+    res.writeHead(204).end();
+  }).listen(port, '127.0.0.1');
+}
