@@ -1030,10 +1030,10 @@ export interface components {
          */
         RetryAfter: number;
         /**
-         * @description Path of the created resource.
-         * @example /v1/policies/pol_01jbz1a2b3c4d5e6f7g8h9j0k1
+         * @description Path of the created policy, relative to the API's base URL (the same path `GET` reads it at).
+         * @example /v1/policies/pol_01jbz0r5s6t7v8w9x0y1z2a3b4
          */
-        Location: string;
+        PolicyLocation: string;
         /**
          * @description Strong entity tag of the returned representation. Send it back in `If-Match` to make an update
          *     or delete conditional (`412` if the resource changed since), or in `If-None-Match` to get `304`
@@ -1041,6 +1041,16 @@ export interface components {
          * @example "3f9a1c2b7d8e4f60"
          */
         ETag: string;
+        /**
+         * @description Path of the created finding, relative to the API's base URL (the same path `GET` reads it at).
+         * @example /v1/findings/fnd_01jbz3k7q2w9x8v6t5r4p3n2m1
+         */
+        FindingLocation: string;
+        /**
+         * @description Path of the created webhook, relative to the API's base URL (the same path `GET` reads it at).
+         * @example /v1/webhooks/whk_01jbz4p7q1r5s9t3v7w1x5y9z3
+         */
+        WebhookLocation: string;
     };
     pathItems: never;
 }
@@ -1107,7 +1117,7 @@ export interface operations {
             /** @description The policy was created. */
             201: {
                 headers: {
-                    Location: components["headers"]["Location"];
+                    Location: components["headers"]["PolicyLocation"];
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -1332,7 +1342,7 @@ export interface operations {
             /** @description The finding was created. */
             201: {
                 headers: {
-                    Location: components["headers"]["Location"];
+                    Location: components["headers"]["FindingLocation"];
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -1553,7 +1563,7 @@ export interface operations {
             /** @description The webhook was created. */
             201: {
                 headers: {
-                    Location: components["headers"]["Location"];
+                    Location: components["headers"]["WebhookLocation"];
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
