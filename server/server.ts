@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
 import { createApp, type AppDeps, type SecmonApp } from './app.ts';
-import { createDispatcher } from './webhooks/dispatcher.ts';
+import { deliveryWorker } from './webhooks/dispatcher.ts';
 
 /** A worker that runs beside the HTTP server (for example the webhook dispatcher). */
 export interface BackgroundWorker {
@@ -28,9 +28,6 @@ export interface RunningServer {
 
 const DRAIN_TIMEOUT_MS = 10_000;
 
-/** The webhook dispatcher, which every server runs unless a test supplies its own workers. */
-const deliveryWorker = ({ db, config, logger }: SecmonApp): BackgroundWorker => createDispatcher({ db, config, logger });
-
 export async function startServer(config: Config, deps: ServerDeps = {}): Promise<RunningServer> {
   const app = createApp(config, deps);
   const server: Server = createServer(app.express);
@@ -41,7 +38,7 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
     app.db.close();
     throw error;
   }
-  const workers = (deps.workers ?? [deliveryWorker]).map((make) => make(app));
+  const workers = (deps.workers ?? [deliveryWorker()]).map((make) => make(app));
   for (const worker of workers) worker.start();
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;

@@ -1,10 +1,9 @@
 // The delivery worker: claims due deliveries from the outbox, POSTs each stored body to its
 // webhook and records the outcome (delivered, endpoint gone, retry later, or exhausted).
-import { readFileSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Logger } from 'pino';
 import { Agent, request } from 'undici';
-import { SIGNATURE_HEADER, sign } from '../../lib/signing.ts';
+import { deliveryHeaders } from '../../lib/delivery-headers.ts';
 import type { DeliveryConfig, Mode } from '../config.ts';
 import {
   claimDueDeliveries,
@@ -19,9 +18,6 @@ import {
 } from '../store/outbox.ts';
 import { parseRetryAfter, retryDelayMs } from './schedule.ts';
 import { guardedLookup, urlRefusal, type Resolver } from './ssrf.ts';
-
-const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-export const USER_AGENT = `SecMon-Webhooks/${PACKAGE_VERSION}`;
 
 /** Due retries are found by a timer; this bounds how long a delivery queued elsewhere can wait. */
 const MAX_IDLE_MS = 1000;
@@ -174,14 +170,13 @@ export function createDispatcher({ db, config, logger, resolve, now = Date.now, 
     // address the socket really connects to.
     const refusal = urlRefusal(delivery.url, mode);
     if (refusal) throw new DeliveryRefused(refusal);
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'user-agent': USER_AGENT,
-      'x-service-event': delivery.eventType,
-      'x-service-delivery': delivery.id,
-      'x-service-webhook-id': delivery.webhookId,
-    };
-    if (delivery.secret !== null) headers[SIGNATURE_HEADER.toLowerCase()] = sign(delivery.body, delivery.secret);
+    const headers = deliveryHeaders({
+      body: delivery.body,
+      eventType: delivery.eventType,
+      deliveryId: delivery.id,
+      webhookId: delivery.webhookId,
+      secret: delivery.secret,
+    });
     // undici's request() never follows redirects, so a 3xx comes back as a failed attempt.
     const response = await request(delivery.url, { method: 'POST', headers, body: delivery.body, signal, dispatcher: agent });
     await response.body.dump({ limit: RESPONSE_BODY_LIMIT, signal }).catch(() => undefined);
@@ -227,6 +222,15 @@ export function createDispatcher({ db, config, logger, resolve, now = Date.now, 
     },
     wake: pump,
   };
+}
+
+/**
+ * The dispatcher as a server worker (startServer's `workers`), with the options tests vary; the
+ * database, configuration and logger come from the app.
+ */
+export function deliveryWorker(options: Pick<DispatcherOptions, 'resolve' | 'now' | 'random'> = {}) {
+  return (app: Pick<DispatcherOptions, 'db' | 'config' | 'logger'>): Dispatcher =>
+    createDispatcher({ db: app.db, config: app.config, logger: app.logger, ...options });
 }
 
 /** The URL itself is not allowed (scheme or literal address): a failed attempt, never a request. */

@@ -3,7 +3,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES, parseEvent, validateEvent, type EventType } from '../../lib/events.ts';
 import { verifySignature } from '../../lib/signing.ts';
-import { USER_AGENT } from '../../server/webhooks/dispatcher.ts';
+import { USER_AGENT } from '../../lib/delivery-headers.ts';
+import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
 import { sleep, startReceiver, type Receipt, type TestReceiver } from './receiver.ts';
 
@@ -14,7 +15,10 @@ let t: TestServer;
 let receiver: TestReceiver;
 
 beforeAll(async () => {
-  t = await startTestServer({ delivery: { retryScale: 0.001, timeoutMs: 2000, concurrency: 16, perWebhookConcurrency: 8 } });
+  t = await startTestServer(
+    { delivery: { retryScale: 0.001, timeoutMs: 2000, concurrency: 16, perWebhookConcurrency: 8 } },
+    { workers: [deliveryWorker()] },
+  );
 });
 afterAll(() => t.close());
 afterEach(() => receiver?.close());

@@ -1,0 +1,120 @@
+// Failed deliveries through a real server and receiver, with the schedule compressed by
+// retryScale: retries on the schedule with identical bytes and delivery id, 410 disables,
+// 3xx is not followed, Retry-After stretches a wait, and a run that exhausts disables.
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseEvent, type EventType } from '../../lib/events.ts';
+import { verifySignature } from '../../lib/signing.ts';
+import type { DeliveryConfig } from '../../server/config.ts';
+import { listDeliveries } from '../../server/store/outbox.ts';
+import { JITTER, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../server/webhooks/schedule.ts';
+import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
+import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
+import { sleep, startReceiver, type TestReceiver } from './receiver.ts';
+
+const SECRET = 'whsec_retry_test_abcdefghijkl';
+const TIMEOUT_MS = 400;
+
+let t: TestServer | undefined;
+let receiver: TestReceiver | undefined;
+afterEach(async () => {
+  await receiver?.close();
+  await t?.close();
+  receiver = t = undefined;
+});
+
+async function setup(retryScale: number, events: EventType[] = ['finding.created']): Promise<{ t: TestServer; receiver: TestReceiver; webhookId: string }> {
+  const delivery: DeliveryConfig = { retryScale, timeoutMs: TIMEOUT_MS, concurrency: 8, perWebhookConcurrency: 4 };
+  t = await startTestServer({ delivery }, { workers: [deliveryWorker()] });
+  receiver = await startReceiver();
+  const response = await t.fetch('/v1/webhooks', { method: 'POST', json: { url: `${receiver.url}/hook`, events, secret: SECRET } });
+  expect(response.status).toBe(201);
+  return { t, receiver, webhookId: (await response.json()).id };
+}
+
+const createFinding = (server: TestServer) =>
+  server.fetch('/v1/findings', { method: 'POST', json: { title: 'Disk encryption disabled', severity: 'medium', device_id: DEVICE_ID } });
+
+const webhook = async (server: TestServer, id: string) => (await server.fetch(`/v1/webhooks/${id}`)).json();
+
+describe('retries', () => {
+  it('500, time-out, reset, then 200: four attempts on the schedule, identical bytes and delivery id', async () => {
+    const scale = 0.001;
+    const { t, receiver, webhookId } = await setup(scale);
+    receiver.script(500, 'timeout', 'reset', 200);
+    expect((await createFinding(t)).status).toBe(201);
+    const receipts = await receiver.waitFor(4, 15_000);
+    await sleep(300);
+    expect(receipts).toHaveLength(4);
+
+    const [first] = receipts;
+    for (const receipt of receipts) {
+      expect(receipt.body.equals(first!.body)).toBe(true);
+      expect(receipt.headers['x-service-delivery']).toBe(first!.headers['x-service-delivery']);
+      expect(receipt.headers['x-service-signature']).toBe(first!.headers['x-service-signature']);
+      expect(verifySignature(receipt.body, receipt.headers['x-service-signature'], SECRET)).toBe(true);
+    }
+    expect(parseEvent(first!.body).event).toBe('finding.created');
+
+    // Gap between attempt n and n+1 is the n-th delay (±20 %), plus the time-out when attempt n timed out.
+    const gaps = receipts.slice(1).map((receipt, index) => receipt.at - receipts[index]!.at);
+    const expected = [RETRY_DELAYS_MS[0]! * scale, TIMEOUT_MS + RETRY_DELAYS_MS[1]! * scale, RETRY_DELAYS_MS[2]! * scale];
+    gaps.forEach((gap, index) => {
+      const delay = expected[index]!;
+      expect(gap, `gap ${index + 1}`).toBeGreaterThanOrEqual(delay * (1 - JITTER) - 5);
+      expect(gap, `gap ${index + 1}`).toBeLessThanOrEqual(delay * (1 + JITTER) + TIMEOUT_MS + 250);
+    });
+    expect(gaps[2]).toBeGreaterThan(RETRY_DELAYS_MS[2]! * scale * (1 - JITTER) - 5);
+
+    const [row] = listDeliveries(t.server.app.db, webhookId);
+    expect(row).toMatchObject({ state: 'delivered', attempts: 4, lastStatus: 200 });
+    expect(await webhook(t, webhookId)).toMatchObject({ enabled: true, disabled_reason: null, last_delivery: { status_code: 200, succeeded: true } });
+  });
+
+  it('410 disables the webhook at once (endpoint_gone); later events are not sent', async () => {
+    const { t, receiver, webhookId } = await setup(0.001);
+    receiver.script(410);
+    expect((await createFinding(t)).status).toBe(201);
+    await receiver.waitFor(1);
+    await sleep(100);
+    const after = await webhook(t, webhookId);
+    expect(after).toMatchObject({ enabled: false, disabled_reason: 'endpoint_gone', last_delivery: { status_code: 410, succeeded: false } });
+    expect(listDeliveries(t.server.app.db, webhookId)[0]).toMatchObject({ state: 'gone', attempts: 1 });
+
+    expect((await createFinding(t)).status).toBe(201);
+    await sleep(300);
+    expect(receiver.receipts).toHaveLength(1);
+  });
+
+  it('a 3xx is a failed attempt and its Location is never requested', async () => {
+    const { t, receiver, webhookId } = await setup(0.001);
+    receiver.script({ status: 302, headers: { location: '/elsewhere' } }, { status: 307, headers: { location: '/elsewhere' } }, 200);
+    expect((await createFinding(t)).status).toBe(201);
+    const receipts = await receiver.waitFor(3);
+    await sleep(200);
+    expect(receipts.map((receipt) => receipt.path)).toEqual(['/hook', '/hook', '/hook']);
+    const row = listDeliveries(t.server.app.db, webhookId)[0]!;
+    expect(row).toMatchObject({ state: 'delivered', attempts: 3 });
+  });
+
+  it("honours a longer Retry-After (scaled like the schedule)", async () => {
+    const scale = 0.001;
+    const { t, receiver } = await setup(scale);
+    // 1000 s at scale 0.001 is 1 s, far longer than the scheduled 5 s × 0.001.
+    receiver.script({ status: 503, headers: { 'retry-after': '1000' } }, 200);
+    expect((await createFinding(t)).status).toBe(201);
+    const receipts = await receiver.waitFor(2, 5000);
+    expect(receipts[1]!.at - receipts[0]!.at).toBeGreaterThanOrEqual(1000 - 5);
+  });
+
+  it('a delivery that exhausts the schedule is failed and, with no success meanwhile, disables the webhook (failing)', async () => {
+    const scale = 0.00002; // three days in about five seconds
+    const { t, receiver, webhookId } = await setup(scale);
+    receiver.script(...Array<number>(MAX_ATTEMPTS).fill(500));
+    expect((await createFinding(t)).status).toBe(201);
+    await receiver.waitFor(MAX_ATTEMPTS, 20_000);
+    await sleep(300);
+    expect(receiver.receipts).toHaveLength(MAX_ATTEMPTS);
+    expect(listDeliveries(t.server.app.db, webhookId)[0]).toMatchObject({ state: 'failed', attempts: MAX_ATTEMPTS, lastStatus: 500 });
+    expect(await webhook(t, webhookId)).toMatchObject({ enabled: false, disabled_reason: 'failing', last_delivery: { status_code: 500, succeeded: false } });
+  });
+});
