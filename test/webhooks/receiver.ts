@@ -15,7 +15,7 @@ export interface Receipt {
 /** How to answer one request. */
 export type Answer =
   | number
-  | { status: number; headers?: Record<string, string> }
+  | { status: number; headers?: Record<string, string>; /** answer after this long */ delayMs?: number }
   | 'timeout' // never answer; the connection stays open until the receiver closes
   | 'reset'; // destroy the connection without an answer
 
@@ -89,8 +89,12 @@ function answer(how: Answer, res: ServerResponse, socket: Socket): void {
     socket.resetAndDestroy();
     return;
   }
-  const { status, headers = {} } = typeof how === 'number' ? { status: how } : how;
-  res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end(`answer ${status}`);
+  const { status, headers = {}, delayMs = 0 } = typeof how === 'number' ? { status: how } : how;
+  const send = () => {
+    if (!res.destroyed) res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end(`answer ${status}`);
+  };
+  if (delayMs > 0) setTimeout(send, delayMs);
+  else send();
 }
 
 /** Sleeps; for asserting that nothing more arrives. */
