@@ -1,0 +1,129 @@
+// Checks that every operation gets from its own entry in the document: a success response that
+// conforms, 401 without credentials, 403 for a read-only key on a write, generated invalid input
+// refused with a 4xx problem (never a 5xx), generated valid input accepted with a 2xx.
+import type { KitContext } from '../context.ts';
+import { applyMutation, createGenerator, samples } from '../generate.ts';
+import type { OperationModel } from '../spec.ts';
+import { successStatuses } from '../spec.ts';
+import { ContractViolation } from '../verify.ts';
+
+/** The id to put in an item path: a fresh resource for deletes and state-machine updates. */
+async function idFor(ctx: KitContext, op: OperationModel, fresh: boolean): Promise<string | undefined> {
+  if (!op.params.some((p) => p.in === 'path')) return undefined;
+  return ctx.fixture(ctx.resourceOf(op), fresh);
+}
+
+export async function successResponse(ctx: KitContext, op: OperationModel, check: string, freshItem: boolean): Promise<void> {
+  const id = await idFor(ctx, op, op.kind === 'delete' || freshItem);
+  const [body] = await ctx.validBodies(op, 1);
+  const query = op.kind === 'list' ? { limit: '5' } : undefined;
+  const exchange = await ctx.send(op, { id, ...(body === undefined ? {} : { body }), ...(query ? { query } : {}) });
+  ctx.expect(op, check, exchange, { statuses: successStatuses(op) });
+  if (op.kind === 'create' && ctx.options.profile === 'stateful') {
+    const location = exchange.headers.get('location');
+    const read = ctx.resourceOf(op).read;
+    if (location && read) {
+      const followed = await ctx.send(read, { path: new URL(location, ctx.http.baseUrl + '/').pathname });
+      ctx.expect(read, `${check}: Location of ${op.operationId}`, followed, { statuses: [200] }, `GET ${location}`);
+      const createdId = (exchange.json as { id?: unknown }).id;
+      const readId = (followed.json as { id?: unknown }).id;
+      if (createdId !== readId) {
+        throw new ContractViolation(op.label, check, [
+          { aspect: 'expectation', message: `Location ${location} names ${String(readId)}, not the created ${String(createdId)}`, details: [] },
+        ]);
+      }
+    }
+  }
+}
+
+export async function missingCredentials(ctx: KitContext, op: OperationModel, check: string): Promise<void> {
+  const id = await idFor(ctx, op, false);
+  const [body] = await ctx.validBodies(op, 1);
+  const exchange = await ctx.send(op, { id, auth: 'none', ...(body === undefined ? {} : { body }) });
+  ctx.expect(op, check, exchange, { statuses: [401] }, 'no Authorization header');
+}
+
+export async function unknownKey(ctx: KitContext, op: OperationModel, check: string): Promise<void> {
+  const id = await idFor(ctx, op, false);
+  const exchange = await ctx.send(op, { id, auth: { token: 'contract-kit-unknown-key-0000', role: '<unknown-key>' } });
+  ctx.expect(op, check, exchange, { statuses: [401] }, 'a key the service does not know');
+}
+
+export async function readOnlyKeyOnWrite(ctx: KitContext, op: OperationModel, check: string): Promise<void> {
+  const id = await idFor(ctx, op, false);
+  const [body] = await ctx.validBodies(op, 1);
+  const exchange = await ctx.send(op, { id, auth: 'read', ...(body === undefined ? {} : { body }) });
+  ctx.expect(op, check, exchange, { statuses: [403] }, 'a key with only the read scope');
+}
+
+/** Generated invalid bodies, malformed JSON and a wrong media type: each a 4xx problem. */
+export async function invalidBodies(ctx: KitContext, op: OperationModel, check: string): Promise<void> {
+  const id = await idFor(ctx, op, false);
+  const cases = await ctx.invalidBodies(op, ctx.options.cases);
+  if (cases.length === 0) throw new Error(`${op.label}: the generator produced no invalid body`);
+  for (const { mutation, body } of cases) {
+    const exchange = await ctx.send(op, { id, body });
+    ctx.expect(op, check, exchange, { range: '4xx' }, `invalid body: ${mutation.at} ${mutation.what}`);
+  }
+  const malformed = await ctx.send(op, { id, rawBody: '{"unterminated": ' });
+  ctx.expect(op, check, malformed, { statuses: [400] }, 'malformed JSON');
+  if (op.responses.has('415')) {
+    const [valid] = await ctx.validBodies(op, 1);
+    const wrongType = await ctx.send(op, { id, rawBody: JSON.stringify(valid), contentType: 'text/plain' });
+    ctx.expect(op, check, wrongType, { statuses: [415] }, 'Content-Type text/plain');
+  }
+}
+
+/** Malformed path ids and invalid or unknown query parameters: each a 4xx problem. */
+export async function invalidParameters(ctx: KitContext, op: OperationModel, check: string): Promise<void> {
+  const generator = createGenerator(ctx.model.doc);
+  // A delete that wrongly ignores a bad query parameter deletes its target: never the shared fixture.
+  const validId = await idFor(ctx, op, op.kind === 'delete');
+  let sent = 0;
+  for (const param of op.params.filter((p) => p.in === 'path' || p.in === 'query')) {
+    const schema = { $ref: param.pointer };
+    const [base] = samples(generator.arbitrary(schema), 1, ctx.options.seed);
+    const bad = generator
+      .mutations(schema, base)
+      .map((mutation) => ({ mutation, value: applyMutation(base, mutation) }))
+      .filter(({ value }) => value !== undefined && String(value) !== '')
+      .map(({ mutation, value }) => ({ mutation, text: typeof value === 'string' ? value : JSON.stringify(value) }))
+      .filter(({ text }) => !parameterIsValid(ctx, param.pointer, text));
+    for (const { mutation, text } of bad.slice(0, 8)) {
+      const exchange =
+        param.in === 'path'
+          ? await ctx.send(op, { id: text })
+          : await ctx.send(op, { id: validId, query: { [param.name]: text } });
+      ctx.expect(op, check, exchange, { range: '4xx' }, `${param.in} parameter ${param.name}=${JSON.stringify(text)}: ${mutation.what}`);
+      sent++;
+    }
+  }
+  const [body] = await ctx.validBodies(op, 1);
+  const unknown = await ctx.send(op, { id: validId, query: { contract_kit_unknown: '1' }, ...(body === undefined ? {} : { body }) });
+  ctx.expect(op, check, unknown, { range: '4xx' }, 'unknown query parameter contract_kit_unknown');
+  if (sent === 0 && op.params.some((p) => p.in !== 'header')) throw new Error(`${op.label}: no invalid parameter could be generated`);
+}
+
+/** A query or path value as the server sees it: integers and booleans are coerced from text. */
+function parameterIsValid(ctx: KitContext, pointer: string, text: string): boolean {
+  const candidates: unknown[] = [text];
+  if (/^-?\d+(\.\d+)?$/.test(text)) candidates.push(Number(text));
+  if (text === 'true' || text === 'false') candidates.push(text === 'true');
+  return candidates.some((candidate) => ctx.validator.validate(pointer, candidate).valid);
+}
+
+/** Generated valid bodies and query parameters: each a 2xx. */
+export async function validInput(ctx: KitContext, op: OperationModel, check: string, freshItem: boolean): Promise<void> {
+  const statuses = successStatuses(op);
+  const bodies = await ctx.validBodies(op, ctx.options.cases);
+  for (const body of bodies) {
+    const id = await idFor(ctx, op, freshItem);
+    const exchange = await ctx.send(op, { id, body });
+    ctx.expect(op, check, exchange, { statuses }, 'valid generated body');
+  }
+  for (const query of ctx.validQueries(op, ctx.options.cases)) {
+    const id = await idFor(ctx, op, false);
+    const exchange = await ctx.send(op, { id, query });
+    ctx.expect(op, check, exchange, { statuses }, 'valid generated query');
+  }
+}

@@ -1,0 +1,29 @@
+// The 429 probe: reads the key's quota from RateLimit-Policy and, when it is small enough to use
+// up quickly, sends requests until the target answers 429, which must carry Retry-After, the
+// RateLimit headers and a problem body. Uses the read key when there is one, so the write key
+// keeps its quota for cleanup.
+import type { KitContext } from '../context.ts';
+import type { OperationModel } from '../spec.ts';
+import { ContractViolation } from '../verify.ts';
+
+const QUOTA = /;\s*q=(\d+)/;
+
+export async function rateLimitProbe(ctx: KitContext, op: OperationModel, check: string): Promise<'passed' | { skipped: string }> {
+  const auth = ctx.http.hasReadKey ? 'read' : 'api';
+  const first = await ctx.send(op, { auth, query: { limit: '1' }, acceptRateLimit: true });
+  ctx.expect(op, check, first, { statuses: [200, 429] }, 'reading the quota');
+  const policy = first.headers.get('ratelimit-policy');
+  const quota = Number(QUOTA.exec(policy ?? '')?.[1]);
+  if (!Number.isFinite(quota)) {
+    throw new ContractViolation(op.label, check, [{ aspect: 'headers', message: `RateLimit-Policy has no quota: ${String(policy)}`, details: [] }], first);
+  }
+  if (quota > ctx.options.rateProbeMaxQuota) {
+    return { skipped: `quota q=${quota} is over --rate-probe-max ${ctx.options.rateProbeMaxQuota}; not provoked` };
+  }
+  let last = first;
+  for (let i = 0; i <= quota && last.status !== 429; i++) {
+    last = await ctx.send(op, { auth, query: { limit: '1' }, acceptRateLimit: true });
+  }
+  ctx.expect(op, check, last, { statuses: [429] }, `request ${quota + 1} within one window of a ${quota}-request quota`);
+  return 'passed';
+}

@@ -1,0 +1,247 @@
+// What every check gets: the target, the document model, Ajv, the generators, an HTTP client,
+// fixtures (existing resources in the stateful profile, generated ids in the stateless one), the
+// loopback receiver, and `expect`, which turns a non-conforming exchange into a ContractViolation.
+import fc from 'fast-check';
+import { loadDocument, type OpenApiDocument } from '../../../lib/document.ts';
+import { createSchemaValidator, type SchemaValidator } from '../../../lib/schema-validator.ts';
+import { applyMutation, createGenerator, samples, type Mutation } from './generate.ts';
+import { createHttpClient, type Exchange, type HttpClient, type RequestSpec } from './http.ts';
+import { startReceiver, type Receiver } from './receiver.ts';
+import { orderSeenTimes, SERVER_ISSUED_PARAMS } from './semantics.ts';
+import { buildModel, schemaAt, type ContractModel, type OperationModel, type ResourceModel } from './spec.ts';
+import { conformance, ContractViolation, type Violation } from './verify.ts';
+
+export type Profile = 'stateful' | 'stateless';
+
+export interface KitOptions {
+  baseUrl: string;
+  apiKey: string;
+  readKey?: string;
+  profile: Profile;
+  /** Seed of every generated case, so a failing run can be repeated exactly. */
+  seed?: number;
+  /** Generated valid and invalid cases per operation. */
+  cases?: number;
+  /** The rate-limit probe runs only when the key's quota (RateLimit-Policy q) is at most this. */
+  rateProbeMaxQuota?: number;
+  /** How long to wait for webhook deliveries. */
+  eventTimeoutMs?: number;
+  /** The document to test against; the bundle by default (tests inject variants). */
+  document?: OpenApiDocument;
+}
+
+export interface KitContext {
+  options: Required<Omit<KitOptions, 'readKey' | 'document'>> & { readKey?: string };
+  model: ContractModel;
+  validator: SchemaValidator;
+  http: HttpClient;
+  receiver(): Promise<Receiver>;
+  /** An id for the item path of a resource: an existing resource (stateful) or a valid made-up one. */
+  fixture(resource: ResourceModel, fresh?: boolean): Promise<string>;
+  /** Creates a resource from a generated valid body (checked as `check`); deleted again by cleanup. */
+  create(resource: ResourceModel, check: string, body?: unknown): Promise<{ id: string; exchange: Exchange }>;
+  /** `count` valid bodies for the operation's request body. */
+  validBodies(op: OperationModel, count: number): Promise<unknown[]>;
+  /** `count` invalid bodies (each really invalid per Ajv), with what was broken. */
+  invalidBodies(op: OperationModel, count: number): Promise<{ mutation: Mutation; body: unknown }[]>;
+  /** `count` sets of valid query parameters (only parameters a client may invent). */
+  validQueries(op: OperationModel, count: number): Record<string, string>[];
+  /** The operation's path with its `{id}` replaced. */
+  pathOf(op: OperationModel, id?: string): string;
+  send(op: OperationModel, spec: Omit<RequestSpec, 'method' | 'path'> & { id?: string; path?: string }): Promise<Exchange>;
+  /** Asserts the exchange conforms to the document and meets `expected`; throws a ContractViolation. */
+  expect(op: OperationModel, check: string, exchange: Exchange, expected: Expected, note?: string): void;
+  resourceOf(op: OperationModel): ResourceModel;
+  /** Deletes what the kit created (webhooks first, so nothing keeps delivering). */
+  cleanup(): Promise<void>;
+}
+
+export type Expected = { statuses: number[] } | { range: '2xx' | '4xx' };
+
+export const DEFAULT_CASES = 24;
+
+export function createKitContext(options: KitOptions): KitContext {
+  const doc = options.document ?? loadDocument();
+  const model = buildModel(doc);
+  const validator = createSchemaValidator(doc);
+  const settings = {
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    profile: options.profile,
+    seed: options.seed ?? 20261102,
+    cases: options.cases ?? DEFAULT_CASES,
+    rateProbeMaxQuota: options.rateProbeMaxQuota ?? 300,
+    eventTimeoutMs: options.eventTimeoutMs ?? 15_000,
+    ...(options.readKey ? { readKey: options.readKey } : {}),
+  };
+  const http = createHttpClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, ...(options.readKey ? { readKey: options.readKey } : {}) });
+  const stateful = options.profile === 'stateful';
+  const created: { resource: ResourceModel; id: string }[] = [];
+  const fixtures = new Map<string, Promise<string>>();
+  let receiver: Promise<Receiver> | undefined;
+  const getReceiver = () => (receiver ??= startReceiver());
+
+  const resourceOf = (op: OperationModel) => {
+    const resource = model.resources.find((r) => r.name === op.resource);
+    if (!resource) throw new Error(`${op.label} is not a CRUD operation`);
+    return resource;
+  };
+
+  /** Overrides for generated values: ids of other resources must exist, URLs must reach our receiver. */
+  async function generatorFor(op: OperationModel) {
+    const overrides: Record<string, fc.Arbitrary<unknown>> = {};
+    if (stateful) {
+      for (const other of model.resources) {
+        if (!other.idRef || !mentions(op, other.idRef)) continue;
+        overrides[other.idRef] = fc.constant(await fixture(other));
+      }
+    }
+    const sink = `${(await getReceiver()).url}/sink`;
+    return createGenerator(doc, { overrides, urlArbitrary: fc.nat({ max: 999 }).map((n) => `${sink}/${n}`) });
+  }
+
+  function mentions(op: OperationModel, ref: string): boolean {
+    return op.body !== undefined && JSON.stringify(schemaAt(doc, op.body.pointer)).includes(`"${ref}"`);
+  }
+
+  async function validBodies(op: OperationModel, count: number): Promise<unknown[]> {
+    if (!op.body) return [];
+    const generator = await generatorFor(op);
+    const pointer = op.body.pointer;
+    const arbitrary = generator
+      .arbitrary({ $ref: pointer })
+      .map(orderSeenTimes)
+      .filter((value) => validator.validate(pointer, value).valid);
+    return samples(arbitrary, count, settings.seed);
+  }
+
+  async function invalidBodies(op: OperationModel, count: number) {
+    if (!op.body) return [];
+    const generator = await generatorFor(op);
+    const pointer = op.body.pointer;
+    const schema = { $ref: pointer };
+    const arbitrary = generator
+      .arbitrary(schema)
+      .map(orderSeenTimes)
+      .filter((value) => validator.validate(pointer, value).valid)
+      .chain((base) => {
+        const candidates = generator
+          .mutations(schema, base)
+          .map((mutation) => ({ mutation, body: applyMutation(base, mutation) }))
+          .filter(({ body }) => !validator.validate(pointer, body).valid);
+        return fc.constantFrom(...candidates);
+      });
+    const seen = new Set<string>();
+    return samples(arbitrary, count * 2, settings.seed).filter(({ mutation }) => {
+      const key = `${mutation.at} ${mutation.what}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    }).slice(0, count);
+  }
+
+  function validQueries(op: OperationModel, count: number): Record<string, string>[] {
+    const params = op.params.filter((p) => p.in === 'query' && !SERVER_ISSUED_PARAMS.has(p.name));
+    if (params.length === 0) return [];
+    const generator = createGenerator(doc);
+    const arbitrary = fc.record(
+      Object.fromEntries(params.map((p) => [p.name, generator.arbitrary({ $ref: p.pointer }).map(String)])),
+      { requiredKeys: params.filter((p) => p.required).map((p) => p.name) },
+    );
+    return samples(arbitrary, count, settings.seed) as Record<string, string>[];
+  }
+
+  function pathOf(op: OperationModel, id?: string): string {
+    return op.path.replace(/\{[^}]+\}/, encodeURIComponent(id ?? ''));
+  }
+
+  async function send(op: OperationModel, spec: Omit<RequestSpec, 'method' | 'path'> & { id?: string; path?: string }) {
+    const { id, path, ...rest } = spec;
+    return http.send({ ...rest, method: op.method.toUpperCase(), path: path ?? pathOf(op, id) });
+  }
+
+  async function create(resource: ResourceModel, check: string, given?: unknown): Promise<{ id: string; exchange: Exchange }> {
+    const op = resource.create;
+    if (!op) throw new Error(`${resource.name} has no create operation`);
+    const body = given ?? (await validBodies(op, 1))[0];
+    const exchange = await send(op, { body });
+    expectOn(op, check, exchange, { range: '2xx' }, `creating a ${resource.name} resource`);
+    const id = (exchange.json as { id?: unknown }).id;
+    if (typeof id !== 'string') {
+      throw new ContractViolation(op.label, check, [{ aspect: 'expectation', message: 'the created resource has no id', details: [] }], exchange);
+    }
+    created.push({ resource, id });
+    return { id, exchange };
+  }
+
+  function fixture(resource: ResourceModel, fresh = false): Promise<string> {
+    if (!stateful || !resource.create) {
+      const idPointer = resource.read?.params.find((p) => p.in === 'path')?.pointer;
+      if (!idPointer) return Promise.reject(new Error(`no id schema for ${resource.name}`));
+      const [id] = samples(createGenerator(doc).arbitrary({ $ref: idPointer }), 1, settings.seed);
+      return Promise.resolve(String(id));
+    }
+    if (fresh) return create(resource, 'fixture').then((result) => result.id);
+    let pending = fixtures.get(resource.name);
+    if (!pending) {
+      pending = create(resource, 'fixture').then((result) => result.id);
+      fixtures.set(resource.name, pending);
+    }
+    return pending;
+  }
+
+  function expectOn(op: OperationModel, check: string, exchange: Exchange, expected: Expected, note?: string) {
+    const violations: Violation[] = conformance(validator, op, exchange);
+    const ok =
+      'statuses' in expected
+        ? expected.statuses.includes(exchange.status)
+        : Math.floor(exchange.status / 100) === Number(expected.range[0]);
+    if (!ok) {
+      const wanted = 'statuses' in expected ? expected.statuses.join(' or ') : expected.range;
+      violations.unshift({
+        aspect: 'expectation',
+        message: `expected ${wanted}${note ? ` (${note})` : ''}, got ${exchange.status}`,
+        details: [],
+      });
+    }
+    const problem = exchange.json as { status?: unknown } | undefined;
+    if (exchange.status >= 400 && exchange.mediaType === 'application/problem+json' && problem?.status !== exchange.status) {
+      violations.push({ aspect: 'response-schema', message: `the problem's status ${String(problem?.status)} differs from the HTTP status`, details: [] });
+    }
+    if (violations.length > 0) throw new ContractViolation(op.label, check, violations, exchange);
+  }
+
+  async function cleanup() {
+    const order = [...model.resources].sort((a, b) => weight(a) - weight(b));
+    for (const resource of order) {
+      if (!resource.delete) continue;
+      for (const entry of created.filter((c) => c.resource === resource)) {
+        await send(resource.delete, { id: entry.id }).catch(() => undefined);
+      }
+    }
+    if (receiver) await (await receiver).close();
+  }
+
+  // Resources that reference others go first, or deleting the referenced one is refused (409).
+  const weight = (resource: ResourceModel) => (referencesOthers(resource) ? 0 : 1);
+  const referencesOthers = (resource: ResourceModel) =>
+    model.resources.some((other) => other !== resource && other.idRef !== undefined && resource.create !== undefined && mentions(resource.create, other.idRef));
+
+  return {
+    options: settings,
+    model,
+    validator,
+    http,
+    receiver: getReceiver,
+    fixture,
+    create,
+    validBodies,
+    invalidBodies,
+    validQueries,
+    pathOf,
+    send,
+    expect: expectOn,
+    resourceOf,
+    cleanup,
+  };
+}

@@ -1,0 +1,116 @@
+// The kit's HTTP client: every request and response is kept as an Exchange so a failure can show
+// exactly what was sent and what came back. Credentials are shown by role, never by value.
+export type Credential = 'api' | 'read' | 'none' | { token: string; role: string };
+
+export interface RequestSpec {
+  method: string;
+  path: string;
+  query?: Record<string, string>;
+  /** Serialised as JSON unless `rawBody` is given. */
+  body?: unknown;
+  rawBody?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+  auth?: Credential;
+  /** Return a 429 as is instead of waiting `Retry-After` and retrying (the rate-limit probe). */
+  acceptRateLimit?: boolean;
+}
+
+export interface SentRequest {
+  method: string;
+  url: string;
+  /** Headers as sent, with the bearer token replaced by its role. */
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface Exchange {
+  request: SentRequest;
+  status: number;
+  headers: Headers;
+  /** The media type without parameters, lowercase; '' when absent. */
+  mediaType: string;
+  text: string;
+  /** The parsed body when it is JSON; undefined otherwise. */
+  json?: unknown;
+}
+
+export interface HttpClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  readKey?: string;
+  /** Longest `Retry-After` the client waits for before giving up on a 429 (seconds). */
+  maxRetryWait?: number;
+}
+
+const MAX_RATE_LIMIT_RETRIES = 3;
+
+export function createHttpClient(options: HttpClientOptions) {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const maxWait = options.maxRetryWait ?? 65;
+  let rateLimitedWaits = 0;
+
+  function credential(auth: Credential): { token?: string; role: string } {
+    if (auth === 'none') return { role: 'none' };
+    if (auth === 'api') return { token: options.apiKey, role: '<api-key>' };
+    if (auth === 'read') {
+      if (!options.readKey) throw new Error('this check needs --read-key');
+      return { token: options.readKey, role: '<read-key>' };
+    }
+    return auth;
+  }
+
+  async function send(spec: RequestSpec): Promise<Exchange> {
+    const query = new URLSearchParams(spec.query ?? {}).toString();
+    const url = `${base}${spec.path}${query ? `?${query}` : ''}`;
+    const headers: Record<string, string> = { Accept: 'application/json, application/problem+json', ...spec.headers };
+    const shown: Record<string, string> = { ...headers };
+    const { token, role } = credential(spec.auth ?? 'api');
+    if (token !== undefined) {
+      headers.Authorization = `Bearer ${token}`;
+      shown.Authorization = `Bearer ${role}`;
+    }
+    const body = spec.rawBody ?? (spec.body === undefined ? undefined : JSON.stringify(spec.body));
+    if (body !== undefined) {
+      headers['Content-Type'] = spec.contentType ?? 'application/json';
+      shown['Content-Type'] = headers['Content-Type'];
+    }
+    for (let attempt = 0; ; attempt++) {
+      const response = await fetch(url, { method: spec.method, headers, body: body ?? null, redirect: 'manual' });
+      const text = await response.text();
+      const retryAfter = Number(response.headers.get('retry-after'));
+      if (
+        response.status === 429 &&
+        !spec.acceptRateLimit &&
+        attempt < MAX_RATE_LIMIT_RETRIES &&
+        Number.isFinite(retryAfter) &&
+        retryAfter <= maxWait
+      ) {
+        rateLimitedWaits++;
+        await new Promise((resolve) => setTimeout(resolve, Math.max(retryAfter, 1) * 1000));
+        continue;
+      }
+      const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      let json: unknown;
+      if (text !== '' && mediaType.endsWith('json')) {
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+      }
+      return {
+        request: { method: spec.method, url, headers: shown, ...(body === undefined ? {} : { body }) },
+        status: response.status,
+        headers: response.headers,
+        mediaType,
+        text,
+        json,
+      };
+    }
+  }
+
+  return { send, baseUrl: base, hasReadKey: options.readKey !== undefined, rateLimitedWaits: () => rateLimitedWaits };
+}
+
+export type HttpClient = ReturnType<typeof createHttpClient>;

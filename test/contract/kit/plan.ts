@@ -1,0 +1,115 @@
+// Which checks run for which operation and webhook, derived from the document model: nothing
+// here names an operation. A check that needs what the run lacks (state, a read-only key) is
+// planned as skipped with its reason, so the coverage table can say why.
+import { deliveryCheck } from './checks/events.ts';
+import {
+  invalidBodies,
+  invalidParameters,
+  missingCredentials,
+  readOnlyKeyOnWrite,
+  successResponse,
+  unknownKey,
+  validInput,
+} from './checks/operation.ts';
+import { rateLimitProbe } from './checks/rate-limit.ts';
+import { isCrud, lifecycle, pagination, transitions } from './checks/stateful.ts';
+import type { KitContext, Profile } from './context.ts';
+import { transitionsOf } from './semantics.ts';
+import type { ContractModel, OperationModel } from './spec.ts';
+
+export type CheckRun = (ctx: KitContext) => Promise<'passed' | { skipped: string } | void>;
+
+export interface PlannedCheck {
+  /** Unique within the plan: `<first subject> › <check>`. */
+  id: string;
+  check: string;
+  /** Labels of the operations or webhooks this check covers; the first is the one it is filed under. */
+  subjects: string[];
+  /** The check verifies a success response or a delivery (what the coverage gate requires). */
+  exercisesSuccess: boolean;
+  /** Planned skip, with the reason shown in the coverage table. */
+  skip?: string;
+  run: CheckRun;
+}
+
+export interface PlanOptions {
+  profile: Profile;
+  hasReadKey: boolean;
+}
+
+/** The check names, in table order. */
+export const CHECKS = [
+  'success-response',
+  'valid-input',
+  'invalid-body',
+  'invalid-parameters',
+  'no-credentials-401',
+  'unknown-key-401',
+  'read-only-key-403',
+  'lifecycle',
+  'pagination',
+  'transitions',
+  'delivery',
+  'rate-limit-429',
+] as const;
+
+const STATELESS = 'stateless profile: needs a target that keeps state';
+
+export function planChecks(model: ContractModel, options: PlanOptions): PlannedCheck[] {
+  const plan: PlannedCheck[] = [];
+  const stateful = options.profile === 'stateful';
+  const add = (check: string, subjects: string[], exercisesSuccess: boolean, run: CheckRun, skip?: string) =>
+    plan.push({ id: `${subjects[0]} › ${check}`, check, subjects, exercisesSuccess, run, ...(skip ? { skip } : {}) });
+
+  for (const op of model.operations) {
+    if (op.kind === 'unknown') continue;
+    const resource = model.resources.find((r) => r.name === op.resource)!;
+    // Updates of a resource with a state machine start from a fresh resource, so each is legal.
+    const fresh = stateful && op.kind === 'update' && transitionsOf(model, resource.update) !== undefined;
+    add('success-response', [op.label], true, (ctx) => successResponse(ctx, op, 'success-response', fresh));
+    if (op.body || hasQuery(op)) add('valid-input', [op.label], true, (ctx) => validInput(ctx, op, 'valid-input', fresh));
+    if (op.body) add('invalid-body', [op.label], false, (ctx) => invalidBodies(ctx, op, 'invalid-body'));
+    add('invalid-parameters', [op.label], false, (ctx) => invalidParameters(ctx, op, 'invalid-parameters'));
+    if (op.scopes.length > 0 && op.responses.has('401')) {
+      add('no-credentials-401', [op.label], false, (ctx) => missingCredentials(ctx, op, 'no-credentials-401'));
+      add('unknown-key-401', [op.label], false, (ctx) => unknownKey(ctx, op, 'unknown-key-401'));
+    }
+    if (op.scopes.includes('write') && op.responses.has('403')) {
+      add(
+        'read-only-key-403',
+        [op.label],
+        false,
+        (ctx) => readOnlyKeyOnWrite(ctx, op, 'read-only-key-403'),
+        options.hasReadKey ? undefined : 'no --read-key given',
+      );
+    }
+  }
+
+  for (const resource of model.resources.filter(isCrud)) {
+    const crud = [resource.create, resource.read, resource.list, resource.update, resource.delete].map((op) => op.label);
+    add('lifecycle', crud, true, (ctx) => lifecycle(ctx, resource, 'lifecycle'), stateful ? undefined : STATELESS);
+    add('pagination', [resource.list.label], true, (ctx) => pagination(ctx, resource, 'pagination'), stateful ? undefined : STATELESS);
+    const machine = transitionsOf(model, resource.update);
+    if (machine) {
+      add('transitions', [resource.update.label], true, (ctx) => transitions(ctx, resource, machine, 'transitions'), stateful ? undefined : STATELESS);
+    }
+  }
+
+  for (const webhook of model.webhooks) {
+    add(
+      'delivery',
+      [webhook.label],
+      true,
+      (ctx) => deliveryCheck(ctx, webhook, 'delivery'),
+      stateful ? undefined : 'stateless profile: the target keeps no subscriptions and sends no events',
+    );
+  }
+
+  const probe = model.operations.find((op) => op.kind === 'list' && op.responses.has('429'));
+  if (probe) add('rate-limit-429', [probe.label], false, (ctx) => rateLimitProbe(ctx, probe, 'rate-limit-429'));
+  return plan;
+}
+
+function hasQuery(op: OperationModel): boolean {
+  return op.params.some((p) => p.in === 'query');
+}

@@ -1,0 +1,87 @@
+// Runs planned checks outside any test framework (the vitest suite and the fault tests both use
+// it): each check's outcome, with known limits of a target applied openly rather than silently.
+import { createKitContext, type KitContext, type KitOptions } from './context.ts';
+import { coverage, formatCoverage, type Coverage } from './coverage.ts';
+import { planChecks, type PlannedCheck } from './plan.ts';
+
+export type Outcome = 'passed' | 'failed' | 'skipped' | 'known-limit';
+
+export interface CheckResult {
+  id: string;
+  check: string;
+  subjects: string[];
+  exercisesSuccess: boolean;
+  outcome: Outcome;
+  /** Why it was skipped, or which known limit it hit. */
+  reason?: string;
+  /** The failure report (operation, check, request, what broke). */
+  error?: string;
+  ms: number;
+}
+
+/**
+ * A check a target is known not to pass, declared by whoever runs the kit (for example the Prism
+ * mock's limits). A matching failure is reported as a known limit instead of a failure; a check
+ * declared for a named operation that passes is reported as failed, so stale entries get removed.
+ */
+export interface KnownLimit {
+  check: string;
+  /** An operation or webhook label, or '*' for every one. */
+  subject: string;
+  reason: string;
+}
+
+export function plannedSkip(planned: PlannedCheck): CheckResult {
+  return { ...describe(planned), outcome: 'skipped', reason: planned.skip!, ms: 0 };
+}
+
+export async function runCheck(ctx: KitContext, planned: PlannedCheck, knownLimits: KnownLimit[] = []): Promise<CheckResult> {
+  if (planned.skip) return plannedSkip(planned);
+  const limit = knownLimits.find((l) => l.check === planned.check && (l.subject === '*' || planned.subjects.includes(l.subject)));
+  const started = performance.now();
+  const ms = () => Math.round(performance.now() - started);
+  try {
+    const result = await planned.run(ctx);
+    if (result && typeof result === 'object') return { ...describe(planned), outcome: 'skipped', reason: result.skipped, ms: ms() };
+    if (limit && limit.subject !== '*') {
+      return {
+        ...describe(planned),
+        outcome: 'failed',
+        error: `${planned.id}: declared as a known limit (${limit.reason}) but it passes now; remove the known limit`,
+        ms: ms(),
+      };
+    }
+    return { ...describe(planned), outcome: 'passed', ms: ms() };
+  } catch (error) {
+    const message = error instanceof Error ? (error.name === 'ContractViolation' ? error.message : `${planned.id}: ${error.stack ?? error.message}`) : String(error);
+    if (limit) return { ...describe(planned), outcome: 'known-limit', reason: limit.reason, error: message, ms: ms() };
+    return { ...describe(planned), outcome: 'failed', error: message, ms: ms() };
+  }
+}
+
+function describe(planned: PlannedCheck) {
+  return { id: planned.id, check: planned.check, subjects: planned.subjects, exercisesSuccess: planned.exercisesSuccess };
+}
+
+export interface KitRun {
+  results: CheckResult[];
+  coverage: Coverage;
+  table: string;
+}
+
+/**
+ * Plans and runs the kit against a target without a test framework (the fault tests use it).
+ * `only` restricts the run to checks whose id matches, so a fault test runs only what it needs.
+ */
+export async function runKit(options: KitOptions, selection: { only?: (planned: PlannedCheck) => boolean; knownLimits?: KnownLimit[] } = {}): Promise<KitRun> {
+  const ctx = createKitContext(options);
+  const plan = planChecks(ctx.model, { profile: options.profile, hasReadKey: options.readKey !== undefined });
+  const results: CheckResult[] = [];
+  try {
+    for (const planned of plan.filter(selection.only ?? (() => true))) results.push(await runCheck(ctx, planned, selection.knownLimits));
+  } finally {
+    await ctx.cleanup();
+  }
+  const report = coverage(ctx.model, results);
+  return { results, coverage: report, table: formatCoverage(report) };
+}

@@ -1,0 +1,57 @@
+// The kit as a vitest suite: one test per planned check, in plan order, then the coverage gate.
+// The target is resolved lazily (a launcher may start it in beforeAll); what decides the plan
+// (profile, whether a read key exists) must be known when the file is collected.
+import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { loadDocument, type OpenApiDocument } from '../../../lib/document.ts';
+import { createKitContext, type KitContext, type KitOptions, type Profile } from './context.ts';
+import { coverage, formatCoverage } from './coverage.ts';
+import { planChecks } from './plan.ts';
+import { plannedSkip, runCheck, type CheckResult, type KnownLimit } from './runner.ts';
+import { buildModel } from './spec.ts';
+
+export interface SuiteOptions {
+  name: string;
+  profile: Profile;
+  hasReadKey: boolean;
+  /** Called in beforeAll: start the target, then return how to reach it. */
+  target: () => KitOptions | Promise<KitOptions>;
+  knownLimits?: KnownLimit[];
+  /** Where to write the results as JSON (the CLI prints its summary from it). */
+  resultsFile?: string;
+  document?: OpenApiDocument;
+}
+
+export function defineContractSuite(options: SuiteOptions): void {
+  const model = buildModel(options.document ?? loadDocument());
+  const plan = planChecks(model, { profile: options.profile, hasReadKey: options.hasReadKey });
+  const results: CheckResult[] = plan.filter((p) => p.skip).map(plannedSkip);
+  let ctx: KitContext | undefined;
+
+  describe(options.name, () => {
+    beforeAll(async () => {
+      ctx = createKitContext(await options.target());
+    });
+    afterAll(async () => {
+      await ctx?.cleanup();
+      if (options.resultsFile) writeFileSync(options.resultsFile, JSON.stringify({ results }, null, 2));
+    });
+
+    for (const planned of plan.filter((p) => !p.skip)) {
+      it(planned.id, async (test) => {
+        const result = await runCheck(ctx!, planned, options.knownLimits);
+        results.push(result);
+        if (result.outcome === 'failed') throw new Error(result.error);
+        if (result.outcome === 'skipped') test.skip(result.reason);
+        if (result.outcome === 'known-limit') test.annotate(`known limit: ${result.reason}`);
+      });
+    }
+
+    it('coverage gate: every operation and webhook has checks, none failed', () => {
+      const report = coverage(model, results);
+      const table = formatCoverage(report, `Contract coverage (${options.name})`);
+      process.stdout.write(`\n${table}\n`);
+      if (!report.passed) throw new Error(`coverage gate failed\n${table}`);
+    });
+  });
+}

@@ -1,0 +1,147 @@
+// Checks one response against what the document says of its operation: the status is documented,
+// the content type is one of the documented ones, the body validates against that status's schema
+// (Ajv 2020 + formats), and every required header is present and matches its header schema.
+import type { ErrorObject } from 'ajv';
+import type { SchemaValidator } from '../../../lib/schema-validator.ts';
+import type { Exchange, SentRequest } from './http.ts';
+import type { HeaderModel, OperationModel, ResponseModel } from './spec.ts';
+
+export type Aspect = 'documented-status' | 'content-type' | 'response-schema' | 'headers' | 'signature' | 'expectation';
+
+export interface Violation {
+  aspect: Aspect;
+  message: string;
+  /** Ajv error paths with the offending values, or other specifics. */
+  details: string[];
+}
+
+/** Violations of the document by one response; empty when it conforms. */
+export function conformance(validator: SchemaValidator, op: OperationModel, exchange: Exchange): Violation[] {
+  const response = op.responses.get(String(exchange.status)) ?? op.responses.get(`${String(exchange.status)[0]}XX`) ?? op.responses.get('default');
+  if (!response) {
+    return [
+      {
+        aspect: 'documented-status',
+        message: `status ${exchange.status} is not documented (documented: ${[...op.responses.keys()].join(', ')})`,
+        details: [],
+      },
+    ];
+  }
+  return [...bodyViolations(validator, response, exchange), ...headerViolations(validator, response.headers, exchange.headers)];
+}
+
+function bodyViolations(validator: SchemaValidator, response: ResponseModel, exchange: Exchange): Violation[] {
+  if (response.content.size === 0) {
+    return exchange.text === ''
+      ? []
+      : [{ aspect: 'content-type', message: `status ${exchange.status} documents no body, got ${exchange.text.length} bytes`, details: [] }];
+  }
+  const pointer = response.content.get(exchange.mediaType);
+  if (!pointer) {
+    return [
+      {
+        aspect: 'content-type',
+        message: `Content-Type '${exchange.mediaType || '(none)'}' is not documented for ${exchange.status} (documented: ${[...response.content.keys()].join(', ')})`,
+        details: [],
+      },
+    ];
+  }
+  if (exchange.json === undefined) {
+    return [{ aspect: 'response-schema', message: 'the body is not valid JSON', details: [truncate(exchange.text)] }];
+  }
+  const result = validator.validate(pointer, exchange.json);
+  if (result.valid) return [];
+  return [
+    {
+      aspect: 'response-schema',
+      message: `the ${exchange.status} body breaks its schema (${pointer})`,
+      details: ajvDetails(result.errors, exchange.json),
+    },
+  ];
+}
+
+/** Checks required headers (and present optional ones) against their schemas. */
+export function headerViolations(validator: SchemaValidator, headers: HeaderModel[], received: Headers): Violation[] {
+  const out: Violation[] = [];
+  for (const header of headers) {
+    const value = received.get(header.name);
+    if (value === null) {
+      if (header.required) out.push({ aspect: 'headers', message: `required header ${header.name} is missing`, details: [] });
+      continue;
+    }
+    const typed = /^\d+$/.test(value) ? [value, Number(value)] : [value];
+    if (typed.some((candidate) => validator.validate(header.pointer, candidate).valid)) continue;
+    const result = validator.validate(header.pointer, typed.at(-1));
+    out.push({
+      aspect: 'headers',
+      message: `header ${header.name} does not match its schema (${header.pointer})`,
+      details: [`${header.name}: ${JSON.stringify(value)}`, ...(result.valid ? [] : result.errors.map((e) => `${e.message ?? ''}`))],
+    });
+  }
+  return out;
+}
+
+/** `instancePath: message (value: ...)` for each Ajv error, with the offending value looked up. */
+export function ajvDetails(errors: ErrorObject[], value: unknown): string[] {
+  return errors.slice(0, 12).map((error) => {
+    const offending = pointerGet(value, error.instancePath);
+    const extra = error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties'
+      ? ` '${String((error.params as Record<string, unknown>).additionalProperty ?? (error.params as Record<string, unknown>).unevaluatedProperty)}'`
+      : error.keyword === 'required'
+        ? ` '${String((error.params as { missingProperty: string }).missingProperty)}'`
+        : '';
+    return `${error.instancePath || '/'} ${error.message ?? error.keyword}${extra} (value: ${truncate(JSON.stringify(offending) ?? 'undefined', 120)})`;
+  });
+}
+
+function pointerGet(value: unknown, pointer: string): unknown {
+  if (pointer === '') return value;
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], value);
+}
+
+export function truncate(text: string, max = 400): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text;
+}
+
+/** A broken contract: names the operation, the check, the request and what in the response broke. */
+export class ContractViolation extends Error {
+  override name = 'ContractViolation';
+  readonly operation: string;
+  readonly check: string;
+  readonly violations: Violation[];
+
+  constructor(operation: string, check: string, violations: Violation[], exchange?: { request: SentRequest; status?: number; mediaType?: string; text?: string }) {
+    super(formatViolation(operation, check, violations, exchange));
+    this.operation = operation;
+    this.check = check;
+    this.violations = violations;
+  }
+}
+
+function formatViolation(
+  operation: string,
+  check: string,
+  violations: Violation[],
+  exchange?: { request: SentRequest; status?: number; mediaType?: string; text?: string },
+): string {
+  const lines = [`${operation} — check "${check}" failed`];
+  for (const violation of violations) {
+    lines.push(`  ✗ [${violation.aspect}] ${violation.message}`);
+    for (const detail of violation.details) lines.push(`      ${detail}`);
+  }
+  if (exchange) {
+    const { request } = exchange;
+    lines.push(`  request:  ${request.method} ${request.url}`);
+    for (const [name, value] of Object.entries(request.headers)) lines.push(`            ${name}: ${value}`);
+    if (request.body !== undefined) lines.push(`            body: ${truncate(request.body)}`);
+    if (exchange.status !== undefined) {
+      lines.push(`  response: ${exchange.status} ${exchange.mediaType || '(no content type)'}`);
+      if (exchange.text) lines.push(`            body: ${truncate(exchange.text)}`);
+    }
+  }
+  return lines.join('\n');
+}
