@@ -1,34 +1,14 @@
-// RFC 9457 problem documents: the catalogue of kinds (the table in the document's Errors
-// section), the error type handlers throw, and the last error handler that turns anything
-// thrown, including body-parser and validator errors, into a problem.
+// RFC 9457 problem documents in the server: the error type handlers throw, and the last error
+// handler that turns anything thrown, including body-parser and validator errors, into a problem.
+// The catalogue of kinds lives in lib/problems.ts (the mock's contract shim uses it too).
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { components } from '../../generated/schema.d.ts';
+import { invalidPartsDetail, problem, type ProblemKind } from '../../lib/problems.ts';
 
-type Problem = components['schemas']['Problem'];
 type ProblemDetailError = components['schemas']['ProblemError'];
 
-export const PROBLEM_BASE = 'https://secmon.dev/problems/';
-
-const KINDS = {
-  'validation-error': [400, 'Request validation failed'],
-  'malformed-json': [400, 'Malformed JSON body'],
-  'url-not-allowed': [400, 'Webhook URL not allowed'],
-  unauthorized: [401, 'Authentication required'],
-  forbidden: [403, 'Insufficient scope'],
-  'not-found': [404, 'Resource not found'],
-  'method-not-allowed': [405, 'Method not allowed'],
-  'invalid-transition': [409, 'Invalid status transition'],
-  'idempotency-key-reused': [409, 'Idempotency key reused'],
-  'policy-in-use': [409, 'Policy in use'],
-  'precondition-failed': [412, 'Precondition failed'],
-  'payload-too-large': [413, 'Payload too large'],
-  'unsupported-media-type': [415, 'Unsupported media type'],
-  'rate-limited': [429, 'Too many requests'],
-  'internal-error': [500, 'Internal server error'],
-} as const satisfies Record<string, readonly [number, string]>;
-
-export type ProblemKind = keyof typeof KINDS;
+export { PROBLEM_BASE, problem, type ProblemKind } from '../../lib/problems.ts';
 
 export class ProblemError extends Error {
   readonly kind: ProblemKind;
@@ -41,12 +21,7 @@ export class ProblemError extends Error {
 }
 
 export const invalid = (pointer: string, message: string) =>
-  new ProblemError('validation-error', 'The request has 1 invalid part.', [{ pointer, message }]);
-
-export function problem(kind: ProblemKind, detail: string, instance: string, errors?: ProblemDetailError[]): Problem {
-  const [status, title] = KINDS[kind];
-  return { type: PROBLEM_BASE + kind, title, status, detail, instance, ...(errors ? { errors } : {}) };
-}
+  new ProblemError('validation-error', invalidPartsDetail(1), [{ pointer, message }]);
 
 /** Sends a problem. res.send (not res.json) so it never goes through response validation twice. */
 export function sendProblem(req: Request, res: Response, kind: ProblemKind, detail: string, errors?: ProblemDetailError[]): void {
@@ -80,7 +55,6 @@ function malformedDetail(message: string | undefined): string {
   return `The request body is not valid JSON${position === undefined ? '' : ` (error at byte ${position})`}.`;
 }
 
-const plural = (count: number) => (count === 1 ? '1 invalid part' : `${count} invalid parts`);
 
 export function problemHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
@@ -100,7 +74,7 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
     switch (http.status) {
       case 400: {
         const errors = validatorErrors(http.errors ?? [{ path: '', message: http.message ?? 'is invalid' }]);
-        return sendProblem(req, res, 'validation-error', `The request has ${plural(errors.length)}.`, errors);
+        return sendProblem(req, res, 'validation-error', invalidPartsDetail(errors.length), errors);
       }
       case 404:
         return sendProblem(req, res, 'not-found', `No route matches ${req.path}.`);

@@ -1,0 +1,36 @@
+// The catalogue of RFC 9457 problem kinds (the table in the document's Errors section): one type
+// URI, status and title per kind, shared by the reference server and the mock's contract shim.
+import type { components } from '../generated/schema.d.ts';
+
+export type Problem = components['schemas']['Problem'];
+export type ProblemDetail = components['schemas']['ProblemError'];
+
+export const PROBLEM_BASE = 'https://secmon.dev/problems/';
+
+export const PROBLEM_KINDS = {
+  'validation-error': [400, 'Request validation failed'],
+  'malformed-json': [400, 'Malformed JSON body'],
+  'url-not-allowed': [400, 'Webhook URL not allowed'],
+  unauthorized: [401, 'Authentication required'],
+  forbidden: [403, 'Insufficient scope'],
+  'not-found': [404, 'Resource not found'],
+  'method-not-allowed': [405, 'Method not allowed'],
+  'invalid-transition': [409, 'Invalid status transition'],
+  'idempotency-key-reused': [409, 'Idempotency key reused'],
+  'policy-in-use': [409, 'Policy in use'],
+  'precondition-failed': [412, 'Precondition failed'],
+  'payload-too-large': [413, 'Payload too large'],
+  'unsupported-media-type': [415, 'Unsupported media type'],
+  'rate-limited': [429, 'Too many requests'],
+  'internal-error': [500, 'Internal server error'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type ProblemKind = keyof typeof PROBLEM_KINDS;
+
+export function problem(kind: ProblemKind, detail: string, instance: string, errors?: ProblemDetail[]): Problem {
+  const [status, title] = PROBLEM_KINDS[kind];
+  return { type: PROBLEM_BASE + kind, title, status, detail, instance, ...(errors ? { errors } : {}) };
+}
+
+/** `The request has 2 invalid parts.`: the detail of a validation problem. */
+export const invalidPartsDetail = (count: number) => `The request has ${count} invalid part${count === 1 ? '' : 's'}.`;
