@@ -23,7 +23,7 @@ export interface Config {
   usingDefaultKeys: boolean;
   /** Requests per minute per API key; 0 disables rate limiting (benchmarks). */
   rateLimitPerMinute: number;
-  /** Validate responses against the document (development and test; off in production). */
+  /** Validate responses against the document: on in development (and tests), off in production; SECMON_VALIDATE_RESPONSES overrides. */
   validateResponses: boolean;
   /** The offline docs page served at /docs (built by `npm run docs`). */
   docsPath: string;
@@ -91,7 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
       0,
       1_000_000,
     ),
-    validateResponses: mode === 'development',
+    validateResponses: parseBoolean('SECMON_VALIDATE_RESPONSES', nonEmpty(env.SECMON_VALIDATE_RESPONSES)) ?? mode === 'development',
     docsPath: nonEmpty(env.SECMON_DOCS) ?? 'dist/docs.html',
     logLevel: parseLogLevel(pick('log-level', 'SECMON_LOG_LEVEL') ?? 'info'),
     delivery: {
@@ -151,6 +151,12 @@ function parseInteger(name: string, value: string, min: number, max: number): nu
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}, not '${value}'`);
   }
   return number;
+}
+
+function parseBoolean(name: string, value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'true' || value === 'false') return value === 'true';
+  throw new ConfigError(`${name} must be 'true' or 'false', not '${value}'`);
 }
 
 function parseNumber(name: string, value: string): number {

@@ -31,25 +31,26 @@ function canonical(value: unknown): string {
  */
 export function respondCreated(req: Request, res: Response, db: DatabaseSync, now: Date, create: () => Created): void {
   const key = req.header('idempotency-key');
+  if (key === undefined) {
+    const created = create();
+    sendResource(res, 201, created.resource, created.location);
+    return;
+  }
   const owner = principalOf(res).id;
   const fingerprint = createHash('sha256').update(`${req.method} ${req.path}\n${canonical(req.body)}`).digest('hex');
   const outcome = transaction(db, () => {
-    if (key !== undefined) {
-      const stored = findStoredResponse(db, owner, key, now);
-      if (stored && stored.fingerprint !== fingerprint) {
-        throw new ProblemError('idempotency-key-reused', `The Idempotency-Key ${key} was used with a different request body.`);
-      }
-      if (stored) return { replay: stored };
+    const stored = findStoredResponse(db, owner, key, now);
+    if (stored && stored.fingerprint !== fingerprint) {
+      throw new ProblemError('idempotency-key-reused', `The Idempotency-Key ${key} was used with a different request body.`);
     }
+    if (stored) return { replay: stored };
     const created = create();
     const body = JSON.stringify(created.resource);
-    if (key !== undefined) {
-      storeResponse(db, owner, key, { fingerprint, status: 201, location: created.location, etag: etagOf(created.resource), body }, now);
-    }
+    storeResponse(db, owner, key, { fingerprint, status: 201, location: created.location, etag: etagOf(created.resource), body }, now);
     return { created };
   });
-  if ('replay' in outcome && outcome.replay) {
-    const { replay } = outcome;
+  const replay = 'replay' in outcome ? outcome.replay : undefined;
+  if (replay) {
     res.setHeader('ETag', replay.etag);
     res.setHeader('Location', replay.location);
     res.status(replay.status).type('application/json').send(replay.body);

@@ -25,6 +25,7 @@ describe('loadConfig', () => {
     const config = loadConfig(env, ['--port', '5000', '--rate-limit', '10']);
     expect(config).toMatchObject({ port: 5000, dbPath: ':memory:', mode: 'production', rateLimitPerMinute: 10, validateResponses: false, usingDefaultKeys: false });
     expect(config.delivery.retryScale).toBe(0.001);
+    expect(loadConfig({ SECMON_VALIDATE_RESPONSES: 'false' }).validateResponses).toBe(false);
   });
 
   it.each([
@@ -38,6 +39,7 @@ describe('loadConfig', () => {
     [{ SECMON_RATE_LIMIT: '-1' }, /SECMON_RATE_LIMIT/],
     [{ SECMON_RETRY_SCALE: 'fast' }, /SECMON_RETRY_SCALE/],
     [{ SECMON_LOG_LEVEL: 'loud' }, /SECMON_LOG_LEVEL/],
+    [{ SECMON_VALIDATE_RESPONSES: 'yes' }, /SECMON_VALIDATE_RESPONSES/],
   ])('%o is refused', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -1,0 +1,177 @@
+// HTTP benchmark (`npm run bench`): autocannon against, side by side in one run on loopback,
+// the reference server with response validation on and off, a bare Express handler returning the
+// same JSON (the floor), and the Prism mock of the same document; list, read and create.
+// Every target runs in its own child process so the load generator does not share its event loop.
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startMock } from '../mock/prism.ts';
+
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const KEY = 'bench-key-0123456789';
+const DEVICE = 'dev_01jbz2m4n6p8q0r2s4t6v8w0x2';
+const CREATE_BODY = JSON.stringify({ title: 'SSH root login enabled', severity: 'high', device_id: DEVICE, description: 'Benchmark finding' });
+const HEADERS = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+
+type Op = 'list' | 'read' | 'create';
+interface Target {
+  name: string;
+  url: string;
+  readId: string;
+  stop(): Promise<void>;
+}
+interface Cell {
+  target: string;
+  op: Op;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
+}
+
+async function waitFor(url: string, child: ChildProcess): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if (child.exitCode !== null) throw new Error(`${url}: child exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${url} did not become ready`);
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+async function referenceServer(name: string, validateResponses: boolean, dir: string): Promise<Target> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['server/main.ts'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      SECMON_DB: join(dir, `${name}.db`),
+      SECMON_API_KEYS: `${KEY}:read+write`,
+      SECMON_RATE_LIMIT: '0',
+      SECMON_VALIDATE_RESPONSES: String(validateResponses),
+    },
+    // Request logs stay on (info) as in real use; they go to /dev/null.
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/readyz`, child);
+  // A realistic first page: enough findings that list returns a full page of 20.
+  let readId = '';
+  for (let index = 0; index < 40; index++) {
+    const response = await fetch(`${url}/v1/findings`, { method: 'POST', headers: HEADERS, body: CREATE_BODY });
+    readId = ((await response.json()) as { id: string }).id;
+  }
+  return { name, url, readId, stop: () => stopChild(child) };
+}
+
+async function bareServer(bodies: { list: unknown; read: unknown; created: unknown }, readId: string): Promise<Target> {
+  const child = spawn(process.execPath, ['bench/bare-server.ts'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  child.stdin!.end(JSON.stringify(bodies));
+  const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
+  const url = `http://127.0.0.1:${Number(chunk.toString().trim())}`;
+  await waitFor(`${url}/v1/findings`, child);
+  return { name: 'bare express', url, readId, stop: () => stopChild(child) };
+}
+
+async function prism(): Promise<Target> {
+  const mock = await startMock();
+  return { name: 'prism mock', url: mock.url, readId: 'fnd_01jbz3k7q2w9x8v6t5r4p3n2m1', stop: () => mock.stop() };
+}
+
+async function measure(target: Target, op: Op): Promise<Cell> {
+  const request =
+    op === 'list'
+      ? { method: 'GET' as const, path: '/v1/findings' }
+      : op === 'read'
+        ? { method: 'GET' as const, path: `/v1/findings/${target.readId}` }
+        : { method: 'POST' as const, path: '/v1/findings', body: CREATE_BODY };
+  const expected = op === 'create' ? 201 : 200;
+  // A short warm-up so JIT and caches are hot before the measured run.
+  const { path, ...rest } = request;
+  const options = { url: target.url + path, ...rest, headers: HEADERS, connections: CONNECTIONS };
+  await autocannon({ ...options, duration: 1 });
+  const result = await autocannon({ ...options, duration: DURATION_S });
+  const answered = result.statusCodeStats?.[String(expected) as `${number}`]?.count ?? 0;
+  const wrong = result.non2xx + result.errors + result.timeouts + (answered === 0 ? 1 : 0);
+  if (wrong > 0) log(`${target.name} ${op}: ${wrong} responses were not ${expected}`);
+  return { target: target.name, op, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: wrong };
+}
+
+function table(cells: Cell[]): string {
+  const pad = (text: string, width: number) => text.padEnd(width);
+  const lines = [`| target | op | req/s | p50 ms | p99 ms | errors |`, `|---|---|---:|---:|---:|---:|`];
+  for (const cell of cells) {
+    lines.push(`| ${pad(cell.target, 26)} | ${pad(cell.op, 6)} | ${cell.rps.toFixed(0)} | ${cell.p50} | ${cell.p99} | ${cell.non2xx} |`);
+  }
+  return lines.join('\n');
+}
+
+function ratios(cells: Cell[]): string {
+  const rps = (target: string, op: Op) => cells.find((cell) => cell.target === target && cell.op === op)?.rps ?? NaN;
+  const lines = [
+    `| op | validating ÷ prism (target ≥ 5×) | validating ÷ bare (target ≥ 60 %) | unvalidated responses ÷ bare |`,
+    `|---|---:|---:|---:|`,
+  ];
+  for (const op of ['list', 'read', 'create'] as const) {
+    const validating = rps('reference (validated)', op);
+    const vsPrism = validating / rps('prism mock', op);
+    const vsBare = validating / rps('bare express', op);
+    const unvalidated = rps('reference (no resp. valid.)', op) / rps('bare express', op);
+    lines.push(
+      `| ${op} | ${vsPrism.toFixed(1)}× ${vsPrism >= 5 ? 'met' : 'MISSED'} | ${(vsBare * 100).toFixed(0)} % ${vsBare >= 0.6 ? 'met' : 'MISSED'} | ${(unvalidated * 100).toFixed(0)} % |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'secmon-bench-'));
+const targets: Target[] = [];
+try {
+  log(`${DURATION_S} s per cell, ${CONNECTIONS} connections, loopback`);
+  log('starting targets');
+  const validated = await referenceServer('reference (validated)', true, dir);
+  targets.push(validated);
+  targets.push(await referenceServer('reference (no resp. valid.)', false, dir));
+  const bodies = {
+    list: await (await fetch(`${validated.url}/v1/findings`, { headers: HEADERS })).json(),
+    read: await (await fetch(`${validated.url}/v1/findings/${validated.readId}`, { headers: HEADERS })).json(),
+    created: await (await fetch(`${validated.url}/v1/findings/${validated.readId}`, { headers: HEADERS })).json(),
+  };
+  targets.push(await bareServer(bodies, validated.readId));
+  targets.push(await prism());
+  const cells: Cell[] = [];
+  for (const op of ['list', 'read', 'create'] as const) {
+    for (const target of targets) {
+      log(`${target.name} ${op}…`);
+      cells.push(await measure(target, op));
+    }
+  }
+  process.stdout.write(`\n${table(cells)}\n\n${ratios(cells)}\n`);
+} finally {
+  await Promise.allSettled(targets.map((target) => target.stop()));
+  rmSync(dir, { recursive: true, force: true });
+}
