@@ -1,5 +1,6 @@
 // The typed client, imported by package name as an integrator would: against the reference server
-// (started through its factory) for real calls and problems, and against a loopback stub for 429s.
+// (started through its factory) for real calls and problems, the Prism mock for examples, and a
+// loopback stub for 429s.
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,6 +9,7 @@ import { createSecmonClient, isProblem, retryAfterMs, SecmonProblemError, unwrap
 import type { components } from 'secmon-api/types';
 import { testConfig } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
+import { startMock, type MockServer } from '../../mock/prism.ts';
 
 const WRITE_KEY = 'toolkit-writer-key';
 
@@ -68,6 +70,22 @@ describe('createSecmonClient against the reference server', () => {
     expect(thrown).toBeInstanceOf(SecmonProblemError);
     expect((thrown as SecmonProblemError).status).toBe(404);
     expect((thrown as SecmonProblemError).problem.type).toBe('https://secmon.dev/problems/not-found');
+  });
+});
+
+describe('createSecmonClient against the Prism mock', () => {
+  let mock: MockServer;
+  beforeAll(async () => {
+    mock = await startMock();
+  });
+  afterAll(() => mock?.stop());
+
+  it('reads the documented example list, typed', async () => {
+    const client = createSecmonClient({ baseUrl: mock.url, apiKey: 'any-key-for-the-mock' });
+    const page = unwrap(await client.GET('/v1/policies', { params: { query: { limit: 2 } } }));
+    expect(page.data.length).toBeGreaterThan(0);
+    for (const policy of page.data) expect(policy.id).toMatch(/^pol_/);
+    expect(page).toHaveProperty('next_cursor');
   });
 });
 
