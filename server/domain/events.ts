@@ -26,19 +26,24 @@ export interface FindingChange {
   at: string;
 }
 
+/** The fields both finding events carry. */
+function summary(finding: Finding) {
+  return {
+    finding_id: finding.id,
+    severity: finding.severity,
+    title: finding.title,
+    device_id: finding.device_id,
+    policy_id: finding.policy_id,
+  };
+}
+
 export function eventsForFindingChange({ before, after, compliance, at }: FindingChange): FindingChangeEvent[] {
   const events: FindingChangeEvent[] = [];
   if (before === null && after !== null) {
     events.push({
       event: 'finding.created',
       timestamp: at,
-      data: {
-        finding_id: after.id,
-        severity: after.severity,
-        title: after.title,
-        device_id: after.device_id,
-        policy_id: after.policy_id,
-      },
+      data: summary(after),
     });
   }
   if (after?.status === 'resolved' && before?.status !== 'resolved' && after.resolution && after.resolved_at) {
@@ -46,11 +51,7 @@ export function eventsForFindingChange({ before, after, compliance, at }: Findin
       event: 'finding.resolved',
       timestamp: at,
       data: {
-        finding_id: after.id,
-        severity: after.severity,
-        title: after.title,
-        device_id: after.device_id,
-        policy_id: after.policy_id,
+        ...summary(after),
         resolution_reason: after.resolution.reason as FindingResolvedEvent['data']['resolution_reason'],
         resolved_at: after.resolved_at,
       },

@@ -1,17 +1,17 @@
 // List responses: limit and cursor in, one page and next_cursor out.
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { decodeCursor, encodeCursor, type CursorPosition } from '../domain/cursor.ts';
 import { invalid } from './problems.ts';
 
 type Filters = Record<string, string | number | boolean | undefined>;
 
-export interface PageRequest {
+interface PageRequest {
   limit: number;
   after: CursorPosition | undefined;
 }
 
 /** Reads limit (defaulted and bounded by the validator) and the cursor, bound to `filters`. */
-export function pageRequest(req: Request, list: string, filters: Filters): PageRequest {
+function pageRequest(req: Request, list: string, filters: Filters): PageRequest {
   const query = req.query as { limit?: number; cursor?: string };
   const limit = query.limit ?? 20;
   if (query.cursor === undefined) return { limit, after: undefined };
@@ -20,10 +20,21 @@ export function pageRequest(req: Request, list: string, filters: Filters): PageR
   return { limit, after };
 }
 
-/** Trims the extra row the store fetched and turns it into the next cursor. */
-export function page<T extends CursorPosition>(rows: T[], request: PageRequest, list: string, filters: Filters) {
-  const data = rows.slice(0, request.limit);
-  const last = data.at(-1);
-  const next_cursor = rows.length > request.limit && last ? encodeCursor(list, filters, last) : null;
-  return { data, next_cursor };
+/**
+ * GET handler of a list: `filtersOf` picks the filters from the validated query, `fetch` reads
+ * one row more than the page so the handler knows whether to issue a next_cursor.
+ */
+export function listHandler<F extends Filters, T extends CursorPosition>(
+  list: string,
+  filtersOf: (query: Record<string, unknown>) => F,
+  fetch: (filters: F, after: CursorPosition | undefined, limit: number) => T[],
+): RequestHandler {
+  return (req, res) => {
+    const filters = filtersOf(req.query as Record<string, unknown>);
+    const { limit, after } = pageRequest(req, list, filters);
+    const rows = fetch(filters, after, limit);
+    const data = rows.slice(0, limit);
+    const last = data.at(-1);
+    res.json({ data, next_cursor: rows.length > limit && last ? encodeCursor(list, filters, last) : null });
+  };
 }

@@ -6,10 +6,11 @@ import { newFinding, updatedFinding, type DomainError } from '../domain/findings
 import { newId } from '../domain/ids.ts';
 import { checkIfMatch, sendRead, sendResource } from '../http/etag.ts';
 import { respondCreated } from '../http/idempotency.ts';
-import { page, pageRequest } from '../http/pages.ts';
+import { listHandler } from '../http/pages.ts';
 import { invalid, ProblemError } from '../http/problems.ts';
 import { getFinding, listFindings, writeFinding } from '../store/findings.ts';
 import type { RouteContext } from './context.ts';
+import { finder } from './found.ts';
 
 type Finding = components['schemas']['Finding'];
 type ListQuery = NonNullable<operations['listFindings']['parameters']['query']>;
@@ -25,19 +26,16 @@ const unknownPolicy = (id: string | null) => invalid('/body/policy_id', `no poli
 
 export function findingsRouter({ db, now }: RouteContext): Router {
   const router = Router();
-  const found = (id: string) => {
-    const finding = getFinding(db, id);
-    if (!finding) throw new ProblemError('not-found', `No finding has the id ${id}.`);
-    return finding;
-  };
+  const found = finder((id) => getFinding(db, id), 'finding');
 
-  router.get('/', (req, res) => {
-    const { status, severity, device_id, policy_id } = req.query as ListQuery;
-    const filters = { status, severity, device_id, policy_id };
-    const request = pageRequest(req, 'findings', filters);
-    const body: components['schemas']['FindingList'] = page(listFindings(db, filters, request.after, request.limit), request, 'findings', filters);
-    res.json(body);
-  });
+  router.get(
+    '/',
+    listHandler(
+      'findings',
+      ({ status, severity, device_id, policy_id }: ListQuery) => ({ status, severity, device_id, policy_id }),
+      (filters, after, limit) => listFindings(db, filters, after, limit),
+    ),
+  );
 
   router.post('/', (req, res) => {
     const at = now();

@@ -5,29 +5,27 @@ import type { components, operations } from '../../generated/schema.d.ts';
 import { newId } from '../domain/ids.ts';
 import { checkIfMatch, sendRead, sendResource } from '../http/etag.ts';
 import { respondCreated } from '../http/idempotency.ts';
-import { page, pageRequest } from '../http/pages.ts';
+import { listHandler } from '../http/pages.ts';
 import { ProblemError } from '../http/problems.ts';
 import { deletePolicy, getPolicy, insertPolicy, listPolicies, replacePolicy } from '../store/policies.ts';
 import type { RouteContext } from './context.ts';
+import { finder } from './found.ts';
 
 type PolicyWrite = components['schemas']['PolicyWrite'];
 type ListQuery = NonNullable<operations['listPolicies']['parameters']['query']>;
 
 export function policiesRouter({ db, now }: RouteContext): Router {
   const router = Router();
-  const found = (id: string) => {
-    const policy = getPolicy(db, id);
-    if (!policy) throw new ProblemError('not-found', `No policy has the id ${id}.`);
-    return policy;
-  };
+  const found = finder((id) => getPolicy(db, id), 'policy');
 
-  router.get('/', (req, res) => {
-    const { enabled, severity } = req.query as ListQuery;
-    const filters = { enabled, severity };
-    const request = pageRequest(req, 'policies', filters);
-    const body: components['schemas']['PolicyList'] = page(listPolicies(db, filters, request.after, request.limit), request, 'policies', filters);
-    res.json(body);
-  });
+  router.get(
+    '/',
+    listHandler(
+      'policies',
+      ({ enabled, severity }: ListQuery) => ({ enabled, severity }),
+      (filters, after, limit) => listPolicies(db, filters, after, limit),
+    ),
+  );
 
   router.post('/', (req, res) => {
     const at = now();

@@ -5,10 +5,11 @@ import type { components, operations } from '../../generated/schema.d.ts';
 import { newId } from '../domain/ids.ts';
 import { checkIfMatch, sendRead, sendResource } from '../http/etag.ts';
 import { respondCreated } from '../http/idempotency.ts';
-import { page, pageRequest } from '../http/pages.ts';
+import { listHandler } from '../http/pages.ts';
 import { ProblemError } from '../http/problems.ts';
 import { deleteWebhook, getWebhook, insertWebhook, listWebhooks, replaceWebhook } from '../store/webhooks.ts';
 import type { RouteContext, WebhookUrlCheck } from './context.ts';
+import { finder } from './found.ts';
 
 type ListQuery = NonNullable<operations['listWebhooks']['parameters']['query']>;
 
@@ -21,19 +22,16 @@ async function checkUrl(check: WebhookUrlCheck, req: Request): Promise<void> {
 
 export function webhooksRouter({ db, now, checkWebhookUrl }: RouteContext): Router {
   const router = Router();
-  const found = (id: string) => {
-    const webhook = getWebhook(db, id);
-    if (!webhook) throw new ProblemError('not-found', `No webhook has the id ${id}.`);
-    return webhook;
-  };
+  const found = finder((id) => getWebhook(db, id), 'webhook');
 
-  router.get('/', (req, res) => {
-    const { enabled, event } = req.query as ListQuery;
-    const filters = { enabled, event };
-    const request = pageRequest(req, 'webhooks', filters);
-    const body: components['schemas']['WebhookList'] = page(listWebhooks(db, filters, request.after, request.limit), request, 'webhooks', filters);
-    res.json(body);
-  });
+  router.get(
+    '/',
+    listHandler(
+      'webhooks',
+      ({ enabled, event }: ListQuery) => ({ enabled, event }),
+      (filters, after, limit) => listWebhooks(db, filters, after, limit),
+    ),
+  );
 
   router.post('/', async (req, res) => {
     await checkUrl(checkWebhookUrl, req);
