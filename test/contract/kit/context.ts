@@ -129,7 +129,10 @@ export function createKitContext(options: KitOptions): KitContext {
           .mutations(schema, base)
           .map((mutation) => ({ mutation, body: applyMutation(base, mutation) }))
           .filter(({ body }) => !validator.validate(pointer, body).valid);
-        return fc.constantFrom(...candidates);
+        // Wrong types outnumber every other kind; pick the kind first so bounds, missing and
+        // unknown fields get their share of the cases.
+        const kinds = Map.groupBy(candidates, ({ mutation }) => mutation.what.split(' ')[0]!);
+        return fc.constantFrom(...kinds.values()).chain((kind) => fc.constantFrom(...kind));
       });
     const seen = new Set<string>();
     return samples(arbitrary, count * 2, settings.seed).filter(({ mutation }) => {

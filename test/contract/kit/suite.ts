@@ -50,7 +50,8 @@ export function defineContractSuite(options: SuiteOptions): void {
     it('coverage gate: every operation and webhook has checks, none failed', () => {
       const report = coverage(model, results);
       const table = formatCoverage(report, `Contract coverage (${options.name})`);
-      process.stdout.write(`\n${table}\n`);
+      // Under the CLI (resultsFile set) the CLI prints the table once, after vitest's own report.
+      if (!options.resultsFile) process.stdout.write(`\n${table}\n`);
       if (!report.passed) throw new Error(`coverage gate failed\n${table}`);
     });
   });

@@ -45,7 +45,12 @@ export async function missingCredentials(ctx: KitContext, op: OperationModel, ch
 
 export async function unknownKey(ctx: KitContext, op: OperationModel, check: string): Promise<void> {
   const id = await idFor(ctx, op, false);
-  const exchange = await ctx.send(op, { id, auth: { token: 'contract-kit-unknown-key-0000', role: '<unknown-key>' } });
+  const [body] = await ctx.validBodies(op, 1);
+  const exchange = await ctx.send(op, {
+    id,
+    auth: { token: 'contract-kit-unknown-key-0000', role: '<unknown-key>' },
+    ...(body === undefined ? {} : { body }),
+  });
   ctx.expect(op, check, exchange, { statuses: [401] }, 'a key the service does not know');
 }
 
