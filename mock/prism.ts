@@ -1,11 +1,14 @@
 // Starts and stops the Prism mock (`prism mock generated/openapi.yaml`) as a child process: picks a
 // free port, waits until it answers HTTP, keeps its output for diagnostics and never leaves it
-// running. `npm run mock`, the mock tests, the contract kit and the benchmarks all start it here.
+// running. By default it sits behind the contract shim (./contract-shim.ts), which fixes what Prism
+// gets wrong about this contract. `npm run mock`, the mock tests, the contract kit and the
+// benchmarks all start it here.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { bundledYamlPath } from '../lib/document.ts';
+import { startShim } from './contract-shim.ts';
 
 export interface MockOptions {
   /** 0 or undefined: a free ephemeral port. */
@@ -24,12 +27,19 @@ export interface MockOptions {
   stopTimeoutMs?: number;
   /** Called with every output line of Prism as it arrives (the CLI streams them). */
   onOutput?: (line: string) => void;
+  /**
+   * Put the contract shim in front of Prism (default true). `false` serves bare Prism, for
+   * measuring Prism itself or seeing exactly what it does.
+   */
+  shim?: boolean;
 }
 
 export interface MockServer {
   /** Base URL without a trailing slash, for example `http://127.0.0.1:4010`. */
   url: string;
   port: number;
+  /** Prism's own URL: the same as `url` without the shim, an internal port with it. */
+  prismUrl: string;
   pid: number;
   /** Milliseconds from spawn until Prism answered its first HTTP request. */
   startupMs: number;
@@ -57,21 +67,37 @@ export class MockStartError extends Error {
   override name = 'MockStartError';
 }
 
-/** Starts Prism and resolves once it answers HTTP. Rejects (with Prism's output) if it cannot. */
+/** Starts Prism (and the shim) and resolves once it answers HTTP. Rejects, with Prism's output, if it cannot. */
 export async function startMock(options: MockOptions = {}): Promise<MockServer> {
-  const pickPort = !options.port;
+  const started = performance.now();
+  if (options.shim === false) return startPrism(options.port, options, started);
+  const prism = await startPrism(0, options, started);
+  try {
+    const shim = await startShim({ target: prism.url, host: options.host ?? DEFAULT_HOST, port: options.port ?? 0 });
+    const stop = once(async () => {
+      await shim.close();
+      await prism.stop();
+    });
+    return { ...prism, url: shim.url, port: shim.port, startupMs: Math.round(performance.now() - started), stop };
+  } catch (error) {
+    await prism.stop();
+    throw error;
+  }
+}
+
+async function startPrism(requestedPort: number | undefined, options: MockOptions, started: number): Promise<MockServer> {
   for (let attempt = 1; ; attempt++) {
-    const port = options.port || (await freePort(options.host ?? DEFAULT_HOST));
+    const port = requestedPort || (await freePort(options.host ?? DEFAULT_HOST));
     try {
-      return await startOn(port, options);
+      return await startOn(port, options, started);
     } catch (error) {
       const portTaken = error instanceof MockStartError && /EADDRINUSE/.test(error.message);
-      if (!pickPort || !portTaken || attempt >= PORT_ATTEMPTS) throw error;
+      if (requestedPort || !portTaken || attempt >= PORT_ATTEMPTS) throw error;
     }
   }
 }
 
-async function startOn(port: number, options: MockOptions): Promise<MockServer> {
+async function startOn(port: number, options: MockOptions, started: number): Promise<MockServer> {
   const host = options.host ?? DEFAULT_HOST;
   const args = [
     '--import',
@@ -86,7 +112,6 @@ async function startOn(port: number, options: MockOptions): Promise<MockServer> 
   ];
   if (options.dynamic) args.push('--dynamic', '--seed', options.seed ?? DEFAULT_SEED);
 
-  const started = performance.now();
   // process.execPath: the Node running us (the pinned Node 24), not whatever `node` is on PATH.
   const child = spawn(process.execPath, args, {
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -119,7 +144,7 @@ async function startOn(port: number, options: MockOptions): Promise<MockServer> 
     await stop();
     throw new MockStartError(`${(error as Error).message}\n--- prism output ---\n${output()}`);
   }
-  return { url, port, pid: child.pid ?? -1, startupMs: Math.round(performance.now() - started), output, stop };
+  return { url, port, prismUrl: url, pid: child.pid ?? -1, startupMs: Math.round(performance.now() - started), output, stop };
 }
 
 /** Polls until any HTTP answer arrives (any status proves Prism is serving). */

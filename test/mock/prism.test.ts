@@ -104,19 +104,21 @@ describe('Prefer picks a documented status and named example', () => {
 describe('request validation', () => {
   const problem = schemaPointer('Problem');
 
-  async function expectProblem(response: Response, status: number) {
+  async function expectProblem(response: Response, status: number, kind?: string) {
     expect(response.status).toBe(status);
     expect(mediaTypeOf(response.headers.get('content-type'))).toBe('application/problem+json');
-    const body: unknown = await response.json();
-    expect(validator.validate(problem, body).valid).toBe(true);
+    const body = (await response.json()) as { type: string; instance: string; errors?: { pointer: string; message: string }[] };
+    const result = validator.validate(problem, body);
+    expect(result.valid, result.valid ? '' : result.message).toBe(true);
     expect(body).toMatchObject({ status });
-    // Prism's body is a canned example; what it actually rejected is in sl-violations.
-    return JSON.parse(response.headers.get('sl-violations') ?? '[]') as { code: string | number; message: string }[];
+    if (kind) expect(body.type).toBe(`https://secmon.dev/problems/${kind}`);
+    return body;
   }
 
-  it.each(withBody)('$label refuses an unknown field with a 400 problem', async (operation) => {
-    const violations = await expectProblem(await call(operation, AUTH, { ...(operation.body as object), colour: 'red' }), 400);
-    expect(violations.map((violation) => violation.code)).toContain('additionalProperties');
+  it.each(withBody)('$label refuses an unknown field with a 400 problem naming it', async (operation) => {
+    const body = await expectProblem(await call(operation, AUTH, { ...(operation.body as object), colour: 'red' }), 400, 'validation-error');
+    expect(body.errors).toEqual([{ pointer: '/body/colour', message: 'is not a known field' }]);
+    expect(body.instance).toBe(operation.path);
   });
 
   it.each(withBody)('$label refuses a body of the wrong type with a 400 problem', async (operation) => {
@@ -140,13 +142,14 @@ describe('request validation', () => {
   const updateFinding = operations.find((operation) => operation.operationId === 'updateFinding')!;
 
   it('enforces if/then: resolving a finding without a resolution is a 400', async () => {
-    const violations = await expectProblem(await call(updateFinding, AUTH, { title: 'SSH root login enabled', severity: 'high', status: 'resolved' }), 400);
-    expect(violations.map((violation) => violation.code)).toContain('if');
+    const body = await expectProblem(await call(updateFinding, AUTH, { title: 'SSH root login enabled', severity: 'high', status: 'resolved' }), 400);
+    expect(body.errors).toContainEqual({ pointer: '/body', message: "must have required property 'resolution'" });
   });
 
   it('enforces if/then: a resolution reason that belongs to another status is a 400', async () => {
-    const body = { title: 'SSH root login enabled', severity: 'high', status: 'resolved', resolution: { reason: 'wont_fix' } };
-    await expectProblem(await call(updateFinding, AUTH, body), 400);
+    const request = { title: 'SSH root login enabled', severity: 'high', status: 'resolved', resolution: { reason: 'wont_fix' } };
+    const body = await expectProblem(await call(updateFinding, AUTH, request), 400);
+    expect(body.errors?.map((error) => error.pointer)).toContain('/body/resolution/reason');
   });
 
   it('accepts null where oneOf allows type null (3.1)', async () => {
@@ -156,9 +159,59 @@ describe('request validation', () => {
     await response.body?.cancel();
   });
 
-  it('refuses a malformed path id and an out-of-range limit with 400 problems', async () => {
-    await expectProblem(await fetch(`${mock.url}/v1/policies/not-an-id`, { headers: AUTH }), 400);
-    await expectProblem(await fetch(`${mock.url}/v1/findings?limit=101`, { headers: AUTH }), 400);
+  it('refuses a malformed path id and an out-of-range limit with 400 problems pointing at them', async () => {
+    const id = await expectProblem(await fetch(`${mock.url}/v1/policies/not-an-id`, { headers: AUTH }), 400, 'validation-error');
+    expect(new Set(id.errors?.map((error) => error.pointer))).toEqual(new Set(['/path/id']));
+    const limit = await expectProblem(await fetch(`${mock.url}/v1/findings?limit=101`, { headers: AUTH }), 400, 'validation-error');
+    expect(limit.errors).toEqual([{ pointer: '/query/limit', message: 'must be <= 100' }]);
+  });
+});
+
+describe('the contract shim in front of Prism', () => {
+  const problemOf = async (response: Response, status: number, kind: string) => {
+    expect(response.status).toBe(status);
+    expect(mediaTypeOf(response.headers.get('content-type'))).toBe('application/problem+json');
+    const body = (await response.json()) as { type: string; errors?: unknown[] };
+    expect(validator.validate(schemaPointer('Problem'), body).valid).toBe(true);
+    expect(body.type).toBe(`https://secmon.dev/problems/${kind}`);
+    return body;
+  };
+
+  it.each(operations.filter((operation) => operation.method === 'GET'))('$label refuses an unknown query parameter', async (operation) => {
+    const body = await problemOf(await fetch(`${mock.url}${operation.path}?colour=red`, { headers: AUTH }), 400, 'validation-error');
+    expect(body.errors).toEqual([{ pointer: '/query/colour', message: 'is not a known parameter' }]);
+  });
+
+  it.each(withBody)('$label answers malformed JSON with a malformed-json problem', async (operation) => {
+    const response = await fetch(mock.url + operation.path, { method: operation.method, headers: { ...AUTH, 'content-type': 'application/json' }, body: '{"name":' });
+    await problemOf(response, 400, 'malformed-json');
+  });
+
+  it('answers a body over 1 MiB with 413', async () => {
+    const body = JSON.stringify({ name: 'x', severity: 'high', description: 'a'.repeat(1024 * 1024) });
+    const response = await fetch(`${mock.url}/v1/policies`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body });
+    await problemOf(response, 413, 'payload-too-large');
+  });
+
+  it('answers unknown routes with not-found and unknown methods with method-not-allowed and Allow', async () => {
+    await problemOf(await fetch(`${mock.url}/v1/devices`, { headers: AUTH }), 404, 'not-found');
+    const response = await fetch(`${mock.url}/v1/policies/pol_01jbz1a2b3c4d5e6f7g8h9j0k1`, { method: 'PATCH', headers: AUTH });
+    expect(response.headers.get('allow')).toBe('GET, PUT, DELETE');
+    await problemOf(response, 405, 'method-not-allowed');
+  });
+
+  it('lets a browser app read its problems (CORS) and keeps the rate-limit headers', async () => {
+    const response = await fetch(`${mock.url}/v1/policies?colour=red`, { headers: { ...AUTH, origin: 'http://localhost:5173' } });
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(response.headers.get('ratelimit')).toMatch(/r=\d+/);
+    await problemOf(response, 400, 'validation-error');
+  });
+
+  it('still returns a 400 example verbatim when Prefer names it', async () => {
+    const listFindings = operations.find((operation) => operation.operationId === 'listFindings')!;
+    const example = listFindings.responses.get('400 application/problem+json')!.examples.find((candidate) => candidate.name === 'invalidCursor')!;
+    const response = await fetch(`${mock.url}/v1/findings?limit=1000`, { headers: { ...AUTH, prefer: 'code=400, example=invalidCursor' } });
+    expect(await response.json()).toEqual(example.value);
   });
 });
 

@@ -1,0 +1,235 @@
+// A thin HTTP front for Prism that makes the mock answer where Prism does not follow the contract
+// (each case is listed in the README's "What the mock does not do"):
+// - unknown query parameters get 400 (Prism ignores them);
+// - a body that is not JSON gets a `malformed-json` problem (Prism answers a non-problem body,
+//   stoplightio/prism#2664), and one over 1 MiB gets 413 (Prism has no size limit);
+// - unknown paths and methods get the contract's `not-found` / `method-not-allowed` problems
+//   instead of Prism's own problem types;
+// - a 400 from Prism's request validation gets a problem whose `errors` name what was actually
+//   wrong (Prism would send the first canned example, whatever the mistake).
+// Everything else, including a 400 asked for with `Prefer`, passes through untouched.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { listOperations, loadDocument, resolveRef, type OpenApiDocument } from '../lib/document.ts';
+import { invalidPartsDetail, problem, type ProblemDetail, type ProblemKind } from '../lib/problems.ts';
+
+/** The service's request body limit (the document's *Limits*). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface ShimOptions {
+  /** Prism's base URL. */
+  target: string;
+  host: string;
+  port: number;
+  doc?: OpenApiDocument;
+}
+
+export interface Shim {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+interface Route {
+  pattern: RegExp;
+  /** Upper-case method → the query parameters it documents. */
+  methods: Map<string, Set<string>>;
+}
+
+interface PrismViolation {
+  location?: string[];
+  code?: string | number;
+  message?: string;
+}
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host']);
+
+export function routesOf(doc: OpenApiDocument): Route[] {
+  const routes = new Map<string, Route>();
+  for (const { path, method, operation } of listOperations(doc)) {
+    const pathParameters = doc.paths?.[path]?.parameters ?? [];
+    const query = [...pathParameters, ...(operation.parameters ?? [])]
+      .map((parameter) => resolveRef<OpenAPIV3_1.ParameterObject>(doc, parameter))
+      .filter((parameter) => parameter.in === 'query')
+      .map((parameter) => parameter.name);
+    let route = routes.get(path);
+    if (!route) {
+      const source = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+');
+      route = { pattern: new RegExp(`^${source}$`), methods: new Map() };
+      routes.set(path, route);
+    }
+    route.methods.set(method.toUpperCase(), new Set(query));
+  }
+  return [...routes.values()];
+}
+
+export function startShim(options: ShimOptions): Promise<Shim> {
+  const doc = options.doc ?? loadDocument();
+  const routes = routesOf(doc);
+  // Every answer of an authenticated request documents these; ours reuse the document's examples.
+  const documentedHeaders = Object.fromEntries(
+    ['RateLimit', 'RateLimit-Policy'].map((name) => [
+      name.toLowerCase(),
+      String(resolveRef<OpenAPIV3_1.HeaderObject>(doc, { $ref: `#/components/headers/${name.replace('-', '')}` }).example),
+    ]),
+  );
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      // Prism went away or broke the connection: say so rather than hang the client.
+      if (!res.headersSent) send(res, 502, { 'content-type': 'text/plain' }, `mock back end failed: ${(error as Error).message}\n`);
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://mock');
+    const method = req.method ?? 'GET';
+    const instance = url.pathname;
+    const body = await readBody(req);
+    const sendProblem = (kind: ProblemKind, detail: string, errors?: ProblemDetail[], headers: Record<string, string> = {}) => {
+      const document = problem(kind, detail, instance, errors);
+      const cors = corsHeaders(req);
+      send(res, document.status, { ...documentedHeaders, ...cors, ...headers, 'content-type': 'application/problem+json' }, JSON.stringify(document));
+    };
+    const authorised = /^Bearer\s+\S/i.test(req.headers.authorization ?? '');
+    // Prism answers CORS preflights and missing credentials (401) itself, as the contract says.
+    if (method !== 'OPTIONS' && authorised) {
+      const route = routes.find((candidate) => candidate.pattern.test(url.pathname));
+      if (!route) return sendProblem('not-found', `No route matches ${instance}.`);
+      const query = route.methods.get(method);
+      if (!query) {
+        const allow = [...route.methods.keys()].join(', ');
+        return sendProblem('method-not-allowed', `${instance} supports ${allow}.`, undefined, { allow });
+      }
+      if (body === 'too-large') {
+        return sendProblem('payload-too-large', `The request body exceeds the limit of ${MAX_BODY_BYTES} bytes.`);
+      }
+      const unknown = [...new Set(url.searchParams.keys())].filter((name) => !query.has(name));
+      if (unknown.length > 0) {
+        const errors = unknown.map((name) => ({ pointer: `/query/${name}`.slice(0, 512), message: 'is not a known parameter' }));
+        return sendProblem('validation-error', invalidPartsDetail(errors.length), errors);
+      }
+      if (body.length > 0 && isJson(req.headers['content-type']) && !parses(body)) {
+        return sendProblem('malformed-json', 'The request body is not valid JSON.');
+      }
+    } else if (body === 'too-large') {
+      return sendProblem('payload-too-large', `The request body exceeds the limit of ${MAX_BODY_BYTES} bytes.`);
+    }
+
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter((entry): entry is [string, string | string[]] => entry[1] !== undefined && !HOP_BY_HOP.has(entry[0])),
+    );
+    const answer = await fetch(new URL(url.pathname + url.search, options.target), {
+      method,
+      headers: Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value.map((v) => [name, v]) : [[name, value]])) as [string, string][],
+      ...(body.length > 0 && method !== 'GET' && method !== 'HEAD' ? { body } : {}),
+      redirect: 'manual',
+    });
+    const violations = answer.status === 400 && !prefersExample(req) ? parseViolations(answer.headers.get('sl-violations')) : [];
+    if (violations.length > 0) {
+      await answer.body?.cancel();
+      const errors = violations.slice(0, 100).map(toProblemError);
+      return sendProblem('validation-error', invalidPartsDetail(errors.length), errors, rateLimitHeaders(answer.headers));
+    }
+    const out: Record<string, string> = {};
+    answer.headers.forEach((value, name) => {
+      if (!HOP_BY_HOP.has(name) && name !== 'content-encoding') out[name] = value;
+    });
+    send(res, answer.status, out, Buffer.from(await answer.arrayBuffer()));
+  }
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      const { port } = server.address() as AddressInfo;
+      const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+      resolve({
+        url: `http://${host}:${port}`,
+        port,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > MAX_BODY_BYTES ? 'too-large' : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+const isJson = (contentType: string | undefined) => /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType ?? '');
+
+function parses(body: Buffer): boolean {
+  try {
+    JSON.parse(body.toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// `Prefer: example=...` asks for a document example verbatim, even a 400 one.
+const prefersExample = (req: IncomingMessage) => /(^|[\s,;])example=/.test(String(req.headers.prefer ?? ''));
+
+function parseViolations(header: string | null): PrismViolation[] {
+  if (!header) return [];
+  try {
+    const parsed: unknown = JSON.parse(header);
+    return Array.isArray(parsed) ? (parsed as PrismViolation[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+const LOCATION_PREFIX: Record<string, string> = { body: 'body', query: 'query', path: 'path', header: 'headers' };
+
+/** Prism's `{ location: ['request', 'body', 'name'], message }` → the document's `{ pointer, message }`. */
+export function toProblemError(violation: PrismViolation): ProblemDetail {
+  const [, where = 'body', ...rest] = violation.location ?? [];
+  const segments = [LOCATION_PREFIX[where] ?? where, ...rest].map((segment) => segment.replace(/~/g, '~0').replace(/\//g, '~1'));
+  const message = violation.message ?? 'is invalid';
+  const extra = violation.code === 'additionalProperties' ? /found '([^']+)'/.exec(message)?.[1] : undefined;
+  return extra !== undefined
+    ? { pointer: `/${[...segments, extra].join('/')}`.slice(0, 512), message: 'is not a known field' }
+    : {
+        pointer: `/${segments.join('/')}`.slice(0, 512),
+        // "Request body property name must …" / "Request query parameter limit must …" → "must …"
+        message: message.replace(/^Request (body( property \S+)?|\w+ parameter \S+) /, '').slice(0, 1024),
+      };
+}
+
+function rateLimitHeaders(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ['ratelimit', 'ratelimit-policy']) {
+    const value = headers.get(name);
+    if (value !== null) out[name] = value;
+  }
+  return out;
+}
+
+// What Prism sends on its own answers, so a browser app can read the shim's problems too.
+function corsHeaders(req: IncomingMessage): Record<string, string> {
+  return {
+    'access-control-allow-origin': req.headers.origin ?? '*',
+    'access-control-allow-credentials': 'true',
+    'access-control-expose-headers': '*',
+  };
+}
+
+function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer) {
+  res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
+  res.end(body);
+}
