@@ -46,7 +46,7 @@ describe('crash safety', () => {
       Array.from({ length: EVENTS }, async (_, index) => {
         const response = await call(server!.url, '/v1/findings', { title: `Finding ${index}`, severity: 'low', device_id: DEVICE_ID });
         expect(response.status).toBe(201);
-        created.add((await response.json()).id);
+        created.add(((await response.json()) as { id: string }).id);
       }),
     );
     // Kill while the receiver holds some requests unanswered (in flight) and most are still queued.
