@@ -1,0 +1,107 @@
+// The example receiver (examples/receiver): verified end to end against the reference server, and
+// its refusals (bad signature, invalid body) and duplicate handling checked directly.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReceiverApp } from '../../examples/receiver/app.ts';
+import type { WebhookEvent } from '../../lib/events.ts';
+import { deliveryHeaders } from '../../lib/delivery-headers.ts';
+import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
+import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
+
+const SECRET = 'whsec_example_receiver_4f9a2c';
+const MAIN = fileURLToPath(new URL('../../examples/receiver/main.ts', import.meta.url));
+
+let t: TestServer;
+let server: Server;
+let url: string;
+const logs: string[] = [];
+const handled: { event: WebhookEvent; deliveryId: string }[] = [];
+
+beforeAll(async () => {
+  const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(line) });
+  server = createReceiverApp({ secret: SECRET, logger, onEvent: (event, deliveryId) => void handled.push({ event, deliveryId }) }).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+  t = await startTestServer({ delivery: { retryScale: 0.001, timeoutMs: 2000, concurrency: 8, perWebhookConcurrency: 4 } }, { workers: [deliveryWorker()] });
+});
+afterAll(async () => {
+  await t.close();
+  server.closeAllConnections();
+  server.close();
+});
+
+const waitUntil = async (condition: () => boolean, ms = 5000) => {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+const body = JSON.stringify({
+  event: 'device.connected',
+  timestamp: '2026-11-02T09:30:00Z',
+  data: { device_id: DEVICE_ID, hostname: 'web-01', platform: 'linux', ip_address: '203.0.113.7', connected_at: '2026-11-02T09:30:00Z' },
+});
+const post = (raw: string, headers: Record<string, string>) => fetch(url, { method: 'POST', headers, body: raw });
+const signed = (raw: string, deliveryId: string, secret = SECRET) =>
+  deliveryHeaders({ body: raw, eventType: 'device.connected', deliveryId, webhookId: 'whk_01jbz3k7q2w9x8v6t5r4p3n2m1', secret });
+
+describe('example receiver', () => {
+  it('verifies and handles a real delivery from the reference server, never logging the secret', async () => {
+    const webhook = await t.fetch('/v1/webhooks', { method: 'POST', json: { url, events: ['finding.created'], secret: SECRET } });
+    expect(webhook.status).toBe(201);
+    const finding = await (await t.fetch('/v1/findings', { method: 'POST', json: { title: 'USB storage allowed', severity: 'low', device_id: DEVICE_ID } })).json();
+    await waitUntil(() => handled.some(({ event }) => event.event === 'finding.created'));
+    const { event } = handled.find((entry) => entry.event.event === 'finding.created')!;
+    expect(event.event === 'finding.created' && event.data.finding_id).toBe(finding.id);
+    await waitUntil(() => logs.some((line) => line.includes('"received finding.created"')));
+    expect(logs.join('\n')).not.toContain(SECRET);
+    const after = await (await t.fetch(`/v1/webhooks/${(await webhook.json()).id}`)).json();
+    expect(after.last_delivery).toMatchObject({ status_code: 200, succeeded: true });
+  });
+
+  it('answers 401 to a missing or wrong signature, 400 to a signed body that is not a valid event', async () => {
+    const unsigned = signed(body, crypto.randomUUID(), '');
+    expect((await post(body, unsigned)).status).toBe(401);
+    expect((await post(body, signed(body, crypto.randomUUID(), 'whsec_not_the_right_one_00'))).status).toBe(401);
+    // Signed over other bytes than those sent: the re-serialisation mistake.
+    expect((await post(JSON.stringify(JSON.parse(body), null, 2), signed(body, crypto.randomUUID()))).status).toBe(401);
+    const invalid = body.replace('"linux"', '"beos"');
+    const refused = await post(invalid, signed(invalid, crypto.randomUUID()));
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toMatch(/platform/);
+  });
+
+  it('acknowledges a retried delivery without handling it twice', async () => {
+    const id = crypto.randomUUID();
+    const before = handled.length;
+    expect((await post(body, signed(body, id))).status).toBe(200);
+    expect((await post(body, signed(body, id))).status).toBe(200);
+    expect(handled.length - before).toBe(1);
+    expect(handled.at(-1)!.deliveryId).toBe(id);
+  });
+
+  it('npm run receiver starts on the configured port and stops on SIGTERM', async () => {
+    const child = spawn(process.execPath, [MAIN], {
+      env: { PATH: process.env.PATH ?? '', RECEIVER_PORT: '0', SECMON_WEBHOOK_SECRET: SECRET },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await waitUntil(() => output.includes('receiver listening'), 15_000);
+    const listening = JSON.parse(output.split('\n').find((line) => line.includes('receiver listening'))!);
+    expect(listening).toMatchObject({ verifying: true, url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/) });
+    const response = await fetch(listening.url, { method: 'POST', headers: signed(body, crypto.randomUUID()), body });
+    expect(response.status).toBe(200);
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    expect((await exited)[0]).toBe(0);
+    expect(output).not.toContain(SECRET);
+  });
+});
