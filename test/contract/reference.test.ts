@@ -1,17 +1,14 @@
-// The kit against the reference server (stateful profile), started in-process through its public
-// factory on port 0 with an in-memory database, known keys, loopback webhooks (development mode)
-// and a compressed retry schedule.
-import { parseApiKeys, testConfig } from '../../server/config.ts';
-import { startServer, type RunningServer } from '../../server/server.ts';
-import { afterAll } from 'vitest';
+// The kit against the reference server (stateful profile), plus the 429 probe against a second
+// reference server whose quota is small enough to use up.
+import { afterAll, describe, expect, it } from 'vitest';
+import { runKit } from './kit/runner.ts';
 import { defineContractSuite } from './kit/suite.ts';
+import { startReferenceTarget, type ReferenceTarget } from './reference-target.ts';
 
-const WRITER = 'contract-writer-3b8f1d';
-const READER = 'contract-reader-9c2e4a';
-let server: RunningServer | undefined;
+const targets: ReferenceTarget[] = [];
 
 afterAll(async () => {
-  await server?.close();
+  await Promise.all(targets.map((target) => target.server.close()));
 });
 
 defineContractSuite({
@@ -19,14 +16,17 @@ defineContractSuite({
   profile: 'stateful',
   hasReadKey: true,
   target: async () => {
-    const config = testConfig({
-      apiKeys: parseApiKeys(`${WRITER}:read+write,${READER}:read`),
-      usingDefaultKeys: false,
-      // High enough that the kit never waits; the 429 probe runs against its own low-quota server.
-      rateLimitPerMinute: 100_000,
-    });
-    config.delivery = { ...config.delivery, retryScale: 0.001 };
-    server = await startServer(config);
-    return { baseUrl: server.url, apiKey: WRITER, readKey: READER, profile: 'stateful' };
+    const target = await startReferenceTarget();
+    targets.push(target);
+    return target.kit;
   },
+});
+
+describe('reference server with a small quota', () => {
+  it('answers 429 with Retry-After, RateLimit headers and a problem once the quota is used up', async () => {
+    const target = await startReferenceTarget(30);
+    targets.push(target);
+    const run = await runKit(target.kit, { only: (planned) => planned.check === 'rate-limit-429' });
+    expect(run.results.map((r) => [r.check, r.outcome, r.error ?? r.reason])).toEqual([['rate-limit-429', 'passed', undefined]]);
+  });
 });

@@ -23,6 +23,8 @@ export interface EventRun {
   causes: Map<string, string>;
   /** Event types the target could not be made to send (no simulator), with the reason. */
   notCaused: Map<string, string>;
+  /** Event types the target's simulator refused to emit (a failure, not a skip). */
+  refused: Map<string, string>;
   /** Values the API-caused events must carry (finding id, policy id). */
   expectedData: Map<string, Record<string, unknown>>;
   deliveries: Delivery[];
@@ -79,12 +81,13 @@ async function causeEvents(ctx: KitContext): Promise<EventRun> {
   expectedData.set('finding.resolved', { finding_id: findingId, policy_id: policyId });
 
   const notCaused = new Map<string, string>();
+  const refused = new Map<string, string>();
   for (const type of types.filter((t) => !causes.has(t))) {
     const exchange = await ctx.http.send({ method: 'POST', path: SIMULATOR_PATH, body: { event: type } });
     if (exchange.status === 404 || exchange.status === 405) {
       notCaused.set(type, `the target has no simulator (POST ${SIMULATOR_PATH} answered ${exchange.status}); only the simulator can cause ${type}`);
     } else if (exchange.status >= 300) {
-      notCaused.set(type, `POST ${SIMULATOR_PATH} {"event":"${type}"} answered ${exchange.status}: ${truncate(exchange.text, 200)}`);
+      refused.set(type, `POST ${SIMULATOR_PATH} {"event":"${type}"} answered ${exchange.status}: ${truncate(exchange.text, 300)}`);
     } else {
       causes.set(type, `POST ${SIMULATOR_PATH} {"event":"${type}"}`);
     }
@@ -106,6 +109,7 @@ async function causeEvents(ctx: KitContext): Promise<EventRun> {
     unsignedPath,
     causes,
     notCaused,
+    refused,
     expectedData,
     deliveries: receiver.deliveries.filter((d) => d.path === signedPath || d.path === unsignedPath),
   };
@@ -116,6 +120,8 @@ export async function deliveryCheck(ctx: KitContext, webhook: WebhookModel, chec
   const run = await eventRun(ctx);
   const reason = run.notCaused.get(webhook.event);
   if (reason) return { skipped: reason };
+  const refusal = run.refused.get(webhook.event);
+  if (refusal) throw new ContractViolation(webhook.label, check, [{ aspect: 'expectation', message: `the simulator would not emit ${webhook.event}`, details: [refusal] }]);
   const deliveries = run.deliveries.filter((d) => d.path === run.signedPath && eventOf(d) === webhook.event);
   if (deliveries.length === 0) {
     throw new ContractViolation(webhook.label, check, [

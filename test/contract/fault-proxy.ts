@@ -1,0 +1,100 @@
+// A loopback proxy that turns a correct implementation into a deliberately broken one, so the
+// fault tests can prove the kit catches each kind of break. It forwards every request to the
+// upstream and lets a Fault rewrite the response; for event faults it also points webhook URLs
+// at a relay on itself that tampers with each delivery before passing it on to the receiver.
+import { once } from 'node:events';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ProxiedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface Fault {
+  /** Rewrites an upstream response; undefined leaves it as is. */
+  response?(request: { method: string; path: string; body: Buffer }, response: ProxiedResponse): ProxiedResponse | undefined;
+  /** Rewrites the headers and body of a webhook delivery on its way to the receiver. */
+  delivery?(headers: Record<string, string>, body: Buffer): { headers: Record<string, string>; body: Buffer };
+}
+
+const DROPPED = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'content-encoding']);
+const RELAY = '/_relay/';
+
+export async function startFaultProxy(upstream: string, fault: Fault): Promise<{ url: string; close(): Promise<void> }> {
+  let self = '';
+  const server = createServer(async (req, res) => {
+    try {
+      const body = await readBody(req);
+      const path = req.url ?? '/';
+      if (path.startsWith(RELAY)) {
+        const target = Buffer.from(path.slice(RELAY.length), 'base64url').toString('utf8');
+        const tampered = fault.delivery!(headersOf(req), body);
+        const answer = await fetch(target, { method: 'POST', headers: tampered.headers, body: new Uint8Array(tampered.body) });
+        res.writeHead(answer.status).end(Buffer.from(await answer.arrayBuffer()));
+        return;
+      }
+      const forwarded = fault.delivery ? relayWebhookUrls(req.method ?? 'GET', path, body, self) : body;
+      const answer = await fetch(upstream + path, {
+        method: req.method ?? 'GET',
+        headers: headersOf(req),
+        body: forwarded.length > 0 ? new Uint8Array(forwarded) : null,
+        redirect: 'manual',
+      });
+      const original: ProxiedResponse = {
+        status: answer.status,
+        headers: Object.fromEntries([...answer.headers].filter(([name]) => !DROPPED.has(name))),
+        body: Buffer.from(await answer.arrayBuffer()),
+      };
+      const sent = fault.response?.({ method: req.method ?? 'GET', path, body }, original) ?? original;
+      res.writeHead(sent.status, sent.headers).end(sent.body);
+    } catch (error) {
+      res.writeHead(502, { 'content-type': 'text/plain' }).end(String(error));
+    }
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  self = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: self,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Webhook create/update bodies get their `url` pointed at the relay, which forwards to the original. */
+function relayWebhookUrls(method: string, path: string, body: Buffer, self: string): Buffer {
+  if (!/^\/v1\/webhooks(\/|$)/.test(path) || (method !== 'POST' && method !== 'PUT') || body.length === 0) return body;
+  try {
+    const json = JSON.parse(body.toString('utf8')) as { url?: unknown };
+    if (typeof json.url !== 'string') return body;
+    json.url = `${self}${RELAY}${Buffer.from(json.url).toString('base64url')}`;
+    return Buffer.from(JSON.stringify(json));
+  } catch {
+    return body;
+  }
+}
+
+function headersOf(req: IncomingMessage): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(req.headers)
+      .filter(([name, value]) => !DROPPED.has(name) && typeof value === 'string')
+      .map(([name, value]) => [name, value as string]),
+  );
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Rewrites a JSON response body (the proxy keeps the status and headers). */
+export function editJson(response: ProxiedResponse, edit: (json: Record<string, unknown>) => void): ProxiedResponse {
+  const json = JSON.parse(response.body.toString('utf8')) as Record<string, unknown>;
+  edit(json);
+  return { ...response, body: Buffer.from(JSON.stringify(json)) };
+}

@@ -1,0 +1,28 @@
+// The reference server as a contract-kit target: started in-process through its public factory
+// (port 0, in-memory database, known keys, development mode so loopback webhooks are allowed,
+// retries compressed with the SECMON_RETRY_SCALE setting).
+import { parseApiKeys, testConfig } from '../../server/config.ts';
+import { startServer, type RunningServer } from '../../server/server.ts';
+import type { KitOptions } from './kit/context.ts';
+
+export const WRITER_KEY = 'contract-writer-3b8f1d';
+export const READER_KEY = 'contract-reader-9c2e4a';
+
+/** High enough that the kit never waits; the 429 probe gets its own low-quota server. */
+export const KIT_RATE_LIMIT = 100_000;
+
+export interface ReferenceTarget {
+  server: RunningServer;
+  kit: KitOptions;
+}
+
+export async function startReferenceTarget(rateLimitPerMinute = KIT_RATE_LIMIT): Promise<ReferenceTarget> {
+  const config = testConfig({
+    apiKeys: parseApiKeys(`${WRITER_KEY}:read+write,${READER_KEY}:read`),
+    usingDefaultKeys: false,
+    rateLimitPerMinute,
+  });
+  config.delivery = { ...config.delivery, retryScale: 0.001 };
+  const server = await startServer(config);
+  return { server, kit: { baseUrl: server.url, apiKey: WRITER_KEY, readKey: READER_KEY, profile: 'stateful' } };
+}
