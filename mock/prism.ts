@@ -62,6 +62,7 @@ const PORT_ATTEMPTS = 3;
 
 const prismBin = createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js');
 const exitWithParent = fileURLToPath(new URL('./exit-with-parent.ts', import.meta.url));
+const seedFaker = fileURLToPath(new URL('./seed-faker.ts', import.meta.url));
 
 export class MockStartError extends Error {
   override name = 'MockStartError';
@@ -102,6 +103,7 @@ async function startOn(port: number, options: MockOptions, started: number): Pro
   const args = [
     '--import',
     exitWithParent,
+    ...(options.dynamic ? ['--import', seedFaker] : []),
     prismBin,
     'mock',
     options.document ?? bundledYamlPath,
