@@ -1,6 +1,7 @@
 // `npm run mock` — Prism on MOCK_PORT (default 4010) for frontend teams: named examples by default,
-// `--dynamic` for schema-generated data with a fixed seed (`--seed` to change it). Prism's own
-// request log is passed through; our lifecycle lines are structured (pino).
+// `--dynamic` for schema-generated data with a fixed seed (`--seed` to change it), `--bare` for
+// Prism without the contract shim. Prism's own request log is passed through; our life-cycle
+// lines are structured (pino).
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { DEFAULT_SEED, startMock } from './prism.ts';
@@ -16,13 +17,20 @@ function options() {
       host: { type: 'string' },
       dynamic: { type: 'boolean', default: false },
       seed: { type: 'string', default: DEFAULT_SEED },
+      bare: { type: 'boolean', default: false },
     },
     strict: true,
   });
   const portText = values.port ?? process.env.MOCK_PORT ?? String(DEFAULT_PORT);
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) throw new Error(`MOCK_PORT (--port) must be 0-65535, got "${portText}"`);
-  return { port, host: values.host ?? process.env.MOCK_HOST ?? '127.0.0.1', dynamic: values.dynamic, seed: values.seed };
+  return {
+    port,
+    host: values.host ?? process.env.MOCK_HOST ?? '127.0.0.1',
+    dynamic: values.dynamic,
+    seed: values.seed,
+    shim: !values.bare,
+  };
 }
 
 let settings: ReturnType<typeof options>;
