@@ -15,6 +15,7 @@ defineContractSuite({
   name: 'reference server (stateful)',
   profile: 'stateful',
   hasReadKey: true,
+  skipRateProbe: 'provoked in its own test, on a reference server with a 30-request quota',
   target: async () => {
     const target = await startReferenceTarget();
     targets.push(target);

@@ -20,11 +20,16 @@ export interface SuiteOptions {
   /** Where to write the results as JSON (the CLI prints its summary from it). */
   resultsFile?: string;
   document?: OpenApiDocument;
+  skipRateProbe?: string;
 }
 
 export function defineContractSuite(options: SuiteOptions): void {
   const model = buildModel(options.document ?? loadDocument());
-  const plan = planChecks(model, { profile: options.profile, hasReadKey: options.hasReadKey });
+  const plan = planChecks(model, {
+    profile: options.profile,
+    hasReadKey: options.hasReadKey,
+    ...(options.skipRateProbe ? { skipRateProbe: options.skipRateProbe } : {}),
+  });
   const results: CheckResult[] = plan.filter((p) => p.skip).map(plannedSkip);
   let ctx: KitContext | undefined;
 

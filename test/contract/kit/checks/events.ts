@@ -132,6 +132,16 @@ export async function deliveryCheck(ctx: KitContext, webhook: WebhookModel, chec
       },
     ]);
   }
+  const statuses = deliveries.map((d) => (parse(d) as { data?: { current_status?: unknown } } | undefined)?.data?.current_status);
+  if (webhook.event === 'compliance.changed' && !(statuses.includes('non_compliant') && statuses.includes('compliant'))) {
+    throw new ContractViolation(webhook.label, check, [
+      {
+        aspect: 'expectation',
+        message: `expected compliance.changed to non_compliant (finding created) and back to compliant (finding resolved); got ${JSON.stringify(statuses)}`,
+        details: [],
+      },
+    ]);
+  }
   for (const delivery of deliveries) {
     const violations = deliveryViolations(ctx, webhook, delivery, run.webhookId, run.secret);
     const expected = run.expectedData.get(webhook.event);
