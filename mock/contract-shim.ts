@@ -6,7 +6,8 @@
 // - unknown paths and methods get the contract's `not-found` / `method-not-allowed` problems
 //   instead of Prism's own problem types;
 // - a 400 from Prism's request validation gets a problem whose `errors` name what was actually
-//   wrong (Prism would send the first canned example, whatever the mistake).
+//   wrong (Prism would send the first canned example, whatever the mistake);
+// - every other problem gets the request's path as its `instance`.
 // Everything else, including a 400 asked for with `Prefer`, passes through untouched.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -136,7 +137,9 @@ export function startShim(options: ShimOptions): Promise<Shim> {
     answer.headers.forEach((value, name) => {
       if (!HOP_BY_HOP.has(name) && name !== 'content-encoding') out[name] = value;
     });
-    send(res, answer.status, out, Buffer.from(await answer.arrayBuffer()));
+    const payload = Buffer.from(await answer.arrayBuffer());
+    const isProblem = /^application\/problem\+json/.test(answer.headers.get('content-type') ?? '');
+    send(res, answer.status, out, isProblem && !prefersExample(req) ? withInstance(payload, instance) : payload);
   }
 
   return new Promise((resolve, reject) => {
@@ -178,6 +181,17 @@ function parses(body: Buffer): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+// The document's problem examples are shared by many operations, so their `instance` names some
+// other path; a problem should name the request it answers.
+function withInstance(payload: Buffer, instance: string): Buffer {
+  try {
+    const body = JSON.parse(payload.toString('utf8')) as Record<string, unknown>;
+    return typeof body === 'object' && body !== null && 'instance' in body ? Buffer.from(JSON.stringify({ ...body, instance })) : payload;
+  } catch {
+    return payload;
   }
 }
 

@@ -207,6 +207,14 @@ describe('the contract shim in front of Prism', () => {
     await problemOf(response, 400, 'validation-error');
   });
 
+  it('gives a problem the path of the request it answers as its instance', async () => {
+    const getFinding = operations.find((operation) => operation.operationId === 'getFinding')!;
+    const body = await problemOf(await call(getFinding, { ...AUTH, prefer: 'code=404' }), 404, 'not-found');
+    expect(body).toMatchObject({ instance: getFinding.path });
+    const unauthorised = (await (await call(getFinding, {})).json()) as { instance: string };
+    expect(unauthorised.instance).toBe(getFinding.path);
+  });
+
   it('still returns a 400 example verbatim when Prefer names it', async () => {
     const listFindings = operations.find((operation) => operation.operationId === 'listFindings')!;
     const example = listFindings.responses.get('400 application/problem+json')!.examples.find((candidate) => candidate.name === 'invalidCursor')!;
