@@ -122,8 +122,9 @@ export interface ClaimOptions {
 
 /**
  * Leases up to `limit` due deliveries, oldest due first, keeping each webhook under its
- * concurrency limit. A lease that runs out (the process died mid-attempt) makes the delivery due
- * again, so it is sent at least once. Deliveries of deleted or disabled webhooks are cancelled on
+ * concurrency limit. A lease moves `due_at` to its expiry, so the one index on due pending rows
+ * serves claims and wake-ups; a lease that runs out (the process died mid-attempt) makes the
+ * delivery due again, so it is sent at least once. Deliveries of deleted or disabled webhooks are cancelled on
  * the way.
  */
 export function claimDueDeliveries(db: DatabaseSync, options: ClaimOptions): ClaimedDelivery[] {
@@ -139,16 +140,16 @@ export function claimDueDeliveries(db: DatabaseSync, options: ClaimOptions): Cla
        FROM webhook_deliveries d
        JOIN webhook_events e ON e.id = d.event_id
        LEFT JOIN webhooks w ON w.id = d.webhook_id
-       WHERE d.state = 'pending' AND d.due_at <= ? AND (d.leased_until IS NULL OR d.leased_until <= ?)
+       WHERE d.state = 'pending' AND d.due_at <= ?
          AND d.webhook_id NOT IN (SELECT value FROM json_each(?))
        ORDER BY d.due_at
        LIMIT ?`,
-    ).all(now, now, JSON.stringify(busy), limit * 4) as Row[];
+    ).all(now, JSON.stringify(busy), limit * 4) as Row[];
     const cancel = statement(
       db,
       `UPDATE webhook_deliveries SET state = 'cancelled', leased_until = NULL, finished_at = ?, last_error = ? WHERE id = ?`,
     );
-    const lease = statement(db, 'UPDATE webhook_deliveries SET leased_until = ? WHERE id = ?');
+    const lease = statement(db, 'UPDATE webhook_deliveries SET leased_until = ?, due_at = ? WHERE id = ?');
     const claimed: ClaimedDelivery[] = [];
     for (const row of rows) {
       const webhookId = row.webhook_id as string;
@@ -162,7 +163,7 @@ export function claimDueDeliveries(db: DatabaseSync, options: ClaimOptions): Cla
       }
       if (claimed.length >= limit || (taken.get(webhookId) ?? 0) >= perWebhookLimit) continue;
       taken.set(webhookId, (taken.get(webhookId) ?? 0) + 1);
-      lease.run(now + leaseMs, row.id as string);
+      lease.run(now + leaseMs, now + leaseMs, row.id as string);
       claimed.push({
         id: row.id as string,
         eventType: row.type as EventType,
@@ -180,16 +181,20 @@ export function claimDueDeliveries(db: DatabaseSync, options: ClaimOptions): Cla
 }
 
 /**
- * Makes every leased delivery due now. Called once when a dispatcher starts: one server process
- * owns the database, so a lease still held at start-up belongs to a process that died mid-attempt.
+ * Makes every leased delivery due at `now`. Called once when a dispatcher starts: one server
+ * process owns the database, so a lease still held at start-up belongs to a process that died
+ * mid-attempt.
  */
-export function releaseAllLeases(db: DatabaseSync): number {
-  return Number(statement(db, `UPDATE webhook_deliveries SET leased_until = NULL WHERE state = 'pending' AND leased_until IS NOT NULL`).run().changes);
+export function releaseAllLeases(db: DatabaseSync, now: number): number {
+  return Number(
+    statement(db, `UPDATE webhook_deliveries SET leased_until = NULL, due_at = ? WHERE state = 'pending' AND leased_until IS NOT NULL`).run(now)
+      .changes,
+  );
 }
 
-/** Gives a claimed delivery back without counting an attempt (shutdown aborted it). */
-export function releaseLease(db: DatabaseSync, deliveryId: string): void {
-  statement(db, `UPDATE webhook_deliveries SET leased_until = NULL WHERE id = ? AND state = 'pending'`).run(deliveryId);
+/** Gives a claimed delivery back, due at `now`, without counting an attempt (shutdown aborted it). */
+export function releaseLease(db: DatabaseSync, deliveryId: string, now: number): void {
+  statement(db, `UPDATE webhook_deliveries SET leased_until = NULL, due_at = ? WHERE id = ? AND state = 'pending'`).run(now, deliveryId);
 }
 
 /** What one attempt came to, as the dispatcher judged it. */
@@ -260,7 +265,7 @@ function deliveredSince(db: DatabaseSync, webhookId: string, since: number): boo
 export function nextDueAt(db: DatabaseSync): number | null {
   const row = statement(
     db,
-    `SELECT MIN(MAX(due_at, COALESCE(leased_until, 0))) AS next FROM webhook_deliveries WHERE state = 'pending'`,
+    `SELECT MIN(due_at) AS next FROM webhook_deliveries WHERE state = 'pending'`,
   ).get() as { next: number | null } | undefined;
   return row?.next ?? null;
 }

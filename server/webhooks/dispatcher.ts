@@ -105,6 +105,17 @@ export function createDispatcher({ db, config, logger, resolve, now = Date.now, 
     schedule();
   }
 
+  // Attempts that finish in the same turn of the event loop share one claim transaction.
+  let pumpQueued = false;
+  function pumpSoon(): void {
+    if (pumpQueued) return;
+    pumpQueued = true;
+    setImmediate(() => {
+      pumpQueued = false;
+      pump();
+    });
+  }
+
   // Sleep until the earliest due (or lease expiry) time, bounded so nothing waits on a missed wake-up.
   function schedule(): void {
     clearTimeout(timer);
@@ -125,18 +136,18 @@ export function createDispatcher({ db, config, logger, resolve, now = Date.now, 
     perWebhook.set(delivery.webhookId, (perWebhook.get(delivery.webhookId) ?? 0) + 1);
     const flight: Flight = { delivery, controller, done: Promise.resolve() };
     inFlight.set(delivery.id, flight);
-    flight.done = attempt(delivery, controller.signal)
+    flight.done = attempt(delivery, controller)
       .catch((error: unknown) => log.error({ err: error, delivery_id: delivery.id }, 'recording a webhook delivery failed'))
       .finally(() => {
         inFlight.delete(delivery.id);
         const count = (perWebhook.get(delivery.webhookId) ?? 1) - 1;
         if (count > 0) perWebhook.set(delivery.webhookId, count);
         else perWebhook.delete(delivery.webhookId);
-        pump();
+        pumpSoon();
       });
   }
 
-  async function attempt(delivery: ClaimedDelivery, shutdown: AbortSignal): Promise<void> {
+  async function attempt(delivery: ClaimedDelivery, controller: AbortController): Promise<void> {
     const attemptNumber = delivery.attempts + 1;
     const fields = {
       delivery_id: delivery.id,
@@ -145,16 +156,19 @@ export function createDispatcher({ db, config, logger, resolve, now = Date.now, 
       attempt: attemptNumber,
     };
     let outcome: AttemptOutcome;
+    const timer = setTimeout(() => controller.abort(new AttemptTimeout(settings.timeoutMs)), settings.timeoutMs);
     try {
-      const response = await send(delivery, AbortSignal.any([shutdown, AbortSignal.timeout(settings.timeoutMs)]));
+      const response = await send(delivery, controller.signal);
       outcome = judge(response.status, response.retryAfter, attemptNumber);
     } catch (error) {
-      if (shutdown.aborted) {
-        releaseLease(db, delivery.id);
+      if (controller.signal.reason === SHUTDOWN) {
+        releaseLease(db, delivery.id, now());
         log.info(fields, 'webhook delivery interrupted by shutdown; left pending');
         return;
       }
-      outcome = failure(null, describeError(error, settings.timeoutMs), null, attemptNumber);
+      outcome = failure(null, describeError(controller.signal.reason ?? error), null, attemptNumber);
+    } finally {
+      clearTimeout(timer);
     }
     const { disabled } = recordAttempt(db, delivery, outcome, now());
     const elapsed_ms = now() - delivery.createdAt;
@@ -200,9 +214,9 @@ export function createDispatcher({ db, config, logger, resolve, now = Date.now, 
     start() {
       if (running) return;
       running = true;
-      const resumed = releaseAllLeases(db);
+      const resumed = releaseAllLeases(db, now());
       if (resumed > 0) log.warn({ resumed }, 'resending webhook deliveries a previous process had in flight');
-      unsubscribe = onEnqueue(db, pump);
+      unsubscribe = onEnqueue(db, pumpSoon);
       pump();
     },
     async stop(graceMs = settings.timeoutMs) {
@@ -215,7 +229,7 @@ export function createDispatcher({ db, config, logger, resolve, now = Date.now, 
         const grace = new Promise<void>((resolve) => (graceTimer = setTimeout(resolve, graceMs)));
         await Promise.race([Promise.all(flights.map((flight) => flight.done)), grace]);
         clearTimeout(graceTimer);
-        for (const flight of inFlight.values()) flight.controller.abort(new Error('dispatcher stopping'));
+        for (const flight of inFlight.values()) flight.controller.abort(SHUTDOWN);
         await Promise.all(flights.map((flight) => flight.done));
       }
       await agent.close().catch(() => agent.destroy());
@@ -233,19 +247,27 @@ export function deliveryWorker(options: Pick<DispatcherOptions, 'resolve' | 'now
     createDispatcher({ db: app.db, config: app.config, logger: app.logger, ...options });
 }
 
+/** Abort reasons: the dispatcher is stopping (leave the delivery pending) or the attempt ran out of time. */
+const SHUTDOWN = new Error('dispatcher stopping');
+class AttemptTimeout extends Error {
+  override name = 'AttemptTimeout';
+  constructor(ms: number) {
+    super(`no answer within ${ms} ms`);
+  }
+}
+
 /** The URL itself is not allowed (scheme or literal address): a failed attempt, never a request. */
 class DeliveryRefused extends Error {
   override name = 'DeliveryRefused';
 }
 
 // A short reason for the delivery row and the log; never the URL (it may carry a token).
-function describeError(error: unknown, timeoutMs: number): string {
+function describeError(error: unknown): string {
+  if (error instanceof AttemptTimeout) return error.message;
   if (error instanceof DeliveryRefused) return `refused: ${error.message}`;
-  const err = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string; name?: string } };
-  if (err.name === 'TimeoutError' || err.cause?.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
-  if (err.code === 'ERR_SSRF_BLOCKED' || err.cause?.code === 'ERR_SSRF_BLOCKED') {
-    return `refused: ${err.code === 'ERR_SSRF_BLOCKED' ? err.message : err.cause?.message}`;
-  }
+  const err = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const blocked = err.code === 'ERR_SSRF_BLOCKED' ? err : err.cause?.code === 'ERR_SSRF_BLOCKED' ? err.cause : undefined;
+  if (blocked) return `refused: ${blocked.message}`;
   const code = err.code ?? err.cause?.code;
   return code ? `connection failed (${code})` : `connection failed (${err.message ?? String(error)})`;
 }
