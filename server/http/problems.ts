@@ -4,6 +4,7 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { components } from '../../generated/schema.d.ts';
+import { requestIdOf } from './logging.ts';
 import { invalidPartsDetail, problem, type ProblemKind } from '../../lib/problems.ts';
 
 type ProblemDetailError = components['schemas']['ProblemError'];
@@ -85,7 +86,7 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
       case 415:
         return sendProblem(req, res, 'unsupported-media-type', 'Send the body as application/json.');
     }
-    logger.error({ err: error, reqId: req.id }, 'request failed');
+    logger.error({ err: error, reqId: requestIdOf(req) }, 'request failed');
     return sendProblem(req, res, 'internal-error', 'An unexpected error occurred; it has been logged.');
   };
 }

@@ -94,6 +94,13 @@ describe('problems for everything', () => {
     expect((await readProblem(response)).type).toBe(PROBLEM('validation-error'));
   });
 
+  it('one structured log line per request: id, method, path without query, status, duration', async () => {
+    await t.fetch('/v1/policies?limit=2', { headers: { 'X-Request-Id': 'log-line-check' } });
+    const line = t.logs.map((text) => JSON.parse(text)).find((entry) => entry.req?.id === 'log-line-check');
+    expect(line).toMatchObject({ level: 30, req: { method: 'GET', path: '/v1/policies' }, res: { status: 200 }, msg: 'GET /v1/policies 200' });
+    expect(line.responseTime).toBeTypeOf('number');
+  });
+
   it('request ids: echoed when sane, generated otherwise', async () => {
     const echoed = await t.fetch('/healthz', { headers: { 'X-Request-Id': 'abc-123' } });
     expect(echoed.headers.get('x-request-id')).toBe('abc-123');
