@@ -35,128 +35,100 @@ const dropPolicyName: Fault = {
       : undefined,
 };
 
-/** Runs the named checks of one operation or webhook through a faulty proxy; returns the results. */
-async function runThroughFault(fault: Fault, subject: string, checks: string[]): Promise<CheckResult[]> {
+/** Runs one check of one operation or webhook through a faulty proxy; it must fail: returns its report. */
+async function failureUnder(fault: Fault, subject: string, check: string): Promise<string> {
   const proxy = await startFaultProxy(reference.server.url, fault);
   try {
     const run = await runKit(
       { ...reference.kit, baseUrl: proxy.url, eventTimeoutMs: 5_000 },
-      { only: (planned) => planned.subjects[0]!.startsWith(`${subject} (`) && checks.includes(planned.check) },
+      { only: (planned) => planned.subjects[0] === subject && planned.check === check },
     );
-    expect(run.results.length, `checks selected for ${subject}`).toBe(checks.length);
-    return run.results;
+    expect(run.results.map((r) => [r.check, r.outcome])).toEqual([[check, 'failed']]);
+    return run.results[0]!.error!;
   } finally {
     await proxy.close();
   }
 }
 
-function failureOf(results: CheckResult[], check: string): string {
-  const result = results.find((r) => r.check === check);
-  expect(result?.outcome, `${check} should fail`).toBe('failed');
-  return result!.error!;
-}
+const findingSeverityAsNumber: Fault = {
+  response: (request, response) =>
+    request.method === 'GET' && request.path.startsWith('/v1/findings?') && response.status === 200
+      ? editJson(response, (json) => {
+          const first = (json.data as Record<string, unknown>[])[0];
+          if (first) first.severity = 3;
+        })
+      : undefined,
+};
+
+const noLocationOnWebhookCreate: Fault = {
+  response: (request, response) => {
+    if (request.method !== 'POST' || request.path !== '/v1/webhooks' || response.status !== 201) return undefined;
+    const { location: _dropped, ...headers } = response.headers;
+    return { ...response, headers };
+  },
+};
+
+const internalErrorForBadPolicy: Fault = {
+  response: (request, response) =>
+    request.method === 'POST' && request.path === '/v1/policies' && response.status === 400
+      ? editJson({ ...response, status: 500 }, (json) => {
+          Object.assign(json, { type: 'https://secmon.dev/problems/internal-error', title: 'Internal error', status: 500 });
+          delete json.errors;
+        })
+      : undefined,
+};
+
+const SIGNATURE = SIGNATURE_HEADER.toLowerCase();
+const wrongSignature: Fault = { delivery: (headers, body) => ({ headers: { ...headers, [SIGNATURE]: `sha256=${'0'.repeat(64)}` }, body }) };
+const noSignature: Fault = {
+  delivery: (headers, body) => {
+    const { [SIGNATURE]: _dropped, ...rest } = headers;
+    return { headers: rest, body };
+  },
+};
+const reserialisedBody: Fault = {
+  delivery: (headers, body) => ({ headers, body: Buffer.from(JSON.stringify(JSON.parse(body.toString('utf8')), null, 1)) }),
+};
+
+// Each fault, the operation or webhook and the check that must catch it, and what its report must say.
+const FAULTS: [name: string, fault: Fault, subject: string, check: string, says: (string | RegExp)[]][] = [
+  ['(a) a required field dropped from a response', dropPolicyName, 'getPolicy (GET /v1/policies/{id})', 'success-response', [
+    '[response-schema]',
+    /\/ must have required property 'name'/,
+    'request:  GET ',
+  ]],
+  ['(b) a field of the wrong type', findingSeverityAsNumber, 'listFindings (GET /v1/findings)', 'success-response', [
+    /\/data\/0\/severity must be equal to one of the allowed values.*\(value: 3\)/,
+  ]],
+  ['(c) Location omitted on create', noLocationOnWebhookCreate, 'createWebhook (POST /v1/webhooks)', 'success-response', [
+    '[headers] required header Location is missing',
+  ]],
+  ['(d) 500 for a bad body', internalErrorForBadPolicy, 'createPolicy (POST /v1/policies)', 'invalid-body', [
+    /expected 4xx \(invalid body: \/\S* .+\), got 500/,
+    'body: ',
+  ]],
+  ['(e) a wrongly signed event', wrongSignature, 'findingCreated (webhook finding.created)', 'delivery', [
+    '[signature] X-Service-Signature does not verify',
+  ]],
+  ['(e) an unsigned event from a webhook with a secret', noSignature, 'findingResolved (webhook finding.resolved)', 'delivery', [
+    '[signature] X-Service-Signature is missing on a signed webhook',
+  ]],
+  ['(e) a body re-serialised after signing', reserialisedBody, 'complianceChanged (webhook compliance.changed)', 'delivery', [
+    'does not verify against the raw body',
+  ]],
+];
 
 describe('the kit fails on a broken implementation', () => {
-  it('(a) a required field dropped from a response: getPolicy, response-schema', async () => {
-    const results = await runThroughFault(dropPolicyName, 'getPolicy', ['success-response']);
-    const error = failureOf(results, 'success-response');
-    expect(error).toContain('getPolicy (GET /v1/policies/{id}) — check "success-response" failed');
-    expect(error).toContain('[response-schema]');
-    expect(error).toMatch(/must have required property 'name'/);
-    expect(error).toContain('request:  GET ');
-  });
-
-  it('(b) a field of the wrong type: listFindings, response-schema with the offending value', async () => {
-    const results = await runThroughFault(
-      {
-        response: (request, response) =>
-          request.method === 'GET' && request.path.startsWith('/v1/findings?') && response.status === 200
-            ? editJson(response, (json) => {
-                const first = (json.data as Record<string, unknown>[])[0];
-                if (first) first.severity = 3;
-              })
-            : undefined,
-      },
-      'listFindings',
-      ['success-response'],
-    );
-    const error = failureOf(results, 'success-response');
-    expect(error).toContain('listFindings (GET /v1/findings) — check "success-response" failed');
-    expect(error).toMatch(/\/data\/0\/severity must be equal to one of the allowed values.*\(value: 3\)/);
-  });
-
-  it('(c) Location omitted on create: createWebhook, headers', async () => {
-    const results = await runThroughFault(
-      {
-        response: (request, response) => {
-          if (request.method !== 'POST' || request.path !== '/v1/webhooks' || response.status !== 201) return undefined;
-          const { location: _dropped, ...headers } = response.headers;
-          return { ...response, headers };
-        },
-      },
-      'createWebhook',
-      ['success-response'],
-    );
-    const error = failureOf(results, 'success-response');
-    expect(error).toContain('createWebhook (POST /v1/webhooks) — check "success-response" failed');
-    expect(error).toContain('[headers] required header Location is missing');
-  });
-
-  it('(d) 500 for a bad body: createPolicy, invalid-body names the generated case', async () => {
-    const results = await runThroughFault(
-      {
-        response: (request, response) =>
-          request.method === 'POST' && request.path === '/v1/policies' && response.status === 400
-            ? editJson({ ...response, status: 500 }, (json) => {
-                json.type = 'https://secmon.dev/problems/internal-error';
-                json.title = 'Internal error';
-                json.status = 500;
-                delete json.errors;
-              })
-            : undefined,
-      },
-      'createPolicy',
-      ['invalid-body'],
-    );
-    const error = failureOf(results, 'invalid-body');
-    expect(error).toContain('createPolicy (POST /v1/policies) — check "invalid-body" failed');
-    expect(error).toMatch(/expected 4xx \(invalid body: \/\S* .+\), got 500/);
-    expect(error).toContain('body: ');
-  });
-
-  it('(e) a wrongly signed event: findingCreated, delivery signature', async () => {
-    const results = await runThroughFault(
-      { delivery: (headers, body) => ({ headers: { ...headers, [SIGNATURE_HEADER.toLowerCase()]: `sha256=${'0'.repeat(64)}` }, body }) },
-      'findingCreated',
-      ['delivery'],
-    );
-    const error = failureOf(results, 'delivery');
-    expect(error).toContain('findingCreated (webhook finding.created) — check "delivery" failed');
-    expect(error).toContain('[signature] X-Service-Signature does not verify');
-  });
-
-  it('(e) an unsigned event from a webhook with a secret: findingResolved, delivery signature', async () => {
-    const results = await runThroughFault(
-      {
-        delivery: (headers, body) => {
-          const { [SIGNATURE_HEADER.toLowerCase()]: _dropped, ...rest } = headers;
-          return { headers: rest, body };
-        },
-      },
-      'findingResolved',
-      ['delivery'],
-    );
-    expect(failureOf(results, 'delivery')).toContain('[signature] X-Service-Signature is missing on a signed webhook');
-  });
-
-  it('(e) a body re-serialised after signing: complianceChanged, delivery signature', async () => {
-    const results = await runThroughFault(
-      { delivery: (headers, body) => ({ headers, body: Buffer.from(JSON.stringify(JSON.parse(body.toString('utf8')), null, 1)) }) },
-      'complianceChanged',
-      ['delivery'],
-    );
-    expect(failureOf(results, 'delivery')).toContain('does not verify against the raw body');
-  });
+  for (const [name, fault, subject, check, says] of FAULTS) {
+    it(`${name}: ${subject.split(' ')[0]} fails ${check}`, async () => {
+      const error = await failureUnder(fault, subject, check);
+      expect(error).toContain(`${subject} — check "${check}" failed`);
+      for (const text of says) {
+        if (typeof text === 'string') expect(error).toContain(text);
+        else expect(error).toMatch(text);
+      }
+    });
+  }
 });
 
 describe('npm run contract against a broken implementation', () => {

@@ -2,15 +2,7 @@
 // here names an operation. A check that needs what the run lacks (state, a read-only key) is
 // planned as skipped with its reason, so the coverage table can say why.
 import { deliveryCheck } from './checks/events.ts';
-import {
-  invalidBodies,
-  invalidParameters,
-  missingCredentials,
-  readOnlyKeyOnWrite,
-  successResponse,
-  unknownKey,
-  validInput,
-} from './checks/operation.ts';
+import { invalidBodies, invalidParameters, refusedCredentials, successResponse, validInput } from './checks/operation.ts';
 import { rateLimitProbe } from './checks/rate-limit.ts';
 import { isCrud, lifecycle, pagination, transitions } from './checks/stateful.ts';
 import type { KitContext, Profile } from './context.ts';
@@ -73,15 +65,15 @@ export function planChecks(model: ContractModel, options: PlanOptions): PlannedC
     if (op.body) add('invalid-body', [op.label], false, (ctx) => invalidBodies(ctx, op, 'invalid-body'));
     add('invalid-parameters', [op.label], false, (ctx) => invalidParameters(ctx, op, 'invalid-parameters'));
     if (op.scopes.length > 0 && op.responses.has('401')) {
-      add('no-credentials-401', [op.label], false, (ctx) => missingCredentials(ctx, op, 'no-credentials-401'));
-      add('unknown-key-401', [op.label], false, (ctx) => unknownKey(ctx, op, 'unknown-key-401'));
+      add('no-credentials-401', [op.label], false, (ctx) => refusedCredentials(ctx, op, 'no-credentials-401'));
+      add('unknown-key-401', [op.label], false, (ctx) => refusedCredentials(ctx, op, 'unknown-key-401'));
     }
     if (op.scopes.includes('write') && op.responses.has('403')) {
       add(
         'read-only-key-403',
         [op.label],
         false,
-        (ctx) => readOnlyKeyOnWrite(ctx, op, 'read-only-key-403'),
+        (ctx) => refusedCredentials(ctx, op, 'read-only-key-403'),
         options.hasReadKey ? undefined : 'no --read-key given',
       );
     }

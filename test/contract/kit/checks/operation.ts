@@ -2,6 +2,7 @@
 // conforms, 401 without credentials, 403 for a read-only key on a write, generated invalid input
 // refused with a 4xx problem (never a 5xx), generated valid input accepted with a 2xx.
 import type { KitContext } from '../context.ts';
+import type { Credential } from '../http.ts';
 import { applyMutation, createGenerator, samples } from '../generate.ts';
 import type { OperationModel } from '../spec.ts';
 import { successStatuses } from '../spec.ts';
@@ -38,29 +39,20 @@ export async function successResponse(ctx: KitContext, op: OperationModel, check
   }
 }
 
-export async function missingCredentials(ctx: KitContext, op: OperationModel, check: string): Promise<void> {
-  const id = await idFor(ctx, op, false);
-  const [body] = await ctx.validBodies(op, 1);
-  const exchange = await ctx.send(op, { id, auth: 'none', ...(body === undefined ? {} : { body }) });
-  ctx.expect(op, check, exchange, { statuses: [401] }, 'no Authorization header');
-}
+/** How a request is made without acceptable credentials, and what the contract answers. */
+export const REFUSALS = {
+  'no-credentials-401': { auth: 'none', status: 401, note: 'no Authorization header' },
+  'unknown-key-401': { auth: { token: 'contract-kit-unknown-key-0000', role: '<unknown-key>' }, status: 401, note: 'a key the service does not know' },
+  'read-only-key-403': { auth: 'read', status: 403, note: 'a key with only the read scope' },
+} as const satisfies Record<string, { auth: Credential; status: number; note: string }>;
 
-export async function unknownKey(ctx: KitContext, op: OperationModel, check: string): Promise<void> {
+/** A well-formed request (valid body, existing id) whose only fault is its credentials. */
+export async function refusedCredentials(ctx: KitContext, op: OperationModel, check: keyof typeof REFUSALS): Promise<void> {
+  const { auth, status, note } = REFUSALS[check];
   const id = await idFor(ctx, op, false);
   const [body] = await ctx.validBodies(op, 1);
-  const exchange = await ctx.send(op, {
-    id,
-    auth: { token: 'contract-kit-unknown-key-0000', role: '<unknown-key>' },
-    ...(body === undefined ? {} : { body }),
-  });
-  ctx.expect(op, check, exchange, { statuses: [401] }, 'a key the service does not know');
-}
-
-export async function readOnlyKeyOnWrite(ctx: KitContext, op: OperationModel, check: string): Promise<void> {
-  const id = await idFor(ctx, op, false);
-  const [body] = await ctx.validBodies(op, 1);
-  const exchange = await ctx.send(op, { id, auth: 'read', ...(body === undefined ? {} : { body }) });
-  ctx.expect(op, check, exchange, { statuses: [403] }, 'a key with only the read scope');
+  const exchange = await ctx.send(op, { id, auth, ...(body === undefined ? {} : { body }) });
+  ctx.expect(op, check, exchange, { statuses: [status] }, note);
 }
 
 /** Generated invalid bodies, malformed JSON and a wrong media type: each a 4xx problem. */
