@@ -5,7 +5,7 @@
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,8 @@ interface Target {
   name: string;
   url: string;
   readId: string;
+  /** The process serving the requests, for its CPU time. */
+  pid: number;
   stop(): Promise<void>;
 }
 interface Cell {
@@ -32,6 +34,18 @@ interface Cell {
   p50: number;
   p99: number;
   non2xx: number;
+  /** Server CPU time per request, which other load on the machine disturbs less than req/s. */
+  cpuUs: number;
+}
+
+/** User + system CPU ms of a process (Linux /proc; NaN elsewhere). */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
@@ -85,7 +99,7 @@ async function referenceServer(name: string, validateResponses: boolean, dir: st
     const response = await fetch(`${url}/v1/findings`, { method: 'POST', headers: HEADERS, body: CREATE_BODY });
     readId = ((await response.json()) as { id: string }).id;
   }
-  return { name, url, readId, stop: () => stopChild(child) };
+  return { name, url, readId, pid: child.pid!, stop: () => stopChild(child) };
 }
 
 async function bareServer(bodies: { list: unknown; read: unknown; created: unknown }, readId: string): Promise<Target> {
@@ -94,12 +108,12 @@ async function bareServer(bodies: { list: unknown; read: unknown; created: unkno
   const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
   const url = `http://127.0.0.1:${Number(chunk.toString().trim())}`;
   await waitFor(`${url}/v1/findings`, child);
-  return { name: 'bare express', url, readId, stop: () => stopChild(child) };
+  return { name: 'bare express', url, readId, pid: child.pid!, stop: () => stopChild(child) };
 }
 
 async function prism(): Promise<Target> {
   const mock = await startMock();
-  return { name: 'prism mock', url: mock.url, readId: 'fnd_01jbz3k7q2w9x8v6t5r4p3n2m1', stop: () => mock.stop() };
+  return { name: 'prism mock', url: mock.url, readId: 'fnd_01jbz3k7q2w9x8v6t5r4p3n2m1', pid: mock.pid, stop: () => mock.stop() };
 }
 
 async function measure(target: Target, op: Op): Promise<Cell> {
@@ -114,18 +128,20 @@ async function measure(target: Target, op: Op): Promise<Cell> {
   const { path, ...rest } = request;
   const options = { url: target.url + path, ...rest, headers: HEADERS, connections: CONNECTIONS };
   await autocannon({ ...options, duration: 1 });
+  const cpuBefore = cpuMs(target.pid);
   const result = await autocannon({ ...options, duration: DURATION_S });
+  const cpuUs = ((cpuMs(target.pid) - cpuBefore) * 1000) / result.requests.total;
   const answered = result.statusCodeStats?.[String(expected) as `${number}`]?.count ?? 0;
   const wrong = result.non2xx + result.errors + result.timeouts + (answered === 0 ? 1 : 0);
   if (wrong > 0) log(`${target.name} ${op}: ${wrong} responses were not ${expected}`);
-  return { target: target.name, op, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: wrong };
+  return { target: target.name, op, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: wrong, cpuUs };
 }
 
 function table(cells: Cell[]): string {
   const pad = (text: string, width: number) => text.padEnd(width);
-  const lines = [`| target | op | req/s | p50 ms | p99 ms | errors |`, `|---|---|---:|---:|---:|---:|`];
+  const lines = [`| target | op | req/s | p50 ms | p99 ms | server CPU µs/req | errors |`, `|---|---|---:|---:|---:|---:|---:|`];
   for (const cell of cells) {
-    lines.push(`| ${pad(cell.target, 26)} | ${pad(cell.op, 6)} | ${cell.rps.toFixed(0)} | ${cell.p50} | ${cell.p99} | ${cell.non2xx} |`);
+    lines.push(`| ${pad(cell.target, 26)} | ${pad(cell.op, 6)} | ${cell.rps.toFixed(0)} | ${cell.p50} | ${cell.p99} | ${Number.isNaN(cell.cpuUs) ? '–' : cell.cpuUs.toFixed(0)} | ${cell.non2xx} |`);
   }
   return lines.join('\n');
 }

@@ -109,6 +109,30 @@ describe('problems for everything', () => {
   });
 });
 
+describe('response validation', () => {
+  it('a response that breaks the contract becomes a logged 500 in development, and passes unchecked when off', async () => {
+    const off = await startTestServer({ validateResponses: false });
+    try {
+      for (const server of [t, off]) {
+        // A row the API could never have written: a severity outside the enum.
+        server.server.app.db
+          .prepare(`INSERT INTO policies (id, name, description, severity, enabled, frameworks, rule, version, created_at, updated_at)
+                    VALUES ('pol_01jbz0r5s6t7v8w9x0y1z2a3b5', 'corrupt', '', 'urgent', 1, '[]', NULL, 1, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`)
+          .run();
+      }
+      const checked = await t.fetch('/v1/policies/pol_01jbz0r5s6t7v8w9x0y1z2a3b5');
+      expect(checked.status).toBe(500);
+      expect((await readProblem(checked)).type).toBe(PROBLEM('internal-error'));
+      expect(t.logs.some((line) => line.includes('"level":50') && line.includes('severity'))).toBe(true);
+      const unchecked = await off.fetch('/v1/policies/pol_01jbz0r5s6t7v8w9x0y1z2a3b5');
+      expect(unchecked.status).toBe(200);
+    } finally {
+      t.server.app.db.prepare(`DELETE FROM policies WHERE id = 'pol_01jbz0r5s6t7v8w9x0y1z2a3b5'`).run();
+      await off.close();
+    }
+  });
+});
+
 describe('rate limiting', () => {
   it('per key: RateLimit and RateLimit-Policy headers in the documented form, then 429 with Retry-After', async () => {
     const limited = await startTestServer({ rateLimitPerMinute: 3 });

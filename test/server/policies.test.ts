@@ -62,6 +62,23 @@ describe('createPolicy', () => {
     expect((await readProblem(conflict)).type).toBe(PROBLEM('idempotency-key-reused'));
   });
 
+  it('Idempotency-Key records expire after 24 hours', async () => {
+    let clock = Date.parse('2026-11-02T09:30:00Z');
+    const timed = await startTestServer({}, { now: () => new Date(clock) });
+    try {
+      const headers = { 'Idempotency-Key': 'day-old' };
+      const first = await timed.fetch('/v1/policies', { method: 'POST', json: { name: 'a', severity: 'low' }, headers });
+      clock += 23 * 3600_000;
+      expect((await timed.fetch('/v1/policies', { method: 'POST', json: { name: 'b', severity: 'low' }, headers })).status).toBe(409);
+      clock += 2 * 3600_000;
+      const later = await timed.fetch('/v1/policies', { method: 'POST', json: { name: 'b', severity: 'low' }, headers });
+      expect(later.status).toBe(201);
+      expect((await later.json()).id).not.toBe((await first.json()).id);
+    } finally {
+      await timed.close();
+    }
+  });
+
   it('Idempotency-Key is scoped to the API key', async () => {
     const headers = { 'Idempotency-Key': 'shared-key' };
     const first = await t.fetch('/v1/policies', { method: 'POST', json: { name: 'a', severity: 'low' }, headers });
