@@ -39,7 +39,7 @@ export interface KitContext {
   /** An id for the item path of a resource: an existing resource (stateful) or a valid made-up one. */
   fixture(resource: ResourceModel, fresh?: boolean): Promise<string>;
   /** Creates a resource from a generated valid body (checked as `check`); deleted again by cleanup. */
-  create(resource: ResourceModel, check: string, body?: unknown): Promise<{ id: string; exchange: Exchange }>;
+  create(resource: ResourceModel, check: string, body?: unknown, headers?: Record<string, string>): Promise<{ id: string; exchange: Exchange }>;
   /** `count` valid bodies for the operation's request body. */
   validBodies(op: OperationModel, count: number): Promise<unknown[]>;
   /** `count` invalid bodies (each really invalid per Ajv), with what was broken. */
@@ -163,11 +163,11 @@ export function createKitContext(options: KitOptions): KitContext {
     return http.send({ ...rest, method: op.method.toUpperCase(), path: path ?? pathOf(op, id) });
   }
 
-  async function create(resource: ResourceModel, check: string, given?: unknown): Promise<{ id: string; exchange: Exchange }> {
+  async function create(resource: ResourceModel, check: string, given?: unknown, headers?: Record<string, string>) {
     const op = resource.create;
     if (!op) throw new Error(`${resource.name} has no create operation`);
     const body = given ?? (await validBodies(op, 1))[0];
-    const exchange = await send(op, { body });
+    const exchange = await send(op, { body, ...(headers ? { headers } : {}) });
     expectOn(op, check, exchange, { range: '2xx' }, `creating a ${resource.name} resource`);
     const id = (exchange.json as { id?: unknown }).id;
     if (typeof id !== 'string') {

@@ -48,6 +48,7 @@ const ABBREVIATIONS: Record<string, string> = {
   'unknown-key-401': '401key',
   'read-only-key-403': '403',
   lifecycle: 'crud',
+  idempotency: 'idem',
   pagination: 'pages',
   transitions: 'states',
   delivery: 'event',

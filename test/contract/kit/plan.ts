@@ -4,7 +4,7 @@
 import { deliveryCheck } from './checks/events.ts';
 import { invalidBodies, invalidParameters, refusedCredentials, successResponse, validInput } from './checks/operation.ts';
 import { rateLimitProbe } from './checks/rate-limit.ts';
-import { isCrud, lifecycle, pagination, transitions } from './checks/stateful.ts';
+import { idempotency, isCrud, lifecycle, pagination, transitions } from './checks/stateful.ts';
 import type { KitContext, Profile } from './context.ts';
 import { transitionsOf } from './semantics.ts';
 import type { ContractModel, OperationModel } from './spec.ts';
@@ -41,6 +41,7 @@ export const CHECKS = [
   'unknown-key-401',
   'read-only-key-403',
   'lifecycle',
+  'idempotency',
   'pagination',
   'transitions',
   'delivery',
@@ -82,6 +83,10 @@ export function planChecks(model: ContractModel, options: PlanOptions): PlannedC
   for (const resource of model.resources.filter(isCrud)) {
     const crud = [resource.create, resource.read, resource.list, resource.update, resource.delete].map((op) => op.label);
     add('lifecycle', crud, true, (ctx) => lifecycle(ctx, resource, 'lifecycle'), stateful ? undefined : STATELESS);
+    const key = resource.create.params.find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+    if (key && resource.create.responses.has('409')) {
+      add('idempotency', [resource.create.label], true, (ctx) => idempotency(ctx, resource, key.name, 'idempotency'), stateful ? undefined : STATELESS);
+    }
     add('pagination', [resource.list.label], true, (ctx) => pagination(ctx, resource, 'pagination'), stateful ? undefined : STATELESS);
     const machine = transitionsOf(model, resource.update);
     if (machine) {

@@ -1,7 +1,14 @@
 // Rules the document states in prose that JSON Schema cannot express, which valid-input
 // generation must respect so that "valid" really means "the contract says 2xx". Each rule cites
 // the description it comes from; everything else is derived from the schemas.
+import type { OpenApiDocument } from '../../../lib/document.ts';
 import { schemaAt, type ContractModel, type OperationModel } from './spec.ts';
+
+/** The request body limit the document states in *Limits* ("Request bodies up to 1 MiB"), in bytes. */
+export function bodyLimitBytes(doc: OpenApiDocument): number | undefined {
+  const match = /bodies up to (\d+) MiB/i.exec(doc.info.description ?? '');
+  return match ? Number(match[1]) * 1024 * 1024 : undefined;
+}
 
 /**
  * FindingCreate: "`first_seen_at` and `last_seen_at` default to the time of creation, and

@@ -4,6 +4,7 @@
 import type { KitContext } from '../context.ts';
 import type { Credential } from '../http.ts';
 import { applyMutation, createGenerator, samples } from '../generate.ts';
+import { bodyLimitBytes } from '../semantics.ts';
 import type { OperationModel } from '../spec.ts';
 import { successStatuses } from '../spec.ts';
 import { ContractViolation } from '../verify.ts';
@@ -55,7 +56,7 @@ export async function refusedCredentials(ctx: KitContext, op: OperationModel, ch
   ctx.expect(op, check, exchange, { statuses: [status] }, note);
 }
 
-/** Generated invalid bodies, malformed JSON and a wrong media type: each a 4xx problem. */
+/** Generated invalid bodies, malformed JSON, an oversized body and a wrong media type: each a 4xx problem. */
 export async function invalidBodies(ctx: KitContext, op: OperationModel, check: string): Promise<void> {
   const id = await idFor(ctx, op, false);
   const cases = await ctx.invalidBodies(op, ctx.options.cases);
@@ -66,6 +67,11 @@ export async function invalidBodies(ctx: KitContext, op: OperationModel, check: 
   }
   const malformed = await ctx.send(op, { id, rawBody: '{"unterminated": ' });
   ctx.expect(op, check, malformed, { statuses: [400] }, 'malformed JSON');
+  const limit = bodyLimitBytes(ctx.model.doc);
+  if (op.responses.has('413') && limit) {
+    const tooLarge = await ctx.send(op, { id, rawBody: JSON.stringify({ description: 'x'.repeat(limit + 1024) }) });
+    ctx.expect(op, check, tooLarge, { statuses: [413] }, `a body over the documented ${limit / 1024 / 1024} MiB`);
+  }
   if (op.responses.has('415')) {
     const [valid] = await ctx.validBodies(op, 1);
     const wrongType = await ctx.send(op, { id, rawBody: JSON.stringify(valid), contentType: 'text/plain' });

@@ -1,5 +1,6 @@
 // Checks that need a target that remembers: the CRUD life cycle with ETags and preconditions,
 // pagination over every page, and a state machine's legal and illegal transitions.
+import { randomUUID } from 'node:crypto';
 import type { KitContext } from '../context.ts';
 import type { Transitions } from '../semantics.ts';
 import { successStatuses, type OperationModel, type ResourceModel } from '../spec.ts';
@@ -58,6 +59,19 @@ export async function lifecycle(ctx: KitContext, resource: Crud, check: string):
   ctx.expect(resource.read, check, await ctx.send(resource.read, { id }), { statuses: [404] }, 'read after delete');
   ctx.expect(resource.delete, check, await ctx.send(resource.delete, { id }), { statuses: [404] }, 'second delete');
   ctx.expect(resource.update, check, await ctx.send(resource.update, { id, body: update }), { statuses: [404] }, 'update after delete');
+}
+
+/** A create retried with the same Idempotency-Key replays the first response; another body with it is 409. */
+export async function idempotency(ctx: KitContext, resource: Crud, header: string, check: string): Promise<void> {
+  const key = randomUUID();
+  const [first, other] = await ctx.validBodies(resource.create, 2);
+  const { id, exchange: original } = await ctx.create(resource, check, first, { [header]: key });
+  const replay = await ctx.send(resource.create, { body: first, headers: { [header]: key } });
+  ctx.expect(resource.create, check, replay, { statuses: [original.status] }, `the same ${header} and body again`);
+  const replayedId = (replay.json as { id?: unknown }).id;
+  if (replayedId !== id) fail(resource.create, check, `the retry created ${String(replayedId)} instead of replaying ${id}`);
+  const reused = await ctx.send(resource.create, { body: { ...(other as object), ...(JSON.stringify(other) === JSON.stringify(first) ? { description: 'different' } : {}) }, headers: { [header]: key } });
+  ctx.expect(resource.create, check, reused, { statuses: [409] }, `the same ${header} with another body`);
 }
 
 const PAGE_LIMIT = 2;
