@@ -209,45 +209,59 @@ export interface RecordedAttempt {
   disabled: 'endpoint_gone' | 'failing' | null;
 }
 
+export interface Attempt {
+  delivery: ClaimedDelivery;
+  outcome: AttemptOutcome;
+  /** Epoch ms when the attempt ended. */
+  at: number;
+}
+
 /** Records an attempt's outcome on the delivery and the webhook's `last_delivery`, atomically. */
 export function recordAttempt(db: DatabaseSync, delivery: ClaimedDelivery, outcome: AttemptOutcome, at: number): RecordedAttempt {
-  return transaction(db, () => {
-    const firstAttemptAt = delivery.firstAttemptAt ?? at;
-    const status = outcome.status;
-    const error = outcome.kind === 'retry' || outcome.kind === 'exhausted' ? outcome.error : null;
-    const state: DeliveryState =
-      outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'gone' ? 'gone' : outcome.kind === 'retry' ? 'pending' : 'failed';
-    statement(
-      db,
-      `UPDATE webhook_deliveries
-       SET state = ?, attempts = attempts + 1, first_attempt_at = ?, last_status = ?, last_error = ?, leased_until = NULL,
-           due_at = ?, finished_at = ?
-       WHERE id = ?`,
-    ).run(
-      state,
-      firstAttemptAt,
-      status,
-      error,
-      outcome.kind === 'retry' ? outcome.dueAt : at,
-      state === 'pending' ? null : at,
-      delivery.id,
-    );
-    const attemptedAt = new Date(at).toISOString();
-    const lastDelivery = JSON.stringify({ attempted_at: attemptedAt, status_code: status, succeeded: outcome.kind === 'delivered' });
-    statement(db, 'UPDATE webhooks SET last_delivery = ? WHERE id = ?').run(lastDelivery, delivery.webhookId);
+  return transaction(db, () => applyAttempt(db, { delivery, outcome, at }));
+}
 
-    let disabled: RecordedAttempt['disabled'] = null;
-    if (outcome.kind === 'gone') disabled = 'endpoint_gone';
-    else if (outcome.kind === 'exhausted' && !deliveredSince(db, delivery.webhookId, firstAttemptAt)) disabled = 'failing';
-    if (disabled) {
-      const changed = statement(
-        db,
-        `UPDATE webhooks SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ? AND enabled = 1`,
-      ).run(disabled, attemptedAt, delivery.webhookId).changes;
-      if (Number(changed) === 0) disabled = null;
-    }
-    return { disabled };
-  });
+/** Records many attempts in one transaction (the dispatcher's batch of one event-loop turn), in order. */
+export function recordAttempts(db: DatabaseSync, attempts: readonly Attempt[]): RecordedAttempt[] {
+  return transaction(db, () => attempts.map((attempt) => applyAttempt(db, attempt)));
+}
+
+function applyAttempt(db: DatabaseSync, { delivery, outcome, at }: Attempt): RecordedAttempt {
+  const firstAttemptAt = delivery.firstAttemptAt ?? at;
+  const status = outcome.status;
+  const error = outcome.kind === 'retry' || outcome.kind === 'exhausted' ? outcome.error : null;
+  const state: DeliveryState =
+    outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'gone' ? 'gone' : outcome.kind === 'retry' ? 'pending' : 'failed';
+  statement(
+    db,
+    `UPDATE webhook_deliveries
+     SET state = ?, attempts = attempts + 1, first_attempt_at = ?, last_status = ?, last_error = ?, leased_until = NULL,
+         due_at = ?, finished_at = ?
+     WHERE id = ?`,
+  ).run(
+    state,
+    firstAttemptAt,
+    status,
+    error,
+    outcome.kind === 'retry' ? outcome.dueAt : at,
+    state === 'pending' ? null : at,
+    delivery.id,
+  );
+  const attemptedAt = new Date(at).toISOString();
+  const lastDelivery = JSON.stringify({ attempted_at: attemptedAt, status_code: status, succeeded: outcome.kind === 'delivered' });
+  statement(db, 'UPDATE webhooks SET last_delivery = ? WHERE id = ?').run(lastDelivery, delivery.webhookId);
+
+  let disabled: RecordedAttempt['disabled'] = null;
+  if (outcome.kind === 'gone') disabled = 'endpoint_gone';
+  else if (outcome.kind === 'exhausted' && !deliveredSince(db, delivery.webhookId, firstAttemptAt)) disabled = 'failing';
+  if (disabled) {
+    const changed = statement(
+      db,
+      `UPDATE webhooks SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ? AND enabled = 1`,
+    ).run(disabled, attemptedAt, delivery.webhookId).changes;
+    if (Number(changed) === 0) disabled = null;
+  }
+  return { disabled };
 }
 
 // "Recent deliveries keep failing": nothing reached the receiver during the whole retry run of

@@ -10,11 +10,13 @@ import {
   nextDueAt,
   onEnqueue,
   pruneFinished,
-  recordAttempt,
+  recordAttempts,
   releaseAllLeases,
   releaseLease,
+  type Attempt,
   type AttemptOutcome,
   type ClaimedDelivery,
+  type RecordedAttempt,
 } from '../store/outbox.ts';
 import { parseRetryAfter, retryDelayMs } from './schedule.ts';
 import { guardedLookup, urlRefusal, type Resolver } from './ssrf.ts';
@@ -116,6 +118,26 @@ export function createDispatcher({ db, config, logger, resolve, now = Date.now, 
     });
   }
 
+  // Outcomes of one event-loop turn are written in one transaction: at thousands of deliveries a
+  // second, a commit per attempt would cost more than the attempts.
+  let batch: { attempt: Attempt; resolve: (recorded: RecordedAttempt) => void; reject: (error: unknown) => void }[] = [];
+  function record(attempt: Attempt): Promise<RecordedAttempt> {
+    return new Promise((resolve, reject) => {
+      if (batch.push({ attempt, resolve, reject }) === 1) setImmediate(flush);
+    });
+  }
+  function flush(): void {
+    const items = batch;
+    batch = [];
+    try {
+      const recorded = recordAttempts(db, items.map((item) => item.attempt));
+      items.forEach((item, index) => item.resolve(recorded[index]!));
+    } catch (error) {
+      // The leases stay: once they run out the deliveries are tried again.
+      for (const item of items) item.reject(error);
+    }
+  }
+
   // Sleep until the earliest due (or lease expiry) time, bounded so nothing waits on a missed wake-up.
   function schedule(): void {
     clearTimeout(timer);
@@ -170,7 +192,7 @@ export function createDispatcher({ db, config, logger, resolve, now = Date.now, 
     } finally {
       clearTimeout(timer);
     }
-    const { disabled } = recordAttempt(db, delivery, outcome, now());
+    const { disabled } = await record({ delivery, outcome, at: now() });
     const elapsed_ms = now() - delivery.createdAt;
     if (outcome.kind === 'delivered') log.debug({ ...fields, status: outcome.status, elapsed_ms }, 'webhook delivered');
     else if (outcome.kind === 'retry') {
