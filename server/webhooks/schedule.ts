@@ -27,7 +27,7 @@ export const JITTER = 0.2;
 export const MAX_RETRY_AFTER_MS = HOUR;
 
 export interface RetryOptions {
-  /** Multiplies every delay, Retry-After included (0.001 runs three days in about four minutes). */
+  /** Multiplies every delay, Retry-After included (0.001 runs the three days in under five minutes). */
   scale: number;
   /** The receiver's Retry-After in ms, if it sent a usable one. */
   retryAfterMs?: number | null | undefined;
