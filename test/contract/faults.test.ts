@@ -78,6 +78,16 @@ const internalErrorForBadPolicy: Fault = {
       : undefined,
 };
 
+const severityFilterIgnored: Fault = {
+  response: (request, response) =>
+    request.method === 'GET' && /^\/v1\/findings\?(.*&)?severity=/.test(request.path) && response.status === 200
+      ? editJson(response, (json) => {
+          const asked = new URL(request.path, 'http://x').searchParams.get('severity');
+          for (const item of json.data as Record<string, unknown>[]) item.severity = asked === 'info' ? 'critical' : 'info';
+        })
+      : undefined,
+};
+
 const SIGNATURE = SIGNATURE_HEADER.toLowerCase();
 const wrongSignature: Fault = { delivery: (headers, body) => ({ headers: { ...headers, [SIGNATURE]: `sha256=${'0'.repeat(64)}` }, body }) };
 const noSignature: Fault = {
@@ -106,6 +116,9 @@ const FAULTS: [name: string, fault: Fault, subject: string, check: string, says:
   ['(d) 500 for a bad body', internalErrorForBadPolicy, 'createPolicy (POST /v1/policies)', 'invalid-body', [
     /expected 4xx \(invalid body: \/\S* .+\), got 500/,
     'body: ',
+  ]],
+  ['(f) a list filter that does not filter', severityFilterIgnored, 'listFindings (GET /v1/findings)', 'valid-input', [
+    /filter severity=\w+ returned an item with severity=/,
   ]],
   ['(e) a wrongly signed event', wrongSignature, 'findingCreated (webhook finding.created)', 'delivery', [
     '[signature] X-Service-Signature does not verify',

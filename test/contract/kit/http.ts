@@ -41,6 +41,8 @@ export interface HttpClientOptions {
   readKey?: string;
   /** Longest `Retry-After` the client waits for before giving up on a 429 (seconds). */
   maxRetryWait?: number;
+  /** How long one request may take. */
+  timeoutMs?: number;
 }
 
 const MAX_RATE_LIMIT_RETRIES = 3;
@@ -48,6 +50,7 @@ const MAX_RATE_LIMIT_RETRIES = 3;
 export function createHttpClient(options: HttpClientOptions) {
   const base = options.baseUrl.replace(/\/+$/, '');
   const maxWait = options.maxRetryWait ?? 65;
+  const timeoutMs = options.timeoutMs ?? 30_000;
   let rateLimitedWaits = 0;
 
   function credential(auth: Credential): { token?: string; role: string } {
@@ -76,8 +79,15 @@ export function createHttpClient(options: HttpClientOptions) {
       shown['Content-Type'] = headers['Content-Type'];
     }
     for (let attempt = 0; ; attempt++) {
-      const response = await fetch(url, { method: spec.method, headers, body: body ?? null, redirect: 'manual' });
-      const text = await response.text();
+      let response: Response;
+      let text: string;
+      try {
+        response = await fetch(url, { method: spec.method, headers, body: body ?? null, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+        text = await response.text();
+      } catch (error) {
+        // A hanging or refusing target must fail the check that asked, with the request it sent.
+        throw new Error(`${spec.method} ${url} got no answer: ${(error as Error).message}`, { cause: error });
+      }
       const retryAfter = Number(response.headers.get('retry-after'));
       if (
         response.status === 429 &&

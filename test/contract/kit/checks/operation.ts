@@ -130,5 +130,45 @@ export async function validInput(ctx: KitContext, op: OperationModel, check: str
     const id = await idFor(ctx, op, false);
     const exchange = await ctx.send(op, { id, query });
     ctx.expect(op, check, exchange, { statuses }, 'valid generated query');
+    if (ctx.options.profile === 'stateful') filtersHold(op, check, query, exchange.json);
+  }
+  if (ctx.options.profile === 'stateful' && op.kind === 'list') await filterByExistingValues(ctx, op, check);
+}
+
+/**
+ * Generated filter values rarely match anything; this filters by each filterable property of an
+ * item that exists, which must come back (it is on the unfiltered first page) with only matches.
+ */
+async function filterByExistingValues(ctx: KitContext, op: OperationModel, check: string): Promise<void> {
+  await ctx.fixture(ctx.resourceOf(op));
+  const all = await ctx.send(op, { query: { limit: '100' } });
+  ctx.expect(op, check, all, { statuses: [200] }, 'the first page, to pick filter values from');
+  const items = (all.json as { data: Record<string, unknown>[] }).data;
+  for (const param of op.params.filter((p) => p.in === 'query')) {
+    const item = items.find((candidate) => ['string', 'boolean', 'number'].includes(typeof candidate[param.name]));
+    if (!item) continue;
+    const query = { [param.name]: String(item[param.name]) };
+    const filtered = await ctx.send(op, { query: { ...query, limit: '100' } });
+    ctx.expect(op, check, filtered, { statuses: [200] }, `filter ${param.name} by an existing value`);
+    filtersHold(op, check, query, filtered.json);
+    if (!(filtered.json as { data: { id?: unknown }[] }).data.some((found) => found.id === item.id)) {
+      throw new ContractViolation(op.label, check, [
+        { aspect: 'expectation', message: `filter ${param.name}=${query[param.name]} left out ${String(item.id)}, which has that value`, details: [] },
+      ]);
+    }
+  }
+}
+
+/** A query parameter named like an item property is a filter: every item returned must match it. */
+function filtersHold(op: OperationModel, check: string, query: Record<string, string>, json: unknown): void {
+  const items = (json as { data?: Record<string, unknown>[] } | undefined)?.data;
+  if (!Array.isArray(items)) return;
+  for (const item of items) {
+    for (const [name, value] of Object.entries(query)) {
+      if (!(name in item) || String(item[name]) === value) continue;
+      throw new ContractViolation(op.label, check, [
+        { aspect: 'expectation', message: `filter ${name}=${value} returned an item with ${name}=${JSON.stringify(item[name])}`, details: [JSON.stringify(item).slice(0, 300)] },
+      ]);
+    }
   }
 }
