@@ -62,12 +62,7 @@ export function onEnqueue(db: DatabaseSync, listener: () => void): () => void {
  * Returns the number of deliveries queued.
  */
 export function enqueueEvent(db: DatabaseSync, body: WebhookEvent, now: Date = new Date()): number {
-  const result = validateEvent(body);
-  if (!result.valid) throw new Error(`refusing to queue an invalid ${String(body.event)} event: ${result.message}`);
-  const text = JSON.stringify(body);
-  if (Buffer.byteLength(text) > MAX_EVENT_BYTES) {
-    throw new Error(`refusing to queue a ${body.event} event of ${Buffer.byteLength(text)} bytes (cap ${MAX_EVENT_BYTES})`);
-  }
+  const text = serializeEvent(body);
   const subscribers = statement(
     db,
     `SELECT id FROM webhooks
@@ -92,6 +87,19 @@ export function enqueueEvent(db: DatabaseSync, body: WebhookEvent, now: Date = n
   const set = listeners.get(db);
   if (set?.size) setImmediate(() => set.forEach((listener) => listener()));
   return subscribers.length;
+}
+
+/**
+ * The bytes every attempt of an event sends: the body validated against its webhook schema and
+ * serialised once. Throws for an invalid body or one over `maxBytes`.
+ */
+export function serializeEvent(body: WebhookEvent, maxBytes: number = MAX_EVENT_BYTES): string {
+  const result = validateEvent(body);
+  if (!result.valid) throw new Error(`refusing to queue an invalid ${String(body.event)} event: ${result.message}`);
+  const text = JSON.stringify(body);
+  const bytes = Buffer.byteLength(text);
+  if (bytes > maxBytes) throw new Error(`refusing to queue a ${body.event} event of ${bytes} bytes (cap ${maxBytes})`);
+  return text;
 }
 
 /** A claimed delivery with what the attempt needs, read at claim time (the current URL and secret). */

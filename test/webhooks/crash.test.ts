@@ -2,6 +2,7 @@
 // flight; after a restart on the same database every event reaches the receiver at least once.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseEvent } from '../../lib/events.ts';
@@ -13,15 +14,15 @@ const KEY = 'crash-test-key-7c1d9e';
 const EVENTS = 60;
 
 const dir = mkdtempSync(join(tmpdir(), 'secmon-crash-'));
-const env = {
-  SECMON_DB: join(dir, 'secmon.db'),
+const envFor = (name: string) => ({
+  SECMON_DB: join(dir, `${name}.db`),
   SECMON_API_KEYS: `${KEY}:read+write`,
   SECMON_RATE_LIMIT: '0',
   SECMON_RETRY_SCALE: '0.001',
   // Few slots and a slow receiver keep most deliveries pending and some in flight at the kill.
   SECMON_DELIVERY_CONCURRENCY: '4',
   SECMON_DELIVERY_PER_WEBHOOK: '4',
-};
+});
 
 let server: ServerProcess | undefined;
 let receiver: TestReceiver | undefined;
@@ -36,6 +37,7 @@ const call = (base: string, path: string, body: unknown) =>
 
 describe('crash safety', () => {
   it('SIGKILL with deliveries pending and in flight loses nothing; in-flight ones are sent again', async () => {
+    const env = envFor('sigkill');
     receiver = await startReceiver({ status: 200, delayMs: 150 });
     server = await spawnServer(env);
     const webhook = await call(server.url, '/v1/webhooks', { url: `${receiver.url}/hook`, events: ['finding.created'] });
@@ -77,5 +79,31 @@ describe('crash safety', () => {
     // The requests that were in flight when the process died were not acknowledged: sent again.
     expect(resent.length).toBeGreaterThan(0);
     expect(server.lines.some((line) => line.includes('resending webhook deliveries a previous process had in flight'))).toBe(true);
+  });
+
+  it('SIGTERM lets attempts in flight finish, leaves the rest pending, and the restart sends them once', async () => {
+    const env = envFor('sigterm');
+    await receiver?.close();
+    receiver = await startReceiver({ status: 200, delayMs: 150 });
+    server = await spawnServer(env);
+    expect((await call(server.url, '/v1/webhooks', { url: `${receiver.url}/hook`, events: ['finding.created'] })).status).toBe(201);
+    for (let index = 0; index < 30; index++) {
+      expect((await call(server.url, '/v1/findings', { title: `Finding ${index}`, severity: 'low', device_id: DEVICE_ID })).status).toBe(201);
+    }
+    await receiver.waitFor(6);
+    const exited = once(server.child, 'exit');
+    server.child.kill('SIGTERM');
+    expect((await exited)[0]).toBe(0);
+    const beforeRestart = receiver.receipts.length;
+    expect(beforeRestart).toBeLessThan(30);
+
+    server = await spawnServer(env);
+    await receiver.waitFor(30, 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const ids = receiver.receipts.map((receipt) => receipt.headers['x-service-delivery']);
+    console.log(`graceful stop: 30 events, ${beforeRestart} delivered before SIGTERM, ${receiver.receipts.length} requests in all, ${ids.length - new Set(ids).size} duplicates`);
+    expect(new Set(ids).size).toBe(30);
+    expect(ids).toHaveLength(30);
+    expect(server.lines.some((line) => line.includes('resending webhook deliveries'))).toBe(false);
   });
 });

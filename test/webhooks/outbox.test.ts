@@ -15,6 +15,7 @@ import {
   pruneFinished,
   recordAttempt,
   releaseAllLeases,
+  serializeEvent,
   type ClaimedDelivery,
 } from '../../server/store/outbox.ts';
 
@@ -90,6 +91,12 @@ describe('enqueueEvent', () => {
     const bad = { ...event, data: { ...event.data, severity: 'apocalyptic' } } as unknown as typeof event;
     expect(() => enqueueEvent(db, bad)).toThrow(/invalid finding\.created event.*severity/);
     expect(countDeliveries(db).pending).toBe(0);
+  });
+
+  it('caps the serialised size', () => {
+    const size = Buffer.byteLength(JSON.stringify(event));
+    expect(serializeEvent(event, size)).toBe(JSON.stringify(event));
+    expect(() => serializeEvent(event, size - 1)).toThrow(`refusing to queue a finding.created event of ${size} bytes (cap ${size - 1})`);
   });
 
   it('stores no event when nobody subscribes', () => {

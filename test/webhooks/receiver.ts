@@ -15,7 +15,14 @@ export interface Receipt {
 /** How to answer one request. */
 export type Answer =
   | number
-  | { status: number; headers?: Record<string, string>; /** answer after this long */ delayMs?: number }
+  | {
+      status: number;
+      headers?: Record<string, string>;
+      /** answer after this long */
+      delayMs?: number;
+      /** stream a body this large (a receiver that answers far more than anyone reads) */
+      bodyBytes?: number;
+    }
   | 'timeout' // never answer; the connection stays open until the receiver closes
   | 'reset'; // destroy the connection without an answer
 
@@ -24,6 +31,8 @@ export interface TestReceiver {
   receipts: Receipt[];
   /** Number of TCP connections accepted (a refused delivery must not even connect). */
   connections(): number;
+  /** The most requests that were open (received, not yet answered) at the same time. */
+  maxConcurrent(): number;
   /** Answers for the next requests, in order; afterwards `fallback` applies. */
   script(...answers: Answer[]): void;
   /** Resolves when at least `count` requests arrived; rejects after `timeoutMs`. */
@@ -36,8 +45,12 @@ export async function startReceiver(fallback: Answer = 200, host = '127.0.0.1'):
   const queue: Answer[] = [];
   const sockets = new Set<Socket>();
   let connections = 0;
+  let open = 0;
+  let maxOpen = 0;
   let waiters: (() => void)[] = [];
   const server = createServer((req, res) => {
+    maxOpen = Math.max(maxOpen, ++open);
+    res.on('close', () => open--);
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -58,6 +71,7 @@ export async function startReceiver(fallback: Answer = 200, host = '127.0.0.1'):
     url: `http://${host}:${port}`,
     receipts,
     connections: () => connections,
+    maxConcurrent: () => maxOpen,
     script: (...answers) => queue.push(...answers),
     waitFor(count, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {
@@ -89,9 +103,24 @@ function answer(how: Answer, res: ServerResponse, socket: Socket): void {
     socket.resetAndDestroy();
     return;
   }
-  const { status, headers = {}, delayMs = 0 } = typeof how === 'number' ? { status: how } : how;
+  const { status, headers = {}, delayMs = 0, bodyBytes = 0 } = typeof how === 'number' ? { status: how } : how;
   const send = () => {
-    if (!res.destroyed) res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end(`answer ${status}`);
+    if (res.destroyed) return;
+    res.writeHead(status, { 'content-type': 'text/plain', ...headers });
+    if (bodyBytes === 0) {
+      res.end(`answer ${status}`);
+      return;
+    }
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    let left = bodyBytes;
+    const pump = () => {
+      while (left > 0 && !res.destroyed) {
+        left -= chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      if (!res.destroyed) res.end();
+    };
+    pump();
   };
   if (delayMs > 0) setTimeout(send, delayMs);
   else send();

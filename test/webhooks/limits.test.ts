@@ -1,0 +1,93 @@
+// The dispatcher's bounds: attempts in flight overall and per webhook, how much of an answer it
+// reads, and what it never writes to the log.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DeliveryConfig } from '../../server/config.ts';
+import { listDeliveries } from '../../server/store/outbox.ts';
+import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
+import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
+import { startReceiver, type TestReceiver } from './receiver.ts';
+
+const SECRET = 'whsec_limits_test_never_logged_77';
+
+let t: TestServer | undefined;
+const receivers: TestReceiver[] = [];
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+  await t?.close();
+  t = undefined;
+});
+
+async function serve(delivery: Partial<DeliveryConfig>): Promise<TestServer> {
+  t = await startTestServer(
+    { delivery: { retryScale: 0.001, timeoutMs: 5000, concurrency: 16, perWebhookConcurrency: 8, ...delivery } },
+    { workers: [deliveryWorker()] },
+  );
+  return t;
+}
+
+async function subscribe(server: TestServer, receiver: TestReceiver): Promise<string> {
+  const response = await server.fetch('/v1/webhooks', { method: 'POST', json: { url: `${receiver.url}/hook`, events: ['finding.created'], secret: SECRET } });
+  expect(response.status).toBe(201);
+  return (await response.json()).id;
+}
+
+const createFindings = (server: TestServer, count: number) =>
+  Promise.all(
+    Array.from({ length: count }, async (_, index) => {
+      const response = await server.fetch('/v1/findings', { method: 'POST', json: { title: `Finding ${index}`, severity: 'low', device_id: DEVICE_ID } });
+      expect(response.status).toBe(201);
+    }),
+  );
+
+describe('dispatcher limits', () => {
+  it('keeps at most perWebhookConcurrency attempts open to each receiver, and uses them', async () => {
+    const server = await serve({ concurrency: 16, perWebhookConcurrency: 3 });
+    const slow = { status: 200, delayMs: 80 } as const;
+    const [a, b] = [await startReceiver(slow), await startReceiver(slow)];
+    receivers.push(a, b);
+    await subscribe(server, a);
+    await subscribe(server, b);
+    await createFindings(server, 15);
+    await Promise.all([a.waitFor(15), b.waitFor(15)]);
+    expect(a.maxConcurrent()).toBe(3);
+    expect(b.maxConcurrent()).toBe(3);
+  });
+
+  it('never runs more than concurrency attempts at once over many webhooks', async () => {
+    const server = await serve({ concurrency: 4, perWebhookConcurrency: 4 });
+    // One receiver behind several webhooks: its open-request count is the dispatcher's total.
+    const shared = await startReceiver({ status: 200, delayMs: 60 });
+    receivers.push(shared);
+    for (let index = 0; index < 4; index++) await subscribe(server, shared);
+    await createFindings(server, 6);
+    await shared.waitFor(24);
+    expect(shared.maxConcurrent()).toBe(4);
+  });
+
+  it('reads only the start of an oversized answer and still counts the 2xx', async () => {
+    const server = await serve({});
+    const chatty = await startReceiver({ status: 200, bodyBytes: 50 * 1024 * 1024 });
+    receivers.push(chatty);
+    const id = await subscribe(server, chatty);
+    await createFindings(server, 1);
+    await chatty.waitFor(1);
+    const deadline = Date.now() + 5000;
+    while (listDeliveries(server.server.app.db, id)[0]?.state !== 'delivered' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(listDeliveries(server.server.app.db, id)[0]).toMatchObject({ state: 'delivered', attempts: 1, lastStatus: 200 });
+  });
+
+  it('logs deliveries without the secret or the URL', async () => {
+    const server = await serve({});
+    const failing = await startReceiver(500);
+    receivers.push(failing);
+    await subscribe(server, failing);
+    await createFindings(server, 2);
+    await failing.waitFor(4);
+    const logs = server.logs.join('\n');
+    expect(logs).toMatch(/webhook delivery failed; will retry/);
+    expect(logs).not.toContain(SECRET);
+    expect(logs).not.toContain(`${failing.url}/hook`);
+  });
+});
