@@ -35,8 +35,6 @@ export interface DispatcherOptions {
   logger: Logger;
   /** Name resolution for delivery-time SSRF checks; the system resolver by default. */
   resolve?: Resolver;
-  now?: () => number;
-  random?: () => number;
 }
 
 export interface Dispatcher {
@@ -47,13 +45,11 @@ export interface Dispatcher {
    * them pending (not counted as attempts). The database must still be open.
    */
   stop(graceMs?: number): Promise<void>;
-  /** Looks for due work now (new deliveries are noticed without it). */
-  wake(): void;
 }
 
 type Flight = { delivery: ClaimedDelivery; controller: AbortController; done: Promise<void> };
 
-export function createDispatcher({ db, config, logger, resolve, now = Date.now, random = Math.random }: DispatcherOptions): Dispatcher {
+export function createDispatcher({ db, config, logger, resolve }: DispatcherOptions): Dispatcher {
   const { delivery: settings, mode } = config;
   const log = logger.child({ component: 'webhooks' });
   const agent = new Agent({
@@ -85,7 +81,7 @@ export function createDispatcher({ db, config, logger, resolve, now = Date.now, 
         const free = settings.concurrency - inFlight.size;
         if (free <= 0) break;
         const claimed = claimDueDeliveries(db, {
-          now: now(),
+          now: Date.now(),
           limit: free,
           leaseMs,
           perWebhookLimit: settings.perWebhookConcurrency,
@@ -94,8 +90,8 @@ export function createDispatcher({ db, config, logger, resolve, now = Date.now, 
         for (const delivery of claimed) launch(delivery);
         if (claimed.length === free) pumpAgain = true;
       } while (pumpAgain && running);
-      if (now() - lastPrune > PRUNE_EVERY_MS) {
-        lastPrune = now();
+      if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
+        lastPrune = Date.now();
         const pruned = pruneFinished(db, lastPrune - RETENTION_MS);
         if (pruned > 0) log.info({ pruned }, 'pruned finished webhook deliveries');
       }
@@ -145,7 +141,7 @@ export function createDispatcher({ db, config, logger, resolve, now = Date.now, 
     let wait = MAX_IDLE_MS;
     try {
       const next = nextDueAt(db);
-      if (next !== null) wait = Math.min(MAX_IDLE_MS, Math.max(0, next - now()));
+      if (next !== null) wait = Math.min(MAX_IDLE_MS, Math.max(0, next - Date.now()));
     } catch (error) {
       log.error({ err: error }, 'reading the webhook outbox failed');
     }
@@ -178,25 +174,25 @@ export function createDispatcher({ db, config, logger, resolve, now = Date.now, 
       attempt: attemptNumber,
     };
     let outcome: AttemptOutcome;
-    const timer = setTimeout(() => controller.abort(new AttemptTimeout(settings.timeoutMs)), settings.timeoutMs);
+    const deadline = setTimeout(() => controller.abort(new AttemptTimeout(settings.timeoutMs)), settings.timeoutMs);
     try {
       const response = await send(delivery, controller.signal);
       outcome = judge(response.status, response.retryAfter, attemptNumber);
     } catch (error) {
       if (controller.signal.reason === SHUTDOWN) {
-        releaseLease(db, delivery.id, now());
+        releaseLease(db, delivery.id, Date.now());
         log.info(fields, 'webhook delivery interrupted by shutdown; left pending');
         return;
       }
       outcome = failure(null, describeError(controller.signal.reason ?? error), null, attemptNumber);
     } finally {
-      clearTimeout(timer);
+      clearTimeout(deadline);
     }
-    const { disabled } = await record({ delivery, outcome, at: now() });
-    const elapsed_ms = now() - delivery.createdAt;
+    const { disabled } = await record({ delivery, outcome, at: Date.now() });
+    const elapsed_ms = Date.now() - delivery.createdAt;
     if (outcome.kind === 'delivered') log.debug({ ...fields, status: outcome.status, elapsed_ms }, 'webhook delivered');
     else if (outcome.kind === 'retry') {
-      log.info({ ...fields, status: outcome.status, error: outcome.error, retry_in_ms: outcome.dueAt - now() }, 'webhook delivery failed; will retry');
+      log.info({ ...fields, status: outcome.status, error: outcome.error, retry_in_ms: outcome.dueAt - Date.now() }, 'webhook delivery failed; will retry');
     } else log.warn({ ...fields, status: outcome.status, outcome: outcome.kind }, 'webhook delivery given up');
     if (disabled) log.warn({ webhook_id: delivery.webhookId, reason: disabled }, 'webhook disabled');
   }
@@ -227,8 +223,8 @@ export function createDispatcher({ db, config, logger, resolve, now = Date.now, 
   }
 
   function failure(status: number | null, error: string, retryAfter: string | null, attemptNumber: number): AttemptOutcome {
-    const at = now();
-    const delay = retryDelayMs(attemptNumber, { scale: settings.retryScale, retryAfterMs: parseRetryAfter(retryAfter, at), random });
+    const at = Date.now();
+    const delay = retryDelayMs(attemptNumber, { scale: settings.retryScale, retryAfterMs: parseRetryAfter(retryAfter, at) });
     return delay === null ? { kind: 'exhausted', status, error } : { kind: 'retry', status, error, dueAt: at + delay };
   }
 
@@ -236,7 +232,7 @@ export function createDispatcher({ db, config, logger, resolve, now = Date.now, 
     start() {
       if (running) return;
       running = true;
-      const resumed = releaseAllLeases(db, now());
+      const resumed = releaseAllLeases(db, Date.now());
       if (resumed > 0) log.warn({ resumed }, 'resending webhook deliveries a previous process had in flight');
       unsubscribe = onEnqueue(db, pumpSoon);
       pump();
@@ -256,7 +252,6 @@ export function createDispatcher({ db, config, logger, resolve, now = Date.now, 
       }
       await agent.close().catch(() => agent.destroy());
     },
-    wake: pump,
   };
 }
 
@@ -264,7 +259,7 @@ export function createDispatcher({ db, config, logger, resolve, now = Date.now, 
  * The dispatcher as a server worker (startServer's `workers`), with the options tests vary; the
  * database, configuration and logger come from the app.
  */
-export function deliveryWorker(options: Pick<DispatcherOptions, 'resolve' | 'now' | 'random'> = {}) {
+export function deliveryWorker(options: Pick<DispatcherOptions, 'resolve'> = {}) {
   return (app: Pick<DispatcherOptions, 'db' | 'config' | 'logger'>): Dispatcher =>
     createDispatcher({ db: app.db, config: app.config, logger: app.logger, ...options });
 }
