@@ -63,6 +63,11 @@ describe('urlRefusal', () => {
     ['https://[fd00:ec2::254]/latest', 'production', /metadata/],
     ['http://169.254.169.254/latest/meta-data', 'development', /metadata/],
     ['not a url', 'development', /valid absolute URL/],
+    // Spellings the URL parser normalises to an internal address.
+    ['https://0x7f.1/hook', 'production', /127\.0\.0\.1 is a loopback/],
+    ['https://2130706433/hook', 'production', /127\.0\.0\.1 is a loopback/],
+    ['https://[::ffff:127.0.0.1]/hook', 'production', /loopback/],
+    ['https://[::ffff:a9fe:a9fe]/latest', 'development', /metadata/],
   ] as const)('%s in %s is refused', (url, mode, reason) => {
     expect(urlRefusal(url, mode)).toMatch(reason);
   });
