@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parseEvent } from '../../lib/events.ts';
 import { DEVICE_ID } from '../server/helpers.ts';
 import { startReceiver, type TestReceiver } from './receiver.ts';
@@ -26,11 +26,12 @@ const envFor = (name: string) => ({
 
 let server: ServerProcess | undefined;
 let receiver: TestReceiver | undefined;
-afterAll(async () => {
+afterEach(async () => {
   await server?.kill();
   await receiver?.close();
-  rmSync(dir, { recursive: true, force: true });
+  server = receiver = undefined;
 });
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const call = (base: string, path: string, body: unknown) =>
   fetch(base + path, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -83,7 +84,6 @@ describe('crash safety', () => {
 
   it('SIGTERM lets attempts in flight finish, leaves the rest pending, and the restart sends them once', async () => {
     const env = envFor('sigterm');
-    await receiver?.close();
     receiver = await startReceiver({ status: 200, delayMs: 150 });
     server = await spawnServer(env);
     expect((await call(server.url, '/v1/webhooks', { url: `${receiver.url}/hook`, events: ['finding.created'] })).status).toBe(201);

@@ -5,6 +5,8 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
 const MAIN = fileURLToPath(new URL('../../server/main.ts', import.meta.url));
+// Exits the child when this process goes away, however it dies, so no server outlives its test.
+const EXIT_WITH_PARENT = fileURLToPath(new URL('../../mock/exit-with-parent.ts', import.meta.url));
 
 export interface ServerProcess {
   url: string;
@@ -15,9 +17,9 @@ export interface ServerProcess {
 }
 
 export async function spawnServer(env: Record<string, string>, startTimeoutMs = 20_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, MAIN], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', SECMON_LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
   let stderr = '';
