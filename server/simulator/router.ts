@@ -1,13 +1,13 @@
 // The development event simulator: `POST /_simulator/events` makes the server emit any of the six
 // events through the outbox, like `stripe trigger`. Not part of the /v1 contract; mounted only in
 // development mode, and it needs an API key with the `write` scope.
-import express, { Router } from 'express';
+import { Router } from 'express';
 import type { ErrorObject } from 'ajv';
 import type { DatabaseSync } from 'node:sqlite';
 import type { ApiKey } from '../config.ts';
 import { EVENT_TYPES, isEventType, validateEvent, type WebhookEvent } from '../../lib/events.ts';
 import { authenticate, requireScope } from '../http/auth.ts';
-import { BODY_LIMIT_BYTES, requireJson } from '../http/body.ts';
+import { parseJson, requireJson } from '../http/body.ts';
 import { ProblemError } from '../http/problems.ts';
 import { transaction } from '../store/database.ts';
 import { enqueueEvent } from '../store/outbox.ts';
@@ -28,7 +28,7 @@ export interface SimulatorDeps {
  */
 export function simulatorRouter({ db, apiKeys, now }: SimulatorDeps): Router {
   const router = Router();
-  router.use(authenticate(apiKeys), requireScope, requireJson, express.json({ limit: BODY_LIMIT_BYTES, type: 'application/json' }));
+  router.use(authenticate(apiKeys), requireScope, requireJson, parseJson);
   router.post('/events', (req, res) => {
     const request = req.body as unknown;
     if (typeof request !== 'object' || request === null || Array.isArray(request)) {

@@ -63,6 +63,11 @@ describe('POST /_simulator/events', () => {
     expect(proto.errors).toEqual([expect.objectContaining({ pointer: '/body/data/__proto__' })]);
 
     expect((await simulate([1, 2])).status).toBe(400);
+
+    const malformed = await t.fetch('/_simulator/events', { method: 'POST', body: '{"event":', headers: { 'content-type': 'application/json' } });
+    expect((await readProblem(malformed)).type).toBe(PROBLEM('malformed-json'));
+    const text = await t.fetch('/_simulator/events', { method: 'POST', body: 'event=scan.completed', headers: { 'content-type': 'text/plain' } });
+    expect((await readProblem(text)).type).toBe(PROBLEM('unsupported-media-type'));
   });
 
   it('needs a key with the write scope', async () => {
