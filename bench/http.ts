@@ -112,7 +112,9 @@ async function bareServer(bodies: { list: unknown; read: unknown; created: unkno
 }
 
 async function prism(): Promise<Target> {
-  const mock = await startMock();
+  // Prism alone: the contract shim of `npm run mock` would add a proxy hop inside this process,
+  // which also runs the load generator.
+  const mock = await startMock({ shim: false });
   return { name: 'prism mock', url: mock.url, readId: 'fnd_01jbz3k7q2w9x8v6t5r4p3n2m1', pid: mock.pid, stop: () => mock.stop() };
 }
 

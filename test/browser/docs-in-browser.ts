@@ -121,6 +121,26 @@ export function describeDocsInBrowser(name: string, start: () => Promise<DocsSit
       await section.screenshot({ path: join(artifactsDir, `${name}-webhook.png`) });
     });
 
+    it('lists every component schema under Schemas and shows the fields of each object schema', async () => {
+      type Schema = { properties?: Record<string, unknown> };
+      const schemas = Object.entries(doc.components?.schemas ?? {});
+      expect(schemas.length).toBeGreaterThan(40);
+      // redocly.yaml sets schemaDefinitionsTagName: each schema gets a page at #/schemas/<name>.
+      const menuLink = (name: string) => page.locator(`[data-component-name="Menu/MenuItem"] a[href="#/schemas/${name.toLowerCase()}"]`);
+      if (!(await menuLink(schemas[0]![0]).isVisible())) {
+        await page.locator('.menu-item-type-group').filter({ hasText: /^Schemas$/ }).click();
+      }
+      for (const [name, schema] of schemas) {
+        const link = menuLink(name);
+        await link.waitFor({ state: 'visible', timeout: 5_000 });
+        expect(await link.innerText(), `schema ${name} in the sidebar`).toMatch(new RegExp(`^${name}\\b`));
+        const first = Object.keys((schema as Schema).properties ?? {})[0];
+        if (!first) continue;
+        await link.click();
+        await page.getByText(first, { exact: true }).filter({ visible: true }).first().waitFor({ timeout: 5_000 });
+      }
+    });
+
     it('made no failed request and none to another host', () => {
       const origin = new URL(site.url).origin;
       const elsewhere = requested.filter((url) => !LOCAL_SCHEMES.has(new URL(url).protocol) && new URL(url).origin !== origin);
