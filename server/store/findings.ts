@@ -1,6 +1,6 @@
 // Findings: rows, and the one write path that keeps compliance events in the same transaction.
 import type { DatabaseSync } from 'node:sqlite';
-import type { components } from '../../generated/schema.d.ts';
+import type { components, operations } from '../../generated/schema.d.ts';
 import type { CursorPosition } from '../domain/cursor.ts';
 import { eventsForFindingChange, type ComplianceFlip } from '../domain/events.ts';
 import { transaction } from './database.ts';
@@ -12,12 +12,8 @@ type Finding = components['schemas']['Finding'];
 type FindingStatus = components['schemas']['FindingStatus'];
 type Severity = components['schemas']['Severity'];
 
-export interface FindingFilters {
-  status?: FindingStatus | undefined;
-  severity?: Severity | undefined;
-  device_id?: string | undefined;
-  policy_id?: string | undefined;
-}
+/** The list filters, as the document declares them (limit and cursor are the page's business). */
+export type FindingFilters = Omit<NonNullable<operations['listFindings']['parameters']['query']>, 'limit' | 'cursor'>;
 
 function toFinding(row: Row): Finding {
   return {

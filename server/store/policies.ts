@@ -1,6 +1,6 @@
 // Policies: rows, the derived compliance status and the delete rule.
 import type { DatabaseSync } from 'node:sqlite';
-import type { components } from '../../generated/schema.d.ts';
+import type { components, operations } from '../../generated/schema.d.ts';
 import type { CursorPosition } from '../domain/cursor.ts';
 import { ACTIVE_STATUSES } from '../domain/findings.ts';
 import { transaction } from './database.ts';
@@ -15,10 +15,8 @@ const ACTIVE = ACTIVE_STATUSES.map((status) => `'${status}'`).join(', ');
 const NON_COMPLIANT = `EXISTS (SELECT 1 FROM findings f WHERE f.policy_id = p.id AND f.status IN (${ACTIVE}))`;
 const SELECT = `SELECT p.*, ${NON_COMPLIANT} AS non_compliant FROM policies p`;
 
-export interface PolicyFilters {
-  enabled?: boolean | undefined;
-  severity?: Severity | undefined;
-}
+/** The list filters, as the document declares them (limit and cursor are the page's business). */
+export type PolicyFilters = Omit<NonNullable<operations['listPolicies']['parameters']['query']>, 'limit' | 'cursor'>;
 
 function toPolicy(row: Row): Policy {
   return {

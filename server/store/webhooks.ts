@@ -2,7 +2,7 @@
 // are mapped to the public representation (`has_secret`) and the secret never leaves this module
 // except through the delivery engine's own queries (server/store/outbox.ts).
 import type { DatabaseSync } from 'node:sqlite';
-import type { components } from '../../generated/schema.d.ts';
+import type { components, operations } from '../../generated/schema.d.ts';
 import type { CursorPosition } from '../domain/cursor.ts';
 import { jsonOrNull, json, selectPage, statement, type Row } from './statements.ts';
 
@@ -14,10 +14,8 @@ type EventType = components['schemas']['EventType'];
 const SELECT = `SELECT w.id, w.url, w.events, w.secret IS NOT NULL AS has_secret, w.description, w.enabled,
   w.disabled_reason, w.last_delivery, w.created_at, w.updated_at FROM webhooks w`;
 
-export interface WebhookFilters {
-  enabled?: boolean | undefined;
-  event?: EventType | undefined;
-}
+/** The list filters, as the document declares them (limit and cursor are the page's business). */
+export type WebhookFilters = Omit<NonNullable<operations['listWebhooks']['parameters']['query']>, 'limit' | 'cursor'>;
 
 function toWebhook(row: Row): Webhook {
   return {
