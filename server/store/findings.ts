@@ -6,7 +6,7 @@ import { eventsForFindingChange, type ComplianceFlip } from '../domain/events.ts
 import { transaction } from './database.ts';
 import { enqueueEvent } from './outbox.ts';
 import { complianceOf, policyExists } from './policies.ts';
-import { jsonOrNull, selectPage, statement, type Row } from './statements.ts';
+import { arrayStatement, jsonOrNull, selectPage, statement, type Values } from './statements.ts';
 
 type Finding = components['schemas']['Finding'];
 type FindingStatus = components['schemas']['FindingStatus'];
@@ -15,21 +15,26 @@ type Severity = components['schemas']['Severity'];
 /** The list filters, as the document declares them (limit and cursor are the page's business). */
 export type FindingFilters = Omit<NonNullable<operations['listFindings']['parameters']['query']>, 'limit' | 'cursor'>;
 
-function toFinding(row: Row): Finding {
+const SELECT = `SELECT f.id, f.title, f.description, f.severity, f.status, f.resolution, f.device_id, f.policy_id,
+  f.first_seen_at, f.last_seen_at, f.resolved_at, f.created_at, f.updated_at FROM findings f`;
+
+/** A row of SELECT, in its column order. */
+function toFinding(row: Values): Finding {
+  const [id, title, description, severity, status, resolution, device_id, policy_id, first_seen_at, last_seen_at, resolved_at, created_at, updated_at] = row;
   return {
-    id: row.id as string,
-    title: row.title as string,
-    description: row.description as string,
-    severity: row.severity as Severity,
-    status: row.status as FindingStatus,
-    resolution: jsonOrNull(row.resolution),
-    device_id: row.device_id as string,
-    policy_id: row.policy_id as string | null,
-    first_seen_at: row.first_seen_at as string,
-    last_seen_at: row.last_seen_at as string,
-    resolved_at: row.resolved_at as string | null,
-    created_at: row.created_at as string,
-    updated_at: row.updated_at as string,
+    id: id as string,
+    title: title as string,
+    description: description as string,
+    severity: severity as Severity,
+    status: status as FindingStatus,
+    resolution: jsonOrNull(resolution),
+    device_id: device_id as string,
+    policy_id: policy_id as string | null,
+    first_seen_at: first_seen_at as string,
+    last_seen_at: last_seen_at as string,
+    resolved_at: resolved_at as string | null,
+    created_at: created_at as string,
+    updated_at: updated_at as string,
   };
 }
 
@@ -39,11 +44,11 @@ export function listFindings(db: DatabaseSync, filters: FindingFilters, after: C
     const value = filters[column];
     if (value !== undefined) where.push([`f.${column} = ?`, value]);
   }
-  return selectPage(db, { select: 'SELECT f.* FROM findings f', alias: 'f', where, after, limit }).map(toFinding);
+  return selectPage(db, { select: SELECT, alias: 'f', where, after, limit }).map(toFinding);
 }
 
 export function getFinding(db: DatabaseSync, id: string): Finding | undefined {
-  const row = statement(db, 'SELECT f.* FROM findings f WHERE f.id = ?').get(id) as Row | undefined;
+  const row = arrayStatement(db, `${SELECT} WHERE f.id = ?`).get(id) as Values | undefined;
   return row && toFinding(row);
 }
 

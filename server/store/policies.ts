@@ -4,7 +4,7 @@ import type { components, operations } from '../../generated/schema.d.ts';
 import type { CursorPosition } from '../domain/cursor.ts';
 import { ACTIVE_STATUSES } from '../domain/findings.ts';
 import { transaction } from './database.ts';
-import { json, jsonOrNull, selectPage, statement, type Row } from './statements.ts';
+import { arrayStatement, json, jsonOrNull, selectPage, statement, type Row, type Values } from './statements.ts';
 
 type Policy = components['schemas']['Policy'];
 type PolicyWrite = components['schemas']['PolicyWrite'];
@@ -13,24 +13,27 @@ type ComplianceStatus = components['schemas']['ComplianceStatus'];
 
 const ACTIVE = ACTIVE_STATUSES.map((status) => `'${status}'`).join(', ');
 const NON_COMPLIANT = `EXISTS (SELECT 1 FROM findings f WHERE f.policy_id = p.id AND f.status IN (${ACTIVE}))`;
-const SELECT = `SELECT p.*, ${NON_COMPLIANT} AS non_compliant FROM policies p`;
+const SELECT = `SELECT p.id, p.name, p.description, p.severity, p.enabled, p.frameworks, p.rule, ${NON_COMPLIANT} AS non_compliant,
+  p.version, p.created_at, p.updated_at FROM policies p`;
 
 /** The list filters, as the document declares them (limit and cursor are the page's business). */
 export type PolicyFilters = Omit<NonNullable<operations['listPolicies']['parameters']['query']>, 'limit' | 'cursor'>;
 
-function toPolicy(row: Row): Policy {
+/** A row of SELECT, in its column order. */
+function toPolicy(row: Values): Policy {
+  const [id, name, description, severity, enabled, frameworks, rule, non_compliant, version, created_at, updated_at] = row;
   return {
-    id: row.id as string,
-    name: row.name as string,
-    description: row.description as string,
-    severity: row.severity as Severity,
-    enabled: row.enabled === 1,
-    frameworks: json(row.frameworks),
-    rule: jsonOrNull(row.rule),
-    compliance_status: row.non_compliant === 1 ? 'non_compliant' : 'compliant',
-    version: row.version as number,
-    created_at: row.created_at as string,
-    updated_at: row.updated_at as string,
+    id: id as string,
+    name: name as string,
+    description: description as string,
+    severity: severity as Severity,
+    enabled: enabled === 1,
+    frameworks: json(frameworks),
+    rule: jsonOrNull(rule),
+    compliance_status: non_compliant === 1 ? 'non_compliant' : 'compliant',
+    version: version as number,
+    created_at: created_at as string,
+    updated_at: updated_at as string,
   };
 }
 
@@ -42,7 +45,7 @@ export function listPolicies(db: DatabaseSync, filters: PolicyFilters, after: Cu
 }
 
 export function getPolicy(db: DatabaseSync, id: string): Policy | undefined {
-  const row = statement(db, `${SELECT} WHERE p.id = ?`).get(id) as Row | undefined;
+  const row = arrayStatement(db, `${SELECT} WHERE p.id = ?`).get(id) as Values | undefined;
   return row && toPolicy(row);
 }
 

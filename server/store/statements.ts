@@ -1,22 +1,35 @@
 // Prepared statements are compiled once per database and SQL text, and list queries are
-// keyset pages over (created_at, id) descending.
+// keyset pages over (created_at, id) descending. Resource reads take rows as arrays in the
+// SELECT's column order: node:sqlite builds row objects in dictionary mode, and reading their
+// fields cost as much as the query itself on a page of findings (profile of bench/http.ts).
 import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite';
 import type { CursorPosition } from '../domain/cursor.ts';
 
 export type Row = Record<string, SQLOutputValue>;
+/** A row as an array, in the order of the SELECT's columns. */
+export type Values = SQLOutputValue[];
 
 const caches = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
+const arrayCaches = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
 
-export function statement(db: DatabaseSync, sql: string): StatementSync {
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new Map()));
+function cached(all: WeakMap<DatabaseSync, Map<string, StatementSync>>, db: DatabaseSync, sql: string, arrays: boolean): StatementSync {
+  let cache = all.get(db);
+  if (!cache) all.set(db, (cache = new Map()));
   let prepared = cache.get(sql);
-  if (!prepared) cache.set(sql, (prepared = db.prepare(sql)));
+  if (!prepared) {
+    cache.set(sql, (prepared = db.prepare(sql)));
+    if (arrays) prepared.setReturnArrays(true);
+  }
   return prepared;
 }
 
+export const statement = (db: DatabaseSync, sql: string): StatementSync => cached(caches, db, sql, false);
+
+/** A statement whose rows are Values (see the top of this module). */
+export const arrayStatement = (db: DatabaseSync, sql: string): StatementSync => cached(arrayCaches, db, sql, true);
+
 export interface PageQuery {
-  /** `SELECT ... FROM <table> <alias>`, without WHERE. */
+  /** `SELECT <columns> FROM <table> <alias>`, without WHERE; rows come back as Values in the columns' order. */
   select: string;
   alias: string;
   /** SQL conditions with their parameters, combined with AND. */
@@ -26,7 +39,7 @@ export interface PageQuery {
 }
 
 /** One page, fetching one row more than asked so the caller knows whether another page exists. */
-export function selectPage(db: DatabaseSync, query: PageQuery): Row[] {
+export function selectPage(db: DatabaseSync, query: PageQuery): Values[] {
   const { alias } = query;
   const conditions = query.where.map(([sql]) => sql);
   const values = query.where.map(([, value]) => value);
@@ -36,7 +49,7 @@ export function selectPage(db: DatabaseSync, query: PageQuery): Row[] {
   }
   const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
   const sql = `${query.select}${where} ORDER BY ${alias}.created_at DESC, ${alias}.id DESC LIMIT ?`;
-  return statement(db, sql).all(...values, query.limit + 1) as Row[];
+  return arrayStatement(db, sql).all(...values, query.limit + 1) as unknown as Values[];
 }
 
 export const json = <T>(value: SQLOutputValue | undefined): T => JSON.parse(value as string) as T;

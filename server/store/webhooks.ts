@@ -4,7 +4,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { components, operations } from '../../generated/schema.d.ts';
 import type { CursorPosition } from '../domain/cursor.ts';
-import { jsonOrNull, json, selectPage, statement, type Row } from './statements.ts';
+import { arrayStatement, jsonOrNull, json, selectPage, statement, type Values } from './statements.ts';
 
 type Webhook = components['schemas']['Webhook'];
 type WebhookCreate = components['schemas']['WebhookCreate'];
@@ -17,18 +17,20 @@ const SELECT = `SELECT w.id, w.url, w.events, w.secret IS NOT NULL AS has_secret
 /** The list filters, as the document declares them (limit and cursor are the page's business). */
 export type WebhookFilters = Omit<NonNullable<operations['listWebhooks']['parameters']['query']>, 'limit' | 'cursor'>;
 
-function toWebhook(row: Row): Webhook {
+/** A row of SELECT, in its column order. */
+function toWebhook(row: Values): Webhook {
+  const [id, url, events, has_secret, description, enabled, disabled_reason, last_delivery, created_at, updated_at] = row;
   return {
-    id: row.id as string,
-    url: row.url as string,
-    events: json(row.events),
-    has_secret: row.has_secret === 1,
-    description: row.description as string,
-    enabled: row.enabled === 1,
-    disabled_reason: row.disabled_reason as Webhook['disabled_reason'],
-    last_delivery: jsonOrNull(row.last_delivery),
-    created_at: row.created_at as string,
-    updated_at: row.updated_at as string,
+    id: id as string,
+    url: url as string,
+    events: json(events),
+    has_secret: has_secret === 1,
+    description: description as string,
+    enabled: enabled === 1,
+    disabled_reason: disabled_reason as Webhook['disabled_reason'],
+    last_delivery: jsonOrNull(last_delivery),
+    created_at: created_at as string,
+    updated_at: updated_at as string,
   };
 }
 
@@ -40,7 +42,7 @@ export function listWebhooks(db: DatabaseSync, filters: WebhookFilters, after: C
 }
 
 export function getWebhook(db: DatabaseSync, id: string): Webhook | undefined {
-  const row = statement(db, `${SELECT} WHERE w.id = ?`).get(id) as Row | undefined;
+  const row = arrayStatement(db, `${SELECT} WHERE w.id = ?`).get(id) as Values | undefined;
   return row && toWebhook(row);
 }
 
