@@ -22,8 +22,6 @@ export function canTransition(from: FindingStatus, to: FindingStatus): boolean {
 /** Statuses that make the referenced policy non-compliant. */
 export const ACTIVE_STATUSES: readonly FindingStatus[] = ['open', 'in_progress'];
 
-export const isActive = (status: FindingStatus) => ACTIVE_STATUSES.includes(status);
-
 export type DomainError =
   | { kind: 'invalid-transition'; detail: string }
   | { kind: 'validation'; pointer: string; message: string };
