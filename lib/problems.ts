@@ -32,5 +32,11 @@ export function problem(kind: ProblemKind, detail: string, instance: string, err
   return { type: PROBLEM_BASE + kind, title, status, detail, instance, ...(errors ? { errors } : {}) };
 }
 
+/** The request body limit the document states in *Limits*, enforced by the server and the mock. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** The detail of a `payload-too-large` problem. */
+export const PAYLOAD_TOO_LARGE_DETAIL = `The request body exceeds the limit of ${BODY_LIMIT_BYTES} bytes.`;
+
 /** `The request has 2 invalid parts.`: the detail of a validation problem. */
 export const invalidPartsDetail = (count: number) => `The request has ${count} invalid part${count === 1 ? '' : 's'}.`;

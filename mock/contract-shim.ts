@@ -13,10 +13,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { listOperations, loadDocument, resolveRef, type OpenApiDocument } from '../lib/document.ts';
-import { invalidPartsDetail, problem, type ProblemDetail, type ProblemKind } from '../lib/problems.ts';
-
-/** The service's request body limit (the document's *Limits*). */
-export const MAX_BODY_BYTES = 1024 * 1024;
+import { BODY_LIMIT_BYTES, invalidPartsDetail, PAYLOAD_TOO_LARGE_DETAIL, problem, type ProblemDetail, type ProblemKind } from '../lib/problems.ts';
 
 export interface ShimOptions {
   /** Prism's base URL. */
@@ -104,7 +101,7 @@ export function startShim(options: ShimOptions): Promise<Shim> {
         return sendProblem('method-not-allowed', `${instance} supports ${allow}.`, undefined, { allow });
       }
       if (body === 'too-large') {
-        return sendProblem('payload-too-large', `The request body exceeds the limit of ${MAX_BODY_BYTES} bytes.`);
+        return sendProblem('payload-too-large', PAYLOAD_TOO_LARGE_DETAIL);
       }
       const unknown = [...new Set(url.searchParams.keys())].filter((name) => !query.has(name));
       if (unknown.length > 0) {
@@ -115,7 +112,7 @@ export function startShim(options: ShimOptions): Promise<Shim> {
         return sendProblem('malformed-json', 'The request body is not valid JSON.');
       }
     } else if (body === 'too-large') {
-      return sendProblem('payload-too-large', `The request body exceeds the limit of ${MAX_BODY_BYTES} bytes.`);
+      return sendProblem('payload-too-large', PAYLOAD_TOO_LARGE_DETAIL);
     }
 
     const headers = Object.fromEntries(
@@ -166,9 +163,9 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      if (size <= BODY_LIMIT_BYTES) chunks.push(chunk);
     });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? 'too-large' : Buffer.concat(chunks)));
+    req.on('end', () => resolve(size > BODY_LIMIT_BYTES ? 'too-large' : Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }

@@ -1,9 +1,8 @@
 // Request bodies: required on POST and PUT, JSON only (415 otherwise), at most 1 MiB (413), parsed strictly (400
 // malformed-json). Errors go to the problem handler.
 import express, { type RequestHandler } from 'express';
+import { BODY_LIMIT_BYTES } from '../../lib/problems.ts';
 import { invalid, ProblemError } from './problems.ts';
-
-export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
   return headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;

@@ -5,7 +5,7 @@ import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { components } from '../../generated/schema.d.ts';
 import { requestIdOf } from './logging.ts';
-import { invalidPartsDetail, problem, type ProblemKind } from '../../lib/problems.ts';
+import { invalidPartsDetail, PAYLOAD_TOO_LARGE_DETAIL, problem, type ProblemKind } from '../../lib/problems.ts';
 
 type ProblemDetailError = components['schemas']['ProblemError'];
 
@@ -66,7 +66,7 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
       case 'entity.parse.failed':
         return sendProblem(req, res, 'malformed-json', malformedDetail(http.message));
       case 'entity.too.large':
-        return sendProblem(req, res, 'payload-too-large', 'The request body exceeds the limit of 1048576 bytes.');
+        return sendProblem(req, res, 'payload-too-large', PAYLOAD_TOO_LARGE_DETAIL);
       case 'encoding.unsupported':
       case 'charset.unsupported':
         return sendProblem(req, res, 'unsupported-media-type', 'Send the body as application/json in UTF-8.');
@@ -82,7 +82,7 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
       case 405:
         return sendProblem(req, res, 'method-not-allowed', `${req.method} is not allowed on ${req.path}.`);
       case 413:
-        return sendProblem(req, res, 'payload-too-large', 'The request body exceeds the limit of 1048576 bytes.');
+        return sendProblem(req, res, 'payload-too-large', PAYLOAD_TOO_LARGE_DETAIL);
       case 415:
         return sendProblem(req, res, 'unsupported-media-type', 'Send the body as application/json.');
     }
