@@ -9,6 +9,7 @@ import { parseEvent } from '../../lib/events.ts';
 import { DEVICE_ID } from '../server/helpers.ts';
 import { startReceiver, type TestReceiver } from './receiver.ts';
 import { spawnServer, type ServerProcess } from './server-process.ts';
+import { sleep, waitUntil } from './wait.ts';
 
 const KEY = 'crash-test-key-7c1d9e';
 const EVENTS = 60;
@@ -61,9 +62,8 @@ describe('crash safety', () => {
 
     server = await spawnServer(env);
     const seen = () => new Set(receiver!.receipts.map((receipt) => (parseEvent(receipt.body) as { data: { finding_id: string } }).data.finding_id));
-    const deadline = Date.now() + 20_000;
-    while (seen().size < EVENTS && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitUntil(() => seen().size >= EVENTS, 20_000);
+    await sleep(300);
 
     const received = seen();
     const lost = [...created].filter((id) => !received.has(id));
@@ -99,7 +99,7 @@ describe('crash safety', () => {
 
     server = await spawnServer(env);
     await receiver.waitFor(30, 20_000);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     const ids = receiver.receipts.map((receipt) => receipt.headers['x-service-delivery']);
     console.log(`graceful stop: 30 events, ${beforeRestart} delivered before SIGTERM, ${receiver.receipts.length} requests in all, ${ids.length - new Set(ids).size} duplicates`);
     expect(new Set(ids).size).toBe(30);

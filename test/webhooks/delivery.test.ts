@@ -6,7 +6,8 @@ import { verifySignature } from '../../lib/signing.ts';
 import { USER_AGENT } from '../../lib/delivery-headers.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
-import { sleep, startReceiver, type Receipt, type TestReceiver } from './receiver.ts';
+import { startReceiver, type Receipt, type TestReceiver } from './receiver.ts';
+import { sleep, waitUntil } from './wait.ts';
 
 const SECRET = 'whsec_delivery_test_0123456789';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -89,7 +90,9 @@ describe('delivery of every event type', () => {
       'non_compliant',
     ]);
 
-    const after = await (await t.fetch(`/v1/webhooks/${webhook.id}`)).json();
+    const read = async () => (await t.fetch(`/v1/webhooks/${webhook.id}`)).json();
+    await waitUntil(async () => (await read()).last_delivery !== null);
+    const after = await read();
     expect(after.last_delivery).toMatchObject({ status_code: 200, succeeded: true });
     expect(after.enabled).toBe(true);
   });

@@ -12,6 +12,7 @@ import type { WebhookEvent } from '../../lib/events.ts';
 import { deliveryHeaders } from '../../lib/delivery-headers.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
+import { waitUntil } from './wait.ts';
 
 const SECRET = 'whsec_example_receiver_4f9a2c';
 const MAIN = fileURLToPath(new URL('../../examples/receiver/main.ts', import.meta.url));
@@ -35,14 +36,6 @@ afterAll(async () => {
   server.close();
 });
 
-const waitUntil = async (condition: () => boolean, ms = 5000) => {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
-
 const body = JSON.stringify({
   event: 'device.connected',
   timestamp: '2026-11-02T09:30:00Z',
@@ -57,12 +50,16 @@ describe('example receiver', () => {
     const webhook = await t.fetch('/v1/webhooks', { method: 'POST', json: { url, events: ['finding.created'], secret: SECRET } });
     expect(webhook.status).toBe(201);
     const finding = await (await t.fetch('/v1/findings', { method: 'POST', json: { title: 'USB storage allowed', severity: 'low', device_id: DEVICE_ID } })).json();
-    await waitUntil(() => handled.some(({ event }) => event.event === 'finding.created'));
+    expect(await waitUntil(() => handled.some(({ event }) => event.event === 'finding.created')), 'finding.created handled').toBe(true);
     const { event } = handled.find((entry) => entry.event.event === 'finding.created')!;
     expect(event.event === 'finding.created' && event.data.finding_id).toBe(finding.id);
-    await waitUntil(() => logs.some((line) => line.includes('"received finding.created"')));
+    expect(await waitUntil(() => logs.some((line) => line.includes('"received finding.created"'))), 'received line logged').toBe(true);
     expect(logs.join('\n')).not.toContain(SECRET);
-    const after = await (await t.fetch(`/v1/webhooks/${(await webhook.json()).id}`)).json();
+    // The server records the 200 after the receiver answered: wait for it rather than race it.
+    const { id } = await webhook.json();
+    const read = async () => (await t.fetch(`/v1/webhooks/${id}`)).json();
+    await waitUntil(async () => (await read()).last_delivery !== null);
+    const after = await read();
     expect(after.last_delivery).toMatchObject({ status_code: 200, succeeded: true });
   });
 
@@ -94,14 +91,19 @@ describe('example receiver', () => {
     });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await waitUntil(() => output.includes('receiver listening'), 15_000);
-    const listening = JSON.parse(output.split('\n').find((line) => line.includes('receiver listening'))!);
-    expect(listening).toMatchObject({ verifying: true, url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/) });
-    const response = await fetch(listening.url, { method: 'POST', headers: signed(body, crypto.randomUUID()), body });
-    expect(response.status).toBe(200);
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
-    expect((await exited)[0]).toBe(0);
-    expect(output).not.toContain(SECRET);
+    try {
+      expect(await waitUntil(() => output.includes('receiver listening'), 15_000), `no listening line: ${output}`).toBe(true);
+      const listening = JSON.parse(output.split('\n').find((line) => line.includes('receiver listening'))!);
+      expect(listening).toMatchObject({ verifying: true, url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/) });
+      const response = await fetch(listening.url, { method: 'POST', headers: signed(body, crypto.randomUUID()), body });
+      expect(response.status).toBe(200);
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      expect((await exited)[0]).toBe(0);
+      expect(output).not.toContain(SECRET);
+    } finally {
+      // A failed step above must not leave the receiver running.
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
   });
 });

@@ -6,6 +6,7 @@ import { listDeliveries } from '../../server/store/outbox.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
 import { startReceiver, type TestReceiver } from './receiver.ts';
+import { waitUntil } from './wait.ts';
 
 const SECRET = 'whsec_limits_test_never_logged_77';
 
@@ -71,10 +72,7 @@ describe('dispatcher limits', () => {
     const id = await subscribe(server, chatty);
     await createFindings(server, 1);
     await chatty.waitFor(1);
-    const deadline = Date.now() + 5000;
-    while (listDeliveries(server.server.app.db, id)[0]?.state !== 'delivered' && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await waitUntil(() => listDeliveries(server.server.app.db, id)[0]?.state === 'delivered');
     expect(listDeliveries(server.server.app.db, id)[0]).toMatchObject({ state: 'delivered', attempts: 1, lastStatus: 200 });
   });
 

@@ -125,6 +125,3 @@ function answer(how: Answer, res: ServerResponse, socket: Socket): void {
   if (delayMs > 0) setTimeout(send, delayMs);
   else send();
 }
-
-/** Sleeps; for asserting that nothing more arrives. */
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

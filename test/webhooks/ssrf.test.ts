@@ -6,7 +6,8 @@ import { listDeliveries } from '../../server/store/outbox.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { addressRefusal, checkWebhookUrl, classifyAddress, guardedLookup, urlRefusal, type Resolver } from '../../server/webhooks/ssrf.ts';
 import { PROBLEM, readProblem, startTestServer, type TestServer } from '../server/helpers.ts';
-import { sleep, startReceiver, type TestReceiver } from './receiver.ts';
+import { startReceiver, type TestReceiver } from './receiver.ts';
+import { waitUntil } from './wait.ts';
 
 const fixed = (table: Record<string, string[]>): Resolver => async (hostname) => {
   const addresses = table[hostname];
@@ -183,7 +184,8 @@ describe('production server', () => {
 
     const finding = await t.fetch('/v1/findings', { method: 'POST', json: { title: 'Open port 445', severity: 'high', device_id: 'dev_01jbz2m4n6p8q0r2s4t6v8w0x2' } });
     expect(finding.status).toBe(201);
-    await sleep(400);
+    // Both refusals recorded: by then any connection the dispatcher made would have been counted.
+    await waitUntil(() => [id, localId].every((webhookId) => listDeliveries(t!.server.app.db, webhookId)[0]?.lastError != null));
 
     expect(receiver.connections()).toBe(0);
     const [delivery] = listDeliveries(t.server.app.db, id);
