@@ -26,7 +26,11 @@ export async function spawnServer(env: Record<string, string>, startTimeoutMs = 
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
     let buffered = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start within ${startTimeoutMs} ms: ${stderr}`)), startTimeoutMs);
+    const timer = setTimeout(() => {
+      // The caller never gets a handle to a server that did not start, so it is killed here.
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start within ${startTimeoutMs} ms: ${stderr}`));
+    }, startTimeoutMs);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code} before listening: ${stderr}`));
