@@ -3,6 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from '../generated/schema.d.ts';
+import { parseRetryAfter } from './retry-after.ts';
 
 /** An RFC 9457 problem document, the body of every error response. */
 export type Problem = components['schemas']['Problem'];
@@ -64,12 +65,7 @@ export function retryOn429(
 
 /** `Retry-After` as milliseconds from now: delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
 export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
-  if (value === null) return undefined;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  // Date.parse accepts far more than HTTP dates (it reads '-3' as a year): require the day name.
-  const date = /^[A-Za-z]{3}, /.test(text) ? Date.parse(text) : Number.NaN;
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  return parseRetryAfter(value, now) ?? undefined;
 }
 
 /** Thrown by `unwrap` for an error response; `problem` is the parsed problem document. */

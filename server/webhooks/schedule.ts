@@ -1,4 +1,5 @@
 // When a failed delivery is tried again (brief §6 and the document's *Delivery and retries*).
+export { parseRetryAfter } from '../../lib/retry-after.ts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -45,18 +46,4 @@ export function retryDelayMs(attemptsMade: number, { scale, retryAfterMs, random
   const jittered = base * (1 + JITTER * (2 * random() - 1));
   const wanted = retryAfterMs == null ? 0 : Math.min(retryAfterMs, MAX_RETRY_AFTER_MS);
   return Math.round(Math.max(jittered, wanted) * scale);
-}
-
-/**
- * A `Retry-After` value (RFC 9110 §10.2.3: delay-seconds or an HTTP-date) in ms from `now`, or
- * null when absent or unusable.
- */
-export function parseRetryAfter(value: string | null | undefined, now: number): number | null {
-  if (value == null) return null;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * SECOND;
-  // Only IMF-fixdate and the obsolete forms Date.parse understands; a bare number is not a date.
-  if (!/[a-z]/i.test(text)) return null;
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
