@@ -12,7 +12,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { listOperations, loadDocument, resolveRef, type OpenApiDocument } from '../lib/document.ts';
+import { escapePointer, listOperations, loadDocument, resolveRef, type OpenApiDocument } from '../lib/document.ts';
 import { BODY_LIMIT_BYTES, invalidPartsDetail, PAYLOAD_TOO_LARGE_DETAIL, problem, type ProblemDetail, type ProblemKind } from '../lib/problems.ts';
 
 export interface ShimOptions {
@@ -210,11 +210,11 @@ const LOCATION_PREFIX: Record<string, string> = { body: 'body', query: 'query', 
 /** Prism's `{ location: ['request', 'body', 'name'], message }` → the document's `{ pointer, message }`. */
 export function toProblemError(violation: PrismViolation): ProblemDetail {
   const [, where = 'body', ...rest] = violation.location ?? [];
-  const segments = [LOCATION_PREFIX[where] ?? where, ...rest].map((segment) => segment.replace(/~/g, '~0').replace(/\//g, '~1'));
+  const segments = [LOCATION_PREFIX[where] ?? where, ...rest].map(escapePointer);
   const message = violation.message ?? 'is invalid';
   const extra = violation.code === 'additionalProperties' ? /found '([^']+)'/.exec(message)?.[1] : undefined;
   return extra !== undefined
-    ? { pointer: `/${[...segments, extra].join('/')}`.slice(0, 512), message: 'is not a known field' }
+    ? { pointer: `/${[...segments, escapePointer(extra)].join('/')}`.slice(0, 512), message: 'is not a known field' }
     : {
         pointer: `/${segments.join('/')}`.slice(0, 512),
         // "Request body property name must …" / "Request query parameter limit must …" → "must …"
