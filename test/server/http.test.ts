@@ -1,12 +1,14 @@
 // Cross-cutting HTTP behaviour: authentication and scopes, problems for unknown routes, wrong
 // methods, bad bodies and media types, rate limiting, and the operational endpoints.
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOperations, loadDocument } from '../../lib/document.ts';
 import { scopeFor } from '../../server/http/auth.ts';
-import { PROBLEM, READER_KEY, readProblem, startTestServer, WRITE_ONLY_KEY, type TestServer } from './helpers.ts';
+import { PROBLEM, READER_KEY, readProblem, startTestServer, WRITE_ONLY_KEY, WRITER_KEY, type TestServer } from './helpers.ts';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -199,12 +201,22 @@ describe('operational endpoints', () => {
     }
   });
 
-  it('close() drains: readiness flips, in-flight requests finish, the database closes', async () => {
+  it('close() drains: a request in flight finishes, then the database closes', async () => {
     const server = await startTestServer();
-    const inFlight = server.fetch('/v1/policies', { method: 'POST', json: { name: 'drain', severity: 'low' } });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Expect: 100-continue holds the body back until the server has taken the request: close()
+    // then starts with the request provably in flight, however slow the machine.
+    const inFlight = request(`${server.url}/v1/policies`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${WRITER_KEY}`, 'content-type': 'application/json', expect: '100-continue' },
+    });
+    const answered = new Promise<IncomingMessage>((resolve, reject) => inFlight.on('response', resolve).on('error', reject));
+    inFlight.flushHeaders();
+    await once(inFlight, 'continue');
     const closing = server.close();
-    expect((await inFlight).status).toBe(201);
+    inFlight.end(JSON.stringify({ name: 'drain', severity: 'low' }));
+    const response = await answered;
+    response.resume();
+    expect(response.statusCode).toBe(201);
     await closing;
     expect(() => server.server.app.db.prepare('SELECT 1')).toThrow();
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
