@@ -17,7 +17,7 @@ export function loadDocument(): OpenApiDocument {
   return structuredClone(cached);
 }
 
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 export interface OperationRef {

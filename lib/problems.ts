@@ -7,7 +7,7 @@ export type ProblemDetail = components['schemas']['ProblemError'];
 
 export const PROBLEM_BASE = 'https://secmon.dev/problems/';
 
-export const PROBLEM_KINDS = {
+const PROBLEM_KINDS = {
   'validation-error': [400, 'Request validation failed'],
   'malformed-json': [400, 'Malformed JSON body'],
   'url-not-allowed': [400, 'Webhook URL not allowed'],

@@ -43,7 +43,7 @@ interface PrismViolation {
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host']);
 
-export function routesOf(doc: OpenApiDocument): Route[] {
+function routesOf(doc: OpenApiDocument): Route[] {
   const routes = new Map<string, Route>();
   for (const { path, method, operation } of listOperations(doc)) {
     const pathParameters = doc.paths?.[path]?.parameters ?? [];

@@ -8,7 +8,7 @@ import { deliveryHeaders } from '../lib/delivery-headers.ts';
 import { EVENT_TYPES, isEventType, type EventType } from '../lib/events.ts';
 
 /** The service gives a receiver this long to answer (brief §6). */
-export const DELIVERY_TIMEOUT_MS = 10_000;
+const DELIVERY_TIMEOUT_MS = 10_000;
 
 export interface EventExample {
   eventType: EventType;

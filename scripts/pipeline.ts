@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
-export const sourceDocument = join(root, 'openapi/openapi.yaml');
+const sourceDocument = join(root, 'openapi/openapi.yaml');
 const bin = (relative: string) => join(root, 'node_modules', relative);
 const REDOCLY = bin('@redocly/cli/bin/cli.js');
 const OPENAPI_TS = bin('openapi-typescript/bin/cli.js');
@@ -68,7 +68,7 @@ const REDOCLY_LOGO_INLINE = `data:image/svg+xml,${encodeURIComponent(
 )}`;
 
 export const committed = generatedIn(join(root, 'generated'));
-export const docsFile = join(root, 'dist/docs.html');
+const docsFile = join(root, 'dist/docs.html');
 
 if (import.meta.main) {
   const step = process.argv[2];

@@ -43,7 +43,7 @@ export interface DeliveryConfig {
 }
 
 export const DEFAULT_DEV_KEYS = 'dev-admin:read+write,dev-reader:read';
-export const DEFAULT_RATE_LIMIT = 120;
+const DEFAULT_RATE_LIMIT = 120;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

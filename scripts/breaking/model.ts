@@ -87,7 +87,7 @@ export function parametersOf(base: OpenApiDocument, revision: OpenApiDocument, o
   }));
 }
 
-export const parameterKey = (parameter: OpenAPIV3_1.ParameterObject) =>
+const parameterKey = (parameter: OpenAPIV3_1.ParameterObject) =>
   `${parameter.in} ${parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name}`;
 
 export interface SchemaPair {

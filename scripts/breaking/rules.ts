@@ -11,19 +11,19 @@ type SchemaRule = (pair: SchemaPair) => BreakingChange[];
 // ── operations ──────────────────────────────────────────────────────────────────────────────────
 
 /** An API operation is gone (removed, or moved to another path or method). */
-export const operationRemoved: DocumentRule = (base, revision) =>
+const operationRemoved: DocumentRule = (base, revision) =>
   operationsOf(base, revision)
     .filter((op) => op.kind === 'api' && !op.revision)
     .map((op) => ({ rule: 'operation-removed', pointer: op.basePointer, message: `${op.label} was removed` }));
 
 /** An event type is gone from `webhooks`: receivers subscribed to it get nothing. */
-export const eventTypeRemoved: DocumentRule = (base, revision) =>
+const eventTypeRemoved: DocumentRule = (base, revision) =>
   operationsOf(base, revision)
     .filter((op) => op.kind === 'webhook' && !op.revision)
     .map((op) => ({ rule: 'event-type-removed', pointer: op.basePointer, message: `${op.label} was removed` }));
 
 /** A renamed operationId renames the method of every generated client. */
-export const operationIdChanged: DocumentRule = (base, revision) =>
+const operationIdChanged: DocumentRule = (base, revision) =>
   operationsOf(base, revision)
     .filter((op) => op.revision && op.base.operationId !== op.revision.operationId)
     .map((op) => ({
@@ -33,7 +33,7 @@ export const operationIdChanged: DocumentRule = (base, revision) =>
     }));
 
 /** A documented status code is gone (or replaced by another): clients branch on them. */
-export const statusCodeRemoved: DocumentRule = (base, revision) =>
+const statusCodeRemoved: DocumentRule = (base, revision) =>
   operationsOf(base, revision).flatMap((op) =>
     op.kind !== 'api' || !op.revision
       ? []
@@ -47,7 +47,7 @@ export const statusCodeRemoved: DocumentRule = (base, revision) =>
   );
 
 /** A response header (ETag, Location, RateLimit, Retry-After, ...) is no longer sent. */
-export const responseHeaderRemoved: DocumentRule = (base, revision) =>
+const responseHeaderRemoved: DocumentRule = (base, revision) =>
   operationsOf(base, revision).flatMap((op) =>
     Object.entries(op.kind === 'api' && op.revision ? (op.base.responses ?? {}) : {}).flatMap(([status, response]) => {
       const after = op.revision!.responses?.[status];
@@ -66,7 +66,7 @@ export const responseHeaderRemoved: DocumentRule = (base, revision) =>
   );
 
 /** A request parameter is gone: unknown parameters are refused with 400, so old clients break. */
-export const parameterRemoved: DocumentRule = (base, revision) =>
+const parameterRemoved: DocumentRule = (base, revision) =>
   operationsOf(base, revision).flatMap((op) =>
     op.kind !== 'api' || !op.revision
       ? []
@@ -80,7 +80,7 @@ export const parameterRemoved: DocumentRule = (base, revision) =>
   );
 
 /** A parameter clients must now send: a new required one, or an optional one made required. */
-export const requiredParameterAdded: DocumentRule = (base, revision) =>
+const requiredParameterAdded: DocumentRule = (base, revision) =>
   operationsOf(base, revision).flatMap((op) => {
     if (op.kind !== 'api' || !op.revision) return [];
     const before = new Map(parametersOf(base, revision, op).map((pair) => [pair.key, pair.base]));
@@ -94,7 +94,7 @@ export const requiredParameterAdded: DocumentRule = (base, revision) =>
   });
 
 /** A delivery header receivers rely on is gone, or is no longer always sent. */
-export const webhookHeaderRemoved: DocumentRule = (base, revision) =>
+const webhookHeaderRemoved: DocumentRule = (base, revision) =>
   operationsOf(base, revision).flatMap((op) =>
     op.kind !== 'webhook' || !op.revision
       ? []
@@ -108,7 +108,7 @@ export const webhookHeaderRemoved: DocumentRule = (base, revision) =>
   );
 
 /** The signature header changed its format or its documented scheme: every verifier breaks. */
-export const signatureSchemeChanged: DocumentRule = (base, revision) =>
+const signatureSchemeChanged: DocumentRule = (base, revision) =>
   operationsOf(base, revision).flatMap((op) =>
     parametersOf(base, revision, op)
       .filter((pair) => op.kind === 'webhook' && pair.key === `header ${SIGNATURE_HEADER.toLowerCase()}` && pair.revision)
@@ -131,7 +131,7 @@ export const signatureSchemeChanged: DocumentRule = (base, revision) =>
 // ── schemas ─────────────────────────────────────────────────────────────────────────────────────
 
 /** An enum value or const is gone: clients sending it are refused, receivers switching on it miss it. */
-export const enumValueRemoved: SchemaRule = ({ base, revision, pointer }) => {
+const enumValueRemoved: SchemaRule = ({ base, revision, pointer }) => {
   const allowed = (schema: typeof base) => schema.enum ?? ('const' in schema ? [schema.const] : undefined);
   const [before, after] = [allowed(base), allowed(revision)];
   if (!before || !after) return [];
@@ -141,7 +141,7 @@ export const enumValueRemoved: SchemaRule = ({ base, revision, pointer }) => {
 };
 
 /** A request field that clients must now send. */
-export const requiredRequestFieldAdded: SchemaRule = ({ base, revision, pointer, direction }) =>
+const requiredRequestFieldAdded: SchemaRule = ({ base, revision, pointer, direction }) =>
   direction !== 'to-service'
     ? []
     : (revision.required ?? [])
@@ -156,7 +156,7 @@ export const requiredRequestFieldAdded: SchemaRule = ({ base, revision, pointer,
  * A field is gone. In a response or event, clients reading it break (and a required field made
  * optional may now be missing); in a request, closed objects refuse it, so clients sending it break.
  */
-export const fieldRemoved: SchemaRule = ({ base, revision, pointer, direction }) => {
+const fieldRemoved: SchemaRule = ({ base, revision, pointer, direction }) => {
   const where = direction === 'to-service' ? 'request' : 'response or event';
   const removed = Object.keys(base.properties ?? {})
     .filter((name) => !(name in (revision.properties ?? {})))
@@ -178,7 +178,7 @@ const UPPER_BOUNDS = ['maxLength', 'maxItems', 'maxProperties', 'maximum', 'excl
 const LOWER_BOUNDS = ['minLength', 'minItems', 'minProperties', 'minimum', 'exclusiveMinimum'] as const;
 
 /** A request value that was valid is refused: an upper bound lowered or a lower bound raised (or added). */
-export const boundNarrowed: SchemaRule = ({ base, revision, pointer, direction }) => {
+const boundNarrowed: SchemaRule = ({ base, revision, pointer, direction }) => {
   if (direction !== 'to-service') return [];
   const bound = (schema: typeof base, key: string) => (schema as Record<string, unknown>)[key] as number | undefined;
   const narrowed = (key: string, tighter: (before: number, after: number) => boolean) => {
@@ -194,7 +194,7 @@ export const boundNarrowed: SchemaRule = ({ base, revision, pointer, direction }
 };
 
 /** A pattern changed: values valid before may be refused (requests) or unparseable (responses, events). */
-export const patternChanged: SchemaRule = ({ base, revision, pointer, direction }) => {
+const patternChanged: SchemaRule = ({ base, revision, pointer, direction }) => {
   if (base.pattern === revision.pattern) return [];
   // Dropping a pattern from a request only accepts more.
   if (direction === 'to-service' && revision.pattern === undefined) return [];
@@ -205,7 +205,7 @@ export const patternChanged: SchemaRule = ({ base, revision, pointer, direction 
  * The allowed JSON types changed the wrong way: a request type narrowed (say string|null → string)
  * or a response or event type widened (say string → string|null, which readers do not expect).
  */
-export const typeChanged: SchemaRule = ({ base, revision, pointer, direction }) => {
+const typeChanged: SchemaRule = ({ base, revision, pointer, direction }) => {
   const [before, after] = [typesOf(base), typesOf(revision)];
   const covers = (set: Set<string> | undefined, type: string) =>
     set === undefined || set.has(type) || (type === 'integer' && set.has('number'));

@@ -14,7 +14,7 @@ export interface Principal {
 
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export const WWW_AUTHENTICATE = 'Bearer realm="secmon"';
+const WWW_AUTHENTICATE = 'Bearer realm="secmon"';
 
 export function authenticate(keys: readonly ApiKey[]): RequestHandler {
   const byDigest = new Map<string, Principal>(

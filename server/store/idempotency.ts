@@ -2,7 +2,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { statement, type Row } from './statements.ts';
 
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 export interface StoredResponse {
   fingerprint: string;

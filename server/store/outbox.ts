@@ -11,7 +11,7 @@ import { statement, type Row } from './statements.ts';
  * Event bodies are bounded by their schemas to a few KiB; the cap keeps a future schema change or
  * a bug from queueing something no receiver should have to accept.
  */
-export const MAX_EVENT_BYTES = 64 * 1024;
+const MAX_EVENT_BYTES = 64 * 1024;
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'gone' | 'cancelled';
 

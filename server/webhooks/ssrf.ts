@@ -99,7 +99,7 @@ export function urlRefusal(url: string, mode: Mode): string | null {
 }
 
 /** The host of a URL without IPv6 brackets, as net.connect and dns.lookup want it. */
-export function hostOf(url: URL): string {
+function hostOf(url: URL): string {
   return url.hostname.replace(/^\[(.*)\]$/, '$1');
 }
 
