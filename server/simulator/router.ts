@@ -8,6 +8,7 @@ import type { ApiKey } from '../config.ts';
 import { EVENT_TYPES, isEventType, validateEvent, type WebhookEvent } from '../../lib/events.ts';
 import { authenticate, requireScope } from '../http/auth.ts';
 import { parseJson, requireJson } from '../http/body.ts';
+import { invalidPartsDetail } from '../../lib/problems.ts';
 import { ProblemError } from '../http/problems.ts';
 import { transaction } from '../store/database.ts';
 import { enqueueEvent } from '../store/outbox.ts';
@@ -46,8 +47,7 @@ export function simulatorRouter({ db, apiKeys, now }: SimulatorDeps): Router {
 }
 
 function invalid(errors: { pointer: string; message: string }[]): ProblemError {
-  const detail = `The simulated event has ${errors.length} invalid ${errors.length === 1 ? 'part' : 'parts'}.`;
-  return new ProblemError('validation-error', detail, errors);
+  return new ProblemError('validation-error', invalidPartsDetail(errors.length), errors);
 }
 
 // The request body mirrors the event body, so an error's place in the event is its place in the request.
