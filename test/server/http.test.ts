@@ -3,11 +3,13 @@
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOperations, loadDocument } from '../../lib/document.ts';
 import { scopeFor } from '../../server/http/auth.ts';
+import { waitUntil } from '../webhooks/wait.ts';
 import { PROBLEM, READER_KEY, readProblem, startTestServer, WRITE_ONLY_KEY, WRITER_KEY, type TestServer } from './helpers.ts';
 
 let t: TestServer;
@@ -198,6 +200,32 @@ describe('operational endpoints', () => {
       await withDocs.close();
       await without.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('close() answers /readyz with 503 while it drains', async () => {
+    const server = await startTestServer();
+    // One connection, raw: a POST held by Expect: 100-continue keeps the drain open, and a GET
+    // /readyz pipelined behind it is answered during the drain.
+    const socket = connect(server.server.port, '127.0.0.1');
+    let received = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
+    try {
+      await once(socket, 'connect');
+      const body = JSON.stringify({ name: 'drain', severity: 'low' });
+      socket.write(
+        `POST /v1/policies HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${WRITER_KEY}\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n\r\n`,
+      );
+      expect(await waitUntil(() => received.includes('100 Continue')), received).toBe(true);
+      const closing = server.close();
+      socket.write(`${body}GET /readyz HTTP/1.1\r\nHost: test\r\n\r\n`);
+      expect(await waitUntil(() => received.includes('{"status":"unavailable"}')), received).toBe(true);
+      expect(received).toMatch(/HTTP\/1\.1 201 [\s\S]*HTTP\/1\.1 503 /);
+      await closing;
+    } finally {
+      socket.destroy();
+      await server.close();
     }
   });
 
