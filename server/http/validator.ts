@@ -13,6 +13,9 @@ export function contractValidator(validateResponses: boolean): RequestHandler[] 
     validateApiSpec: false,
     validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, removeAdditional: false },
     validateResponses: validateResponses ? { removeAdditional: false } : false,
+    // 'full', as lib/schema-validator.ts checks: the validator's default 'fast' formats take
+    // 2026-02-30T25:00:00Z as a date-time, and such a timestamp would be stored.
+    ajvFormats: { mode: 'full' },
     validateSecurity: false,
     ignoreUndocumented: false,
   }) as RequestHandler[];
