@@ -89,6 +89,8 @@ const child = spawn(process.execPath, [vitestBin, 'run', '--config', 'test/contr
   env,
   stdio: 'inherit',
 });
+// A stopped CLI stops its suite too, rather than leaving it running against the target.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
 const code = await new Promise<number>((done) => child.on('exit', (exitCode, signal) => done(exitCode ?? (signal ? 1 : 0))));
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { loadDocument } from '../../lib/document.ts';
 import { SIGNATURE_HEADER } from '../../lib/signing.ts';
 import { coverage } from './kit/coverage.ts';
@@ -156,6 +156,8 @@ describe('npm run contract against a broken implementation', () => {
         [cli, '--base-url', proxy.url, '--api-key', reference.kit.apiKey, '--read-key', reference.kit.readKey!, '--cases', '4', '--report', junit],
         { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } },
       );
+      // On a time-out the CLI (and the suite it runs, to which it passes the signal on) must not outlive the test.
+      onTestFinished(() => void (child.exitCode === null && child.signalCode === null && child.kill('SIGTERM')));
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
