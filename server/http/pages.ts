@@ -1,5 +1,6 @@
 // List responses: limit and cursor in, one page and next_cursor out.
 import type { Request, RequestHandler } from 'express';
+import type { components } from '../../generated/schema.d.ts';
 import { decodeCursor, encodeCursor, type CursorPosition } from '../domain/cursor.ts';
 import { invalid } from './problems.ts';
 
@@ -10,10 +11,10 @@ interface PageRequest {
   after: CursorPosition | undefined;
 }
 
-/** Reads limit (defaulted and bounded by the validator) and the cursor, bound to `filters`. */
+/** Reads limit (defaulted and bounded by the validator, from the document) and the cursor, bound to `filters`. */
 function pageRequest(req: Request, list: string, filters: Filters): PageRequest {
-  const query = req.query as { limit?: number; cursor?: string };
-  const limit = query.limit ?? 20;
+  const query = req.query as unknown as { limit: components['parameters']['Limit']; cursor?: components['parameters']['Cursor'] };
+  const { limit } = query;
   if (query.cursor === undefined) return { limit, after: undefined };
   const after = decodeCursor(list, filters, query.cursor);
   if (!after) throw invalid('/query/cursor', 'is not a cursor issued for this list and filters');
