@@ -59,6 +59,9 @@ function run(args: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, ['server/main.ts', ...args], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A server that should have exited but listens instead is killed before the test time-out.
+    timeout: 25_000,
+    killSignal: 'SIGKILL',
   });
   let stdout = '';
   let stderr = '';
