@@ -5,7 +5,7 @@ import type { Request, Response } from 'express';
 import type { DatabaseSync } from 'node:sqlite';
 import { etagOf } from '../domain/etag.ts';
 import { transaction } from '../store/database.ts';
-import { findStoredResponse, storeResponse } from '../store/idempotency.ts';
+import { findStoredResponse, storeResponse, type StoredResponse } from '../store/idempotency.ts';
 import { principalOf } from './auth.ts';
 import { sendResource } from './etag.ts';
 import { ProblemError } from './problems.ts';
@@ -38,7 +38,7 @@ export function respondCreated(req: Request, res: Response, db: DatabaseSync, no
   }
   const owner = principalOf(res).id;
   const fingerprint = createHash('sha256').update(`${req.method} ${req.path}\n${canonical(req.body)}`).digest('hex');
-  const outcome = transaction(db, () => {
+  const outcome = transaction(db, (): { replay: StoredResponse } | { created: Created } => {
     const stored = findStoredResponse(db, owner, key, now);
     if (stored && stored.fingerprint !== fingerprint) {
       throw new ProblemError('idempotency-key-reused', `The Idempotency-Key ${key} was used with a different request body.`);
@@ -49,13 +49,12 @@ export function respondCreated(req: Request, res: Response, db: DatabaseSync, no
     storeResponse(db, owner, key, { fingerprint, status: 201, location: created.location, etag: etagOf(created.resource), body }, now);
     return { created };
   });
-  const replay = 'replay' in outcome ? outcome.replay : undefined;
-  if (replay) {
+  if ('replay' in outcome) {
+    const { replay } = outcome;
     res.setHeader('ETag', replay.etag);
     res.setHeader('Location', replay.location);
     res.status(replay.status).type('application/json').send(replay.body);
     return;
   }
-  const { created } = outcome as { created: Created };
-  sendResource(res, 201, created.resource, created.location);
+  sendResource(res, 201, outcome.created.resource, outcome.created.location);
 }
