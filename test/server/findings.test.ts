@@ -38,7 +38,8 @@ describe('createFinding', () => {
     expect(data).toMatchObject({ status: 'open', resolution: null, resolved_at: null, policy_id: null, description: '' });
     expect(data!.first_seen_at).toBe(data!.created_at);
     expect(response.headers.get('location')).toBe(`/v1/findings/${data!.id}`);
-    expect(response.headers.get('etag')).toBeTruthy();
+    expect(response.headers.get('etag')).toMatch(/^"[!#-~]+"$/);
+    expect((await t.fetch(`/v1/findings/${data!.id}`)).headers.get('etag')).toBe(response.headers.get('etag'));
   });
 
   it('keeps given first/last seen times; refuses last_seen_at before first_seen_at', async () => {
