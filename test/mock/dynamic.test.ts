@@ -31,7 +31,12 @@ async function call(operation: (typeof operations)[number]) {
 it.each(operations)('$label answers generated data that validates against the document', async (operation) => {
   const { response, text } = await call(operation);
   expect(response.status).toBeLessThan(300);
-  if (text === '') return;
+  if (text === '') {
+    // Only a documented no-content answer may come without a body.
+    expect(operation.statuses, `${response.status} without a body`).toContain(String(response.status));
+    expect(response.status).toBe(204);
+    return;
+  }
   const media = operation.responses.get(`${response.status} ${mediaTypeOf(response.headers.get('content-type'))}`);
   expect(media).toBeDefined();
   const result = validator.validate(media!.schemaPointer, JSON.parse(text));
@@ -45,5 +50,7 @@ it('generates instead of returning the examples, and the seed makes it repeatabl
   expect(first.text).toBe(second.text);
   const example = listWebhooks.responses.get('200 application/json')!.examples[0]!.value;
   expect(JSON.parse(first.text)).not.toEqual(example);
-  for (const webhook of (JSON.parse(first.text) as { data: { url: string }[] }).data) expect(URL.canParse(webhook.url)).toBe(true);
+  const { data } = JSON.parse(first.text) as { data: { url: string }[] };
+  expect(data.length).toBeGreaterThan(0);
+  for (const webhook of data) expect(URL.canParse(webhook.url)).toBe(true);
 });
