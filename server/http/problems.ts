@@ -3,18 +3,13 @@
 // The catalogue of kinds lives in lib/problems.ts (the mock's contract shim uses it too).
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import type { components } from '../../generated/schema.d.ts';
 import { requestIdOf } from './logging.ts';
-import { invalidPartsDetail, PAYLOAD_TOO_LARGE_DETAIL, problem, type ProblemKind } from '../../lib/problems.ts';
-
-type ProblemDetailError = components['schemas']['ProblemError'];
-
-export { PROBLEM_BASE, problem, type ProblemKind } from '../../lib/problems.ts';
+import { invalidPartsDetail, PAYLOAD_TOO_LARGE_DETAIL, problem, type ProblemDetail, type ProblemKind } from '../../lib/problems.ts';
 
 export class ProblemError extends Error {
   readonly kind: ProblemKind;
-  readonly errors: ProblemDetailError[] | undefined;
-  constructor(kind: ProblemKind, detail: string, errors?: ProblemDetailError[]) {
+  readonly errors: ProblemDetail[] | undefined;
+  constructor(kind: ProblemKind, detail: string, errors?: ProblemDetail[]) {
     super(detail);
     this.kind = kind;
     this.errors = errors;
@@ -25,7 +20,7 @@ export const invalid = (pointer: string, message: string) =>
   new ProblemError('validation-error', invalidPartsDetail(1), [{ pointer, message }]);
 
 /** Sends a problem. res.send (not res.json) so it never goes through response validation twice. */
-export function sendProblem(req: Request, res: Response, kind: ProblemKind, detail: string, errors?: ProblemDetailError[]): void {
+export function sendProblem(req: Request, res: Response, kind: ProblemKind, detail: string, errors?: ProblemDetail[]): void {
   const body = problem(kind, detail, req.originalUrl.split('?')[0]!, errors);
   res.status(body.status).type('application/problem+json').send(JSON.stringify(body));
 }
@@ -40,7 +35,7 @@ interface HttpishError {
 
 // express-openapi-validator reports `errors[].path` as '/body/x', '/query/limit', '/path/id',
 // '/headers/if-match', which is the pointer format the document promises.
-function validatorErrors(errors: NonNullable<HttpishError['errors']>): ProblemDetailError[] {
+function validatorErrors(errors: NonNullable<HttpishError['errors']>): ProblemDetail[] {
   return errors.slice(0, 100).map((error) => ({
     pointer: (error.path ?? '').replace(/^\.?(body|query|path|headers|params)[./]/, '/$1/').replace(/^\/params\//, '/path/').slice(0, 512),
     message: (error.errorCode?.startsWith('additionalProperties') || error.errorCode?.startsWith('unevaluatedProperties')
@@ -55,7 +50,6 @@ function malformedDetail(message: string | undefined): string {
   const position = /position (\d+)/.exec(message ?? '')?.[1];
   return `The request body is not valid JSON${position === undefined ? '' : ` (error at byte ${position})`}.`;
 }
-
 
 export function problemHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {

@@ -14,7 +14,7 @@ import { finder } from './found.ts';
 type ListQuery = NonNullable<operations['listWebhooks']['parameters']['query']>;
 
 async function checkUrl(check: WebhookUrlCheck, req: Request): Promise<void> {
-  const reason = await check((req.body as { url: string }).url);
+  const reason = await check((req.body as components['schemas']['WebhookCreate' | 'WebhookUpdate']).url);
   if (reason !== undefined) {
     throw new ProblemError('url-not-allowed', `The webhook URL is not allowed: ${reason}`, [{ pointer: '/body/url', message: reason }]);
   }
