@@ -87,7 +87,8 @@ export function parametersOf(base: OpenApiDocument, revision: OpenApiDocument, o
   }));
 }
 
-const parameterKey = (parameter: OpenAPIV3_1.ParameterObject) =>
+/** How parameters are matched: location and name, header names case-insensitive. */
+export const parameterKey = (parameter: OpenAPIV3_1.ParameterObject) =>
   `${parameter.in} ${parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name}`;
 
 export interface SchemaPair {

@@ -3,7 +3,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { escapePointer, resolveRef, type OpenApiDocument } from '../../lib/document.ts';
 import { SIGNATURE_HEADER } from '../../lib/signing.ts';
-import { operationsOf, parametersOf, typesOf, type BreakingChange, type SchemaPair } from './model.ts';
+import { operationsOf, parameterKey, parametersOf, typesOf, type BreakingChange, type SchemaPair } from './model.ts';
 
 type DocumentRule = (base: OpenApiDocument, revision: OpenApiDocument) => BreakingChange[];
 type SchemaRule = (pair: SchemaPair) => BreakingChange[];
@@ -86,7 +86,7 @@ const requiredParameterAdded: DocumentRule = (base, revision) =>
     const before = new Map(parametersOf(base, revision, op).map((pair) => [pair.key, pair.base]));
     return (op.revision.parameters ?? []).flatMap((parameter, i) => {
       const p = resolveRef<OpenAPIV3_1.ParameterObject>(revision, parameter);
-      const key = `${p.in} ${p.in === 'header' ? p.name.toLowerCase() : p.name}`;
+      const key = parameterKey(p);
       return p.required && !before.get(key)?.required
         ? [{ rule: 'required-parameter-added', pointer: `${op.revisionPointer}/parameters/${i}`, message: `${op.label}: the ${key} parameter is now required` }]
         : [];
