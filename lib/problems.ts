@@ -8,6 +8,7 @@ export type ProblemDetail = components['schemas']['ProblemError'];
 export const PROBLEM_BASE = 'https://secmon.dev/problems/';
 
 const PROBLEM_KINDS = {
+  'malformed-request': [400, 'Malformed HTTP request'],
   'validation-error': [400, 'Request validation failed'],
   'malformed-json': [400, 'Malformed JSON body'],
   'url-not-allowed': [400, 'Webhook URL not allowed'],
@@ -22,6 +23,7 @@ const PROBLEM_KINDS = {
   'payload-too-large': [413, 'Payload too large'],
   'unsupported-media-type': [415, 'Unsupported media type'],
   'rate-limited': [429, 'Too many requests'],
+  'headers-too-large': [431, 'Request header fields too large'],
   'internal-error': [500, 'Internal server error'],
 } as const satisfies Record<string, readonly [number, string]>;
 

@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
 import { createApp, type AppDeps, type SecmonApp } from './app.ts';
+import { answerClientError } from './http/client-errors.ts';
 import { deliveryWorker } from './webhooks/dispatcher.ts';
 
 /** A worker that runs beside the HTTP server (for example the webhook dispatcher). */
@@ -31,6 +32,7 @@ const DRAIN_TIMEOUT_MS = 10_000;
 export async function startServer(config: Config, deps: ServerDeps = {}): Promise<RunningServer> {
   const app = createApp(config, deps);
   const server: Server = createServer(app.express);
+  server.on('clientError', answerClientError);
   server.listen(config.port, config.host);
   try {
     await once(server, 'listening');
