@@ -18,7 +18,6 @@ import { webhooksRouter } from './routes/webhooks.ts';
 import { openDatabase } from './store/database.ts';
 import { SIMULATOR_PATH, simulatorRouter } from './simulator/router.ts';
 import { checkWebhookUrl } from './webhooks/ssrf.ts';
-import { purgeExpiredResponses } from './store/idempotency.ts';
 
 export interface AppDeps {
   /** Defaults to a pino logger on stdout at config.logLevel; tests inject one with a capturing destination. */
@@ -55,7 +54,6 @@ export function createApp(config: Config, deps: AppDeps = {}): SecmonApp {
   const logger = deps.logger ?? createLogger(config.logLevel);
   const db = deps.db ?? openDatabase(config.dbPath);
   const now = deps.now ?? (() => new Date());
-  purgeExpiredResponses(db, now());
   let accepting = true;
   const app = express();
   const secmon: SecmonApp = { express: app, db, logger, config, now, stopAccepting: () => (accepting = false) };

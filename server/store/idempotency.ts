@@ -21,7 +21,9 @@ export function findStoredResponse(db: DatabaseSync, owner: string, key: string,
   return row && (row as unknown as StoredResponse);
 }
 
+/** Stores a first response; expired records go at the same time, so storage stays bounded to a day of keys. */
 export function storeResponse(db: DatabaseSync, owner: string, key: string, response: StoredResponse, now: Date): void {
+  statement(db, 'DELETE FROM idempotency_keys WHERE created_at <= ?').run(new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString());
   statement(
     db,
     `INSERT INTO idempotency_keys (owner, key, fingerprint, status, location, etag, body, created_at)
@@ -29,8 +31,4 @@ export function storeResponse(db: DatabaseSync, owner: string, key: string, resp
      ON CONFLICT (owner, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status,
        location = excluded.location, etag = excluded.etag, body = excluded.body, created_at = excluded.created_at`,
   ).run(owner, key, response.fingerprint, response.status, response.location, response.etag, response.body, now.toISOString());
-}
-
-export function purgeExpiredResponses(db: DatabaseSync, now: Date): void {
-  statement(db, 'DELETE FROM idempotency_keys WHERE created_at <= ?').run(new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString());
 }
