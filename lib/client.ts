@@ -1,6 +1,5 @@
 // The typed SecMon client: openapi-fetch over the generated `paths`, with the API key as a bearer
 // token, problem details as the typed `error`, and bounded retries of 429 that honour Retry-After.
-import { setTimeout as sleep } from 'node:timers/promises';
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from '../generated/schema.d.ts';
 import { parseRetryAfter } from './retry-after.ts';
@@ -19,8 +18,9 @@ export interface SecmonClientOptions {
   /** How many times one request is retried after a 429 (default 2; 0 turns retries off). */
   maxRetries?: number;
   /**
-   * The longest `Retry-After` the client waits for, in milliseconds (default 30 s). A 429 that asks
-   * for longer, or gives no `Retry-After`, is returned to the caller as it is.
+   * The longest `Retry-After` the client waits for, in milliseconds (default 60 s: the reference
+   * server's rate-limit window, so a used-up quota is waited out). A 429 that asks for longer, or
+   * gives no `Retry-After`, is returned to the caller as it is.
    */
   maxRetryDelayMs?: number;
   /** Extra headers for every request. */
@@ -30,7 +30,7 @@ export interface SecmonClientOptions {
 }
 
 export function createSecmonClient(options: SecmonClientOptions): SecmonClient {
-  const { baseUrl, apiKey, maxRetries = 2, maxRetryDelayMs = 30_000, headers = {}, fetch = globalThis.fetch } = options;
+  const { baseUrl, apiKey, maxRetries = 2, maxRetryDelayMs = 60_000, headers = {}, fetch = globalThis.fetch } = options;
   if (!apiKey) throw new TypeError('createSecmonClient: apiKey is required');
   return createClient<paths>({
     baseUrl: baseUrl.replace(/\/+$/, ''),
@@ -58,9 +58,25 @@ export function retryOn429(
       const delay = retryAfterMs(response.headers.get('retry-after'));
       if (delay === undefined || delay > maxDelayMs) return response;
       await response.body?.cancel();
-      await sleep(delay, undefined, { signal: request.signal });
+      await sleep(delay, request.signal);
     }
   };
+}
+
+/** A wait that an aborted request cuts short; plain timers, so it runs in browsers as well as Node. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', abort);
+      resolve();
+    }, ms);
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', abort, { once: true });
+  });
 }
 
 /** `Retry-After` as milliseconds from now: delay-seconds or an HTTP date (RFC 9110 §10.2.3). */

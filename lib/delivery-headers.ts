@@ -1,11 +1,10 @@
 // The headers of one webhook delivery (brief §6), built in one place so the real dispatcher and
 // the mock event sender cannot drift apart. The signature itself comes from lib/signing.ts.
-import { readFileSync } from 'node:fs';
+import { loadDocument } from './document.ts';
 import { SIGNATURE_HEADER, sign } from './signing.ts';
 
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-
-export const USER_AGENT = `SecMon-Webhooks/${version}`;
+/** Names the contract version the notifications follow, which is also every package's version. */
+export const USER_AGENT = `SecMon-Webhooks/${loadDocument().info.version}`;
 
 export interface DeliveryHeaderInput {
   /** The exact bytes that will be sent; the signature covers these and nothing else. */

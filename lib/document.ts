@@ -1,20 +1,15 @@
-// The bundled OpenAPI document (generated/openapi.json, made by `npm run bundle`), loaded once.
-// Everything at run time (server validation, event validation, the contract kit) reads this file.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+// The bundled OpenAPI document (generated/openapi.json, made by `npm run bundle`) and helpers to
+// walk it. Everything at run time (server validation, event validation, the contract kit) reads it
+// from here. A JSON module rather than a file read, so the published packages, which esbuild
+// bundles, carry the document inside their code and this module runs in a browser too.
 import type { OpenAPIV3_1 } from 'openapi-types';
+import bundled from '../generated/openapi.json' with { type: 'json' };
 
 export type OpenApiDocument = OpenAPIV3_1.Document;
 
-export const bundledJsonPath = fileURLToPath(new URL('../generated/openapi.json', import.meta.url));
-export const bundledYamlPath = fileURLToPath(new URL('../generated/openapi.yaml', import.meta.url));
-
-let cached: OpenApiDocument | undefined;
-
 /** The parsed bundle. Callers get a deep copy so no one can mutate another's view. */
 export function loadDocument(): OpenApiDocument {
-  cached ??= JSON.parse(readFileSync(bundledJsonPath, 'utf8')) as OpenApiDocument;
-  return structuredClone(cached);
+  return structuredClone(bundled as unknown as OpenApiDocument);
 }
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;

@@ -1,13 +1,12 @@
 // One Ajv 2020-12 instance over the whole bundled document, so any schema in it (a component, a
 // response body, a webhook payload) can be validated by JSON pointer with formats enforced.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import type { FormatsPlugin } from 'ajv-formats';
-import { createRequire } from 'node:module';
+import formats from 'ajv-formats';
 import { loadDocument, type OpenApiDocument } from './document.ts';
 
-// ajv-formats is CommonJS whose module.exports is the plugin; an ESM default import of it is typed
-// as the module object under NodeNext, so require it.
-const addFormats = createRequire(import.meta.url)('ajv-formats') as FormatsPlugin;
+// ajv-formats is CommonJS: under NodeNext its default import is typed as the module object, whose
+// `default` is the plugin (the package sets module.exports.default to the plugin as well).
+const addFormats = formats.default;
 
 const DOCUMENT_ID = 'https://secmon.dev/openapi.json';
 

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // `npm run mock:events -- --url <receiver> [--secret <s>] [--event <type>|all] [--example <name>]
 // [--webhook-id <whk_...>]`: sends the document's example events and prints what the receiver said.
 import { parseArgs } from 'node:util';

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // `npm run mock` — Prism on MOCK_PORT (default 4010) for frontend teams: named examples by default,
 // `--dynamic` for schema-generated data with a fixed seed (`--seed` to change it), `--bare` for
 // Prism without the contract shim. Prism's own request log is passed through; our life-cycle

@@ -6,8 +6,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundledYamlPath } from '../lib/document.ts';
+import { bundledYamlPath } from '../lib/document-files.ts';
 import { startShim } from './contract-shim.ts';
 
 export interface MockOptions {
@@ -61,8 +62,10 @@ const READINESS_AUTH = { authorization: 'Bearer readiness-probe' };
 const PORT_ATTEMPTS = 3;
 
 const prismBin = createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js');
-const exitWithParent = fileURLToPath(new URL('./exit-with-parent.ts', import.meta.url));
-const seedFaker = fileURLToPath(new URL('./seed-faker.ts', import.meta.url));
+// The preloads are this module's siblings: `.ts` here, `.js` in the published package's dist/.
+const sibling = (name: string) => fileURLToPath(new URL(`./${name}${extname(import.meta.url)}`, import.meta.url));
+const exitWithParent = sibling('exit-with-parent');
+const seedFaker = sibling('seed-faker');
 
 export class MockStartError extends Error {
   override name = 'MockStartError';

@@ -1,9 +1,10 @@
 // An example webhook receiver for SecMon events: Express keeps the raw body (express.raw), the
 // signature is checked over those exact bytes, then the body is parsed and validated against the
-// contract. Copy it as a starting point; `npm run receiver` runs it (main.ts).
+// contract. Copy it as a starting point; `npm run receiver` runs it (main.ts). It imports the client
+// package's source; in your project the same names come from `secmon-api/webhooks`.
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
-import { InvalidEventError, SIGNATURE_HEADER, parseEvent, verifySignature, type WebhookEvent } from 'secmon-api/webhooks';
+import { InvalidEventError, SIGNATURE_HEADER, parseEvent, verifySignature, type WebhookEvent } from '../../lib/webhooks.ts';
 
 export interface ReceiverOptions {
   /** The webhook's secret. Without one, unsigned deliveries are accepted and logged as unauthenticated. */

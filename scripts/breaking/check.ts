@@ -3,7 +3,8 @@
 // a client or a webhook receiver.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundledJsonPath, type OpenApiDocument } from '../../lib/document.ts';
+import { bundledJsonPath } from '../../lib/document-files.ts';
+import type { OpenApiDocument } from '../../lib/document.ts';
 import { root } from '../pipeline.ts';
 import { findBreakingChanges, formatBreakingChanges } from './compare.ts';
 

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Router } from 'express';
 import type { DatabaseSync } from 'node:sqlite';
-import { bundledJsonPath, bundledYamlPath } from '../../lib/document.ts';
+import { bundledJsonPath, bundledYamlPath } from '../../lib/document-files.ts';
 import { sendProblem } from './problems.ts';
 
 export interface OperationsOptions {

@@ -4,21 +4,12 @@
 // (`npm run docs`) and the reference server's /docs.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOperations, listWebhookOperations, loadDocument, resolveRef } from '../../lib/document.ts';
 import { root } from '../../scripts/pipeline.ts';
+import { launchChromium } from './chromium.ts';
 
-export const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 export const artifactsDir = join(root, 'artifacts');
 
 const DELIVERY_HEADERS = ['X-Service-Signature', 'X-Service-Event', 'X-Service-Delivery', 'X-Service-Webhook-Id', 'User-Agent'];
@@ -48,7 +39,7 @@ export function describeDocsInBrowser(name: string, start: () => Promise<DocsSit
 
     beforeAll(async () => {
       site = await start();
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      browser = await launchChromium();
       page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
       page.on('request', (request) => requested.push(request.url()));
       page.on('requestfailed', (request) => failed.push(`${request.url()} (${request.failure()?.errorText})`));

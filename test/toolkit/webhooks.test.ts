@@ -1,8 +1,8 @@
 // Receiving events with the package, as an integrator would: verify the signature over the raw
 // bytes, then parse into the typed event. Bodies are the document's own examples.
 import { describe, expect, it } from 'vitest';
-import { EVENT_TYPES, InvalidEventError, parseEvent, sign, SIGNATURE_HEADER, verifySignature } from 'secmon-api/webhooks';
-import * as toolkit from 'secmon-api';
+import { EVENT_TYPES, InvalidEventError, parseEvent, sign, SIGNATURE_HEADER, verifySignature } from '../../lib/webhooks.ts';
+import * as toolkit from '../../lib/index.ts';
 import { listMediaTypes, loadDocument } from '../../lib/document.ts';
 
 const SECRET = 'whsec_2f6c1e8a9b7d4c3e5f1a0b9c';

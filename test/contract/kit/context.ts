@@ -130,8 +130,12 @@ export function createKitContext(options: KitOptions): KitContext {
           .map((mutation) => ({ mutation, body: applyMutation(base, mutation) }))
           .filter(({ body }) => !validator.validate(pointer, body).valid);
         // Wrong types outnumber every other kind; pick the kind first so bounds, missing and
-        // unknown fields get their share of the cases.
-        const kinds = Map.groupBy(candidates, ({ mutation }) => mutation.what.split(' ')[0]!);
+        // unknown fields get their share of the cases. (Not Map.groupBy: the kit runs on Node 20.)
+        const kinds = new Map<string, typeof candidates>();
+        for (const candidate of candidates) {
+          const kind = candidate.mutation.what.split(' ')[0]!;
+          kinds.set(kind, [...(kinds.get(kind) ?? []), candidate]);
+        }
         return fc.constantFrom(...kinds.values()).chain((kind) => fc.constantFrom(...kind));
       });
     const seen = new Set<string>();

@@ -38,7 +38,7 @@ export function coverage(model: ContractModel, results: CheckResult[]): Coverage
   return { rows, failed, passed: failed.length === 0 && rows.every((row) => !row.gap) };
 }
 
-const MARK = { passed: '✓', failed: '✗', skipped: '–', 'known-limit': '!' } as const;
+export const MARK = { passed: '✓', failed: '✗', skipped: '–', 'known-limit': '!' } as const;
 const ABBREVIATIONS: Record<string, string> = {
   'success-response': 'ok',
   'valid-input': 'valid',

@@ -73,12 +73,24 @@ export interface KitRun {
  * Plans and runs the kit against a target without a test framework (the fault tests use it).
  * `only` restricts the run to checks whose id matches, so a fault test runs only what it needs.
  */
-export async function runKit(options: KitOptions, selection: { only?: (planned: PlannedCheck) => boolean; knownLimits?: KnownLimit[] } = {}): Promise<KitRun> {
+export async function runKit(
+  options: KitOptions,
+  selection: {
+    only?: (planned: PlannedCheck) => boolean;
+    knownLimits?: KnownLimit[];
+    /** Called after each check, so a long run shows progress. */
+    onResult?: (result: CheckResult, done: number, total: number) => void;
+  } = {},
+): Promise<KitRun> {
   const ctx = createKitContext(options);
-  const plan = planChecks(ctx.model, { profile: options.profile, hasReadKey: options.readKey !== undefined });
+  const plan = planChecks(ctx.model, { profile: options.profile, hasReadKey: options.readKey !== undefined }).filter(selection.only ?? (() => true));
   const results: CheckResult[] = [];
   try {
-    for (const planned of plan.filter(selection.only ?? (() => true))) results.push(await runCheck(ctx, planned, selection.knownLimits));
+    for (const planned of plan) {
+      const result = await runCheck(ctx, planned, selection.knownLimits);
+      results.push(result);
+      selection.onResult?.(result, results.length, plan.length);
+    }
   } finally {
     await ctx.cleanup();
   }

@@ -1,0 +1,39 @@
+// The kit's results as JUnit XML, the format every CI shows as test results: one <testcase> per
+// check; a failure carries the full report, a skipped check or a known limit says why.
+import type { CheckResult } from './runner.ts';
+
+// XML 1.0 forbids most control characters even when escaped; a response body may contain them.
+const INVALID_XML = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+const escapeXml = (text: string) => text.replace(INVALID_XML, '\uFFFD').replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+
+export function junitReport(suiteName: string, results: CheckResult[], seconds: number): string {
+  const count = (outcome: CheckResult['outcome']) => results.filter((r) => r.outcome === outcome).length;
+  const failures = count('failed');
+  const skipped = count('skipped') + count('known-limit');
+  const cases = results.map((result) => {
+    const open = `    <testcase classname="${escapeXml(result.check)}" name="${escapeXml(result.id)}" time="${(result.ms / 1000).toFixed(3)}"`;
+    switch (result.outcome) {
+      case 'passed':
+        return `${open}/>`;
+      case 'failed': {
+        const error = result.error ?? 'failed';
+        return `${open}>\n      <failure message="${escapeXml(error.split('\n')[0]!)}">${escapeXml(error)}</failure>\n    </testcase>`;
+      }
+      case 'skipped':
+        return `${open}>\n      <skipped message="${escapeXml(result.reason ?? '')}"/>\n    </testcase>`;
+      case 'known-limit':
+        return `${open}>\n      <skipped message="${escapeXml(`known limit: ${result.reason ?? ''}`)}">${escapeXml(result.error ?? '')}</skipped>\n    </testcase>`;
+    }
+  });
+  const totals = `tests="${results.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds.toFixed(3)}"`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="secmon-contract" ${totals}>`,
+    `  <testsuite name="${escapeXml(suiteName)}" ${totals}>`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
