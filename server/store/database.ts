@@ -8,7 +8,7 @@ import { migrateOutbox } from './outbox.ts';
 export type { DatabaseSync };
 
 // Append only: a released migration is never edited, a new one gets the next number.
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE policies (
      id TEXT PRIMARY KEY,
      name TEXT NOT NULL,
@@ -67,6 +67,51 @@ const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (owner, key)
    );
    CREATE INDEX idempotency_keys_age ON idempotency_keys (created_at);`,
+
+  // List filters read O(limit) rows: each index puts a filter's equality columns before the
+  // page order, so SQLite seeks to the filter and the cursor and reads the page in order.
+  // findings_policy_status also answers the compliance and policy-in-use checks, as
+  // findings_policy did. Filter combinations without their own index use the index of their
+  // most selective column (device, then policy) and test the rest row by row.
+  // Webhook events live in a JSON array; webhook_subscriptions is its index, one row per
+  // subscribed event, kept in step by triggers whoever writes the webhook.
+  `DROP INDEX findings_policy;
+   CREATE INDEX findings_policy_status ON findings (policy_id, status, created_at DESC, id DESC);
+   CREATE INDEX findings_policy_order ON findings (policy_id, created_at DESC, id DESC);
+   CREATE INDEX findings_device ON findings (device_id, created_at DESC, id DESC);
+   CREATE INDEX findings_device_status ON findings (device_id, status, created_at DESC, id DESC);
+   CREATE INDEX findings_status ON findings (status, created_at DESC, id DESC);
+   CREATE INDEX findings_status_severity ON findings (status, severity, created_at DESC, id DESC);
+   CREATE INDEX findings_severity ON findings (severity, created_at DESC, id DESC);
+
+   CREATE INDEX policies_enabled ON policies (enabled, created_at DESC, id DESC);
+   CREATE INDEX policies_severity ON policies (severity, created_at DESC, id DESC);
+   CREATE INDEX policies_enabled_severity ON policies (enabled, severity, created_at DESC, id DESC);
+
+   CREATE INDEX webhooks_enabled ON webhooks (enabled, created_at DESC, id DESC);
+   CREATE TABLE webhook_subscriptions (
+     id TEXT NOT NULL,
+     event TEXT NOT NULL,
+     enabled INTEGER NOT NULL,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (id, event)
+   ) WITHOUT ROWID;
+   CREATE INDEX webhook_subscriptions_event ON webhook_subscriptions (event, created_at DESC, id DESC);
+   CREATE INDEX webhook_subscriptions_event_enabled ON webhook_subscriptions (event, enabled, created_at DESC, id DESC);
+   INSERT INTO webhook_subscriptions (id, event, enabled, created_at)
+     SELECT DISTINCT w.id, e.value, w.enabled, w.created_at FROM webhooks w, json_each(w.events) e;
+   CREATE TRIGGER webhooks_subscribe AFTER INSERT ON webhooks BEGIN
+     INSERT INTO webhook_subscriptions (id, event, enabled, created_at)
+       SELECT DISTINCT NEW.id, e.value, NEW.enabled, NEW.created_at FROM json_each(NEW.events) e;
+   END;
+   CREATE TRIGGER webhooks_resubscribe AFTER UPDATE OF events, enabled ON webhooks BEGIN
+     DELETE FROM webhook_subscriptions WHERE id = OLD.id;
+     INSERT INTO webhook_subscriptions (id, event, enabled, created_at)
+       SELECT DISTINCT NEW.id, e.value, NEW.enabled, NEW.created_at FROM json_each(NEW.events) e;
+   END;
+   CREATE TRIGGER webhooks_unsubscribe AFTER DELETE ON webhooks BEGIN
+     DELETE FROM webhook_subscriptions WHERE id = OLD.id;
+   END;`,
 ];
 
 export function openDatabase(path: string): DatabaseSync {

@@ -38,11 +38,27 @@ function toFinding(row: Values): Finding {
   };
 }
 
+const FILTER_COLUMNS = ['status', 'severity', 'device_id', 'policy_id'] as const;
+type FilterColumn = (typeof FILTER_COLUMNS)[number];
+
+/**
+ * The filters an index of migration 2 seeks by: a device's or a policy's findings are few next
+ * to the table, so either leads (with status when given, the pairs users combine); without them,
+ * status and severity. The other filters are tested on the rows that index yields.
+ */
+export function seekColumns(filters: FindingFilters): FilterColumn[] {
+  const given = FILTER_COLUMNS.filter((column) => filters[column] !== undefined);
+  const lead = given.find((column) => column === 'device_id') ?? given.find((column) => column === 'policy_id');
+  return lead ? given.filter((column) => column === lead || column === 'status') : given.filter((column) => column === 'status' || column === 'severity');
+}
+
 export function listFindings(db: DatabaseSync, filters: FindingFilters, after: CursorPosition | undefined, limit: number): Finding[] {
+  const seek = seekColumns(filters);
   const where: [string, string][] = [];
-  for (const column of ['status', 'severity', 'device_id', 'policy_id'] as const) {
+  for (const column of FILTER_COLUMNS) {
     const value = filters[column];
-    if (value !== undefined) where.push([`f.${column} = ?`, value]);
+    // Unary + keeps SQLite from choosing another index for a filter that is only tested.
+    if (value !== undefined) where.push([`${seek.includes(column) ? '' : '+'}f.${column} = ?`, value]);
   }
   return selectPage(db, { select: SELECT, alias: 'f', where, after, limit }).map(toFinding);
 }

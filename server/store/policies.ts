@@ -12,8 +12,9 @@ type Severity = components['schemas']['Severity'];
 type ComplianceStatus = components['schemas']['ComplianceStatus'];
 
 const ACTIVE = ACTIVE_STATUSES.map((status) => `'${status}'`).join(', ');
-const NON_COMPLIANT = `EXISTS (SELECT 1 FROM findings f WHERE f.policy_id = p.id AND f.status IN (${ACTIVE}))`;
-const SELECT = `SELECT p.id, p.name, p.description, p.severity, p.enabled, p.frameworks, p.rule, ${NON_COMPLIANT} AS non_compliant,
+// Two seeks of findings_policy_status, however many findings the policy has.
+const nonCompliant = (policyId: string) => `EXISTS (SELECT 1 FROM findings f WHERE f.policy_id = ${policyId} AND f.status IN (${ACTIVE}))`;
+const SELECT = `SELECT p.id, p.name, p.description, p.severity, p.enabled, p.frameworks, p.rule, ${nonCompliant('p.id')} AS non_compliant,
   p.version, p.created_at, p.updated_at FROM policies p`;
 
 /** The list filters, as the document declares them (limit and cursor are the page's business). */
@@ -54,7 +55,7 @@ export function policyExists(db: DatabaseSync, id: string): boolean {
 }
 
 export function complianceOf(db: DatabaseSync, id: string): ComplianceStatus {
-  const row = statement(db, `SELECT ${NON_COMPLIANT} AS non_compliant FROM (SELECT ? AS id) p`).get(id) as Row;
+  const row = statement(db, `SELECT ${nonCompliant('?')} AS non_compliant`).get(id) as Row;
   return row.non_compliant === 1 ? 'non_compliant' : 'compliant';
 }
 

@@ -29,8 +29,9 @@ export const statement = (db: DatabaseSync, sql: string): StatementSync => cache
 export const arrayStatement = (db: DatabaseSync, sql: string): StatementSync => cached(arrayCaches, db, sql, true);
 
 export interface PageQuery {
-  /** `SELECT <columns> FROM <table> <alias>`, without WHERE; rows come back as Values in the columns' order. */
+  /** `SELECT <columns> FROM <tables>`, without WHERE; rows come back as Values in the columns' order. */
   select: string;
+  /** The alias of the table whose `created_at` and `id` order the page. */
   alias: string;
   /** SQL conditions with their parameters, combined with AND. */
   where: [sql: string, value: SQLInputValue][];
@@ -38,14 +39,18 @@ export interface PageQuery {
   limit: number;
 }
 
-/** One page, fetching one row more than asked so the caller knows whether another page exists. */
+/**
+ * One page, fetching one row more than asked so the caller knows whether another page exists.
+ * The cursor is a row-value comparison: SQLite seeks an index on (…, created_at, id) straight to
+ * it, where the equivalent OR of comparisons walks the index from its start.
+ */
 export function selectPage(db: DatabaseSync, query: PageQuery): Values[] {
   const { alias } = query;
   const conditions = query.where.map(([sql]) => sql);
   const values = query.where.map(([, value]) => value);
   if (query.after) {
-    conditions.push(`(${alias}.created_at < ? OR (${alias}.created_at = ? AND ${alias}.id < ?))`);
-    values.push(query.after.created_at, query.after.created_at, query.after.id);
+    conditions.push(`(${alias}.created_at, ${alias}.id) < (?, ?)`);
+    values.push(query.after.created_at, query.after.id);
   }
   const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
   const sql = `${query.select}${where} ORDER BY ${alias}.created_at DESC, ${alias}.id DESC LIMIT ?`;

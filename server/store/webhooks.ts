@@ -11,8 +11,11 @@ type WebhookCreate = components['schemas']['WebhookCreate'];
 type WebhookUpdate = components['schemas']['WebhookUpdate'];
 type EventType = components['schemas']['EventType'];
 
-const SELECT = `SELECT w.id, w.url, w.events, w.secret IS NOT NULL AS has_secret, w.description, w.enabled,
-  w.disabled_reason, w.last_delivery, w.created_at, w.updated_at FROM webhooks w`;
+const COLUMNS = `w.id, w.url, w.events, w.secret IS NOT NULL AS has_secret, w.description, w.enabled,
+  w.disabled_reason, w.last_delivery, w.created_at, w.updated_at`;
+const SELECT = `SELECT ${COLUMNS} FROM webhooks w`;
+// CROSS JOIN keeps webhook_subscriptions the outer loop, so its (event, …) index orders the page.
+const SELECT_SUBSCRIBED = `SELECT ${COLUMNS} FROM webhook_subscriptions s CROSS JOIN webhooks w ON w.id = s.id`;
 
 /** The list filters, as the document declares them (limit and cursor are the page's business). */
 export type WebhookFilters = Omit<NonNullable<operations['listWebhooks']['parameters']['query']>, 'limit' | 'cursor'>;
@@ -35,10 +38,12 @@ function toWebhook(row: Values): Webhook {
 }
 
 export function listWebhooks(db: DatabaseSync, filters: WebhookFilters, after: CursorPosition | undefined, limit: number): Webhook[] {
+  const alias = filters.event === undefined ? 'w' : 's';
   const where: [string, string | number][] = [];
-  if (filters.enabled !== undefined) where.push(['w.enabled = ?', filters.enabled ? 1 : 0]);
-  if (filters.event !== undefined) where.push(['EXISTS (SELECT 1 FROM json_each(w.events) e WHERE e.value = ?)', filters.event]);
-  return selectPage(db, { select: SELECT, alias: 'w', where, after, limit }).map(toWebhook);
+  if (filters.event !== undefined) where.push(['s.event = ?', filters.event]);
+  if (filters.enabled !== undefined) where.push([`${alias}.enabled = ?`, filters.enabled ? 1 : 0]);
+  const select = filters.event === undefined ? SELECT : SELECT_SUBSCRIBED;
+  return selectPage(db, { select, alias, where, after, limit }).map(toWebhook);
 }
 
 export function getWebhook(db: DatabaseSync, id: string): Webhook | undefined {
