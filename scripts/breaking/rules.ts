@@ -40,8 +40,7 @@ export const SCHEMA_RULES: readonly SchemaRule[] = [
   schemas.patternChanged,
   schemas.typeChanged,
   schemas.formatChanged,
-  schemas.variantRemoved,
-  schemas.variantAdded,
+  schemas.variantsChanged,
   schemas.allOfAdded,
 ];
 

@@ -154,37 +154,30 @@ export const formatChanged: SchemaRule = (pair) => {
   return [changeAt('format-changed', pair, { pointer: `${pair.pointer}/format`, message: `the format ${before ?? 'none'} became ${after ?? 'none'}`, before, after })];
 };
 
-const describeMember = (member: unknown) => JSON.stringify(member);
-
-/** oneOf/anyOf members a request could match are gone (or the choice itself is). */
-export const variantRemoved: SchemaRule = (pair) =>
-  pair.direction !== 'to-service'
-    ? []
-    : (['oneOf', 'anyOf'] as const).flatMap((combinator) => {
-        const [before, after] = [pair.base[combinator], pair.revision[combinator]];
-        if (!before) return [];
-        const removed = after ? matchMembers(before, after).removed : before;
-        return removed.map((member) =>
-          changeAt('schema-variant-removed', pair, { pointer: `${pair.pointer}/${combinator}`, message: `the ${combinator} member ${describeMember(member)} was removed`, before: before.length, after: after?.length ?? 0 }),
-        );
-      });
-
-/** A response or event value may now match a member readers do not know (or is newly one of several). */
-export const variantAdded: SchemaRule = (pair) =>
-  pair.direction !== 'from-service'
-    ? []
-    : (['oneOf', 'anyOf'] as const).flatMap((combinator) => {
-        const [before, after] = [pair.base[combinator], pair.revision[combinator]];
-        if (!after) return [];
-        return matchMembers(before, after).added.map((member) =>
-          changeAt('schema-variant-added', pair, { pointer: `${pair.pointer}/${combinator}`, message: `the ${combinator} member ${describeMember(member)} was added`, before: before?.length ?? 0, after: after.length }),
-        );
-      });
+/**
+ * oneOf/anyOf members changed the wrong way: a request lost a member it could match (or the
+ * choice itself), or a response or event gained one readers do not know (or became a choice).
+ */
+export const variantsChanged: SchemaRule = (pair) => {
+  const toService = pair.direction === 'to-service';
+  return (['oneOf', 'anyOf'] as const).flatMap((combinator) => {
+    const [before, after] = [pair.base[combinator], pair.revision[combinator]];
+    const members = matchMembers(before, after);
+    return (toService ? members.removed : members.added).map((member) =>
+      changeAt(toService ? 'schema-variant-removed' : 'schema-variant-added', pair, {
+        pointer: `${pair.pointer}/${combinator}`,
+        message: `the ${combinator} member ${JSON.stringify(member)} was ${toService ? 'removed' : 'added'}`,
+        before: before?.length ?? 0,
+        after: after?.length ?? 0,
+      }),
+    );
+  });
+};
 
 /** A request schema must now also match another allOf member. */
 export const allOfAdded: SchemaRule = (pair) =>
   pair.direction !== 'to-service'
     ? []
     : matchMembers(pair.base.allOf, pair.revision.allOf).added.map((member) =>
-        changeAt('all-of-added', pair, { pointer: `${pair.pointer}/allOf`, message: `the allOf member ${describeMember(member)} was added` }),
+        changeAt('all-of-added', pair, { pointer: `${pair.pointer}/allOf`, message: `the allOf member ${JSON.stringify(member)} was added` }),
       );
