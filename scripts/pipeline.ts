@@ -42,8 +42,13 @@ export function lint(): string {
 
 export function bundle(out: GeneratedPaths): void {
   mkdirSync(dirname(out.yaml), { recursive: true });
-  run(REDOCLY, ['bundle', sourceDocument, '-o', out.yaml]);
-  run(REDOCLY, ['bundle', sourceDocument, '-o', out.json]);
+  bundleTo(out.yaml);
+  bundleTo(out.json);
+}
+
+/** Bundles one source document into one file (YAML or JSON, by the file's extension). */
+export function bundleTo(file: string, source = sourceDocument): void {
+  run(REDOCLY, ['bundle', source, '-o', file]);
 }
 
 export function generateTypes(out: GeneratedPaths): void {

@@ -1,29 +1,92 @@
-// `npm run check:breaking`: the current bundle (generated/openapi.json) against the released v1
-// document (openapi/releases/v1.0.0.json). Exits 1 and lists the changes when any would break
-// a client or a webhook receiver.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { bundledJsonPath } from '../../lib/document-files.ts';
+// `npm run check:breaking`: bundles the `openapi/` sources as they are now (into a temporary
+// file, so an edit is judged without `npm run bundle`) and compares the bundle with the newest
+// released document under openapi/releases/. Exits 1 and lists the changes when any would break
+// a client or a webhook receiver, 2 on a usage error or sources that do not bundle.
+//
+//   --source <dir>     the sources to bundle (default openapi/; its releases/ gives the default base)
+//   --revision <file>  compare this bundle (JSON or YAML) instead of bundling the sources
+//   --base <file>      the released document to compare against
+//   --format <f>       text (default), json (for tools) or markdown (a changelog with the additions)
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parse as parseYaml } from 'yaml';
 import type { OpenApiDocument } from '../../lib/document.ts';
-import { root } from '../pipeline.ts';
-import { findBreakingChanges, formatBreakingChanges } from './compare.ts';
+import { bundleTo, root } from '../pipeline.ts';
+import { compareReleases, type ChangeReport } from './compare.ts';
+import { FORMATS, formatJson, formatMarkdown, formatText, type Format, type ReportContext } from './report.ts';
 
-export const releasedDocumentPath = join(root, 'openapi/releases/v1.0.0.json');
+export const defaultSource = join(root, 'openapi');
 
-const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as OpenApiDocument;
+export const readDocument = (path: string) => parseYaml(readFileSync(path, 'utf8')) as OpenApiDocument;
 
-export function checkAgainstRelease(revision: OpenApiDocument = readJson(bundledJsonPath)) {
-  return findBreakingChanges(readJson(releasedDocumentPath), revision);
+/** The released document with the highest version, compared numerically (v1.10.0 is newer than v1.9.0). */
+export function newestRelease(releases: string): string {
+  const version = (name: string) => (name.match(/\d+/g) ?? []).map(Number);
+  const newer = (a: number[], b: number[]) => {
+    for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) - (b[i] ?? 0);
+    return 0;
+  };
+  const names = readdirSync(releases).filter((name) => /\.(json|ya?ml)$/.test(name)).sort((a, b) => newer(version(b), version(a)));
+  if (names.length === 0) throw new Error(`no released document in ${releases}`);
+  return join(releases, names[0]!);
+}
+
+/** The sources in `source` bundled as they are now, through the same pipeline as `npm run bundle`. */
+export function bundleSources(source: string): OpenApiDocument {
+  const dir = mkdtempSync(join(tmpdir(), 'check-breaking-'));
+  try {
+    const file = join(dir, 'openapi.json');
+    bundleTo(file, join(source, 'openapi.yaml'));
+    return readDocument(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export interface CheckOptions {
+  source?: string;
+  revision?: string;
+  base?: string;
+}
+
+export function check(options: CheckOptions): { report: ChangeReport; context: ReportContext } {
+  const source = options.source ?? defaultSource;
+  const basePath = options.base ?? newestRelease(join(source, 'releases'));
+  const name = (path: string) => relative(process.cwd(), path) || '.';
+  const revision = options.revision ? readDocument(options.revision) : bundleSources(source);
+  return {
+    report: compareReleases(readDocument(basePath), revision),
+    context: { base: name(basePath), revision: options.revision ? name(options.revision) : `${name(source)}/ (bundled now)` },
+  };
+}
+
+function main(argv: string[]): number {
+  const { values } = parseArgs({
+    args: argv,
+    options: { source: { type: 'string' }, revision: { type: 'string' }, base: { type: 'string' }, format: { type: 'string', default: 'text' } },
+  });
+  const format = values.format as Format;
+  if (!FORMATS.includes(format)) throw new Error(`--format must be one of ${FORMATS.join(', ')}`);
+  const { report, context } = check(values);
+  const breaking = report.breaking.length;
+  if (format === 'json') console.log(formatJson(report, context));
+  else if (format === 'markdown') console.log(formatMarkdown(report, context));
+  else if (breaking === 0) console.log(`check:breaking: no breaking change in ${context.revision} against ${context.base}`);
+  else {
+    console.error(`check:breaking: ${breaking} breaking change(s) in ${context.revision} against ${context.base}:\n`);
+    console.error(formatText(report.breaking));
+    console.error("\nA breaking change needs a new major version (/v2); see the document's Versioning section.");
+  }
+  return breaking === 0 ? 0 : 1;
 }
 
 if (import.meta.main) {
-  const changes = checkAgainstRelease();
-  if (changes.length === 0) {
-    console.log('check:breaking: no breaking change against openapi/releases/v1.0.0.json');
-  } else {
-    console.error(`check:breaking: ${changes.length} breaking change(s) against openapi/releases/v1.0.0.json:\n`);
-    console.error(formatBreakingChanges(changes));
-    console.error('\nA breaking change needs a new major version (/v2); see the document\'s Versioning section.');
-    process.exitCode = 1;
+  try {
+    process.exitCode = main(process.argv.slice(2));
+  } catch (error) {
+    console.error(`check:breaking: ${(error as Error).message}`);
+    process.exitCode = 2;
   }
 }

@@ -1,22 +1,36 @@
-// Runs every breaking-change rule over a released document and a revision.
+// Runs every rule over a released document and a revision.
 import type { OpenApiDocument } from '../../lib/document.ts';
-import { schemaPairsOf, type BreakingChange } from './model.ts';
-import { DOCUMENT_RULES, SCHEMA_RULES } from './rules.ts';
+import { compareDocuments, schemaPairsOf, type Change, type Comparison, type SchemaPair } from './model.ts';
+import { ADDITIVE_DOCUMENT_RULES, ADDITIVE_SCHEMA_RULES, DOCUMENT_RULES, SCHEMA_RULES, type DocumentRule, type SchemaRule } from './rules.ts';
 
-export type { BreakingChange } from './model.ts';
+export type { Change } from './model.ts';
+
+export interface ChangeReport {
+  breaking: Change[];
+  additive: Change[];
+}
+
+/** Runs the rules; a change found for several readers is reported once, naming all of them. */
+function run(comparison: Comparison, pairs: SchemaPair[], documentRules: readonly DocumentRule[], schemaRules: readonly SchemaRule[]): Change[] {
+  const all = [...documentRules.flatMap((rule) => rule(comparison)), ...pairs.flatMap((pair) => schemaRules.flatMap((rule) => rule(pair)))];
+  const unique = new Map<string, Change>();
+  for (const change of all) {
+    const key = `${change.rule} ${change.pointer} ${change.message}`;
+    const known = unique.get(key);
+    const audience = [...new Set([...(known?.audience ?? []), ...change.audience])].sort();
+    unique.set(key, { ...(known ?? change), audience });
+  }
+  return [...unique.values()].sort((a, b) => a.pointer.localeCompare(b.pointer) || a.rule.localeCompare(b.rule) || a.message.localeCompare(b.message));
+}
+
+export function compareReleases(base: OpenApiDocument, revision: OpenApiDocument): ChangeReport {
+  const comparison = compareDocuments(base, revision);
+  const pairs = schemaPairsOf(comparison);
+  return {
+    breaking: run(comparison, pairs, DOCUMENT_RULES, SCHEMA_RULES),
+    additive: run(comparison, pairs, ADDITIVE_DOCUMENT_RULES, ADDITIVE_SCHEMA_RULES),
+  };
+}
 
 /** The breaking changes from `base` to `revision`, each once, ordered by pointer. */
-export function findBreakingChanges(base: OpenApiDocument, revision: OpenApiDocument): BreakingChange[] {
-  const pairs = schemaPairsOf(base, revision);
-  const all = [
-    ...DOCUMENT_RULES.flatMap((rule) => rule(base, revision)),
-    ...pairs.flatMap((pair) => SCHEMA_RULES.flatMap((rule) => rule(pair))),
-  ];
-  const unique = new Map(all.map((change) => [`${change.rule} ${change.pointer} ${change.message}`, change]));
-  return [...unique.values()].sort((a, b) => a.pointer.localeCompare(b.pointer) || a.rule.localeCompare(b.rule));
-}
-
-/** One line per change: `rule  pointer  message`. */
-export function formatBreakingChanges(changes: BreakingChange[]): string {
-  return changes.map((change) => `✗ ${change.rule}  ${change.pointer}\n    ${change.message}`).join('\n');
-}
+export const findBreakingChanges = (base: OpenApiDocument, revision: OpenApiDocument): Change[] => compareReleases(base, revision).breaking;

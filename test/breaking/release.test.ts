@@ -1,48 +1,140 @@
-// The gate itself (`npm run check:breaking`): the current bundle against the released v1 document.
-import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { listOperations, listWebhookOperations, loadDocument, type OpenApiDocument } from '../../lib/document.ts';
-import { checkAgainstRelease, releasedDocumentPath } from '../../scripts/breaking/check.ts';
-import { formatBreakingChanges } from '../../scripts/breaking/compare.ts';
+// The gate as a user runs it: edit a copy of openapi/ (the sources, not the bundle), run
+// `node scripts/breaking/check.ts --source <copy>` with no other step, and read its exit code
+// and output. Each case is one edit the gate used to miss or that the issue names.
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { listOperations, listWebhookOperations } from '../../lib/document.ts';
+import { defaultSource, newestRelease, readDocument } from '../../scripts/breaking/check.ts';
 import { root } from '../../scripts/pipeline.ts';
 
-describe('check:breaking against openapi/releases/v1.0.0.json', () => {
-  it('keeps the released v1 document with its 15 operations and 6 events', () => {
-    const release = JSON.parse(readFileSync(releasedDocumentPath, 'utf8')) as OpenApiDocument;
+const scratch = mkdtempSync(join(tmpdir(), 'gate-test-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A fresh copy of openapi/ with `edits` applied to its YAML files (paths relative to openapi/). */
+function editedSources(name: string, edits: Record<string, (doc: any) => void>): string {
+  const dir = join(scratch, name);
+  cpSync(defaultSource, dir, { recursive: true });
+  for (const [file, edit] of Object.entries(edits)) {
+    const doc = parse(readFileSync(join(dir, file), 'utf8'));
+    edit(doc);
+    writeFileSync(join(dir, file), stringify(doc));
+  }
+  return dir;
+}
+
+/** Runs the gate's command line as `npm run check:breaking -- <args>` would. */
+function gate(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['scripts/breaking/check.ts', ...args], { cwd: root, timeout: 60_000 });
+    let [stdout, stderr] = ['', ''];
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+describe('the released document', () => {
+  it('is the newest under openapi/releases/: v1.0.0, with its 15 operations and 6 events', () => {
+    const path = newestRelease(join(defaultSource, 'releases'));
+    const release = readDocument(path);
+    expect(path.endsWith('v1.0.0.json')).toBe(true);
     expect(release.info.version).toBe('1.0.0');
     expect(listOperations(release)).toHaveLength(15);
     expect(listWebhookOperations(release)).toHaveLength(6);
   });
+});
 
-  it('finds no breaking change in the current bundle', () => {
-    expect(formatBreakingChanges(checkAgainstRelease())).toBe('');
-  });
-
-  it('names a removed enum value, with its JSON pointer', () => {
-    const edited = loadDocument() as OpenApiDocument & { components: { schemas: Record<string, { enum: string[] }> } };
-    edited.components.schemas.Severity!.enum = edited.components.schemas.Severity!.enum.filter((value) => value !== 'critical');
-    const report = formatBreakingChanges(checkAgainstRelease(edited));
-    expect(report).toBe('✗ enum-value-removed  #/components/schemas/Severity\n    the value "critical" was removed');
-  });
-
-  it('names a removed event type and a changed signature scheme', () => {
-    const edited = loadDocument() as OpenApiDocument & { components: { parameters: Record<string, { schema: { pattern: string } }> } };
-    delete edited.webhooks!['device.disconnected'];
-    edited.components.parameters.SignatureHeader!.schema.pattern = '^sha512=[0-9a-f]{128}$';
-    const rules = checkAgainstRelease(edited).map((change) => `${change.rule} ${change.pointer}`);
-    expect(rules).toEqual(
-      expect.arrayContaining([
-        'event-type-removed #/webhooks/device.disconnected/post',
-        'signature-scheme-changed #/components/parameters/SignatureHeader',
-      ]),
-    );
-  });
-
-  it('npm run check:breaking exits 0 and says so', () => {
-    const result = spawnSync(process.execPath, ['scripts/breaking/check.ts'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+describe.concurrent('npm run check:breaking on edited sources', () => {
+  it('passes the sources as they are, saying what it compared', async () => {
+    const result = await gate([]);
     expect(result.stderr).toBe('');
-    expect(result.stdout).toContain('no breaking change');
+    expect(result.stdout).toBe('check:breaking: no breaking change in openapi/ (bundled now) against openapi/releases/v1.0.0.json\n');
     expect(result.status).toBe(0);
+  });
+
+  const breaking: [string, Record<string, (doc: any) => void>, string][] = [
+    ['an enum value removed', { 'components/schemas/Severity.yaml': (doc) => doc.enum.pop() }, '✗ enum-value-removed  #/components/schemas/Severity/enum  (breaks clients)'],
+    ['a 412 response removed', { 'paths/policies@{id}.yaml': (doc) => delete doc.put.responses['412'] }, '✗ status-code-removed  #/paths/~1v1~1policies~1{id}/put/responses/412  (breaks clients)'],
+    [
+      'a required query parameter on a path item',
+      { 'paths/policies@{id}.yaml': (doc) => doc.parameters.push({ name: 'tenant', in: 'query', required: true, schema: { type: 'string' } }) },
+      '✗ required-parameter-added  #/paths/~1v1~1policies~1{id}/parameters/1  (breaks clients)',
+    ],
+    [
+      'a request media type changed',
+      {
+        'paths/policies.yaml': (doc) => {
+          doc.post.requestBody.content['application/vnd.secmon+json'] = doc.post.requestBody.content['application/json'];
+          delete doc.post.requestBody.content['application/json'];
+        },
+      },
+      '✗ media-type-removed  #/paths/~1v1~1policies/post/requestBody/content/application~1json  (breaks clients)',
+    ],
+    [
+      'the bearer scheme became an API-key header',
+      { 'openapi.yaml': (doc) => (doc.components.securitySchemes.bearerAuth = { type: 'apiKey', in: 'header', name: 'X-API-Key' }) },
+      '✗ security-scheme-changed  #/components/securitySchemes/bearerAuth  (breaks clients)',
+    ],
+    ['a new required scope', { 'paths/policies.yaml': (doc) => doc.get.security[0].bearerAuth.push('admin') }, '✗ security-scope-added  #/paths/~1v1~1policies/get/security  (breaks clients)'],
+    ['a request field default changed', { 'components/schemas/PolicyWrite.yaml': (doc) => (doc.properties.enabled.default = false) }, '    true → false'],
+    ['a delivery header no longer always sent', { 'components/parameters/DeliveryHeader.yaml': (doc) => (doc.required = false) }, '(breaks receivers)'],
+  ];
+
+  for (const [name, edits, expected] of breaking) {
+    it(`fails on ${name}, from the edit alone`, async () => {
+      const result = await gate(['--source', editedSources(name.replaceAll(' ', '-'), edits)]);
+      expect(result.stderr).toContain(expected);
+      expect(result.status).toBe(1);
+    });
+  }
+
+  it('passes an additive edit, and its markdown changelog lists the additions', async () => {
+    const source = editedSources('additive', {
+      'components/schemas/PolicyWrite.yaml': (doc) => (doc.properties.owner = { type: 'string', maxLength: 64 }),
+      'components/schemas/Policy.yaml': (doc) => (doc.properties.owner = { type: ['string', 'null'], maxLength: 64 }),
+    });
+    const text = await gate(['--source', source]);
+    expect(text.status).toBe(0);
+    const markdown = await gate(['--source', source, '--format', 'markdown']);
+    expect(markdown.stdout).toContain('## Breaking changes (0)');
+    expect(markdown.stdout).toContain('- the field owner was added (`#/components/schemas/PolicyWrite/properties/owner`; for clients)');
+    expect(markdown.stdout).toContain('- the field owner was added (`#/components/schemas/Policy/properties/owner`; for clients)');
+    expect(markdown.status).toBe(0);
+  });
+
+  it('--revision and --base compare given bundles; --format json gives rule, oasdiff ids, pointer, old → new and who breaks', async () => {
+    const base = newestRelease(join(defaultSource, 'releases'));
+    const edited = readDocument(base) as any;
+    edited.components.schemas.Severity.enum = ['low', 'high'];
+    const revision = join(scratch, 'revision.json');
+    writeFileSync(revision, JSON.stringify(edited));
+    const result = await gate(['--revision', revision, '--base', base, '--format', 'json']);
+    expect(result.status).toBe(1);
+    const report = JSON.parse(result.stdout);
+    expect(report.breaking).toContainEqual({
+      rule: 'enum-value-removed',
+      oasdiff: expect.arrayContaining(['request-property-enum-value-removed']),
+      pointer: '#/components/schemas/Severity/enum',
+      message: 'the value "critical" was removed',
+      before: ['info', 'low', 'medium', 'high', 'critical'],
+      after: ['low', 'high'],
+      breaks: ['clients'],
+    });
+    expect((await gate(['--revision', base, '--base', base])).status).toBe(0);
+  });
+
+  it('exits 2 on a usage error or sources that do not bundle', async () => {
+    const format = await gate(['--format', 'xml']);
+    expect(format.stderr).toBe('check:breaking: --format must be one of text, json, markdown\n');
+    expect(format.status).toBe(2);
+    const broken = editedSources('broken', { 'openapi.yaml': (doc) => (doc.paths['/v1/policies'].$ref = 'paths/missing.yaml') });
+    const bundle = await gate(['--source', broken]);
+    expect(bundle.stderr).toContain('check:breaking: @redocly/cli/bin/cli.js bundle failed');
+    expect(bundle.status).toBe(2);
   });
 });
