@@ -43,7 +43,11 @@ export interface DeliveryConfig {
 }
 
 export const DEFAULT_DEV_KEYS = 'dev-admin:read+write,dev-reader:read';
-const DEFAULT_RATE_LIMIT = 120;
+/**
+ * Requests per key per minute. Development is for local work: a browser app and a contract-kit run
+ * (about 2,000 requests) never reach it. Production keeps a real quota.
+ */
+const DEFAULT_RATE_LIMIT = { development: 10_000, production: 120 } as const;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -87,7 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     usingDefaultKeys: keysText === undefined,
     rateLimitPerMinute: parseInteger(
       'SECMON_RATE_LIMIT (--rate-limit)',
-      pick('rate-limit', 'SECMON_RATE_LIMIT') ?? String(DEFAULT_RATE_LIMIT),
+      pick('rate-limit', 'SECMON_RATE_LIMIT') ?? String(DEFAULT_RATE_LIMIT[mode]),
       0,
       1_000_000,
     ),

@@ -6,13 +6,17 @@ import { principalOf } from './auth.ts';
 import { sendProblem } from './problems.ts';
 
 const WINDOW_SECONDS = 60;
+/**
+ * The quota stated for a key when limiting is off (`--rate-limit 0`): the headers the document
+ * requires stay, under the policy name "unlimited", rather than vanishing.
+ */
+export const UNLIMITED_QUOTA = 2 ** 32 - 1;
 
 export function rateLimitPerKey(perMinute: number): RequestHandler {
-  if (perMinute === 0) return (_req, _res, next) => next();
-  const name = `${perMinute}-in-1min`;
+  const name = perMinute === 0 ? 'unlimited' : `${perMinute}-in-1min`;
   return rateLimit({
     windowMs: WINDOW_SECONDS * 1000,
-    limit: perMinute,
+    limit: perMinute === 0 ? UNLIMITED_QUOTA : perMinute,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     identifier: name,

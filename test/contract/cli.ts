@@ -25,10 +25,18 @@ const USAGE = `usage: secmon-contract --base-url <url> --api-key <key> [options]
   --cases <n>             generated valid and invalid cases per operation (default 24)
   --rate-probe-max <n>    provoke a 429 only if the key's quota is at most n (default 300)
   --known-limits <file>   JSON [{ "check", "subject", "reason" }]: failures reported as known limits
+  --events check|skip     skip: report the event checks as skipped (a target that cannot reach the
+                          kit's receiver); webhooks the kit creates then point at a .invalid host
+  --receiver-url <url>    the URL the target reaches the kit's receiver at (a tunnel or CI service
+                          in front of --receiver-listen); default: loopback, for development targets
+  --receiver-listen <a>   where the receiver listens: [host:]port (default 127.0.0.1, a free port)
+  --event-timeout <ms>    how long to wait for the events' deliveries (default 15000)
   --version               print the kit's version and the document version it checks
 
-The target must accept webhook URLs on loopback (development mode) for the event checks; it may
-offer POST /_simulator/events to emit device and scan events.`;
+Everything the kit creates is deleted at the end, also on failure and on Ctrl-C; its names start
+with "kit-". It paces itself by the target's RateLimit headers and says when it waits.
+Exit status: 0 clean verdict, 1 a violation or a coverage gap, 2 bad options or no answer from the
+target, 130/143 interrupted.`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${USAGE}\n`);
@@ -48,6 +56,10 @@ try {
       cases: { type: 'string' },
       'rate-probe-max': { type: 'string' },
       'known-limits': { type: 'string' },
+      events: { type: 'string', default: 'check' },
+      'receiver-url': { type: 'string' },
+      'receiver-listen': { type: 'string' },
+      'event-timeout': { type: 'string' },
       version: { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -63,13 +75,17 @@ if (args.version) {
   process.stdout.write(`${VERSION}\n`);
   process.exit(0);
 }
-const { profile } = args;
+const { profile, events } = args;
+const listen = /^(?:(.+):)?(\d{1,5})$/.exec(args['receiver-listen'] ?? '127.0.0.1:0');
 const problems = [
+  events !== 'check' && events !== 'skip' && '--events must be check or skip',
+  args['receiver-url'] && !/^https?:\/\//.test(args['receiver-url']) && '--receiver-url must be an http(s) URL',
+  (!listen || Number(listen[2]) > 65535) && '--receiver-listen must be [host:]port',
   !args['base-url'] && '--base-url is required',
   args['base-url'] && !URL.canParse(args['base-url']) && '--base-url must be an absolute URL',
   !args['api-key'] && '--api-key is required',
   profile !== 'stateful' && profile !== 'stateless' && '--profile must be stateful or stateless',
-  ...(['seed', 'cases', 'rate-probe-max'] as const).map((name) => args[name] !== undefined && !/^\d+$/.test(args[name]) && `--${name} must be a whole number`),
+  ...(['seed', 'cases', 'rate-probe-max', 'event-timeout'] as const).map((name) => args[name] !== undefined && !/^\d+$/.test(args[name]) && `--${name} must be a whole number`),
 ].filter(Boolean);
 if (problems.length > 0) fail(problems.join('\n'));
 
@@ -81,13 +97,40 @@ if (args['known-limits']) {
     fail(`--known-limits: ${(error as Error).message}`);
   }
 }
+const baseUrl = args['base-url']!;
+try {
+  await fetch(baseUrl, { method: 'HEAD', redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+} catch (error) {
+  const cause = (error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message;
+  process.stderr.write(`secmon-contract: ${baseUrl} does not answer (${cause}); no check was run\n`);
+  process.exit(2);
+}
+
+// Ctrl-C or a CI cancel: stop between checks, delete what was created, then exit. A second signal
+// exits at once.
+const controller = new AbortController();
+let stoppedBy: NodeJS.Signals | undefined;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stoppedBy) process.exit(signal === 'SIGINT' ? 130 : 143);
+    stoppedBy = signal;
+    process.stdout.write(`\n${signal}: stopping after cleanup (deleting what the kit created; ${signal} again to quit at once)\n`);
+    controller.abort();
+  });
+}
+
 const started = performance.now();
-process.stdout.write(`${VERSION}: ${profile} checks against ${args['base-url']}\n\n`);
+process.stdout.write(`${VERSION}: ${profile} checks against ${baseUrl}\n\n`);
 const run = await runKit(
   {
-    baseUrl: args['base-url']!,
+    baseUrl,
     apiKey: args['api-key']!,
     profile: profile as 'stateful' | 'stateless',
+    events: events as 'check' | 'skip',
+    receiverListen: { host: listen![1] ?? '127.0.0.1', port: Number(listen![2]) },
+    ...(args['receiver-url'] ? { receiverUrl: args['receiver-url'] } : {}),
+    ...(args['event-timeout'] ? { eventTimeoutMs: Number(args['event-timeout']) } : {}),
+    onWait: (ms, why) => process.stdout.write(`  … waiting ${(ms / 1000).toFixed(1)} s: ${why}\n`),
     ...(args['read-key'] ? { readKey: args['read-key'] } : {}),
     ...(args.seed ? { seed: Number(args.seed) } : {}),
     ...(args.cases ? { cases: Number(args.cases) } : {}),
@@ -95,9 +138,11 @@ const run = await runKit(
   },
   {
     knownLimits,
+    signal: controller.signal,
     onResult: (result, done, total) => {
       const why = result.outcome === 'skipped' || result.outcome === 'known-limit' ? `  (${result.outcome}: ${result.reason ?? ''})` : '';
-      process.stdout.write(`${MARK[result.outcome]} [${done}/${total}] ${result.id}  ${result.ms} ms${why}\n`);
+      const note = result.note ? `  (${result.note})` : '';
+      process.stdout.write(`${MARK[result.outcome]} [${done}/${total}] ${result.id}  ${result.ms} ms${why}${note}\n`);
     },
   },
 );
@@ -111,7 +156,12 @@ if (failures.length > 0) {
 if (args.report) {
   const report = resolve(args.report);
   mkdirSync(dirname(report), { recursive: true });
-  writeFileSync(report, junitReport(`contract kit against ${args['base-url']} (${profile})`, run.results, seconds));
+  writeFileSync(report, junitReport(`secmon-contract (${profile})`, run.results, seconds));
 }
-process.stdout.write(`\n${run.table}\n\ncontract kit finished in ${seconds.toFixed(1)} s${args.report ? `; JUnit report: ${resolve(args.report)}` : ''}\n`);
+if (run.leftovers.length > 0) process.stdout.write(`\ncould not delete what the kit created: ${run.leftovers.join(', ')}\n`);
+const waited = run.waitedMs > 0 ? `, ${(run.waitedMs / 1000).toFixed(1)} s of it waiting for the rate limit` : '';
+process.stdout.write(
+  `\n${run.table}\n\ncontract kit finished in ${seconds.toFixed(1)} s (${run.requests} requests${waited})${args.report ? `; JUnit report: ${resolve(args.report)}` : ''}\n`,
+);
+if (stoppedBy) process.exit(stoppedBy === 'SIGINT' ? 130 : 143);
 process.exit(run.coverage.passed && run.results.length > 0 ? 0 : 1);

@@ -11,7 +11,7 @@ import { ConfigError, DEFAULT_DEV_KEYS, loadConfig } from '../../server/config.t
 describe('loadConfig', () => {
   it('documented defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 3000, dbPath: './data/secmon.db', mode: 'development', rateLimitPerMinute: 120, usingDefaultKeys: true, validateResponses: true });
+    expect(config).toMatchObject({ port: 3000, dbPath: './data/secmon.db', mode: 'development', rateLimitPerMinute: 10_000, usingDefaultKeys: true, validateResponses: true });
     expect(config.apiKeys.map((key) => [key.token, [...key.scopes]])).toEqual([
       ['dev-admin', ['read', 'write']],
       ['dev-reader', ['read']],

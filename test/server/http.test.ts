@@ -1,5 +1,6 @@
 // Cross-cutting HTTP behaviour: authentication and scopes, problems for unknown routes, wrong
 // methods, bad bodies and media types, rate limiting, and the operational endpoints.
+import { UNLIMITED_QUOTA } from '../../server/http/rate-limit.ts';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
@@ -160,9 +161,11 @@ describe('rate limiting', () => {
     }
   });
 
-  it('SECMON_RATE_LIMIT=0 turns it off', async () => {
+  it('SECMON_RATE_LIMIT=0 turns limiting off, and the headers the document requires say so', async () => {
     const response = await t.fetch('/v1/policies');
-    expect(response.headers.get('ratelimit')).toBeNull();
+    expect(response.status).toBe(200);
+    expect(response.headers.get('ratelimit-policy')).toMatch(new RegExp(`^"unlimited"; q=${UNLIMITED_QUOTA}; w=60(;|$)`));
+    expect(response.headers.get('ratelimit')).toMatch(/^"unlimited"; r=\d+; t=\d+$/);
   });
 });
 

@@ -28,10 +28,26 @@ export interface KitOptions {
   eventTimeoutMs?: number;
   /** The document to test against; the bundle by default (tests inject variants). */
   document?: OpenApiDocument;
+  /**
+   * `skip`: event checks are reported as skipped (a target that cannot reach the kit's receiver),
+   * and webhooks the kit creates point at an address that never resolves.
+   */
+  events?: 'check' | 'skip';
+  /** The receiver's URL as the target reaches it (a tunnel or CI service in front of `receiverListen`). */
+  receiverUrl?: string;
+  /** Where the receiver listens: `host:port` (default 127.0.0.1 on a free port). */
+  receiverListen?: { host: string; port: number };
+  /** Told whenever the kit waits for the target's rate limit. */
+  onWait?: (ms: number, why: string) => void;
 }
 
+/** Every name, title and description the kit writes starts with this, so leftovers can be found. */
+export const KIT_PREFIX = 'kit-';
+/** Where webhooks point when events are skipped: `.invalid` never resolves (RFC 2606). */
+const NOWHERE = 'https://secmon-contract.invalid';
+
 export interface KitContext {
-  options: Required<Omit<KitOptions, 'readKey' | 'document'>> & { readKey?: string };
+  options: Required<Omit<KitOptions, 'readKey' | 'document' | 'receiverUrl' | 'receiverListen' | 'onWait'>> & { readKey?: string };
   model: ContractModel;
   validator: SchemaValidator;
   http: HttpClient;
@@ -52,8 +68,19 @@ export interface KitContext {
   /** Asserts the exchange conforms to the document and meets `expected`; throws a ContractViolation. */
   expect(op: OperationModel, check: string, exchange: Exchange, expected: Expected, note?: string): void;
   resourceOf(op: OperationModel): ResourceModel;
-  /** Deletes what the kit created (webhooks first, so nothing keeps delivering). */
-  cleanup(): Promise<void>;
+  /** Deletes what the kit created (webhooks first, so nothing keeps delivering); returns what it could not. */
+  cleanup(): Promise<string[]>;
+}
+
+/** The body with every top-level name, title and description marked as the kit's, same length. */
+function prefixed(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const marked: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const field of ['name', 'title', 'description']) {
+    const text = marked[field];
+    if (typeof text === 'string') marked[field] = (KIT_PREFIX + text).slice(0, Math.max(text.length, KIT_PREFIX.length));
+  }
+  return marked;
 }
 
 export type Expected = { statuses: number[] } | { range: '2xx' | '4xx' };
@@ -72,14 +99,23 @@ export function createKitContext(options: KitOptions): KitContext {
     cases: options.cases ?? DEFAULT_CASES,
     rateProbeMaxQuota: options.rateProbeMaxQuota ?? 300,
     eventTimeoutMs: options.eventTimeoutMs ?? 15_000,
+    events: options.events ?? 'check',
     ...(options.readKey ? { readKey: options.readKey } : {}),
   };
-  const http = createHttpClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, ...(options.readKey ? { readKey: options.readKey } : {}) });
+  const http = createHttpClient({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    ...(options.readKey ? { readKey: options.readKey } : {}),
+    ...(options.onWait ? { onWait: options.onWait } : {}),
+  });
   const stateful = options.profile === 'stateful';
   const created: { resource: ResourceModel; id: string }[] = [];
+  let closing = false;
   const fixtures = new Map<string, Promise<string>>();
   let receiver: Promise<Receiver> | undefined;
-  const getReceiver = () => (receiver ??= startReceiver());
+  const getReceiver = () =>
+    (receiver ??= startReceiver(options.receiverListen ?? { host: '127.0.0.1', port: 0 }, options.receiverUrl));
+  const sinkUrl = async () => (settings.events === 'skip' && !options.receiverUrl ? NOWHERE : (await getReceiver()).url);
 
   const resourceOf = (op: OperationModel) => {
     const resource = model.resources.find((r) => r.name === op.resource);
@@ -96,7 +132,7 @@ export function createKitContext(options: KitOptions): KitContext {
         overrides[other.idRef] = fc.constant(await fixture(other));
       }
     }
-    const sink = `${(await getReceiver()).url}/sink`;
+    const sink = `${await sinkUrl()}/sink`;
     return createGenerator(doc, { overrides, urlArbitrary: fc.nat({ max: 999 }).map((n) => `${sink}/${n}`) });
   }
 
@@ -111,6 +147,7 @@ export function createKitContext(options: KitOptions): KitContext {
     const arbitrary = generator
       .arbitrary({ $ref: pointer })
       .map(orderSeenTimes)
+      .map(prefixed)
       .filter((value) => validator.validate(pointer, value).valid);
     return samples(arbitrary, count, settings.seed);
   }
@@ -162,9 +199,18 @@ export function createKitContext(options: KitOptions): KitContext {
     return op.path.replace(/\{[^}]+\}/, encodeURIComponent(id ?? ''));
   }
 
+  /** Sends an operation's request; whatever a create makes is remembered for cleanup, whoever sent it. */
   async function send(op: OperationModel, spec: Omit<RequestSpec, 'method' | 'path'> & { id?: string; path?: string }) {
     const { id, path, ...rest } = spec;
-    return http.send({ ...rest, method: op.method.toUpperCase(), path: path ?? pathOf(op, id) });
+    const exchange = await http.send({ ...rest, method: op.method.toUpperCase(), path: path ?? pathOf(op, id) });
+    const createdId = (exchange.json as { id?: unknown } | undefined)?.id;
+    if (op.kind === 'create' && exchange.status >= 200 && exchange.status < 300 && typeof createdId === 'string') {
+      const resource = resourceOf(op);
+      if (!created.some((entry) => entry.resource === resource && entry.id === createdId)) created.push({ resource, id: createdId });
+      // A check still running when cleanup began (an interrupted run) must not leave this behind.
+      if (closing && resource.delete) await http.send({ method: resource.delete.method.toUpperCase(), path: pathOf(resource.delete, createdId) }).catch(() => undefined);
+    }
+    return exchange;
   }
 
   async function create(resource: ResourceModel, check: string, given?: unknown, headers?: Record<string, string>) {
@@ -177,7 +223,6 @@ export function createKitContext(options: KitOptions): KitContext {
     if (typeof id !== 'string') {
       throw new ContractViolation(op.label, check, [{ aspect: 'expectation', message: 'the created resource has no id', details: [] }], exchange);
     }
-    created.push({ resource, id });
     return { id, exchange };
   }
 
@@ -218,19 +263,27 @@ export function createKitContext(options: KitOptions): KitContext {
     if (violations.length > 0) throw new ContractViolation(op.label, check, violations, exchange);
   }
 
-  async function cleanup() {
+  /**
+   * Deletes everything the run created: webhooks first (nothing more is queued to the kit's
+   * receiver), then what references others (deleting a referenced resource is refused with 409).
+   * Returns what could not be deleted.
+   */
+  async function cleanup(): Promise<string[]> {
+    closing = true;
     const order = [...model.resources].sort((a, b) => weight(a) - weight(b));
+    const left: string[] = [];
     for (const resource of order) {
       if (!resource.delete) continue;
       for (const entry of created.filter((c) => c.resource === resource)) {
-        await send(resource.delete, { id: entry.id }).catch(() => undefined);
+        const deleted = await send(resource.delete, { id: entry.id }).catch(() => undefined);
+        if (!deleted || (deleted.status >= 300 && deleted.status !== 404)) left.push(`${resource.name} ${entry.id}`);
       }
     }
     if (receiver) await (await receiver).close();
+    return left;
   }
 
-  // Resources that reference others go first, or deleting the referenced one is refused (409).
-  const weight = (resource: ResourceModel) => (referencesOthers(resource) ? 0 : 1);
+  const weight = (resource: ResourceModel) => (resource.name === 'webhooks' ? -1 : referencesOthers(resource) ? 0 : 1);
   const referencesOthers = (resource: ResourceModel) =>
     model.resources.some((other) => other !== resource && other.idRef !== undefined && resource.create !== undefined && mentions(resource.create, other.idRef));
 

@@ -43,15 +43,34 @@ export interface HttpClientOptions {
   maxRetryWait?: number;
   /** How long one request may take. */
   timeoutMs?: number;
+  /** Told every time the client waits for the target's rate limit: how long, and why. */
+  onWait?: (ms: number, why: string) => void;
 }
 
 const MAX_RATE_LIMIT_RETRIES = 3;
+
+/** `r` (remaining) and `t` (seconds to reset) of an IETF draft-8 `RateLimit` header. */
+export function parseRateLimit(value: string | null): { remaining: number; resetSeconds: number } | undefined {
+  const remaining = /(?:^|;)\s*r=(\d+)/.exec(value ?? '')?.[1];
+  const reset = /(?:^|;)\s*t=(\d+)/.exec(value ?? '')?.[1];
+  return remaining === undefined || reset === undefined ? undefined : { remaining: Number(remaining), resetSeconds: Number(reset) };
+}
 
 export function createHttpClient(options: HttpClientOptions) {
   const base = options.baseUrl.replace(/\/+$/, '');
   const maxWait = options.maxRetryWait ?? 65;
   const timeoutMs = options.timeoutMs ?? 30_000;
-  let rateLimitedWaits = 0;
+  let requests = 0;
+  let waitedMs = 0;
+  // When the target said the quota is used up, the next request waits for the window to reset
+  // instead of provoking a 429 (the kit paces itself by the RateLimit header it is sent).
+  let quotaResetsAt = 0;
+
+  async function wait(ms: number, why: string) {
+    options.onWait?.(ms, why);
+    waitedMs += ms;
+    await new Promise((resolve) => setTimeout(resolve, ms));
+  }
 
   function credential(auth: Credential): { token?: string; role: string } {
     if (auth === 'none') return { role: 'none' };
@@ -79,6 +98,9 @@ export function createHttpClient(options: HttpClientOptions) {
       shown['Content-Type'] = headers['Content-Type'];
     }
     for (let attempt = 0; ; attempt++) {
+      const untilReset = quotaResetsAt - Date.now();
+      if (untilReset > 0 && !spec.acceptRateLimit) await wait(untilReset, 'the RateLimit header says the quota is used up');
+      requests++;
       let response: Response;
       let text: string;
       try {
@@ -88,6 +110,8 @@ export function createHttpClient(options: HttpClientOptions) {
         // A hanging or refusing target must fail the check that asked, with the request it sent.
         throw new Error(`${spec.method} ${url} got no answer: ${(error as Error).message}`, { cause: error });
       }
+      const quota = parseRateLimit(response.headers.get('ratelimit'));
+      if (quota && quota.remaining === 0) quotaResetsAt = Date.now() + Math.max(quota.resetSeconds, 1) * 1000;
       const retryAfter = Number(response.headers.get('retry-after'));
       if (
         response.status === 429 &&
@@ -96,8 +120,8 @@ export function createHttpClient(options: HttpClientOptions) {
         Number.isFinite(retryAfter) &&
         retryAfter <= maxWait
       ) {
-        rateLimitedWaits++;
-        await new Promise((resolve) => setTimeout(resolve, Math.max(retryAfter, 1) * 1000));
+        quotaResetsAt = 0;
+        await wait(Math.max(retryAfter, 1) * 1000, `429 on ${spec.method} ${spec.path}, Retry-After: ${retryAfter}`);
         continue;
       }
       const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
@@ -120,7 +144,13 @@ export function createHttpClient(options: HttpClientOptions) {
     }
   }
 
-  return { send, baseUrl: base, hasReadKey: options.readKey !== undefined, rateLimitedWaits: () => rateLimitedWaits };
+  return {
+    send,
+    baseUrl: base,
+    hasReadKey: options.readKey !== undefined,
+    /** Requests sent so far, and milliseconds spent waiting for the rate limit. */
+    stats: () => ({ requests, waitedMs }),
+  };
 }
 
 export type HttpClient = ReturnType<typeof createHttpClient>;

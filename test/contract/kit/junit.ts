@@ -1,5 +1,7 @@
 // The kit's results as JUnit XML, the format every CI shows as test results: one <testcase> per
-// check; a failure carries the full report, a skipped check or a known limit says why.
+// check, grouped by operationId or webhook name (`classname`) and named by the check, with no URL in
+// either, so results keep their identity across environments; a failure carries the full report,
+// a skipped check or a known limit says why.
 import type { CheckResult } from './runner.ts';
 
 // XML 1.0 forbids most control characters even when escaped; a response body may contain them.
@@ -7,12 +9,15 @@ const INVALID_XML = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 const escapeXml = (text: string) => text.replace(INVALID_XML, '\uFFFD').replace(/[&<>"']/g, (c) => ENTITIES[c]!);
 
+/** `getPolicy (GET /v1/policies/{id})` → getPolicy; `findingCreated (webhook finding.created)` → finding.created. */
+const subjectName = (label: string) => /\(webhook (.+)\)$/.exec(label)?.[1] ?? label.split(' ')[0]!;
+
 export function junitReport(suiteName: string, results: CheckResult[], seconds: number): string {
   const count = (outcome: CheckResult['outcome']) => results.filter((r) => r.outcome === outcome).length;
   const failures = count('failed');
   const skipped = count('skipped') + count('known-limit');
   const cases = results.map((result) => {
-    const open = `    <testcase classname="${escapeXml(result.check)}" name="${escapeXml(result.id)}" time="${(result.ms / 1000).toFixed(3)}"`;
+    const open = `    <testcase classname="${escapeXml(subjectName(result.subjects[0]!))}" name="${escapeXml(result.check)}" time="${(result.ms / 1000).toFixed(3)}"`;
     switch (result.outcome) {
       case 'passed':
         return `${open}/>`;

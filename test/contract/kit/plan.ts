@@ -9,7 +9,7 @@ import type { KitContext, Profile } from './context.ts';
 import { transitionsOf } from './semantics.ts';
 import type { ContractModel, OperationModel } from './spec.ts';
 
-export type CheckRun = (ctx: KitContext) => Promise<'passed' | { skipped: string } | void>;
+export type CheckRun = (ctx: KitContext) => Promise<'passed' | { skipped: string } | { note: string } | void>;
 
 export interface PlannedCheck {
   /** Unique within the plan: `<first subject> › <check>`. */
@@ -29,6 +29,8 @@ export interface PlanOptions {
   hasReadKey: boolean;
   /** Why the 429 probe is not run in this suite (for example: another test runs it on a low-quota target). */
   skipRateProbe?: string;
+  /** Why the event checks are not run (the target cannot reach the kit's receiver). */
+  skipEvents?: string;
 }
 
 /** The check names, in table order. */
@@ -100,7 +102,7 @@ export function planChecks(model: ContractModel, options: PlanOptions): PlannedC
       [webhook.label],
       true,
       (ctx) => deliveryCheck(ctx, webhook, 'delivery'),
-      stateful ? undefined : 'stateless profile: the target keeps no subscriptions and sends no events',
+      stateful ? options.skipEvents : 'stateless profile: the target keeps no subscriptions and sends no events',
     );
   }
 

@@ -16,12 +16,16 @@ export interface Delivery {
 export interface Receiver {
   url: string;
   deliveries: Delivery[];
-  /** Resolves with the deliveries matching `predicate` once there are `count` of them, or at the deadline. */
-  waitFor(predicate: (delivery: Delivery) => boolean, count: number, timeoutMs: number): Promise<Delivery[]>;
+  /** Resolves once `done` holds for the deliveries so far, or at the deadline; says which and after how long. */
+  waitUntil(done: (deliveries: Delivery[]) => boolean, timeoutMs: number): Promise<{ met: boolean; waitedMs: number }>;
   close(): Promise<void>;
 }
 
-export async function startReceiver(host = '127.0.0.1'): Promise<Receiver> {
+/**
+ * Listens on `listen`; `publicUrl` is how the target reaches it when that differs (a tunnel or a
+ * CI service in front of a production-mode target), loopback otherwise.
+ */
+export async function startReceiver(listen: { host: string; port: number }, publicUrl?: string): Promise<Receiver> {
   const deliveries: Delivery[] = [];
   const waiters = new Set<() => void>();
   const server = createServer((req, res) => {
@@ -33,30 +37,30 @@ export async function startReceiver(host = '127.0.0.1'): Promise<Receiver> {
       for (const wake of waiters) wake();
     });
   });
-  server.listen(0, host);
+  server.listen(listen.port, listen.host);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
 
   return {
-    url: `http://${host}:${port}`,
+    url: publicUrl?.replace(/\/+$/, '') ?? `http://${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${port}`,
     deliveries,
-    async waitFor(predicate, count, timeoutMs) {
-      const matching = () => deliveries.filter(predicate);
-      if (matching().length >= count) return matching();
-      await new Promise<void>((resolve) => {
-        const wake = () => {
-          if (matching().length < count) return;
-          cleanup();
-        };
-        const timer = setTimeout(() => cleanup(), timeoutMs);
-        const cleanup = () => {
-          clearTimeout(timer);
-          waiters.delete(wake);
-          resolve();
-        };
-        waiters.add(wake);
-      });
-      return matching();
+    async waitUntil(done, timeoutMs) {
+      const started = Date.now();
+      if (!done(deliveries)) {
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            if (done(deliveries)) finish();
+          };
+          const timer = setTimeout(() => finish(), timeoutMs);
+          const finish = () => {
+            clearTimeout(timer);
+            waiters.delete(wake);
+            resolve();
+          };
+          waiters.add(wake);
+        });
+      }
+      return { met: done(deliveries), waitedMs: Date.now() - started };
     },
     async close() {
       server.closeAllConnections();

@@ -16,6 +16,8 @@ export interface CheckResult {
   reason?: string;
   /** The failure report (operation, check, request, what broke). */
   error?: string;
+  /** Something a passed check noticed that is allowed but worth saying (a retried delivery). */
+  note?: string;
   ms: number;
 }
 
@@ -42,7 +44,8 @@ export async function runCheck(ctx: KitContext, planned: PlannedCheck, knownLimi
   const ms = () => Math.round(performance.now() - started);
   try {
     const result = await planned.run(ctx);
-    if (result && typeof result === 'object') return { ...describe(planned), outcome: 'skipped', reason: result.skipped, ms: ms() };
+    if (result && typeof result === 'object' && 'skipped' in result) return { ...describe(planned), outcome: 'skipped', reason: result.skipped, ms: ms() };
+    const note = result && typeof result === 'object' ? { note: result.note } : {};
     if (limit && limit.subject !== '*') {
       return {
         ...describe(planned),
@@ -51,12 +54,18 @@ export async function runCheck(ctx: KitContext, planned: PlannedCheck, knownLimi
         ms: ms(),
       };
     }
-    return { ...describe(planned), outcome: 'passed', ms: ms() };
+    return { ...describe(planned), outcome: 'passed', ...note, ms: ms() };
   } catch (error) {
-    const message = error instanceof Error ? (error.name === 'ContractViolation' ? error.message : `${planned.id}: ${error.stack ?? error.message}`) : String(error);
+    const message = error instanceof Error ? (error.name === 'ContractViolation' ? error.message : `${planned.id}: ${messageOf(error)}`) : String(error);
     if (limit) return { ...describe(planned), outcome: 'known-limit', reason: limit.reason, error: message, ms: ms() };
     return { ...describe(planned), outcome: 'failed', error: message, ms: ms() };
   }
+}
+
+/** An error as one line per cause, without stack frames: they would point into the kit, not the target. */
+function messageOf(error: Error): string {
+  const cause = error.cause instanceof Error ? `\n  caused by: ${messageOf(error.cause)}` : '';
+  return `${error.message}${cause}`;
 }
 
 function describe(planned: PlannedCheck) {
@@ -67,6 +76,12 @@ export interface KitRun {
   results: CheckResult[];
   coverage: Coverage;
   table: string;
+  /** True when the run was stopped (signal) before every check ran. */
+  interrupted: boolean;
+  /** Resources the kit created and could not delete (the target answered neither 2xx nor 404). */
+  leftovers: string[];
+  requests: number;
+  waitedMs: number;
 }
 
 /**
@@ -80,20 +95,36 @@ export async function runKit(
     knownLimits?: KnownLimit[];
     /** Called after each check, so a long run shows progress. */
     onResult?: (result: CheckResult, done: number, total: number) => void;
+    /** Stops the run between checks (the check in flight is abandoned); cleanup still runs. */
+    signal?: AbortSignal;
   } = {},
 ): Promise<KitRun> {
   const ctx = createKitContext(options);
-  const plan = planChecks(ctx.model, { profile: options.profile, hasReadKey: options.readKey !== undefined }).filter(selection.only ?? (() => true));
+  const plan = planChecks(ctx.model, {
+    profile: options.profile,
+    hasReadKey: options.readKey !== undefined,
+    ...(options.events === 'skip' ? { skipEvents: 'events skipped (--events skip): the target cannot reach the kit’s receiver' } : {}),
+  }).filter(selection.only ?? (() => true));
   const results: CheckResult[] = [];
+  const aborted = new Promise<'aborted'>((resolve) => {
+    if (selection.signal?.aborted) resolve('aborted');
+    selection.signal?.addEventListener('abort', () => resolve('aborted'), { once: true });
+  });
+  let interrupted = false;
+  let leftovers: string[];
   try {
     for (const planned of plan) {
-      const result = await runCheck(ctx, planned, selection.knownLimits);
+      const result = await Promise.race([runCheck(ctx, planned, selection.knownLimits), aborted]);
+      if (result === 'aborted') {
+        interrupted = true;
+        break;
+      }
       results.push(result);
       selection.onResult?.(result, results.length, plan.length);
     }
   } finally {
-    await ctx.cleanup();
+    leftovers = await ctx.cleanup();
   }
   const report = coverage(ctx.model, results);
-  return { results, coverage: report, table: formatCoverage(report) };
+  return { results, coverage: report, table: formatCoverage(report), interrupted, leftovers, ...ctx.http.stats() };
 }

@@ -28,6 +28,8 @@ export interface EventRun {
   /** Values the API-caused events must carry (finding id, policy id). */
   expectedData: Map<string, Record<string, unknown>>;
   deliveries: Delivery[];
+  /** What the kit waited for after causing the events, whether it came, and how long it took. */
+  waited: { what: string; met: boolean; waitedMs: number };
 }
 
 const runs = new WeakMap<KitContext, Promise<EventRun>>();
@@ -94,13 +96,17 @@ async function causeEvents(ctx: KitContext): Promise<EventRun> {
   }
 
   const wanted = [...causes.keys()];
-  const ours = (d: Delivery) => d.path === signedPath;
-  await receiver.waitFor(
-    (d) => ours(d) && wanted.includes(String(d.headers['x-service-event'])),
-    wanted.length + 1, // compliance.changed comes twice: non_compliant, then compliant again
+  // Counted by X-Service-Delivery, not by request: a retry of one delivery (a lost acknowledgement)
+  // is legal and must not stand in for another event. compliance.changed comes twice:
+  // non_compliant, then compliant again.
+  const expectedEvents = wanted.length + 1;
+  const what = `${expectedEvents} distinct deliveries (${wanted.join(', ')}; compliance.changed twice) at ${signedPath}, and one at ${unsignedPath}`;
+  const distinctIds = (deliveries: Delivery[], path: string) =>
+    new Set(deliveries.filter((d) => d.path === path && wanted.includes(eventOf(d))).map((d) => String(d.headers['x-service-delivery']))).size;
+  const { met, waitedMs } = await receiver.waitUntil(
+    (deliveries) => distinctIds(deliveries, signedPath) >= expectedEvents && distinctIds(deliveries, unsignedPath) >= 1,
     ctx.options.eventTimeoutMs,
   );
-  await receiver.waitFor((d) => d.path === unsignedPath, 1, 2_000);
   return {
     webhookId: signed.id,
     unsignedWebhookId: unsigned.id,
@@ -112,23 +118,63 @@ async function causeEvents(ctx: KitContext): Promise<EventRun> {
     refused,
     expectedData,
     deliveries: receiver.deliveries.filter((d) => d.path === signedPath || d.path === unsignedPath),
+    waited: { what, met, waitedMs },
   };
 }
 
+export interface DeliveryGroup {
+  /** The X-Service-Delivery value. */
+  id: string;
+  delivery: Delivery;
+  /** How many more times the same delivery arrived (retries after a lost acknowledgement). */
+  retries: number;
+}
+
+/**
+ * Deliveries grouped by X-Service-Delivery. The document allows a retry with the same id and the
+ * byte-identical body; one id carrying two different bodies is a violation.
+ */
+export function groupByDeliveryId(deliveries: Delivery[]): { groups: DeliveryGroup[]; violations: Violation[] } {
+  const groups = new Map<string, DeliveryGroup>();
+  const violations: Violation[] = [];
+  for (const delivery of deliveries) {
+    const id = String(delivery.headers['x-service-delivery']);
+    const group = groups.get(id);
+    if (!group) {
+      groups.set(id, { id, delivery, retries: 0 });
+    } else if (group.delivery.raw.equals(delivery.raw)) {
+      group.retries++;
+    } else {
+      violations.push({
+        aspect: 'expectation',
+        message: `X-Service-Delivery ${id} came with two different bodies: a retry must resend the same bytes, and another event needs another id`,
+        details: [truncate(group.delivery.raw.toString('utf8'), 300), truncate(delivery.raw.toString('utf8'), 300)],
+      });
+    }
+  }
+  return { groups: [...groups.values()], violations };
+}
+
 /** Every delivery of the webhook's event type conforms: body schema, headers, signature, data. */
-export async function deliveryCheck(ctx: KitContext, webhook: WebhookModel, check: string): Promise<'passed' | { skipped: string }> {
+export async function deliveryCheck(ctx: KitContext, webhook: WebhookModel, check: string): Promise<'passed' | { skipped: string } | { note: string }> {
   const run = await eventRun(ctx);
   const reason = run.notCaused.get(webhook.event);
   if (reason) return { skipped: reason };
   const refusal = run.refused.get(webhook.event);
   if (refusal) throw new ContractViolation(webhook.label, check, [{ aspect: 'expectation', message: `the simulator would not emit ${webhook.event}`, details: [refusal] }]);
-  const deliveries = run.deliveries.filter((d) => d.path === run.signedPath && eventOf(d) === webhook.event);
+  const grouped = groupByDeliveryId(run.deliveries.filter((d) => d.path === run.signedPath && eventOf(d) === webhook.event));
+  if (grouped.violations.length > 0) throw new ContractViolation(webhook.label, check, grouped.violations);
+  const deliveries = grouped.groups.map((group) => group.delivery);
   if (deliveries.length === 0) {
+    const { what, met, waitedMs } = run.waited;
     throw new ContractViolation(webhook.label, check, [
       {
         aspect: 'expectation',
-        message: `no ${webhook.event} delivery reached the receiver within ${ctx.options.eventTimeoutMs} ms after: ${run.causes.get(webhook.event)}`,
-        details: [`deliveries received: ${run.deliveries.map((d) => `${d.path} ${eventOf(d)}`).join(', ') || 'none'}`],
+        message: `no ${webhook.event} delivery reached the receiver after: ${run.causes.get(webhook.event)}`,
+        details: [
+          `the kit waited ${waitedMs} ms for ${what}${met ? '' : ` and gave up (--event-timeout is ${ctx.options.eventTimeoutMs} ms)`}`,
+          `deliveries received: ${run.deliveries.map((d) => `${d.path} ${eventOf(d)}`).join(', ') || 'none'}`,
+        ],
       },
     ]);
   }
@@ -162,7 +208,8 @@ export async function deliveryCheck(ctx: KitContext, webhook: WebhookModel, chec
       if (violations.length > 0) throw new ContractViolation(webhook.label, `${check} (webhook without secret)`, violations, asExchange(delivery));
     }
   }
-  return 'passed';
+  const retries = grouped.groups.reduce((sum, group) => sum + group.retries, 0);
+  return retries === 0 ? 'passed' : { note: `${retries} retr${retries === 1 ? 'y' : 'ies'} with the same X-Service-Delivery and body (allowed)` };
 }
 
 /** Violations of one delivery; `secret` undefined means the delivery must carry no signature. */
