@@ -13,6 +13,8 @@ export interface ProxiedResponse {
 }
 
 export interface Fault {
+  /** Rewrites the path (and query) before it goes upstream, as an implementation that ignores a part would. */
+  path?(method: string, path: string): string;
   /** Rewrites an upstream response; undefined leaves it as is. */
   response?(request: { method: string; path: string; body: Buffer }, response: ProxiedResponse): ProxiedResponse | undefined;
   /** Rewrites the headers and body of a webhook delivery on its way to the receiver. */
@@ -36,7 +38,7 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<{
         return;
       }
       const forwarded = fault.delivery ? relayWebhookUrls(req.method ?? 'GET', path, body, self) : body;
-      const answer = await fetch(upstream + path, {
+      const answer = await fetch(upstream + (fault.path?.(req.method ?? 'GET', path) ?? path), {
         method: req.method ?? 'GET',
         headers: headersOf(req),
         body: forwarded.length > 0 ? new Uint8Array(forwarded) : null,

@@ -13,7 +13,7 @@ import { coverage } from './kit/coverage.ts';
 import { planChecks } from './kit/plan.ts';
 import { runKit, type CheckResult } from './kit/runner.ts';
 import { buildModel } from './kit/spec.ts';
-import { editJson, startFaultProxy, type Fault } from './fault-proxy.ts';
+import { editJson, startFaultProxy, type Fault, type ProxiedResponse } from './fault-proxy.ts';
 import { startReferenceTarget, type ReferenceTarget } from './reference-target.ts';
 
 let reference: ReferenceTarget;
@@ -88,6 +88,54 @@ const severityFilterIgnored: Fault = {
       : undefined,
 };
 
+const statusFilterIgnored: Fault = {
+  path: (method, path) => (method === 'GET' && path.startsWith('/v1/findings?') ? path.replace(/([?&])status=[^&]*&?/, '$1') : path),
+};
+
+const versionSkips: Fault = {
+  response: (request, response) =>
+    request.method === 'PUT' && ITEM.test(request.path) && response.status === 200
+      ? editJson(response, (json) => {
+          json.version = Number(json.version) + 1;
+        })
+      : undefined,
+};
+
+const noAllowOn405: Fault = {
+  response: (_request, response) => {
+    if (response.status !== 405) return undefined;
+    const { allow: _dropped, ...headers } = response.headers;
+    return { ...response, headers };
+  },
+};
+
+/** A cache in front of the service: what was created stays readable after its delete. */
+function staleCacheAfterDelete(): Fault {
+  const cache = new Map<string, ProxiedResponse>();
+  return {
+    response: (request, response) => {
+      if (request.method === 'POST' && response.status === 201 && response.headers.location) cache.set(new URL(response.headers.location, 'http://x').pathname, response);
+      const cached = cache.get(request.path);
+      return request.method === 'GET' && response.status === 404 && cached ? { ...cached, status: 200 } : undefined;
+    },
+  };
+}
+
+/** A lagging read replica: the first read of a new resource does not find it yet. */
+function readLagsBehindCreate(): Fault {
+  const fresh = new Set<string>();
+  return {
+    response: (request, response) => {
+      if (request.method === 'POST' && response.status === 201 && response.headers.location) fresh.add(new URL(response.headers.location, 'http://x').pathname);
+      if (request.method !== 'GET' || !fresh.delete(request.path)) return undefined;
+      return editJson({ ...response, status: 404 }, (json) => {
+        for (const key of Object.keys(json)) delete json[key];
+        Object.assign(json, { type: 'https://secmon.dev/problems/not-found', title: 'Resource not found', status: 404, detail: 'No such policy.', instance: request.path });
+      });
+    },
+  };
+}
+
 const SIGNATURE = SIGNATURE_HEADER.toLowerCase();
 const wrongSignature: Fault = { delivery: (headers, body) => ({ headers: { ...headers, [SIGNATURE]: `sha256=${'0'.repeat(64)}` }, body }) };
 const noSignature: Fault = {
@@ -101,7 +149,8 @@ const reserialisedBody: Fault = {
 };
 
 // Each fault, the operation or webhook and the check that must catch it, and what its report must say.
-const FAULTS: [name: string, fault: Fault, subject: string, check: string, says: (string | RegExp)[]][] = [
+// The report names the operation that misbehaved, which may be another than the one the check is filed under.
+const FAULTS: [name: string, fault: Fault, subject: string, check: string, says: (string | RegExp)[], reportedOn?: string][] = [
   ['(a) a required field dropped from a response', dropPolicyName, 'getPolicy (GET /v1/policies/{id})', 'success-response', [
     '[response-schema]',
     /\/ must have required property 'name'/,
@@ -120,6 +169,21 @@ const FAULTS: [name: string, fault: Fault, subject: string, check: string, says:
   ['(f) a list filter that does not filter', severityFilterIgnored, 'listFindings (GET /v1/findings)', 'valid-input', [
     /filter severity=\w+ returned an item with severity=/,
   ]],
+  ['(g) a status filter that is ignored', statusFilterIgnored, 'listFindings (GET /v1/findings)', 'valid-input', [
+    /filter status=\w+ returned an item with status=/,
+  ]],
+  ['(h) version up by two on one update', versionSkips, 'createPolicy (POST /v1/policies)', 'lifecycle', [
+    'version went from 1 to 3 on one update; it must go up by exactly one',
+  ], 'updatePolicy (PUT /v1/policies/{id})'],
+  ['(i) 405 without Allow', noAllowOn405, 'listPolicies (GET /v1/policies)', 'unsupported-method', [
+    'Allow is ""; the documented methods are GET, POST',
+  ]],
+  ['(j) a deleted resource still readable', staleCacheAfterDelete(), 'deletePolicy (DELETE /v1/policies/{id})', 'use-after-delete', [
+    'expected 404 (read after delete), got 200',
+  ], 'getPolicy (GET /v1/policies/{id})'],
+  ['(k) a new resource not readable at once', readLagsBehindCreate(), 'createPolicy (POST /v1/policies)', 'available-after-create', [
+    /expected 200 \(read right after creating pol_\w+\), got 404/,
+  ], 'getPolicy (GET /v1/policies/{id})'],
   ['(e) a wrongly signed event', wrongSignature, 'findingCreated (webhook finding.created)', 'delivery', [
     '[signature] X-Service-Signature does not verify',
   ]],
@@ -132,10 +196,10 @@ const FAULTS: [name: string, fault: Fault, subject: string, check: string, says:
 ];
 
 describe('the kit fails on a broken implementation', () => {
-  for (const [name, fault, subject, check, says] of FAULTS) {
+  for (const [name, fault, subject, check, says, reportedOn = subject] of FAULTS) {
     it(`${name}: ${subject.split(' ')[0]} fails ${check}`, async () => {
       const error = await failureUnder(fault, subject, check);
-      expect(error).toContain(`${subject} — check "${check}" failed`);
+      expect(error).toContain(`${reportedOn} — check "${check}" failed`);
       for (const text of says) {
         if (typeof text === 'string') expect(error).toContain(text);
         else expect(error).toMatch(text);

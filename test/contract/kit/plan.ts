@@ -4,7 +4,7 @@
 import { deliveryCheck } from './checks/events.ts';
 import { invalidBodies, invalidParameters, refusedCredentials, successResponse, validInput } from './checks/operation.ts';
 import { rateLimitProbe } from './checks/rate-limit.ts';
-import { idempotency, isCrud, lifecycle, pagination, transitions } from './checks/stateful.ts';
+import { availableAfterCreate, idempotency, isCrud, lifecycle, pagination, transitions, unsupportedMethod, useAfterDelete } from './checks/stateful.ts';
 import type { KitContext, Profile } from './context.ts';
 import { transitionsOf } from './semantics.ts';
 import type { ContractModel, OperationModel } from './spec.ts';
@@ -42,7 +42,10 @@ export const CHECKS = [
   'no-credentials-401',
   'unknown-key-401',
   'read-only-key-403',
+  'unsupported-method',
+  'available-after-create',
   'lifecycle',
+  'use-after-delete',
   'idempotency',
   'pagination',
   'transitions',
@@ -82,9 +85,19 @@ export function planChecks(model: ContractModel, options: PlanOptions): PlannedC
     }
   }
 
+  const paths = new Map<string, OperationModel[]>();
+  for (const op of model.operations.filter((candidate) => candidate.kind !== 'unknown')) paths.set(op.path, [...(paths.get(op.path) ?? []), op]);
+  for (const operations of paths.values()) {
+    // An item path needs an existing id, so a stateless target gets a made-up one (and 404 may come first).
+    add('unsupported-method', operations.map((op) => op.label), false, (ctx) => unsupportedMethod(ctx, operations, 'unsupported-method'), stateful ? undefined : STATELESS);
+  }
+
   for (const resource of model.resources.filter(isCrud)) {
     const crud = [resource.create, resource.read, resource.list, resource.update, resource.delete].map((op) => op.label);
-    add('lifecycle', crud, true, (ctx) => lifecycle(ctx, resource, 'lifecycle'), stateful ? undefined : STATELESS);
+    const stateless = stateful ? undefined : STATELESS;
+    add('available-after-create', [resource.create.label, resource.read.label, resource.list.label], true, (ctx) => availableAfterCreate(ctx, resource, 'available-after-create'), stateless);
+    add('lifecycle', crud, true, (ctx) => lifecycle(ctx, resource, 'lifecycle'), stateless);
+    add('use-after-delete', [resource.delete.label, resource.read.label, resource.update.label, resource.list.label], true, (ctx) => useAfterDelete(ctx, resource, 'use-after-delete'), stateless);
     const key = resource.create.params.find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
     if (key && resource.create.responses.has('409')) {
       add('idempotency', [resource.create.label], true, (ctx) => idempotency(ctx, resource, key.name, 'idempotency'), stateful ? undefined : STATELESS);

@@ -16,31 +16,47 @@ function fail(op: OperationModel, check: string, message: string, details: strin
   throw new ContractViolation(op.label, check, [{ aspect: 'expectation', message, details }]);
 }
 
-/** create → read → list → update (ETag changes, stale If-Match 412, If-None-Match 304) → delete → 404s. */
-export async function lifecycle(ctx: KitContext, resource: Crud, check: string): Promise<void> {
+/** `available-after-create`: what a create answers is readable at once, by id and on the list. */
+export async function availableAfterCreate(ctx: KitContext, resource: Crud, check: string): Promise<void> {
   const { id, exchange: created } = await ctx.create(resource, check);
-  const createdTag = created.headers.get('etag');
-
   const read = await ctx.send(resource.read, { id });
-  ctx.expect(resource.read, check, read, { statuses: [200] }, 'read after create');
+  ctx.expect(resource.read, check, read, { statuses: [200] }, `read right after creating ${id}`);
   if ((read.json as { id?: unknown }).id !== id) fail(resource.read, check, `read returned id ${String((read.json as { id?: unknown }).id)}, not ${id}`);
+  const createdTag = created.headers.get('etag');
   if (createdTag !== null && read.headers.get('etag') !== createdTag) {
     fail(resource.read, check, `the ETag of an unchanged resource differs between create (${createdTag}) and read (${String(read.headers.get('etag'))})`);
   }
-
   const listed = await ctx.send(resource.list, { query: { limit: '100' } });
-  ctx.expect(resource.list, check, listed, { statuses: [200] }, 'list after create');
+  ctx.expect(resource.list, check, listed, { statuses: [200] }, 'list right after create');
   if (!idsOf(listed.json).includes(id)) fail(resource.list, check, `the new ${id} is not on the first page of the list, newest first`);
+}
+
+/**
+ * `lifecycle`: update with the current ETag (a new ETag, `version` up by exactly one), a stale
+ * If-Match (412, nothing changes), If-None-Match (304 / 200), then delete with If-Match.
+ */
+export async function lifecycle(ctx: KitContext, resource: Crud, check: string): Promise<void> {
+  const { id, exchange: created } = await ctx.create(resource, check);
+  const versionOf = (json: unknown) => (json as { version?: unknown }).version;
+  const firstVersion = versionOf(created.json);
 
   const [update] = await ctx.validBodies(resource.update, 1);
-  const oldTag = read.headers.get('etag') ?? '';
+  const oldTag = created.headers.get('etag') ?? '';
   const updated = await ctx.send(resource.update, { id, body: update, headers: { 'If-Match': oldTag } });
   ctx.expect(resource.update, check, updated, { statuses: successStatuses(resource.update) }, 'update with the current ETag in If-Match');
   const newTag = updated.headers.get('etag') ?? '';
   if (newTag === oldTag) fail(resource.update, check, `the ETag did not change on update (${newTag})`);
+  if (typeof firstVersion === 'number' && versionOf(updated.json) !== firstVersion + 1) {
+    fail(resource.update, check, `version went from ${firstVersion} to ${String(versionOf(updated.json))} on one update; it must go up by exactly one`);
+  }
 
   const stale = await ctx.send(resource.update, { id, body: update, headers: { 'If-Match': oldTag } });
   ctx.expect(resource.update, check, stale, { statuses: [412] }, 'update with a stale If-Match');
+  const afterStale = await ctx.send(resource.read, { id });
+  ctx.expect(resource.read, check, afterStale, { statuses: [200] }, 'read after a refused update');
+  if (afterStale.headers.get('etag') !== newTag || versionOf(afterStale.json) !== versionOf(updated.json)) {
+    fail(resource.read, check, `a refused update (412) changed the resource: ETag ${String(afterStale.headers.get('etag'))}, version ${String(versionOf(afterStale.json))}`);
+  }
 
   if (resource.read.responses.has('304')) {
     const notModified = await ctx.send(resource.read, { id, headers: { 'If-None-Match': newTag } });
@@ -55,10 +71,36 @@ export async function lifecycle(ctx: KitContext, resource: Crud, check: string):
   }
   const deleted = await ctx.send(resource.delete, { id, headers: { 'If-Match': newTag } });
   ctx.expect(resource.delete, check, deleted, { statuses: successStatuses(resource.delete) }, 'delete with the current ETag');
+}
 
+/** `use-after-delete`: once a delete succeeded, the resource is gone from reads, updates, deletes and the list. */
+export async function useAfterDelete(ctx: KitContext, resource: Crud, check: string): Promise<void> {
+  const { id } = await ctx.create(resource, check);
+  const [update] = await ctx.validBodies(resource.update, 1);
+  ctx.expect(resource.delete, check, await ctx.send(resource.delete, { id }), { statuses: successStatuses(resource.delete) }, 'delete');
   ctx.expect(resource.read, check, await ctx.send(resource.read, { id }), { statuses: [404] }, 'read after delete');
-  ctx.expect(resource.delete, check, await ctx.send(resource.delete, { id }), { statuses: [404] }, 'second delete');
   ctx.expect(resource.update, check, await ctx.send(resource.update, { id, body: update }), { statuses: [404] }, 'update after delete');
+  ctx.expect(resource.delete, check, await ctx.send(resource.delete, { id }), { statuses: [404] }, 'second delete');
+  const listed = await ctx.send(resource.list, { query: { limit: '100' } });
+  ctx.expect(resource.list, check, listed, { statuses: [200] }, 'list after delete');
+  if (idsOf(listed.json).includes(id)) fail(resource.list, check, `the deleted ${id} is still on the list`);
+}
+
+/**
+ * `unsupported-method`: a method the document does not give a path answers 405 with an `Allow`
+ * header naming exactly the documented ones.
+ */
+export async function unsupportedMethod(ctx: KitContext, operations: OperationModel[], check: string): Promise<void> {
+  const [first] = operations;
+  const documented = new Set(operations.map((op) => op.method.toUpperCase()));
+  const method = ['PATCH', 'PUT', 'POST', 'DELETE'].find((candidate) => !documented.has(candidate));
+  if (!first || !method) return;
+  const exchange = await ctx.http.send({ method, path: ctx.pathOf(first, await ctx.fixture(ctx.resourceOf(first))), body: {} });
+  if (exchange.status !== 405) fail(first, check, `${method} ${first.path} (not in the document) answered ${exchange.status}, not 405`);
+  if (exchange.mediaType !== 'application/problem+json') fail(first, check, `the 405 is ${exchange.mediaType || 'without a body'}, not a problem document`);
+  const allowed = new Set((exchange.headers.get('allow') ?? '').split(',').map((m) => m.trim().toUpperCase()).filter((m) => m && m !== 'HEAD' && m !== 'OPTIONS'));
+  const expected = [...documented].sort().join(', ');
+  if ([...allowed].sort().join(', ') !== expected) fail(first, check, `Allow is "${exchange.headers.get('allow') ?? ''}"; the documented methods are ${expected}`);
 }
 
 /** A create retried with the same Idempotency-Key replays the first response; another body with it is 409. */
@@ -115,20 +157,10 @@ export async function pagination(ctx: KitContext, resource: Crud, check: string)
  */
 export async function transitions(ctx: KitContext, resource: Crud, machine: Transitions, check: string): Promise<void> {
   const states = [...machine.allowed.keys()];
-  const bodies = await ctx.validBodies(resource.update, ctx.options.cases * 4);
-  const bodyFor = (state: string) => {
-    const body = bodies.find((candidate) => (candidate as Record<string, unknown>)[machine.property] === state);
-    if (!body) throw new Error(`no valid ${resource.update.operationId} body with ${machine.property}=${state} was generated`);
-    return body;
-  };
+  const bodyFor = await updateBodies(ctx, resource, machine);
   for (const from of states) {
     for (const to of states) {
-      const { id, exchange } = await ctx.create(resource, check);
-      const initial = (exchange.json as Record<string, unknown>)[machine.property] as string;
-      for (const step of pathTo(machine, initial, from)) {
-        const moved = await ctx.send(resource.update, { id, body: bodyFor(step) });
-        ctx.expect(resource.update, check, moved, { statuses: [200] }, `moving ${initial} towards ${from} via ${step} (a legal transition)`);
-      }
+      const { id } = await moveTo(ctx, resource, machine, from, bodyFor, check);
       const legal = from === to || machine.allowed.get(from)!.has(to);
       const answer = await ctx.send(resource.update, { id, body: bodyFor(to) });
       ctx.expect(resource.update, check, answer, { statuses: legal ? [200] : [409] }, `${from} → ${to} is ${legal ? 'allowed' : 'not allowed'}`);
@@ -138,6 +170,42 @@ export async function transitions(ctx: KitContext, resource: Crud, machine: Tran
     }
   }
 }
+
+type BodyFor = (state: string) => unknown;
+
+/** A generated valid update body for each state of the machine. */
+async function updateBodies(ctx: KitContext, resource: Crud, machine: Transitions): Promise<BodyFor> {
+  const bodies = await ctx.validBodies(resource.update, ctx.options.cases * 4);
+  return (state) => {
+    const body = bodies.find((candidate) => (candidate as Record<string, unknown>)[machine.property] === state);
+    if (!body) throw new Error(`no valid ${resource.update.operationId} body with ${machine.property}=${state} was generated`);
+    return body;
+  };
+}
+
+/** Creates a resource and moves it to `state` by legal transitions. */
+async function moveTo(ctx: KitContext, resource: Crud, machine: Transitions, state: string, bodyFor: BodyFor, check: string): Promise<{ id: string }> {
+  const { id, exchange } = await ctx.create(resource, check);
+  const initial = (exchange.json as Record<string, unknown>)[machine.property] as string;
+  for (const step of pathTo(machine, initial, state)) {
+    const moved = await ctx.send(resource.update, { id, body: bodyFor(step) });
+    ctx.expect(resource.update, check, moved, { statuses: [200] }, `moving ${initial} towards ${state} via ${step} (a legal transition)`);
+  }
+  return { id };
+}
+
+/**
+ * Items that differ in every filterable property, so a filter the target ignores shows: a few
+ * generated creates, and (for a resource with a state machine) one item in each state.
+ */
+export async function diversify(ctx: KitContext, resource: Crud, machine: Transitions | undefined, check: string): Promise<void> {
+  for (const body of await ctx.validBodies(resource.create, DIVERSE_ITEMS)) await ctx.create(resource, check, body);
+  if (!machine) return;
+  const bodyFor = await updateBodies(ctx, resource, machine);
+  for (const state of machine.allowed.keys()) await moveTo(ctx, resource, machine, state, bodyFor, check);
+}
+
+const DIVERSE_ITEMS = 4;
 
 /** Shortest sequence of legal moves from one state to another (breadth first). */
 function pathTo(machine: Transitions, from: string, to: string): string[] {
