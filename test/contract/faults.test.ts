@@ -14,7 +14,7 @@ import { planChecks } from './kit/plan.ts';
 import { runKit, type CheckResult } from './kit/runner.ts';
 import { buildModel } from './kit/spec.ts';
 import { editJson, startFaultProxy, type Fault, type ProxiedResponse } from './fault-proxy.ts';
-import { startReferenceTarget, type ReferenceTarget } from './reference-target.ts';
+import { contents, startReferenceTarget, type ReferenceTarget } from './reference-target.ts';
 
 let reference: ReferenceTarget;
 
@@ -211,6 +211,7 @@ describe('the kit fails on a broken implementation', () => {
 describe('npm run contract against a broken implementation', () => {
   it('exits 1, prints the operation, check, request and schema error, and writes a JUnit failure', async () => {
     const proxy = await startFaultProxy(reference.server.url, dropPolicyName);
+    const before = await contents(reference.server.url);
     const scratch = mkdtempSync(join(tmpdir(), 'contract-cli-'));
     const junit = join(scratch, 'junit.xml');
     try {
@@ -236,6 +237,8 @@ describe('npm run contract against a broken implementation', () => {
       expect(report).toMatch(/<testsuites [^>]*failures="[1-9]/);
       expect(report).toMatch(/<testcase classname="getPolicy" name="success-response" time="[\d.]+">\n\s*<failure message="getPolicy/);
       expect([...report.matchAll(/<testcase [^>]*>/g)].join('\n')).not.toMatch(/https?:/);
+      // A failing run cleans up too.
+      expect(await contents(reference.server.url)).toEqual(before);
     } finally {
       await proxy.close();
       rmSync(scratch, { recursive: true, force: true });

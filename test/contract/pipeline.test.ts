@@ -17,10 +17,9 @@ import { groupByDeliveryId } from './kit/checks/events.ts';
 import { createKitContext, KIT_PREFIX } from './kit/context.ts';
 import { createHttpClient } from './kit/http.ts';
 import type { Delivery } from './kit/receiver.ts';
-import { READER_KEY, startReferenceTarget, WRITER_KEY, type ReferenceTarget } from './reference-target.ts';
+import { contents, READER_KEY, startReferenceTarget, WRITER_KEY, type ReferenceTarget } from './reference-target.ts';
 
 const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
-const COLLECTIONS = ['/v1/policies', '/v1/findings', '/v1/webhooks'];
 
 interface Cli {
   code: number | null;
@@ -39,22 +38,6 @@ function startCli(args: string[], onStdout?: (text: string, child: ReturnType<ty
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return once(child, 'exit').then(([code]) => ({ code: code as number | null, stdout, stderr }));
-}
-
-/** Every item of every collection on the target, by id, with its name or title. */
-async function contents(baseUrl: string): Promise<string[]> {
-  const items: string[] = [];
-  for (const collection of COLLECTIONS) {
-    let cursor: string | null = null;
-    do {
-      const query: string = `limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const response = await fetch(`${baseUrl}${collection}?${query}`, { headers: { authorization: `Bearer ${WRITER_KEY}` } });
-      const page = (await response.json()) as { data: { id: string; name?: string; title?: string; url?: string }[]; next_cursor: string | null };
-      items.push(...page.data.map((item) => `${item.id} ${item.name ?? item.title ?? item.url}`));
-      cursor = page.next_cursor;
-    } while (cursor);
-  }
-  return items.sort();
 }
 
 const kitArgs = (target: string) => ['--base-url', target, '--api-key', WRITER_KEY, '--read-key', READER_KEY, '--cases', '4'];

@@ -26,3 +26,22 @@ export async function startReferenceTarget(rateLimitPerMinute = KIT_RATE_LIMIT):
   const server = await startServer(config);
   return { server, kit: { baseUrl: server.url, apiKey: WRITER_KEY, readKey: READER_KEY, profile: 'stateful' } };
 }
+
+const COLLECTIONS = ['/v1/policies', '/v1/findings', '/v1/webhooks'];
+
+/** Every item of every collection on the target, by id, with its name or title. */
+export async function contents(baseUrl: string): Promise<string[]> {
+  const items: string[] = [];
+  for (const collection of COLLECTIONS) {
+    let cursor: string | null = null;
+    do {
+      const query: string = `limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const response = await fetch(`${baseUrl}${collection}?${query}`, { headers: { authorization: `Bearer ${WRITER_KEY}` } });
+      const page = (await response.json()) as { data: { id: string; name?: string; title?: string; url?: string }[]; next_cursor: string | null };
+      items.push(...page.data.map((item) => `${item.id} ${item.name ?? item.title ?? item.url}`));
+      cursor = page.next_cursor;
+    } while (cursor);
+  }
+  return items.sort();
+}
+
