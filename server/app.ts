@@ -16,6 +16,7 @@ import { findingsRouter } from './routes/findings.ts';
 import { policiesRouter } from './routes/policies.ts';
 import { webhooksRouter } from './routes/webhooks.ts';
 import { openDatabase } from './store/database.ts';
+import { SETTINGS_PATH, settingsRouter } from './settings/router.ts';
 import { SIMULATOR_PATH, simulatorRouter } from './simulator/router.ts';
 import { checkWebhookUrl } from './webhooks/ssrf.ts';
 
@@ -69,6 +70,7 @@ export function createApp(config: Config, deps: AppDeps = {}): SecmonApp {
   app.use(requestLogger(logger));
   // 2. operational endpoints, no API key
   app.use(operationsRouter({ db, docsPath: config.docsPath, isAccepting: () => accepting }));
+  app.use(SETTINGS_PATH, settingsRouter(config.mode));
   // 3. routers outside the contract (simulator, ...)
   for (const mount of deps.routers ?? defaultRouters(config)) {
     const { path, router } = mount(secmon);

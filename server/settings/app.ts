@@ -1,0 +1,340 @@
+// Settings → Integrations, in the browser: webhooks listed, created, edited, enabled, disabled and
+// deleted through the typed client (secmon-api), exactly as an integrator's code would call the
+// API. The key stays in sessionStorage. Problems are shown with their title and detail, and each
+// `errors` entry next to the field its pointer names.
+import { createSecmonClient, isProblem, type Problem, type SecmonClient } from '../../lib/client.ts';
+import { EVENT_TYPES } from '../../lib/events.ts';
+import type { components } from '../../lib/types.ts';
+
+type Webhook = components['schemas']['Webhook'];
+type WebhookUpdate = components['schemas']['WebhookUpdate'];
+
+const KEY_STORAGE = 'secmon-api-key';
+// A well-formed id no webhook has: deleting it tells a write key (404) from a read-only one (403)
+// without changing anything.
+const PROBE_ID = 'whk_00000000000000000000000000';
+const PAGE_SIZE = 20;
+const DELIVERY_POLL_MS = 500;
+const DELIVERY_POLL_LIMIT_MS = 20_000;
+const development = document.body.dataset.mode === 'development';
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, unknown> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  Object.assign(node, props);
+  node.append(...children);
+  return node;
+}
+
+let client: SecmonClient | undefined;
+let canWrite = false;
+let nextCursor: string | null = null;
+/** The webhook being edited and the ETag it was read with (sent as If-Match). */
+let editing: { id: string; etag: string; hasSecret: boolean } | undefined;
+
+// ---- key -------------------------------------------------------------------------------------
+
+$('key-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  void connect($<HTMLInputElement>('api-key').value.trim());
+});
+
+$('forget-key').addEventListener('click', () => {
+  sessionStorage.removeItem(KEY_STORAGE);
+  client = undefined;
+  $('workspace').hidden = true;
+  $('key-form').hidden = false;
+  $<HTMLInputElement>('api-key').value = '';
+  $('api-key').focus();
+});
+
+async function connect(key: string): Promise<void> {
+  const keyError = $('key-error');
+  keyError.hidden = true;
+  if (!key) return showKeyError('Enter an API key.');
+  const candidate = createSecmonClient({ baseUrl: location.origin, apiKey: key });
+  const probe = await candidate.DELETE('/v1/webhooks/{id}', { params: { path: { id: PROBE_ID } } });
+  if (probe.response.status === 401) return showKeyError('This key is not accepted (401). Check that you copied all of it.');
+  if (probe.response.status !== 403 && probe.response.status !== 404) return showKeyError(problemText(probe.error, probe.response));
+  client = candidate;
+  canWrite = probe.response.status === 404;
+  sessionStorage.setItem(KEY_STORAGE, key);
+  $('key-form').hidden = true;
+  $('workspace').hidden = false;
+  $('scope-note').textContent = canWrite
+    ? 'This key can read and change webhooks.'
+    : 'This key is read-only: it can list webhooks and see their deliveries, but not create, change, enable, disable or delete them.';
+  $<HTMLButtonElement>('new-webhook').disabled = !canWrite;
+  const reason = $('write-reason');
+  reason.hidden = canWrite;
+  reason.textContent = 'Changing webhooks needs a key with the write scope.';
+  await reload();
+}
+
+function showKeyError(message: string): void {
+  const keyError = $('key-error');
+  keyError.textContent = message;
+  keyError.hidden = false;
+  $('api-key').setAttribute('aria-invalid', 'true');
+}
+
+// ---- list ------------------------------------------------------------------------------------
+
+$('refresh').addEventListener('click', () => void reload());
+$('more').addEventListener('click', () => void loadPage(nextCursor));
+
+async function reload(): Promise<void> {
+  $('webhooks').replaceChildren();
+  await loadPage(null);
+}
+
+async function loadPage(cursor: string | null): Promise<void> {
+  const { data, error, response } = await client!.GET('/v1/webhooks', { params: { query: { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) } } });
+  if (!data) return showProblem(error, response);
+  const list = $('webhooks');
+  if (!cursor && data.data.length === 0) list.append(el('p', { className: 'hint', textContent: 'No webhooks yet.' }));
+  for (const webhook of data.data) list.append(renderWebhook(webhook));
+  nextCursor = data.next_cursor;
+  $('more').hidden = nextCursor === null;
+}
+
+function renderWebhook(webhook: Webhook): HTMLElement {
+  const item = el('article', { className: 'webhook', id: `webhook-${webhook.id}` });
+  item.dataset.id = webhook.id;
+  const heading = el('h3', { textContent: webhook.url });
+  const details = el('dl');
+  const row = (term: string, ...value: (Node | string)[]) => details.append(el('dt', { textContent: term }), el('dd', {}, ...value));
+  row('Status', statusText(webhook));
+  row('Events', webhook.events.join(', '));
+  row('Secret', webhook.has_secret ? 'has a secret (deliveries are signed)' : 'none (deliveries are unsigned)');
+  if (webhook.description) row('Description', webhook.description);
+  row('Last delivery', lastDeliveryNode(webhook));
+  const actions = el('div');
+  const action = (label: string, onClick: () => void, className = 'secondary') => {
+    const button = el('button', { type: 'button', className, textContent: label, disabled: !canWrite });
+    button.setAttribute('aria-label', `${label} ${webhook.url}`);
+    if (!canWrite) button.title = 'Needs a key with the write scope';
+    button.addEventListener('click', onClick);
+    actions.append(button);
+  };
+  action('Edit', () => void openForm(webhook.id));
+  action(webhook.enabled ? 'Disable' : 'Enable', () => void setEnabled(webhook.id, !webhook.enabled));
+  action('Delete', () => void remove(webhook), 'danger');
+  if (development) actions.append(testEventControls(webhook));
+  item.append(heading, details, actions);
+  return item;
+}
+
+function statusText(webhook: Webhook): string {
+  if (webhook.enabled) return 'Enabled';
+  if (webhook.disabled_reason === 'endpoint_gone') return 'Disabled by the service: the receiver answered 410 Gone';
+  if (webhook.disabled_reason === 'failing') return 'Disabled by the service: deliveries kept failing';
+  return 'Disabled';
+}
+
+function lastDeliveryNode(webhook: Webhook): Node {
+  const last = webhook.last_delivery;
+  if (!last) return document.createTextNode('none yet');
+  const outcome = last.succeeded ? 'succeeded' : 'failed';
+  const code = last.status_code === null ? 'no answer' : `HTTP ${last.status_code}`;
+  const node = el('span', { className: last.succeeded ? 'ok' : 'bad', textContent: `${outcome}, ${code}, ` });
+  node.append(el('time', { dateTime: last.attempted_at, textContent: new Date(last.attempted_at).toLocaleString() }));
+  node.dataset.attemptedAt = last.attempted_at;
+  return node;
+}
+
+// ---- test events (development only: the simulator) -----------------------------------------------
+
+function testEventControls(webhook: Webhook): HTMLElement {
+  const wrapper = el('div');
+  const select = el('select', { id: `test-event-${webhook.id}`, disabled: !canWrite });
+  for (const type of webhook.events) select.append(el('option', { value: type, textContent: type }));
+  const label = el('label', { htmlFor: select.id, textContent: 'Test event' });
+  const button = el('button', { type: 'button', className: 'secondary', textContent: 'Send test event', disabled: !canWrite });
+  button.setAttribute('aria-label', `Send test event to ${webhook.url}`);
+  button.addEventListener('click', () => void sendTestEvent(webhook, select.value));
+  wrapper.append(label, select, button);
+  return wrapper;
+}
+
+async function sendTestEvent(webhook: Webhook, type: string): Promise<void> {
+  const before = webhook.last_delivery?.attempted_at ?? null;
+  const response = await fetch('/_simulator/events', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${sessionStorage.getItem(KEY_STORAGE)}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ event: type }),
+  });
+  if (!response.ok) return showProblem(await response.json().catch(() => undefined), response);
+  showStatus(`Sent a test ${type} event; waiting for the delivery to ${webhook.url}…`);
+  for (let waited = 0; waited < DELIVERY_POLL_LIMIT_MS; waited += DELIVERY_POLL_MS) {
+    await new Promise((resolve) => setTimeout(resolve, DELIVERY_POLL_MS));
+    const { data } = await client!.GET('/v1/webhooks/{id}', { params: { path: { id: webhook.id } } });
+    if (data && data.last_delivery && data.last_delivery.attempted_at !== before) {
+      $(`webhook-${webhook.id}`).replaceWith(renderWebhook(data));
+      const last = data.last_delivery;
+      return showStatus(`Test ${type} event: delivery ${last.succeeded ? 'succeeded' : 'failed'} (${last.status_code ?? 'no answer'}).`);
+    }
+  }
+  showStatus(`No delivery attempt to ${webhook.url} within ${DELIVERY_POLL_LIMIT_MS / 1000} s; it is still queued.`);
+}
+
+// ---- create and edit ------------------------------------------------------------------------
+
+const form = $<HTMLFormElement>('webhook-form');
+const boxes = $('wh-event-boxes');
+for (const type of EVENT_TYPES) {
+  const box = el('input', { type: 'checkbox', name: 'events', value: type, id: `wh-event-${type}` });
+  boxes.append(el('label', { htmlFor: box.id }, box, type));
+}
+const secretChoice = () => (form.querySelector<HTMLInputElement>('input[name=secret-choice]:checked')?.value ?? 'none') as 'keep' | 'set' | 'none';
+form.addEventListener('change', () => syncSecretField());
+function syncSecretField(): void {
+  $<HTMLInputElement>('wh-secret').disabled = secretChoice() !== 'set';
+}
+
+$('new-webhook').addEventListener('click', () => void openForm());
+$('cancel').addEventListener('click', () => closeForm());
+
+async function openForm(id?: string): Promise<void> {
+  clearFieldErrors();
+  form.reset();
+  editing = undefined;
+  if (id) {
+    const { data, error, response } = await client!.GET('/v1/webhooks/{id}', { params: { path: { id } } });
+    if (!data) return showProblem(error, response);
+    editing = { id, etag: response.headers.get('etag') ?? '', hasSecret: data.has_secret };
+    $<HTMLInputElement>('wh-url').value = data.url;
+    $<HTMLInputElement>('wh-description').value = data.description;
+    for (const box of boxes.querySelectorAll<HTMLInputElement>('input')) box.checked = data.events.includes(box.value as never);
+  }
+  $('form-heading').textContent = editing ? 'Edit webhook' : 'New webhook';
+  $('wh-secret-keep-label').hidden = !editing?.hasSecret;
+  $('wh-secret-set-text').textContent = editing?.hasSecret ? 'Replace the secret' : 'Set a secret';
+  $('wh-secret-none-text').textContent = editing?.hasSecret ? 'Remove the secret (deliveries become unsigned)' : 'No secret';
+  $<HTMLInputElement>(editing?.hasSecret ? 'wh-secret-keep' : 'wh-secret-set').checked = true;
+  syncSecretField();
+  form.hidden = false;
+  $('wh-url').focus();
+}
+
+function closeForm(): void {
+  form.hidden = true;
+  editing = undefined;
+  $('new-webhook').focus();
+}
+
+form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  void save();
+});
+
+async function save(): Promise<void> {
+  clearFieldErrors();
+  const events = [...boxes.querySelectorAll<HTMLInputElement>('input:checked')].map((box) => box.value) as WebhookUpdate['events'];
+  if (events.length === 0) return showFieldErrors([{ pointer: '/body/events', message: 'Choose at least one event type.' }]);
+  const description = $<HTMLInputElement>('wh-description').value.trim();
+  const choice = secretChoice();
+  const fields = { url: $<HTMLInputElement>('wh-url').value.trim(), events, description };
+  const secret = choice === 'set' ? { secret: $<HTMLInputElement>('wh-secret').value } : {};
+  const result = editing
+    ? await client!.PUT('/v1/webhooks/{id}', {
+        params: { path: { id: editing.id }, header: { 'If-Match': editing.etag } },
+        // Omitted keeps the current secret; null removes it (the document's PUT rule for `secret`).
+        body: { ...fields, ...secret, ...(choice === 'none' ? { secret: null } : {}), enabled: true },
+      })
+    : await client!.POST('/v1/webhooks', { body: { ...fields, ...secret } });
+  if (result.error || !result.data) {
+    if (result.response.status === 412) {
+      return showFormProblem('This webhook was changed elsewhere since you opened it (412 Precondition failed). Reload it to edit the current version.');
+    }
+    showFieldErrors(isProblem(result.error) ? (result.error.errors ?? []) : []);
+    return showFormProblem(problemText(result.error, result.response));
+  }
+  showStatus(`${editing ? 'Saved' : 'Created'} the webhook for ${result.data.url}.`);
+  form.hidden = true;
+  editing = undefined;
+  await reload();
+}
+
+// ---- enable, disable, delete --------------------------------------------------------------------
+
+async function setEnabled(id: string, enabled: boolean): Promise<void> {
+  const { data, error, response } = await client!.GET('/v1/webhooks/{id}', { params: { path: { id } } });
+  if (!data) return showProblem(error, response);
+  if (enabled && data.disabled_reason) {
+    const why = data.disabled_reason === 'endpoint_gone' ? 'its receiver answered 410 Gone' : 'its deliveries kept failing';
+    if (!confirm(`The service disabled this webhook because ${why}. Re-enable it? Fix the receiver first, or it will be disabled again.`)) return;
+  }
+  // PUT replaces every writable field: send the current ones back, secret omitted (kept).
+  const put = await client!.PUT('/v1/webhooks/{id}', {
+    params: { path: { id }, header: { 'If-Match': response.headers.get('etag') ?? '' } },
+    body: { url: data.url, events: data.events, description: data.description, enabled },
+  });
+  if (!put.data) return showProblem(put.error, put.response);
+  $(`webhook-${id}`).replaceWith(renderWebhook(put.data));
+  showStatus(`${enabled ? 'Enabled' : 'Disabled'} the webhook for ${data.url}.`);
+}
+
+async function remove(webhook: Webhook): Promise<void> {
+  if (!confirm(`Delete the webhook for ${webhook.url}? Deliveries still pending for it are dropped.`)) return;
+  const current = await client!.GET('/v1/webhooks/{id}', { params: { path: { id: webhook.id } } });
+  if (!current.data) return showProblem(current.error, current.response);
+  const { error, response } = await client!.DELETE('/v1/webhooks/{id}', {
+    params: { path: { id: webhook.id }, header: { 'If-Match': current.response.headers.get('etag') ?? '' } },
+  });
+  if (!response.ok) return showProblem(error, response);
+  $(`webhook-${webhook.id}`).remove();
+  showStatus(`Deleted the webhook for ${webhook.url}.`);
+}
+
+// ---- problems ---------------------------------------------------------------------------------
+
+function problemText(error: unknown, response: Response): string {
+  return isProblem(error) ? `${error.title}: ${error.detail}` : `${response.status} ${response.statusText}`;
+}
+
+function showProblem(error: unknown, response: Response): void {
+  const box = $('problem');
+  box.textContent = problemText(error, response);
+  box.hidden = false;
+  $('status').hidden = true;
+}
+
+function showStatus(message: string): void {
+  const box = $('status');
+  box.textContent = message;
+  box.hidden = false;
+  $('problem').hidden = true;
+}
+
+function showFormProblem(message: string): void {
+  const box = $('form-problem');
+  box.textContent = message;
+  box.hidden = false;
+}
+
+/** Field of the form a problem's pointer names (`/body/url` → the URL input). */
+const FIELDS: Record<string, string> = { url: 'wh-url', events: 'wh-events', description: 'wh-description', secret: 'wh-secret' };
+
+function showFieldErrors(errors: NonNullable<Problem['errors']>): void {
+  for (const { pointer, message } of errors) {
+    const field = FIELDS[pointer.split('/')[2] ?? ''];
+    if (!field) continue;
+    const slot = $(`${field}-error`);
+    slot.textContent = message;
+    slot.hidden = false;
+    $(field).setAttribute('aria-invalid', 'true');
+  }
+  form.querySelector<HTMLElement>('[aria-invalid=true]')?.focus();
+}
+
+function clearFieldErrors(): void {
+  for (const field of Object.values(FIELDS)) {
+    $(`${field}-error`).hidden = true;
+    $(field).removeAttribute('aria-invalid');
+  }
+  $('form-problem').hidden = true;
+}
+
+const saved = sessionStorage.getItem(KEY_STORAGE);
+if (saved) void connect(saved);
