@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
 import { createApp, type AppDeps, type SecmonApp } from './app.ts';
 import { answerClientError } from './http/client-errors.ts';
+import { holdDatabase } from './store/writer-lock.ts';
 import { deliveryWorker } from './webhooks/dispatcher.ts';
 
 /** A worker that runs beside the HTTP server (for example the webhook dispatcher). */
@@ -30,7 +31,15 @@ export interface RunningServer {
 const DRAIN_TIMEOUT_MS = 10_000;
 
 export async function startServer(config: Config, deps: ServerDeps = {}): Promise<RunningServer> {
-  const app = createApp(config, deps);
+  // Taken before the database is opened; the dispatcher's start-up resend is safe only under it.
+  const lock = deps.db === undefined && config.dbPath !== ':memory:' ? holdDatabase(config.dbPath) : undefined;
+  let app: SecmonApp;
+  try {
+    app = createApp(config, deps);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const server: Server = createServer(app.express);
   server.on('clientError', answerClientError);
   server.listen(config.port, config.host);
@@ -38,6 +47,7 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
     await once(server, 'listening');
   } catch (error) {
     app.db.close();
+    lock?.release();
     throw error;
   }
   const workers = (deps.workers ?? [deliveryWorker()]).map((make) => make(app));
@@ -57,6 +67,7 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
       clearTimeout(timer);
       await Promise.all(workers.map((worker) => worker.stop()));
       app.db.close();
+      lock?.release();
       app.logger.info('server closed');
     })());
   return { url, port, app, close };

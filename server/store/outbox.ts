@@ -192,9 +192,9 @@ function toClaimed(row: Row): ClaimedDelivery {
 }
 
 /**
- * Makes every leased delivery due at `now`. Called once when a dispatcher starts: one server
- * process owns the database, so a lease still held at start-up belongs to a process that died
- * mid-attempt.
+ * Makes every leased delivery due at `now`. Called once when a dispatcher starts: the server
+ * holds the database file (server/store/writer-lock.ts), so a lease still held at start-up belongs
+ * to a process that died mid-attempt.
  */
 export function releaseAllLeases(db: DatabaseSync, now: number): number {
   return Number(
