@@ -1,7 +1,7 @@
 // The public factory tests and the process entry use: an app listening on a port, background
 // workers started with it, and a close() that drains requests before closing the database.
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
 import { createApp, type AppDeps, type SecmonApp } from './app.ts';
@@ -40,7 +40,31 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
     lock?.release();
     throw error;
   }
-  const server: Server = createServer(app.express);
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = config.http;
+  let closing: Promise<void> | undefined;
+  const server: Server = createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      keepAliveTimeout: keepAliveTimeoutMs,
+      // Node looks for overdue requests on this interval (30 s by default, far past a 10 s limit).
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeoutMs / 10))),
+    },
+    (req, res) => {
+      if (closing) res.setHeader('Connection', 'close');
+      else {
+        unanswered.add(res);
+        res.on('close', () => unanswered.delete(res));
+      }
+      app.express(req, res);
+    },
+  );
+  // Once shutdown begins, every response not yet sent says `Connection: close`, so clients stop
+  // reusing the connection instead of racing its closing with their next request.
+  const unanswered = new Set<ServerResponse>();
+  const sayClose = () => {
+    for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
+  };
   server.on('clientError', answerClientError);
   server.listen(config.port, config.host);
   try {
@@ -56,10 +80,10 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   app.logger.info({ url, mode: config.mode, db: config.dbPath }, 'server listening');
 
-  let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       app.stopAccepting();
+      sayClose();
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
