@@ -286,19 +286,12 @@ function deliveredSince(db: DatabaseSync, webhookId: string, since: number): boo
   );
 }
 
-/**
- * Epoch ms of the earliest due time of a pending delivery the plan could take (its blocked
- * webhooks left out, only retries of its open circuits), or null when there is none.
- */
-export function nextDueAt(db: DatabaseSync, plan?: Pick<SlotPlan, 'blocked' | 'retriesOnly'>): number | null {
-  const row = statement(
-    db,
-    `SELECT due_at FROM webhook_deliveries
-     WHERE state = 'pending' AND webhook_id NOT IN (SELECT value FROM json_each(?))
-       AND (attempts > 0 OR webhook_id NOT IN (SELECT value FROM json_each(?)))
-     ORDER BY due_at LIMIT 1`,
-  ).get(JSON.stringify([...(plan?.blocked ?? [])]), JSON.stringify([...(plan?.retriesOnly ?? [])])) as { due_at: number } | undefined;
-  return row?.due_at ?? null;
+/** Epoch ms of the earliest due time of a pending delivery after `after` (all of them by default), or null. */
+export function nextDueAt(db: DatabaseSync, after = -Infinity): number | null {
+  const row = statement(db, `SELECT MIN(due_at) AS next FROM webhook_deliveries WHERE state = 'pending' AND due_at > ?`).get(after) as
+    | { next: number | null }
+    | undefined;
+  return row?.next ?? null;
 }
 
 /** Deletes finished deliveries older than `before` (epoch ms) and events left without deliveries. */

@@ -141,9 +141,9 @@ export function createDispatcher({ db, config, logger, resolve }: DispatcherOpti
     let wait = MAX_IDLE_MS;
     try {
       const now = Date.now();
-      // Deliveries waiting for a slot or a probe are woken by the attempt that ends, not by a timer.
-      const due = nextDueAt(db, endpoints.plan(now));
-      const next = Math.min(due ?? Infinity, endpoints.nextProbeAt() ?? Infinity);
+      // What is due now and still pending waits for a slot or a probe: the attempt that ends (or
+      // the probe time) wakes the pump for it, so the timer only looks ahead.
+      const next = Math.min(nextDueAt(db, now) ?? Infinity, endpoints.nextProbeAt() ?? Infinity);
       if (next !== Infinity) wait = Math.min(MAX_IDLE_MS, Math.max(0, next - now));
     } catch (error) {
       log.error({ err: error }, 'reading the webhook outbox failed');
