@@ -2,12 +2,15 @@
 // POST /v1/findings until each finding.created event is received and its signature verified at a
 // local receiver. Burst runs give the throughput; paced runs (200 events/s) the create-to-receipt
 // latency. 1 and 10 subscribed webhooks, side by side in one run; every delivery is counted.
+// Noisy neighbours: one healthy webhook beside 0, 1, 3 and 10 whose endpoints accept the
+// connection and never answer (delivery time-out 2 s); the healthy one's latency against the run
+// without dead endpoints.
 // The server is a child process (server/main.ts, default delivery settings); the load generator
 // and the receiver share this process.
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifySignature } from '../lib/signing.ts';
@@ -27,6 +30,8 @@ interface Scenario {
   events: number;
   /** Events per second, or undefined for as fast as the server accepts them. */
   rate?: number;
+  /** Extra webhooks whose endpoint never answers (noisy-neighbour runs); not counted as deliveries. */
+  dead?: number;
 }
 
 const SCENARIOS: Scenario[] = [
@@ -34,7 +39,9 @@ const SCENARIOS: Scenario[] = [
   { name: 'burst', webhooks: 10, events: Math.round(600 * SCALE) },
   { name: '200 events/s', webhooks: 1, events: Math.round(1000 * SCALE), rate: 200 },
   { name: '200 events/s', webhooks: 10, events: Math.round(1000 * SCALE), rate: 200 },
+  ...[0, 1, 3, 10].map((dead) => ({ name: `50 events/s, ${dead} dead`, webhooks: 1, events: Math.round(200 * SCALE), rate: 50, dead })),
 ];
+const DEAD_TIMEOUT_MS = 2000;
 
 interface Result {
   scenario: Scenario;
@@ -68,6 +75,25 @@ async function startReceiver(onReceipt: (webhookId: string, findingId: string, a
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, server };
+}
+
+/** Accepts connections and never answers: an endpoint that is down behind a live load balancer. */
+async function startBlackHole(): Promise<{ url: string; close(): void }> {
+  const sockets = new Set<Socket>();
+  const server = createNetServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.resume();
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    close() {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
 }
 
 async function createFinding(url: string, index: number): Promise<string> {
@@ -107,19 +133,23 @@ async function run(scenario: Scenario, dir: string, index: number): Promise<Resu
     SECMON_DB: join(dir, `webhooks-${index}.db`),
     SECMON_API_KEYS: `${KEY}:read+write`,
     SECMON_RATE_LIMIT: '0',
+    ...(scenario.dead === undefined ? {} : { SECMON_DELIVERY_TIMEOUT_MS: String(DEAD_TIMEOUT_MS) }),
   });
+  const blackHole = await startBlackHole();
   try {
-    for (let hook = 0; hook < scenario.webhooks; hook++) {
+    const subscribe = async (url: string) => {
       const response = await fetch(`${server.url}/v1/webhooks`, {
         method: 'POST',
         headers: HEADERS,
-        body: JSON.stringify({ url: receiver.url, events: ['finding.created'], secret: SECRET }),
+        body: JSON.stringify({ url, events: ['finding.created'], secret: SECRET }),
       });
       if (response.status !== 201) throw new Error(`creating a webhook answered ${response.status}`);
-    }
+    };
+    for (let hook = 0; hook < scenario.webhooks; hook++) await subscribe(receiver.url);
     // Warm-up outside the measurement (JIT, connections); its deliveries are not counted.
     for (let warm = 0; warm < 20; warm++) await createFinding(server.url, -1);
     await new Promise((resolve) => setTimeout(resolve, 500));
+    for (let hook = 0; hook < (scenario.dead ?? 0); hook++) await subscribe(`${blackHole.url}/${hook}`);
     received.clear();
     latencies.length = 0;
     early.length = 0;
@@ -172,6 +202,7 @@ async function run(scenario: Scenario, dir: string, index: number): Promise<Resu
     };
   } finally {
     await server.kill('SIGTERM');
+    blackHole.close();
     receiver.server.closeAllConnections();
     receiver.server.close();
   }
@@ -200,9 +231,31 @@ function table(results: Result[]): string {
   return lines.join('\n');
 }
 
+/** The healthy webhook beside dead ones, against the same run without them. */
+function noisyTable(results: Result[]): string {
+  const noisy = results.filter((result) => result.scenario.dead !== undefined);
+  const baseline = noisy.find((result) => result.scenario.dead === 0);
+  if (!baseline) return '';
+  const lines = [
+    `Noisy neighbours: 1 healthy webhook and N whose endpoints never answer (delivery time-out ${DEAD_TIMEOUT_MS} ms), 50 events/s`,
+    '',
+    '| dead endpoints | healthy deliveries | healthy p50 ms | healthy p99 ms | p50 × baseline | p99 × baseline | lost |',
+    '|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const result of noisy) {
+    lines.push(
+      `| ${result.scenario.dead} | ${result.deliveries} | ${result.p50.toFixed(1)} | ${result.p99.toFixed(1)} | ` +
+        `${(result.p50 / baseline.p50).toFixed(2)} | ${(result.p99 / baseline.p99).toFixed(2)} | ${result.lost} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
 function verdicts(results: Result[]): string {
   const bestRate = Math.max(...results.filter((result) => result.scenario.rate === undefined).map((result) => result.deliveries / result.seconds));
   const paced = results.filter((result) => result.scenario.rate === 200);
+  const noisy = results.filter((result) => result.scenario.dead !== undefined);
+  const baseline = noisy.find((result) => result.scenario.dead === 0);
   const lost = results.reduce((sum, result) => sum + result.lost + result.badSignatures, 0);
   return [
     `deliveries/s (best burst): ${bestRate.toFixed(0)} — target ≥ 1000: ${bestRate >= 1000 ? 'met' : 'MISSED'}`,
@@ -210,6 +263,12 @@ function verdicts(results: Result[]): string {
       (result) =>
         `p99 at 200 events/s, ${result.scenario.webhooks} webhook(s): ${result.p99.toFixed(1)} ms — target < 250 ms: ${result.p99 < 250 ? 'met' : 'MISSED'}`,
     ),
+    ...noisy
+      .filter((result) => baseline && result !== baseline)
+      .map((result) => {
+        const ratio = result.p99 / baseline!.p99;
+        return `healthy p99 beside ${result.scenario.dead} dead endpoint(s): ×${ratio.toFixed(2)} of baseline — target ≤ ×2: ${ratio <= 2 ? 'met' : 'MISSED'}`;
+      }),
     `lost or unverified deliveries: ${lost} — target 0: ${lost === 0 ? 'met' : 'MISSED'}`,
   ].join('\n');
 }
@@ -223,7 +282,10 @@ try {
     log(`  ${result.deliveries} deliveries in ${result.seconds.toFixed(2)} s, p99 ${result.p99.toFixed(1)} ms, ${result.lost} lost`);
     results.push(result);
   }
-  process.stdout.write(`\nWebhook delivery, POST /v1/findings → verified receipt (loopback, server in a child process)\n\n${table(results)}\n\n${verdicts(results)}\n`);
+  const main = results.filter((result) => result.scenario.dead === undefined);
+  process.stdout.write(
+    `\nWebhook delivery, POST /v1/findings → verified receipt (loopback, server in a child process)\n\n${table(main)}\n\n${noisyTable(results)}\n\n${verdicts(results)}\n`,
+  );
   if (results.some((result) => result.lost > 0 || result.badSignatures > 0)) process.exitCode = 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -16,6 +16,7 @@ const PROBLEM_KINDS = {
   forbidden: [403, 'Insufficient scope'],
   'not-found': [404, 'Resource not found'],
   'method-not-allowed': [405, 'Method not allowed'],
+  'request-timeout': [408, 'Request timeout'],
   'invalid-transition': [409, 'Invalid status transition'],
   'idempotency-key-reused': [409, 'Idempotency key reused'],
   'policy-in-use': [409, 'Policy in use'],

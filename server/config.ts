@@ -29,6 +29,17 @@ export interface Config {
   docsPath: string;
   logLevel: string;
   delivery: DeliveryConfig;
+  http: HttpTimeouts;
+}
+
+/** How long a client may take; past them the server answers 408 where HTTP still allows an answer. */
+export interface HttpTimeouts {
+  /** From the connection (or the previous response) to the end of the request's header fields. */
+  headersTimeoutMs: number;
+  /** For the whole request, body included. */
+  requestTimeoutMs: number;
+  /** How long an idle kept-alive connection stays open. */
+  keepAliveTimeoutMs: number;
 }
 
 /** Webhook delivery settings, consumed by server/webhooks/. */
@@ -104,7 +115,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
       concurrency: parseInteger('SECMON_DELIVERY_CONCURRENCY', nonEmpty(env.SECMON_DELIVERY_CONCURRENCY) ?? '16', 1, 1024),
       perWebhookConcurrency: parseInteger('SECMON_DELIVERY_PER_WEBHOOK', nonEmpty(env.SECMON_DELIVERY_PER_WEBHOOK) ?? '8', 1, 1024),
     },
+    http: parseHttpTimeouts(env),
   };
+}
+
+function parseHttpTimeouts(env: NodeJS.ProcessEnv): HttpTimeouts {
+  const ms = (name: string, fallback: string) => parseInteger(name, nonEmpty(env[name]) ?? fallback, 1, 3_600_000);
+  const timeouts = {
+    headersTimeoutMs: ms('SECMON_HEADERS_TIMEOUT_MS', '10000'),
+    requestTimeoutMs: ms('SECMON_REQUEST_TIMEOUT_MS', '30000'),
+    keepAliveTimeoutMs: ms('SECMON_KEEP_ALIVE_TIMEOUT_MS', '5000'),
+  };
+  // Node refuses a header time-out longer than the request's, and the header fields are part of it.
+  if (timeouts.headersTimeoutMs > timeouts.requestTimeoutMs) {
+    throw new ConfigError('SECMON_HEADERS_TIMEOUT_MS must not be longer than SECMON_REQUEST_TIMEOUT_MS');
+  }
+  return timeouts;
 }
 
 /** A config for tests and embedding: development defaults, in-memory database, port 0. */

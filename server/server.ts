@@ -1,11 +1,12 @@
 // The public factory tests and the process entry use: an app listening on a port, background
 // workers started with it, and a close() that drains requests before closing the database.
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
 import { createApp, type AppDeps, type SecmonApp } from './app.ts';
 import { answerClientError } from './http/client-errors.ts';
+import { holdDatabase } from './store/writer-lock.ts';
 import { deliveryWorker } from './webhooks/dispatcher.ts';
 
 /** A worker that runs beside the HTTP server (for example the webhook dispatcher). */
@@ -30,14 +31,47 @@ export interface RunningServer {
 const DRAIN_TIMEOUT_MS = 10_000;
 
 export async function startServer(config: Config, deps: ServerDeps = {}): Promise<RunningServer> {
-  const app = createApp(config, deps);
-  const server: Server = createServer(app.express);
+  // Taken before the database is opened; the dispatcher's start-up resend is safe only under it.
+  const lock = deps.db === undefined && config.dbPath !== ':memory:' ? holdDatabase(config.dbPath) : undefined;
+  let app: SecmonApp;
+  try {
+    app = createApp(config, deps);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = config.http;
+  let closing: Promise<void> | undefined;
+  const server: Server = createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      keepAliveTimeout: keepAliveTimeoutMs,
+      // Node looks for overdue requests on this interval (30 s by default, far past a 10 s limit).
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeoutMs / 10))),
+    },
+    (req, res) => {
+      if (closing) res.setHeader('Connection', 'close');
+      else {
+        unanswered.add(res);
+        res.on('close', () => unanswered.delete(res));
+      }
+      app.express(req, res);
+    },
+  );
+  // Once shutdown begins, every response not yet sent says `Connection: close`, so clients stop
+  // reusing the connection instead of racing its closing with their next request.
+  const unanswered = new Set<ServerResponse>();
+  const sayClose = () => {
+    for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
+  };
   server.on('clientError', answerClientError);
   server.listen(config.port, config.host);
   try {
     await once(server, 'listening');
   } catch (error) {
     app.db.close();
+    lock?.release();
     throw error;
   }
   const workers = (deps.workers ?? [deliveryWorker()]).map((make) => make(app));
@@ -46,10 +80,10 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   app.logger.info({ url, mode: config.mode, db: config.dbPath }, 'server listening');
 
-  let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       app.stopAccepting();
+      sayClose();
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
@@ -57,6 +91,7 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
       clearTimeout(timer);
       await Promise.all(workers.map((worker) => worker.stop()));
       app.db.close();
+      lock?.release();
       app.logger.info('server closed');
     })());
   return { url, port, app, close };

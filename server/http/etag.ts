@@ -1,7 +1,9 @@
 // Conditional requests on top of the domain's ETag rules: 304 for a matching If-None-Match on
-// reads, 412 for a failed If-Match on writes, and the ETag header on every representation.
+// reads, 412 for a failed If-Match on writes (checked inside the write's transaction), and the ETag header on every representation.
 import type { Request, Response } from 'express';
-import { etagOf, ifMatchSatisfied, ifNoneMatchHits } from '../domain/etag.ts';
+import type { DatabaseSync } from 'node:sqlite';
+import { etagOf, ifNoneMatchHits } from '../domain/etag.ts';
+import { PRECONDITION_FAILED, writeIfMatch as writeIfMatchInStore } from '../store/conditional.ts';
 import { ProblemError } from './problems.ts';
 
 /** Sends a resource with its ETag (and Location for a create) through res.json, so it is validated. */
@@ -22,9 +24,14 @@ export function sendRead(req: Request, res: Response, resource: object): void {
   sendResource(res, 200, resource);
 }
 
-/** Throws 412 unless If-Match (when sent) names the resource's current ETag. */
-export function checkIfMatch(req: Request, current: object): void {
-  if (!ifMatchSatisfied(req.header('if-match'), etagOf(current))) {
-    throw new ProblemError('precondition-failed', "The resource has changed since the ETag you sent; fetch it again.");
+/**
+ * Writes only if If-Match (when sent) names the current resource's ETag, checked in the write's
+ * transaction; throws 412 otherwise (and whatever `current` throws, such as a 404).
+ */
+export function writeIfMatch<T extends object, R>(req: Request, db: DatabaseSync, current: () => T, write: (current: T) => R): R {
+  const outcome = writeIfMatchInStore(db, req.header('if-match'), current, write);
+  if (outcome === PRECONDITION_FAILED) {
+    throw new ProblemError('precondition-failed', 'The resource has changed since the ETag you sent; fetch it again.');
   }
+  return outcome.written;
 }

@@ -4,7 +4,7 @@ import { Router } from 'express';
 import type { components, operations } from '../../generated/schema.d.ts';
 import { newFinding, updatedFinding, type DomainError } from '../domain/findings.ts';
 import { newId } from '../domain/ids.ts';
-import { checkIfMatch, sendRead, sendResource } from '../http/etag.ts';
+import { sendRead, sendResource, writeIfMatch } from '../http/etag.ts';
 import { respondCreated } from '../http/idempotency.ts';
 import { listHandler } from '../http/pages.ts';
 import { invalid, ProblemError } from '../http/problems.ts';
@@ -49,18 +49,17 @@ export function findingsRouter({ db, now }: RouteContext): Router {
   router.get('/:id', (req, res) => sendRead(req, res, found(req.params.id)));
 
   router.put('/:id', (req, res) => {
-    const current = found(req.params.id);
-    checkIfMatch(req, current);
     const at = now().toISOString();
-    const next = orThrow(updatedFinding(current, req.body as components['schemas']['FindingUpdate'], at));
-    if (writeFinding(db, current, next, at) === 'unknown-policy') throw unknownPolicy(next.policy_id);
+    const next = writeIfMatch(req, db, () => found(req.params.id), (current) => {
+      const updated = orThrow(updatedFinding(current, req.body as components['schemas']['FindingUpdate'], at));
+      if (writeFinding(db, current, updated, at) === 'unknown-policy') throw unknownPolicy(updated.policy_id);
+      return updated;
+    });
     sendResource(res, 200, next);
   });
 
   router.delete('/:id', (req, res) => {
-    const current = found(req.params.id);
-    checkIfMatch(req, current);
-    writeFinding(db, current, null, now().toISOString());
+    writeIfMatch(req, db, () => found(req.params.id), (current) => writeFinding(db, current, null, now().toISOString()));
     res.status(204).end();
   });
 

@@ -3,7 +3,7 @@
 import { Router } from 'express';
 import type { components, operations } from '../../generated/schema.d.ts';
 import { newId } from '../domain/ids.ts';
-import { checkIfMatch, sendRead, sendResource } from '../http/etag.ts';
+import { sendRead, sendResource, writeIfMatch } from '../http/etag.ts';
 import { respondCreated } from '../http/idempotency.ts';
 import { listHandler } from '../http/pages.ts';
 import { ProblemError } from '../http/problems.ts';
@@ -38,15 +38,17 @@ export function policiesRouter({ db, now }: RouteContext): Router {
   router.get('/:id', (req, res) => sendRead(req, res, found(req.params.id)));
 
   router.put('/:id', (req, res) => {
-    checkIfMatch(req, found(req.params.id));
-    sendResource(res, 200, replacePolicy(db, req.params.id, req.body as PolicyWrite, now().toISOString())!);
+    const id = req.params.id;
+    sendResource(res, 200, writeIfMatch(req, db, () => found(id), () => replacePolicy(db, id, req.body as PolicyWrite, now().toISOString())!));
   });
 
   router.delete('/:id', (req, res) => {
-    checkIfMatch(req, found(req.params.id));
-    if (deletePolicy(db, req.params.id, now().toISOString()) === 'in-use') {
-      throw new ProblemError('policy-in-use', `Open or in-progress findings still reference policy ${req.params.id}; resolve or suppress them first.`);
-    }
+    const id = req.params.id;
+    writeIfMatch(req, db, () => found(id), () => {
+      if (deletePolicy(db, id, now().toISOString()) === 'in-use') {
+        throw new ProblemError('policy-in-use', `Open or in-progress findings still reference policy ${id}; resolve or suppress them first.`);
+      }
+    });
     res.status(204).end();
   });
 

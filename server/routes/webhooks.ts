@@ -3,7 +3,7 @@
 import { Router, type Request } from 'express';
 import type { components, operations } from '../../generated/schema.d.ts';
 import { newId } from '../domain/ids.ts';
-import { checkIfMatch, sendRead, sendResource } from '../http/etag.ts';
+import { sendRead, sendResource, writeIfMatch } from '../http/etag.ts';
 import { respondCreated } from '../http/idempotency.ts';
 import { listHandler } from '../http/pages.ts';
 import { ProblemError } from '../http/problems.ts';
@@ -47,14 +47,14 @@ export function webhooksRouter({ db, now, checkWebhookUrl }: RouteContext): Rout
   router.put('/:id', async (req, res) => {
     found(req.params.id);
     await checkUrl(checkWebhookUrl, req);
-    // Re-read after the asynchronous URL check so If-Match is judged against the latest state.
-    checkIfMatch(req, found(req.params.id));
-    sendResource(res, 200, replaceWebhook(db, req.params.id, req.body as components['schemas']['WebhookUpdate'], now().toISOString())!);
+    // Judged after the asynchronous URL check, against the state the write replaces.
+    const id = req.params.id;
+    const webhook = writeIfMatch(req, db, () => found(id), () => replaceWebhook(db, id, req.body as components['schemas']['WebhookUpdate'], now().toISOString())!);
+    sendResource(res, 200, webhook);
   });
 
   router.delete('/:id', (req, res) => {
-    checkIfMatch(req, found(req.params.id));
-    deleteWebhook(db, req.params.id);
+    writeIfMatch(req, db, () => found(req.params.id), () => deleteWebhook(db, req.params.id));
     res.status(204).end();
   });
 

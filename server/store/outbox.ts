@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import { validateEvent, type EventType, type WebhookEvent } from '../../lib/events.ts';
 import { transaction } from './database.ts';
+import type { SlotPlan } from '../webhooks/endpoints.ts';
 import { statement, type Row } from './statements.ts';
 
 /**
@@ -122,76 +123,78 @@ export interface ClaimOptions {
   now: number;
   limit: number;
   leaseMs: number;
-  /** At most this many attempts in flight per webhook. */
-  perWebhookLimit: number;
-  /** Attempts the caller already has in flight, by webhook id. */
-  inFlightByWebhook: ReadonlyMap<string, number>;
+  /** Which webhooks may send now and which due deliveries to take (server/webhooks/endpoints.ts). */
+  plan: SlotPlan;
 }
 
 /**
- * Leases up to `limit` due deliveries, oldest due first, keeping each webhook under its
- * concurrency limit. A lease moves `due_at` to its expiry, so the one index on due pending rows
- * serves claims and wake-ups; a lease that runs out (the process died mid-attempt) makes the
- * delivery due again, so it is sent at least once. Deliveries of deleted or disabled webhooks are cancelled on
- * the way.
+ * Leases up to `limit` due deliveries that the plan chooses, reading them oldest due first. A
+ * lease moves `due_at` to its expiry, so the one index on due pending rows serves claims and
+ * wake-ups; a lease that runs out (the process died mid-attempt) makes the delivery due again, so
+ * it is sent at least once. Deliveries of deleted or disabled webhooks are cancelled on the way.
  */
-export function claimDueDeliveries(db: DatabaseSync, options: ClaimOptions): ClaimedDelivery[] {
-  const { now, limit, leaseMs, perWebhookLimit, inFlightByWebhook } = options;
+export function claimDueDeliveries(db: DatabaseSync, { now, limit, leaseMs, plan }: ClaimOptions): ClaimedDelivery[] {
   if (limit <= 0) return [];
-  const taken = new Map(inFlightByWebhook);
-  const busy = [...taken].filter(([, count]) => count >= perWebhookLimit).map(([id]) => id);
+  const skip = new Set(plan.blocked);
+  const retriesOnly = JSON.stringify([...plan.retriesOnly]);
   return transaction(db, () => {
-    // Read a few more rows than slots: some may belong to a webhook that fills up in this batch.
-    const rows = statement(
-      db,
-      `SELECT d.id, d.webhook_id, d.attempts, d.first_attempt_at, d.created_at, e.type, e.body, w.url, w.secret, w.enabled
-       FROM webhook_deliveries d
-       JOIN webhook_events e ON e.id = d.event_id
-       LEFT JOIN webhooks w ON w.id = d.webhook_id
-       WHERE d.state = 'pending' AND d.due_at <= ?
-         AND d.webhook_id NOT IN (SELECT value FROM json_each(?))
-       ORDER BY d.due_at
-       LIMIT ?`,
-    ).all(now, JSON.stringify(busy), limit * 4) as Row[];
     const cancel = statement(
       db,
       `UPDATE webhook_deliveries SET state = 'cancelled', leased_until = NULL, finished_at = ?, last_error = ? WHERE id = ?`,
     );
     const lease = statement(db, 'UPDATE webhook_deliveries SET leased_until = ?, due_at = ? WHERE id = ?');
     const claimed: ClaimedDelivery[] = [];
-    for (const row of rows) {
-      const webhookId = row.webhook_id as string;
-      if (row.url === null) {
-        cancel.run(now, 'webhook deleted', row.id as string);
-        continue;
+    // A window of a few rows per free slot; a webhook whose due rows the plan passed over is left
+    // out of the next window, so one webhook's backlog cannot hide another's delivery.
+    for (;;) {
+      const window = (limit - claimed.length) * 4;
+      const rows = statement(db, DUE_SQL).all(now, JSON.stringify([...skip]), retriesOnly, window) as Row[];
+      const candidates: ClaimedDelivery[] = [];
+      for (const row of rows) {
+        if (row.url === null || row.enabled !== 1) cancel.run(now, row.url === null ? 'webhook deleted' : 'webhook disabled', row.id as string);
+        else candidates.push(toClaimed(row));
       }
-      if (row.enabled !== 1) {
-        cancel.run(now, 'webhook disabled', row.id as string);
-        continue;
+      const chosen = plan.choose(candidates).slice(0, limit - claimed.length);
+      for (const delivery of chosen) {
+        lease.run(now + leaseMs, now + leaseMs, delivery.id);
+        claimed.push(delivery);
       }
-      if (claimed.length >= limit || (taken.get(webhookId) ?? 0) >= perWebhookLimit) continue;
-      taken.set(webhookId, (taken.get(webhookId) ?? 0) + 1);
-      lease.run(now + leaseMs, now + leaseMs, row.id as string);
-      claimed.push({
-        id: row.id as string,
-        eventType: row.type as EventType,
-        body: row.body as string,
-        webhookId,
-        url: row.url as string,
-        secret: row.secret as string | null,
-        attempts: row.attempts as number,
-        firstAttemptAt: row.first_attempt_at as number | null,
-        createdAt: row.created_at as number,
-      });
+      const passedOver = candidates.filter((candidate) => !chosen.includes(candidate) && !skip.has(candidate.webhookId));
+      for (const candidate of passedOver) skip.add(candidate.webhookId);
+      if (claimed.length >= limit || rows.length < window || passedOver.length === 0) return claimed;
     }
-    return claimed;
   });
 }
 
+/** Due pending deliveries, oldest first, without the webhooks in ?2 and with only retries of those in ?3. */
+const DUE_SQL = `SELECT d.id, d.webhook_id, d.attempts, d.first_attempt_at, d.created_at, e.type, e.body, w.url, w.secret, w.enabled
+  FROM webhook_deliveries d
+  JOIN webhook_events e ON e.id = d.event_id
+  LEFT JOIN webhooks w ON w.id = d.webhook_id
+  WHERE d.state = 'pending' AND d.due_at <= ?1
+    AND d.webhook_id NOT IN (SELECT value FROM json_each(?2))
+    AND (d.attempts > 0 OR d.webhook_id NOT IN (SELECT value FROM json_each(?3)))
+  ORDER BY d.due_at
+  LIMIT ?4`;
+
+function toClaimed(row: Row): ClaimedDelivery {
+  return {
+    id: row.id as string,
+    eventType: row.type as EventType,
+    body: row.body as string,
+    webhookId: row.webhook_id as string,
+    url: row.url as string,
+    secret: row.secret as string | null,
+    attempts: row.attempts as number,
+    firstAttemptAt: row.first_attempt_at as number | null,
+    createdAt: row.created_at as number,
+  };
+}
+
 /**
- * Makes every leased delivery due at `now`. Called once when a dispatcher starts: one server
- * process owns the database, so a lease still held at start-up belongs to a process that died
- * mid-attempt.
+ * Makes every leased delivery due at `now`. Called once when a dispatcher starts: the server
+ * holds the database file (server/store/writer-lock.ts), so a lease still held at start-up belongs
+ * to a process that died mid-attempt.
  */
 export function releaseAllLeases(db: DatabaseSync, now: number): number {
   return Number(
@@ -283,12 +286,11 @@ function deliveredSince(db: DatabaseSync, webhookId: string, since: number): boo
   );
 }
 
-/** Epoch ms of the earliest pending delivery's due time, or null when nothing is pending. */
-export function nextDueAt(db: DatabaseSync): number | null {
-  const row = statement(
-    db,
-    `SELECT MIN(due_at) AS next FROM webhook_deliveries WHERE state = 'pending'`,
-  ).get() as { next: number | null } | undefined;
+/** Epoch ms of the earliest due time of a pending delivery after `after` (all of them by default), or null. */
+export function nextDueAt(db: DatabaseSync, after = -Infinity): number | null {
+  const row = statement(db, `SELECT MIN(due_at) AS next FROM webhook_deliveries WHERE state = 'pending' AND due_at > ?`).get(after) as
+    | { next: number | null }
+    | undefined;
   return row?.next ?? null;
 }
 
@@ -319,13 +321,16 @@ export interface DeliveryRow {
   attempts: number;
   lastStatus: number | null;
   lastError: string | null;
+  /** Epoch ms: when it is due (a lease's expiry while in flight); the first attempt, or null. */
+  dueAt: number;
+  firstAttemptAt: number | null;
 }
 
 /** Every delivery of a webhook, oldest first (operators, tests). */
 export function listDeliveries(db: DatabaseSync, webhookId: string): DeliveryRow[] {
   const rows = statement(
     db,
-    `SELECT id, event_id, webhook_id, state, attempts, last_status, last_error FROM webhook_deliveries
+    `SELECT id, event_id, webhook_id, state, attempts, last_status, last_error, due_at, first_attempt_at FROM webhook_deliveries
      WHERE webhook_id = ? ORDER BY created_at, rowid`,
   ).all(webhookId) as Row[];
   return rows.map((row) => ({
@@ -336,6 +341,8 @@ export function listDeliveries(db: DatabaseSync, webhookId: string): DeliveryRow
     attempts: row.attempts as number,
     lastStatus: row.last_status as number | null,
     lastError: row.last_error as string | null,
+    dueAt: row.due_at as number,
+    firstAttemptAt: row.first_attempt_at as number | null,
   }));
 }
 

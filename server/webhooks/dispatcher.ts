@@ -18,7 +18,8 @@ import {
   type ClaimedDelivery,
   type RecordedAttempt,
 } from '../store/outbox.ts';
-import { parseRetryAfter, retryDelayMs } from './schedule.ts';
+import { EndpointScheduler, healthOf, type EndpointHealth } from './endpoints.ts';
+import { parseRetryAfter, RETRY_DELAYS_MS, retryDelayMs } from './schedule.ts';
 import { guardedLookup, urlRefusal, type Resolver } from './ssrf.ts';
 
 /** Due retries are found by a timer; this bounds how long a delivery queued elsewhere can wait. */
@@ -60,7 +61,12 @@ export function createDispatcher({ db, config, logger, resolve }: DispatcherOpti
   // The lease outlives any attempt (time-out plus slack) so a live attempt is never claimed twice.
   const leaseMs = settings.timeoutMs + 30_000;
   const inFlight = new Map<string, Flight>();
-  const perWebhook = new Map<string, number>();
+  const endpoints = new EndpointScheduler({
+    concurrency: settings.concurrency,
+    maxPerEndpoint: settings.perWebhookConcurrency,
+    // A new delivery probes an open circuit after the first retry delay (scaled like it).
+    probeAfterMs: RETRY_DELAYS_MS[0]! * settings.retryScale,
+  });
   let running = false;
   let pumping = false;
   let pumpAgain = false;
@@ -80,13 +86,7 @@ export function createDispatcher({ db, config, logger, resolve }: DispatcherOpti
         pumpAgain = false;
         const free = settings.concurrency - inFlight.size;
         if (free <= 0) break;
-        const claimed = claimDueDeliveries(db, {
-          now: Date.now(),
-          limit: free,
-          leaseMs,
-          perWebhookLimit: settings.perWebhookConcurrency,
-          inFlightByWebhook: perWebhook,
-        });
+        const claimed = claimDueDeliveries(db, { now: Date.now(), limit: free, leaseMs, plan: endpoints.plan(Date.now()) });
         for (const delivery of claimed) launch(delivery);
         if (claimed.length === free) pumpAgain = true;
       } while (pumpAgain && running);
@@ -140,8 +140,11 @@ export function createDispatcher({ db, config, logger, resolve }: DispatcherOpti
     if (!running) return;
     let wait = MAX_IDLE_MS;
     try {
-      const next = nextDueAt(db);
-      if (next !== null) wait = Math.min(MAX_IDLE_MS, Math.max(0, next - Date.now()));
+      const now = Date.now();
+      // What is due now and still pending waits for a slot or a probe: the attempt that ends (or
+      // the probe time) wakes the pump for it, so the timer only looks ahead.
+      const next = Math.min(nextDueAt(db, now) ?? Infinity, endpoints.nextProbeAt() ?? Infinity);
+      if (next !== Infinity) wait = Math.min(MAX_IDLE_MS, Math.max(0, next - now));
     } catch (error) {
       log.error({ err: error }, 'reading the webhook outbox failed');
     }
@@ -151,21 +154,22 @@ export function createDispatcher({ db, config, logger, resolve }: DispatcherOpti
 
   function launch(delivery: ClaimedDelivery): void {
     const controller = new AbortController();
-    perWebhook.set(delivery.webhookId, (perWebhook.get(delivery.webhookId) ?? 0) + 1);
+    endpoints.started(delivery.webhookId);
     const flight: Flight = { delivery, controller, done: Promise.resolve() };
     inFlight.set(delivery.id, flight);
-    flight.done = attempt(delivery, controller)
+    let health: EndpointHealth = 'unknown';
+    flight.done = attempt(delivery, controller, (judged) => (health = judged))
       .catch((error: unknown) => log.error({ err: error, delivery_id: delivery.id }, 'recording a webhook delivery failed'))
       .finally(() => {
         inFlight.delete(delivery.id);
-        const count = (perWebhook.get(delivery.webhookId) ?? 1) - 1;
-        if (count > 0) perWebhook.set(delivery.webhookId, count);
-        else perWebhook.delete(delivery.webhookId);
+        const circuit = endpoints.finished(delivery.webhookId, health, Date.now());
+        if (circuit === 'opened') log.warn({ webhook_id: delivery.webhookId }, 'webhook endpoint not answering; sending to it one at a time');
+        else if (circuit === 'closed') log.info({ webhook_id: delivery.webhookId }, 'webhook endpoint answering again');
         pumpSoon();
       });
   }
 
-  async function attempt(delivery: ClaimedDelivery, controller: AbortController): Promise<void> {
+  async function attempt(delivery: ClaimedDelivery, controller: AbortController, judged: (health: EndpointHealth) => void): Promise<void> {
     const attemptNumber = delivery.attempts + 1;
     const fields = {
       delivery_id: delivery.id,
@@ -188,6 +192,7 @@ export function createDispatcher({ db, config, logger, resolve }: DispatcherOpti
     } finally {
       clearTimeout(deadline);
     }
+    judged(healthOf(outcome));
     const { disabled } = await record({ delivery, outcome, at: Date.now() });
     const elapsed_ms = Date.now() - delivery.createdAt;
     if (outcome.kind === 'delivered') log.debug({ ...fields, status: outcome.status, elapsed_ms }, 'webhook delivered');

@@ -206,28 +206,36 @@ describe('operational endpoints', () => {
     }
   });
 
-  it('close() answers /readyz with 503 while it drains', async () => {
+  it('close() answers /readyz with 503 while it drains, with Connection: close', async () => {
     const server = await startTestServer();
-    // One connection, raw: a POST held by Expect: 100-continue keeps the drain open, and a GET
-    // /readyz pipelined behind it is answered during the drain.
-    const socket = connect(server.server.port, '127.0.0.1');
+    // Two connections, raw: a POST held by Expect: 100-continue keeps the drain open, and a GET
+    // /readyz begun before close() and finished after it is answered during the drain.
+    const held = connect(server.server.port, '127.0.0.1');
+    const probe = connect(server.server.port, '127.0.0.1');
     let received = '';
-    socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
+    let probed = '';
+    held.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
+    probe.setEncoding('utf8').on('data', (chunk: string) => (probed += chunk));
     try {
-      await once(socket, 'connect');
+      await Promise.all([once(held, 'connect'), once(probe, 'connect')]);
       const body = JSON.stringify({ name: 'drain', severity: 'low' });
-      socket.write(
+      held.write(
         `POST /v1/policies HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${WRITER_KEY}\r\nContent-Type: application/json\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n\r\n`,
       );
+      probe.write('GET /readyz HTTP/1.1\r\nHost: test\r\n');
       expect(await waitUntil(() => received.includes('100 Continue')), received).toBe(true);
       const closing = server.close();
-      socket.write(`${body}GET /readyz HTTP/1.1\r\nHost: test\r\n\r\n`);
-      expect(await waitUntil(() => received.includes('{"status":"unavailable"}')), received).toBe(true);
-      expect(received).toMatch(/HTTP\/1\.1 201 [\s\S]*HTTP\/1\.1 503 /);
+      probe.write('\r\n');
+      expect(await waitUntil(() => probed.includes('{"status":"unavailable"}')), probed).toBe(true);
+      expect(probed).toMatch(/^HTTP\/1\.1 503 [\s\S]*^connection: close\r$/im);
+      held.write(body);
+      expect(await waitUntil(() => /HTTP\/1\.1 201 /.test(received)), received).toBe(true);
+      expect(received).toMatch(/^connection: close\r$/im);
       await closing;
     } finally {
-      socket.destroy();
+      held.destroy();
+      probe.destroy();
       await server.close();
     }
   });

@@ -18,6 +18,7 @@ import {
   serializeEvent,
   type ClaimedDelivery,
 } from '../../server/store/outbox.ts';
+import { EndpointScheduler } from '../../server/webhooks/endpoints.ts';
 
 const NOW = Date.parse('2026-11-02T09:30:00Z');
 const event: EventOf<'finding.created'> = {
@@ -52,8 +53,9 @@ const webhookRow = (id: string) =>
     updated_at: string;
   };
 
-const claim = (now = NOW, limit = 100, perWebhookLimit = 100, inFlight = new Map<string, number>()) =>
-  claimDueDeliveries(db, { now, limit, leaseMs: 10_000, perWebhookLimit, inFlightByWebhook: inFlight });
+const endpoints = (maxPerEndpoint = 100) => new EndpointScheduler({ concurrency: 1000, maxPerEndpoint, probeAfterMs: 1000 });
+const claim = (now = NOW, limit = 100, scheduler = endpoints()) =>
+  claimDueDeliveries(db, { now, limit, leaseMs: 10_000, plan: scheduler.plan(now) });
 
 describe('enqueueEvent', () => {
   it('queues one delivery per enabled subscribed webhook, with its own UUID and the body serialised once', () => {
@@ -123,11 +125,39 @@ describe('claimDueDeliveries', () => {
     addWebhook('whk_a', ['finding.created']);
     addWebhook('whk_b', ['finding.created']);
     for (let index = 0; index < 5; index++) enqueueEvent(db, event, new Date(NOW));
-    const first = claim(NOW, 100, 2, new Map([['whk_a', 1]]));
+    const scheduler = endpoints(2);
+    scheduler.started('whk_a');
+    const first = claim(NOW, 100, scheduler);
     const count = (list: ClaimedDelivery[], id: string) => list.filter((delivery) => delivery.webhookId === id).length;
     expect(count(first, 'whk_a')).toBe(1);
     expect(count(first, 'whk_b')).toBe(2);
     expect(claim(NOW, 1)).toHaveLength(1);
+  });
+
+  it("finds a webhook's delivery behind another webhook's older backlog that cannot be sent now", () => {
+    addWebhook('whk_backlog', ['finding.created']);
+    for (let index = 0; index < 50; index++) enqueueEvent(db, event, new Date(NOW - 1000 + index));
+    addWebhook('whk_b', ['finding.created']);
+    enqueueEvent(db, event, new Date(NOW));
+    const scheduler = endpoints(1);
+    scheduler.started('whk_backlog');
+    // The plan's blocked list leaves the backlog out of the query.
+    expect(claim(NOW, 2, scheduler).map((delivery) => delivery.webhookId)).toEqual(['whk_b']);
+    // Not blocked up front, the backlog fills the first window; once passed over it is left out.
+    expect(claim(NOW, 2, endpoints(1)).map((delivery) => delivery.webhookId)).toEqual(['whk_backlog']);
+    enqueueEvent(db, event, new Date(NOW));
+    expect(claim(NOW, 2, endpoints(1)).map((delivery) => delivery.webhookId)).toEqual(['whk_backlog', 'whk_b']);
+  });
+
+  it('gives every webhook its first attempt before any webhook a second', () => {
+    addWebhook('whk_a', ['finding.created']);
+    for (let index = 0; index < 10; index++) enqueueEvent(db, event, new Date(NOW - 100 + index));
+    addWebhook('whk_b', ['finding.created']);
+    enqueueEvent(db, event, new Date(NOW));
+    const scheduler = new EndpointScheduler({ concurrency: 4, maxPerEndpoint: 8, probeAfterMs: 1000 });
+    // 4 slots, a reserve of 1: whk_a's backlog is older, yet whk_b gets its first before whk_a a
+    // second, and the last slot stays free for a webhook with nothing in flight.
+    expect(claim(NOW, 4, scheduler).map((delivery) => delivery.webhookId).sort()).toEqual(['whk_a', 'whk_a', 'whk_b']);
   });
 
   it('does not claim deliveries that are not due yet', () => {

@@ -1,0 +1,28 @@
+// One racer of conditional-writes.test.ts: its own connection to the shared file, waits at the
+// gate, then replaces the policy with the ETag every racer was given. After reading the current
+// policy it lingers until every racer has read (at most 50 ms): a check made outside the write's
+// transaction would then let every racer through; inside it, the reads take turns.
+import { parentPort, workerData } from 'node:worker_threads';
+import { writeIfMatch, PRECONDITION_FAILED } from '../../server/store/conditional.ts';
+import { openDatabase } from '../../server/store/database.ts';
+import { getPolicy, replacePolicy } from '../../server/store/policies.ts';
+
+const { path, id, etag, gate, racer, racers } = workerData as { path: string; id: string; etag: string; gate: Int32Array; racer: number; racers: number };
+const LINGER_MS = 50;
+const db = openDatabase(path);
+parentPort!.postMessage('ready');
+Atomics.wait(gate, 0, 0);
+const readAndLinger = () => {
+  const current = getPolicy(db, id)!;
+  const deadline = Date.now() + LINGER_MS;
+  // gate[1] counts racers that have read.
+  Atomics.add(gate, 1, 1);
+  while (Atomics.load(gate, 1) < racers && Date.now() < deadline) Atomics.wait(gate, 1, Atomics.load(gate, 1), 5);
+  Atomics.notify(gate, 1);
+  return current;
+};
+const outcome = writeIfMatch(db, etag, readAndLinger, () =>
+  replacePolicy(db, id, { name: `Racer ${racer}`, severity: 'high' }, new Date().toISOString()),
+);
+db.close();
+parentPort!.postMessage(outcome === PRECONDITION_FAILED ? 'precondition-failed' : 'written');
