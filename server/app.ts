@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { authenticate, requireScope } from './http/auth.ts';
 import { parseJson, requireJson } from './http/body.ts';
+import { corsForOrigins } from './http/cors.ts';
 import { createLogger, requestLogger } from './http/logging.ts';
 import { operationsRouter } from './http/operations.ts';
 import { problemHandler, sendProblem } from './http/problems.ts';
@@ -68,6 +69,7 @@ export function createApp(config: Config, deps: AppDeps = {}): SecmonApp {
   // The middleware order, in one place:
   // 1. request id and one structured log line per request
   app.use(requestLogger(logger));
+  app.use(corsForOrigins(config.corsOrigins));
   // 2. operational endpoints, no API key
   app.use(operationsRouter({ db, docsPath: config.docsPath, isAccepting: () => accepting }));
   app.use(SETTINGS_PATH, settingsRouter(config.mode));

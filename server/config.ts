@@ -30,7 +30,15 @@ export interface Config {
   logLevel: string;
   delivery: DeliveryConfig;
   http: HttpTimeouts;
+  /**
+   * Browser origins allowed to call the API (CORS). Development: any http://localhost:<port> and
+   * http://127.0.0.1:<port>; production: none unless listed (`--cors-origins`, comma-separated).
+   */
+  corsOrigins: readonly (string | RegExp)[];
 }
+
+/** A page served from this machine on any port, as frontend dev servers are. */
+export const LOCAL_ORIGINS = /^http:\/\/(localhost|127\.0\.0\.1)(:\d{1,5})?$/;
 
 /** How long a client may take; past them the server answers 408 where HTTP still allows an answer. */
 export interface HttpTimeouts {
@@ -72,6 +80,7 @@ const FLAGS = {
   'api-keys': { type: 'string' },
   'rate-limit': { type: 'string' },
   'log-level': { type: 'string' },
+  'cors-origins': { type: 'string' },
 } as const;
 
 /**
@@ -116,7 +125,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
       perWebhookConcurrency: parseInteger('SECMON_DELIVERY_PER_WEBHOOK', nonEmpty(env.SECMON_DELIVERY_PER_WEBHOOK) ?? '8', 1, 1024),
     },
     http: parseHttpTimeouts(env),
+    corsOrigins: parseCorsOrigins(pick('cors-origins', 'SECMON_CORS_ORIGINS'), mode),
   };
+}
+
+function parseCorsOrigins(text: string | undefined, mode: Mode): (string | RegExp)[] {
+  if (text === undefined) return mode === 'development' ? [LOCAL_ORIGINS] : [];
+  const origins = text.split(',').map((origin) => origin.trim()).filter(Boolean);
+  for (const origin of origins) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
+      throw new ConfigError(`SECMON_CORS_ORIGINS (--cors-origins): each entry must be an origin such as https://app.example.com (scheme and host, no path); got "${origin}"`);
+    }
+  }
+  return origins;
 }
 
 function parseHttpTimeouts(env: NodeJS.ProcessEnv): HttpTimeouts {

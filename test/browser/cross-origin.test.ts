@@ -1,0 +1,99 @@
+// A frontend team's page on one loopback origin calling the reference server on another, with the
+// typed client bundled by esbuild: a cursor walk that ends, create, update with If-Match (the
+// ETag must be readable cross-origin), a 412, delete — and no CORS error in the console.
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseApiKeys, testConfig } from '../../server/config.ts';
+import { startServer, type RunningServer } from '../../server/server.ts';
+import { launchChromium } from './chromium.ts';
+
+const KEY = 'frontend-writer-7e8f9a';
+// The page's flow, in the browser: written against the client package's public entry.
+const PAGE = `
+import { createSecmonClient, unwrap } from './lib/index.ts';
+window.flow = async (apiUrl, key) => {
+  const secmon = createSecmonClient({ baseUrl: apiUrl, apiKey: key });
+  const steps = [];
+  for (const name of ['One', 'Two', 'Three']) unwrap(await secmon.POST('/v1/policies', { body: { name, severity: 'low' } }));
+  const seen = [];
+  let cursor;
+  let pages = 0;
+  do {
+    const page = unwrap(await secmon.GET('/v1/policies', { params: { query: { limit: 2, ...(cursor ? { cursor } : {}) } } }));
+    seen.push(...page.data.map((p) => p.id));
+    cursor = page.next_cursor ?? undefined;
+    pages++;
+  } while (cursor && pages < 50);
+  steps.push(['walk', pages, seen.length]);
+  const created = await secmon.POST('/v1/policies', { body: { name: 'Browser policy', severity: 'high' } });
+  const id = created.data.id;
+  const etag = created.response.headers.get('etag');
+  steps.push(['create', created.response.status, created.response.headers.get('location') === '/v1/policies/' + id, etag !== null]);
+  const updated = await secmon.PUT('/v1/policies/{id}', { params: { path: { id }, header: { 'If-Match': etag } }, body: { name: 'Renamed', severity: 'high' } });
+  steps.push(['update', updated.response.status, updated.data.version]);
+  const stale = await secmon.PUT('/v1/policies/{id}', { params: { path: { id }, header: { 'If-Match': etag } }, body: { name: 'Again', severity: 'high' } });
+  steps.push(['stale', stale.response.status, stale.error.type]);
+  const removed = await secmon.DELETE('/v1/policies/{id}', { params: { path: { id }, header: { 'If-Match': updated.response.headers.get('etag') } } });
+  steps.push(['delete', removed.response.status]);
+  return steps;
+};
+`;
+
+let server: RunningServer;
+let site: ReturnType<typeof createServer>;
+let siteUrl: string;
+
+beforeAll(async () => {
+  server = await startServer(testConfig({ apiKeys: parseApiKeys(`${KEY}:read+write`), usingDefaultKeys: false }));
+  const bundle = await build({
+    stdin: { contents: PAGE, resolveDir: new URL('../..', import.meta.url).pathname, loader: 'js' },
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'browser',
+    logLevel: 'silent',
+  });
+  const script = bundle.outputFiles[0]!.text;
+  site = createServer((req, res) => {
+    if (req.url === '/app.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
+    if (req.url === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>app</title><script type="module" src="/app.js"></script>');
+    res.writeHead(404).end();
+  });
+  site.listen(0, '127.0.0.1');
+  await once(site, 'listening');
+  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  site?.close();
+  await server?.close();
+});
+
+describe('a page on another origin using the typed client', () => {
+  it('walks every page, creates, updates with If-Match, gets a 412 and deletes, with no CORS error', async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const console: string[] = [];
+      page.on('console', (message) => console.push(`${message.type()}: ${message.text()}`));
+      await page.goto(`${siteUrl}/`);
+      await page.waitForFunction('typeof window.flow === "function"');
+      // The API on another origin: another host name and another port.
+      const apiUrl = server.url.replace('127.0.0.1', 'localhost');
+      const steps = await page.evaluate(([url, key]) => (globalThis as unknown as { flow: (u: string, k: string) => Promise<unknown[]> }).flow(url!, key!), [apiUrl, KEY]);
+      expect(steps).toEqual([
+        ['walk', 2, 3],
+        ['create', 201, true, true],
+        ['update', 200, 2],
+        ['stale', 412, 'https://secmon.dev/problems/precondition-failed'],
+        ['delete', 204],
+      ]);
+      expect(console.filter((line) => /CORS|blocked/i.test(line))).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+});
