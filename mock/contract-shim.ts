@@ -7,13 +7,22 @@
 //   instead of Prism's own problem types;
 // - a 400 from Prism's request validation gets a problem whose `errors` name what was actually
 //   wrong (Prism would send the first canned example, whatever the mistake);
-// - every other problem gets the request's path as its `instance`.
-// Everything else, including a 400 asked for with `Prefer`, passes through untouched.
+// - every other problem gets the request's path as its `instance`;
+// - an invalid request gets its own validation problem even when `Prefer` asks for another answer,
+//   and a `Prefer` naming a status or example the operation does not document gets a problem
+//   listing the ones it does (Prism answers its own NOT_FOUND shape);
+// - a list answer is filtered by the query, cut to `limit` and paged with cursors the shim mints,
+//   so every cursor loop ends (./pages.ts); a create's `Location` names the id in its body, and
+//   every item answer carries an ETag of its own bytes;
+// - CORS: any origin, echoed, never with credentials (Prism sends `*` with credentials, which
+//   browsers refuse), and the headers a client must read exposed by name.
+// Everything else, including an example asked for with `Prefer` on a valid request, passes through.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { escapePointer, listOperations, loadDocument, resolveRef, type OpenApiDocument } from '../lib/document.ts';
 import { BODY_LIMIT_BYTES, invalidPartsDetail, PAYLOAD_TOO_LARGE_DETAIL, problem, type ProblemDetail, type ProblemKind } from '../lib/problems.ts';
+import { etagOf, isListBody, pageOf } from './pages.ts';
 
 export interface ShimOptions {
   /** Prism's base URL. */
@@ -90,8 +99,11 @@ export function startShim(options: ShimOptions): Promise<Shim> {
       const cors = corsHeaders(req);
       send(res, document.status, { ...documentedHeaders, ...cors, ...headers, 'content-type': 'application/problem+json' }, JSON.stringify(document));
     };
+    if (method === 'OPTIONS' && req.headers['access-control-request-method']) {
+      return send(res, 204, { ...corsHeaders(req), 'access-control-allow-methods': 'GET, POST, PUT, DELETE', 'access-control-allow-headers': ALLOWED_HEADERS, 'access-control-max-age': '600' }, '');
+    }
     const authorised = /^Bearer\s+\S/i.test(req.headers.authorization ?? '');
-    // Prism answers CORS preflights and missing credentials (401) itself, as the contract says.
+    // Prism answers missing credentials (401) itself, as the contract says.
     if (method !== 'OPTIONS' && authorised) {
       const route = routes.find((candidate) => candidate.pattern.test(url.pathname));
       if (!route) return sendProblem('not-found', `No route matches ${instance}.`);
@@ -124,7 +136,7 @@ export function startShim(options: ShimOptions): Promise<Shim> {
       ...(body.length > 0 && method !== 'GET' && method !== 'HEAD' ? { body } : {}),
       redirect: 'manual',
     });
-    const violations = answer.status === 400 && !prefersExample(req) ? parseViolations(answer.headers.get('sl-violations')) : [];
+    const violations = answer.status === 400 ? parseViolations(answer.headers.get('sl-violations')) : [];
     if (violations.length > 0) {
       await answer.body?.cancel();
       const errors = violations.slice(0, 100).map(toProblemError);
@@ -132,10 +144,28 @@ export function startShim(options: ShimOptions): Promise<Shim> {
     }
     const out: Record<string, string> = {};
     answer.headers.forEach((value, name) => {
-      if (!HOP_BY_HOP.has(name) && name !== 'content-encoding') out[name] = value;
+      if (!HOP_BY_HOP.has(name) && name !== 'content-encoding' && !name.startsWith('access-control-')) out[name] = value;
     });
-    const payload = Buffer.from(await answer.arrayBuffer());
+    Object.assign(out, corsHeaders(req));
+    let payload = Buffer.from(await answer.arrayBuffer());
     const isProblem = /^application\/problem\+json/.test(answer.headers.get('content-type') ?? '');
+    const json = isProblem || /^application\/json/.test(answer.headers.get('content-type') ?? '') ? parsed(payload) : undefined;
+    if (isProblem && req.headers.prefer && String((json as { type?: unknown } | undefined)?.type).startsWith(PRISM_ERRORS)) {
+      const choices = documentedChoices(doc, method, url.pathname);
+      return sendProblem('validation-error', invalidPartsDetail(1), [
+        { pointer: '/headers/Prefer', message: `names no documented answer (${String((json as { detail?: unknown }).detail)}); ${choices}`.slice(0, 1024) },
+      ]);
+    }
+    if (answer.status === 200 && method === 'GET' && isListBody(json) && !prefersExample(req)) {
+      const route = routes.find((candidate) => candidate.pattern.test(url.pathname));
+      const filters = [...(route?.methods.get('GET') ?? [])].filter((name) => name !== 'limit' && name !== 'cursor');
+      payload = Buffer.from(JSON.stringify(pageOf(json, url.searchParams, filters)));
+    }
+    const id = (json as { id?: unknown } | undefined)?.id;
+    if (answer.status < 300 && typeof id === 'string' && !isProblem) {
+      out.etag = etagOf(payload);
+      if (answer.status === 201) out.location = `${url.pathname.replace(/\/+$/, '')}/${id}`;
+    }
     send(res, answer.status, out, isProblem && !prefersExample(req) ? withInstance(payload, instance) : payload);
   }
 
@@ -173,12 +203,31 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
 const isJson = (contentType: string | undefined) => /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType ?? '');
 
 function parses(body: Buffer): boolean {
+  return parsed(body) !== undefined;
+}
+
+function parsed(body: Buffer): unknown {
   try {
-    JSON.parse(body.toString('utf8'));
-    return true;
+    return JSON.parse(body.toString('utf8'));
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+const PRISM_ERRORS = 'https://stoplight.io/prism/errors#';
+
+/** The statuses and named examples the operation at `path` documents, for a Prefer that names none. */
+function documentedChoices(doc: OpenApiDocument, method: string, path: string): string {
+  const operation = listOperations(doc).find(
+    (candidate) => candidate.method.toUpperCase() === method && new RegExp(`^${candidate.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path),
+  )?.operation;
+  if (!operation) return 'this request has no documented answers';
+  const answers = Object.entries(operation.responses ?? {}).map(([status, response]) => {
+    const content = resolveRef<OpenAPIV3_1.ResponseObject>(doc, response).content ?? {};
+    const examples = Object.values(content).flatMap((media) => Object.keys(media.examples ?? {}));
+    return examples.length > 0 ? `${status} (examples: ${examples.join(', ')})` : status;
+  });
+  return `documented: code=${answers.join('; code=')}`;
 }
 
 // The document's problem examples are shared by many operations, so their `instance` names some
@@ -231,12 +280,15 @@ function rateLimitHeaders(headers: Headers): Record<string, string> {
   return out;
 }
 
-// What Prism sends on its own answers, so a browser app can read the shim's problems too.
+const ALLOWED_HEADERS = 'Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Prefer';
+
+// The mock is for frontend teams: any origin may call it. Keys travel in Authorization, so no
+// credentialed requests (a wildcard with credentials is what browsers refuse).
 function corsHeaders(req: IncomingMessage): Record<string, string> {
   return {
     'access-control-allow-origin': req.headers.origin ?? '*',
-    'access-control-allow-credentials': 'true',
-    'access-control-expose-headers': '*',
+    'access-control-expose-headers': 'ETag, Location, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id',
+    vary: 'Origin',
   };
 }
 

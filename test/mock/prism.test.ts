@@ -215,11 +215,31 @@ describe('the contract shim in front of Prism', () => {
     expect(unauthorised.instance).toBe(getFinding.path);
   });
 
-  it('still returns a 400 example verbatim when Prefer names it', async () => {
+  it('returns a 400 example verbatim when Prefer names it on a valid request', async () => {
     const listFindings = operations.find((operation) => operation.operationId === 'listFindings')!;
     const example = listFindings.responses.get('400 application/problem+json')!.examples.find((candidate) => candidate.name === 'invalidCursor')!;
-    const response = await fetch(`${mock.url}/v1/findings?limit=1000`, { headers: { ...AUTH, prefer: 'code=400, example=invalidCursor' } });
+    const response = await fetch(`${mock.url}/v1/findings?limit=10`, { headers: { ...AUTH, prefer: 'code=400, example=invalidCursor' } });
     expect(await response.json()).toEqual(example.value);
+  });
+
+  it('answers an invalid request with its own validation problem whatever Prefer asks for', async () => {
+    const response = await fetch(`${mock.url}/v1/findings?limit=1000`, { headers: { ...AUTH, prefer: 'code=200' } });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { type: string; instance: string; errors: { pointer: string }[] };
+    expect(body.type).toBe('https://secmon.dev/problems/validation-error');
+    expect(body.instance).toBe('/v1/findings');
+    expect(body.errors.map((error) => error.pointer)).toEqual(['/query/limit']);
+  });
+
+  it('answers a Prefer naming an undocumented status or example with a problem listing the documented ones', async () => {
+    for (const prefer of ['code=418', 'example=nope']) {
+      const response = await fetch(`${mock.url}/v1/policies`, { headers: { ...AUTH, prefer } });
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { type: string; errors: { pointer: string; message: string }[] };
+      expect(body.type).toBe('https://secmon.dev/problems/validation-error');
+      expect(body.errors[0]!.pointer).toBe('/headers/Prefer');
+      expect(body.errors[0]!.message).toContain('code=200 (examples: firstPage, lastPage)');
+    }
   });
 });
 
