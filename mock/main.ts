@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 // `npm run mock` — Prism on MOCK_PORT (default 4010) for frontend teams: named examples by default,
 // `--dynamic` for schema-generated data with a fixed seed (`--seed` to change it), `--bare` for
-// Prism without the contract shim. Prism's own request log is passed through; our life-cycle
-// lines are structured (pino).
+// Prism without the contract shim, `--stateful` for the reference server in memory seeded with the
+// same examples (it remembers writes; a restart gives the seed back). Prism's own request log is
+// passed through; our life-cycle lines are structured (pino).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { DEFAULT_SEED, startMock } from './prism.ts';
@@ -19,6 +23,7 @@ function options() {
       dynamic: { type: 'boolean', default: false },
       seed: { type: 'string', default: DEFAULT_SEED },
       bare: { type: 'boolean', default: false },
+      stateful: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -31,6 +36,7 @@ function options() {
     dynamic: values.dynamic,
     seed: values.seed,
     shim: !values.bare,
+    stateful: values.stateful,
   };
 }
 
@@ -42,20 +48,42 @@ try {
   process.exit(2);
 }
 
-log.info({ ...settings, mode: settings.dynamic ? 'dynamic' : 'static examples' }, 'starting prism');
-const mock = await startMock({ ...settings, onOutput: (line) => process.stdout.write(`${line}\n`) }).catch(
-  (error: unknown) => {
-    log.fatal({ err: error }, 'prism failed to start');
-    process.exit(1);
-  },
-);
-log.info({ url: mock.url, startupMs: mock.startupMs, pid: mock.pid }, `mock ready on ${mock.url}`);
+if (settings.stateful) runStateful(settings.port, settings.host);
+else await runPrism();
 
-let signals = 0;
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => {
-    if (++signals > 1) process.exit(1);
-    log.info({ signal }, 'stopping prism');
-    void mock.stop().then(() => process.exit(0));
-  });
+/**
+ * The reference server (this repository's `server/main.ts`) in development mode, in memory, seeded
+ * with the document's examples, any token a key with every scope, CORS open: a mock that remembers.
+ */
+function runStateful(port: number, host: string): void {
+  const main = fileURLToPath(new URL('../server/main.ts', import.meta.url));
+  if (!existsSync(main)) {
+    process.stderr.write('secmon-mock: --stateful runs the reference server, which ships with the repository, not this package: clone it and run `npm run mock -- --stateful`\n');
+    process.exit(2);
+  }
+  log.info({ port, host, mode: 'stateful (reference server, in memory, seeded with the examples)' }, 'starting the stateful mock');
+  const args = [main, '--mode', 'development', '--db', ':memory:', '--mock', '--cors-origins', '*', '--port', String(port), '--host', host];
+  const child = spawn(process.execPath, args, { stdio: 'inherit' });
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+async function runPrism(): Promise<void> {
+  log.info({ ...settings, mode: settings.dynamic ? 'dynamic' : 'static examples' }, 'starting prism');
+  const mock = await startMock({ ...settings, onOutput: (line) => process.stdout.write(`${line}\n`) }).catch(
+    (error: unknown) => {
+      log.fatal({ err: error }, 'prism failed to start');
+      process.exit(1);
+    },
+  );
+  log.info({ url: mock.url, startupMs: mock.startupMs, pid: mock.pid }, `mock ready on ${mock.url}`);
+
+  let signals = 0;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (++signals > 1) process.exit(1);
+      log.info({ signal }, 'stopping prism');
+      void mock.stop().then(() => process.exit(0));
+    });
+  }
 }

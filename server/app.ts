@@ -17,6 +17,8 @@ import { findingsRouter } from './routes/findings.ts';
 import { policiesRouter } from './routes/policies.ts';
 import { webhooksRouter } from './routes/webhooks.ts';
 import { openDatabase } from './store/database.ts';
+import { seedFromExamples } from './store/seed.ts';
+import { loadDocument } from '../lib/document.ts';
 import { SETTINGS_PATH, settingsRouter } from './settings/router.ts';
 import { SIMULATOR_PATH, simulatorRouter } from './simulator/router.ts';
 import { checkWebhookUrl } from './webhooks/ssrf.ts';
@@ -55,6 +57,7 @@ function defaultRouters(config: Config): NonNullable<AppDeps['routers']> {
 export function createApp(config: Config, deps: AppDeps = {}): SecmonApp {
   const logger = deps.logger ?? createLogger(config.logLevel);
   const db = deps.db ?? openDatabase(config.dbPath);
+  if (config.mock) seedFromExamples(db, loadDocument());
   const now = deps.now ?? (() => new Date());
   let accepting = true;
   const app = express();
@@ -82,7 +85,7 @@ export function createApp(config: Config, deps: AppDeps = {}): SecmonApp {
   //    request validation (400, 404, 405) and response validation → handlers
   app.use(
     '/v1',
-    authenticate(config.apiKeys),
+    authenticate(config.apiKeys, config.mock),
     rateLimitPerKey(config.rateLimitPerMinute),
     requireScope,
     requireJson,

@@ -35,7 +35,15 @@ export interface Config {
    * http://127.0.0.1:<port>; production: none unless listed (`--cors-origins`, comma-separated).
    */
   corsOrigins: readonly (string | RegExp)[];
+  /**
+   * The stateful mock (`npm run mock -- --stateful`): any bearer token is a key with every scope,
+   * and the database starts with the document's named examples. Development mode only.
+   */
+  mock: boolean;
 }
+
+/** `--cors-origins '*'`: every origin, echoed (the mock's setting). */
+const ANY_ORIGIN = /^https?:\/\/[^/\s]+$/;
 
 /** A page served from this machine on any port, as frontend dev servers are. */
 export const LOCAL_ORIGINS = /^http:\/\/(localhost|127\.0\.0\.1)(:\d{1,5})?$/;
@@ -81,6 +89,7 @@ const FLAGS = {
   'rate-limit': { type: 'string' },
   'log-level': { type: 'string' },
   'cors-origins': { type: 'string' },
+  mock: { type: 'boolean' },
 } as const;
 
 /**
@@ -89,13 +98,13 @@ const FLAGS = {
  * Throws ConfigError with a message naming the bad setting.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = []): Config {
-  let flags: Partial<Record<keyof typeof FLAGS, string>>;
+  let flags: Partial<Record<Exclude<keyof typeof FLAGS, 'mock'>, string>> & { mock?: boolean };
   try {
     flags = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }).values;
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
-  const pick = (flag: keyof typeof FLAGS, name: string) => flags[flag] ?? nonEmpty(env[name]);
+  const pick = (flag: Exclude<keyof typeof FLAGS, 'mock'>, name: string) => flags[flag] ?? nonEmpty(env[name]);
 
   const mode = parseMode(pick('mode', 'SECMON_MODE') ?? 'development');
   const keysText = pick('api-keys', 'SECMON_API_KEYS');
@@ -126,12 +135,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     },
     http: parseHttpTimeouts(env),
     corsOrigins: parseCorsOrigins(pick('cors-origins', 'SECMON_CORS_ORIGINS'), mode),
+    mock: mockMode(flags.mock === true, mode),
   };
+}
+
+function mockMode(asked: boolean, mode: Mode): boolean {
+  if (asked && mode !== 'development') throw new ConfigError('--mock (any token is a key) exists only in development mode');
+  return asked;
 }
 
 function parseCorsOrigins(text: string | undefined, mode: Mode): (string | RegExp)[] {
   if (text === undefined) return mode === 'development' ? [LOCAL_ORIGINS] : [];
   const origins = text.split(',').map((origin) => origin.trim()).filter(Boolean);
+  if (origins.length === 1 && origins[0] === '*') return [ANY_ORIGIN];
   for (const origin of origins) {
     if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
       throw new ConfigError(`SECMON_CORS_ORIGINS (--cors-origins): each entry must be an origin such as https://app.example.com (scheme and host, no path); got "${origin}"`);

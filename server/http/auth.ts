@@ -16,7 +16,10 @@ const digest = (token: string) => createHash('sha256').update(token).digest('hex
 
 const WWW_AUTHENTICATE = 'Bearer realm="secmon"';
 
-export function authenticate(keys: readonly ApiKey[]): RequestHandler {
+const EVERY_SCOPE: ReadonlySet<Scope> = new Set(['read', 'write']);
+
+/** `anyKey` (the stateful mock): any well-formed bearer token is a key with every scope. */
+export function authenticate(keys: readonly ApiKey[], anyKey = false): RequestHandler {
   const byDigest = new Map<string, Principal>(
     keys.map((key) => {
       const hash = digest(key.token);
@@ -25,7 +28,8 @@ export function authenticate(keys: readonly ApiKey[]): RequestHandler {
   );
   return (req, res, next) => {
     const match = /^Bearer +([\x21-\x7e]{1,1024}) *$/i.exec(req.headers.authorization ?? '');
-    const principal = match ? byDigest.get(digest(match[1]!)) : undefined;
+    const known = match ? byDigest.get(digest(match[1]!)) : undefined;
+    const principal = known ?? (match && anyKey ? { id: `key_${digest(match[1]!).slice(0, 12)}`, scopes: EVERY_SCOPE } : undefined);
     if (!principal) {
       res.setHeader('WWW-Authenticate', match ? `${WWW_AUTHENTICATE}, error="invalid_token"` : WWW_AUTHENTICATE);
       const detail = match ? 'The API key is not valid.' : "Send an API key as 'Authorization: Bearer <key>'.";

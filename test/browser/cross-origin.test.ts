@@ -1,12 +1,14 @@
-// A frontend team's page on one loopback origin calling the reference server on another, with the
-// typed client bundled by esbuild: a cursor walk that ends, create, update with If-Match (the
-// ETag must be readable cross-origin), a 412, delete — and no CORS error in the console.
+// A frontend team's page on one loopback origin calling, on another, the reference server, the
+// stateful mock and the static mock, with the typed client bundled by esbuild: a cursor walk that
+// ends, create, update with If-Match (the ETag must be readable cross-origin), a 412, delete — and
+// no CORS error in the console.
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseApiKeys, testConfig } from '../../server/config.ts';
+import { startMock, type MockServer } from '../../mock/prism.ts';
+import { loadConfig, parseApiKeys, testConfig } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
 import { launchChromium } from './chromium.ts';
 
@@ -14,8 +16,10 @@ const KEY = 'frontend-writer-7e8f9a';
 // The page's flow, in the browser: written against the client package's public entry.
 const PAGE = `
 import { createSecmonClient, unwrap } from './lib/index.ts';
-window.flow = async (apiUrl, key) => {
+window.flow = async (apiUrl, key, staleHeaders) => {
   const secmon = createSecmonClient({ baseUrl: apiUrl, apiKey: key });
+  // The static mock keeps no state: it is asked for its 412 (Prefer), the others earn it.
+  const stale412 = createSecmonClient({ baseUrl: apiUrl, apiKey: key, headers: staleHeaders });
   const steps = [];
   for (const name of ['One', 'Two', 'Three']) unwrap(await secmon.POST('/v1/policies', { body: { name, severity: 'low' } }));
   const seen = [];
@@ -33,8 +37,8 @@ window.flow = async (apiUrl, key) => {
   const etag = created.response.headers.get('etag');
   steps.push(['create', created.response.status, created.response.headers.get('location') === '/v1/policies/' + id, etag !== null]);
   const updated = await secmon.PUT('/v1/policies/{id}', { params: { path: { id }, header: { 'If-Match': etag } }, body: { name: 'Renamed', severity: 'high' } });
-  steps.push(['update', updated.response.status, updated.data.version]);
-  const stale = await secmon.PUT('/v1/policies/{id}', { params: { path: { id }, header: { 'If-Match': etag } }, body: { name: 'Again', severity: 'high' } });
+  steps.push(['update', updated.response.status, updated.response.headers.get('etag') !== null]);
+  const stale = await stale412.PUT('/v1/policies/{id}', { params: { path: { id }, header: { 'If-Match': etag } }, body: { name: 'Again', severity: 'high' } });
   steps.push(['stale', stale.response.status, stale.error.type]);
   const removed = await secmon.DELETE('/v1/policies/{id}', { params: { path: { id }, header: { 'If-Match': updated.response.headers.get('etag') } } });
   steps.push(['delete', removed.response.status]);
@@ -43,11 +47,16 @@ window.flow = async (apiUrl, key) => {
 `;
 
 let server: RunningServer;
+let statefulMock: RunningServer;
+let staticMock: MockServer;
 let site: ReturnType<typeof createServer>;
 let siteUrl: string;
 
 beforeAll(async () => {
   server = await startServer(testConfig({ apiKeys: parseApiKeys(`${KEY}:read+write`), usingDefaultKeys: false }));
+  // What `npm run mock -- --stateful` starts (test/mock/stateful.test.ts runs the launcher itself).
+  statefulMock = await startServer(loadConfig({ SECMON_LOG_LEVEL: 'silent' }, ['--db', ':memory:', '--mock', '--cors-origins', '*', '--port', '0']));
+  staticMock = await startMock();
   const bundle = await build({
     stdin: { contents: PAGE, resolveDir: new URL('../..', import.meta.url).pathname, loader: 'js' },
     bundle: true,
@@ -70,10 +79,20 @@ beforeAll(async () => {
 afterAll(async () => {
   site?.close();
   await server?.close();
+  await statefulMock?.close();
+  await staticMock?.stop();
 });
 
+const TARGETS = [
+  // [name, url, walk (pages, items), stale headers]: the server and the stateful mock hold 3 new
+  // policies (+ 4 seeded examples); the static mock pages through its 4 example policies.
+  ['the reference server', () => server.url, ['walk', 2, 3], {}],
+  ['the stateful mock', () => statefulMock.url, ['walk', 4, 7], {}],
+  ['the static mock', () => staticMock.url, ['walk', 2, 4], { Prefer: 'code=412' }],
+] as const;
+
 describe('a page on another origin using the typed client', () => {
-  it('walks every page, creates, updates with If-Match, gets a 412 and deletes, with no CORS error', async () => {
+  it.each(TARGETS)('against %s: walks every page, creates, updates with If-Match, gets a 412 and deletes, with no CORS error', async (_name, target, walk, staleHeaders) => {
     const browser = await launchChromium();
     try {
       const page = await browser.newPage();
@@ -82,12 +101,15 @@ describe('a page on another origin using the typed client', () => {
       await page.goto(`${siteUrl}/`);
       await page.waitForFunction('typeof window.flow === "function"');
       // The API on another origin: another host name and another port.
-      const apiUrl = server.url.replace('127.0.0.1', 'localhost');
-      const steps = await page.evaluate(([url, key]) => (globalThis as unknown as { flow: (u: string, k: string) => Promise<unknown[]> }).flow(url!, key!), [apiUrl, KEY]);
+      const apiUrl = target().replace('127.0.0.1', 'localhost');
+      const steps = await page.evaluate(
+        ([url, key, headers]) => (globalThis as unknown as { flow: (u: string, k: string, h: object) => Promise<unknown[]> }).flow(url, key, headers),
+        [apiUrl, KEY, staleHeaders] as const,
+      );
       expect(steps).toEqual([
-        ['walk', 2, 3],
+        walk,
         ['create', 201, true, true],
-        ['update', 200, 2],
+        ['update', 200, true],
         ['stale', 412, 'https://secmon.dev/problems/precondition-failed'],
         ['delete', 204],
       ]);

@@ -17,7 +17,7 @@ interface Example {
 /** The sh block of "For frontend teams" that shows requests: comment lines, then their curls. */
 function readmeExamples(): Example[] {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## For frontend teams'), readme.indexOf('**What the mock does not do.**'));
+  const section = readme.slice(readme.indexOf('## For frontend teams'), readme.indexOf('**What the static mock does not do.**'));
   const block = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!).find((text) => text.includes('curl'))!;
   const examples: Example[] = [];
   for (const chunk of block.split(/\n\s*\n/)) {
