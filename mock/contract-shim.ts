@@ -22,14 +22,19 @@ import type { AddressInfo } from 'node:net';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { escapePointer, listOperations, loadDocument, resolveRef, type OpenApiDocument } from '../lib/document.ts';
 import { BODY_LIMIT_BYTES, invalidPartsDetail, PAYLOAD_TOO_LARGE_DETAIL, problem, type ProblemDetail, type ProblemKind } from '../lib/problems.ts';
+import { believable } from './believable.ts';
 import { etagOf, isListBody, pageOf } from './pages.ts';
 
 export interface ShimOptions {
-  /** Prism's base URL. */
-  target: string;
+  /** Prism's base URL; a promise while Prism is still starting (the shim binds its port first). */
+  target: string | Promise<string>;
   host: string;
   port: number;
   doc?: OpenApiDocument;
+  /** Prism generates the answers (--dynamic): make generated items believable (./believable.ts). */
+  dynamic?: boolean;
+  /** Called once per answered request: the mock's one log line per request. */
+  onAnswer?: (answer: { method: string; path: string; status: number; ms: number }) => void;
 }
 
 export interface Shim {
@@ -90,6 +95,8 @@ export function startShim(options: ShimOptions): Promise<Shim> {
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
+    const started = performance.now();
+    res.on('finish', () => options.onAnswer?.({ method: req.method ?? 'GET', path: req.url ?? '/', status: res.statusCode, ms: Math.round(performance.now() - started) }));
     const url = new URL(req.url ?? '/', 'http://mock');
     const method = req.method ?? 'GET';
     const instance = url.pathname;
@@ -130,7 +137,7 @@ export function startShim(options: ShimOptions): Promise<Shim> {
     const headers = Object.fromEntries(
       Object.entries(req.headers).filter((entry): entry is [string, string | string[]] => entry[1] !== undefined && !HOP_BY_HOP.has(entry[0])),
     );
-    const answer = await fetch(new URL(url.pathname + url.search, options.target), {
+    const answer = await fetch(new URL(url.pathname + url.search, await options.target), {
       method,
       headers: Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value.map((v) => [name, v]) : [[name, value]])) as [string, string][],
       ...(body.length > 0 && method !== 'GET' && method !== 'HEAD' ? { body } : {}),
@@ -161,6 +168,7 @@ export function startShim(options: ShimOptions): Promise<Shim> {
       const filters = [...(route?.methods.get('GET') ?? [])].filter((name) => name !== 'limit' && name !== 'cursor');
       payload = Buffer.from(JSON.stringify(pageOf(json, url.searchParams, filters)));
     }
+    if (options.dynamic && answer.status < 300 && json !== undefined && !isProblem) payload = Buffer.from(JSON.stringify(believable(parsed(payload))));
     const id = (json as { id?: unknown } | undefined)?.id;
     if (answer.status < 300 && typeof id === 'string' && !isProblem) {
       out.etag = etagOf(payload);

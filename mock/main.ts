@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run mock` — Prism on MOCK_PORT (default 4010) for frontend teams: named examples by default,
 // `--dynamic` for schema-generated data with a fixed seed (`--seed` to change it), `--bare` for
-// Prism without the contract shim, `--stateful` for the reference server in memory seeded with the
+// Prism without the contract shim (`--verbose` shows Prism's own log), `--stateful` for the reference server in memory seeded with the
 // same examples (it remembers writes; a restart gives the seed back). Prism's own request log is
 // passed through; our life-cycle lines are structured (pino).
 import { spawn } from 'node:child_process';
@@ -24,6 +24,7 @@ function options() {
       seed: { type: 'string', default: DEFAULT_SEED },
       bare: { type: 'boolean', default: false },
       stateful: { type: 'boolean', default: false },
+      verbose: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -37,6 +38,7 @@ function options() {
     seed: values.seed,
     shim: !values.bare,
     stateful: values.stateful,
+    verbose: values.verbose,
   };
 }
 
@@ -70,7 +72,17 @@ function runStateful(port: number, host: string): void {
 
 async function runPrism(): Promise<void> {
   log.info({ ...settings, mode: settings.dynamic ? 'dynamic' : 'static examples' }, 'starting prism');
-  const mock = await startMock({ ...settings, onOutput: (line) => process.stdout.write(`${line}\n`) }).catch(
+  const { port, host, dynamic, seed, shim, verbose } = settings;
+  const mock = await startMock({
+    port,
+    host,
+    dynamic,
+    seed,
+    shim,
+    // Prism logs six lines per request and names its internal port; its lines are for --verbose.
+    ...(verbose || !shim ? { onOutput: (line: string) => process.stdout.write(`${line}\n`) } : {}),
+    onAnswer: (answer) => log.info(answer, `${answer.method} ${answer.path} → ${answer.status}`),
+  }).catch(
     (error: unknown) => {
       log.fatal({ err: error }, 'prism failed to start');
       process.exit(1);

@@ -28,6 +28,8 @@ export interface MockOptions {
   stopTimeoutMs?: number;
   /** Called with every output line of Prism as it arrives (the CLI streams them). */
   onOutput?: (line: string) => void;
+  /** Called once per request the shim answered (method, path, status, ms). */
+  onAnswer?: (answer: { method: string; path: string; status: number; ms: number }) => void;
   /**
    * Put the contract shim in front of Prism (default true). `false` serves bare Prism, for
    * measuring Prism itself or seeing exactly what it does.
@@ -75,16 +77,27 @@ export class MockStartError extends Error {
 export async function startMock(options: MockOptions = {}): Promise<MockServer> {
   const started = performance.now();
   if (options.shim === false) return startPrism(options.port, options, started);
-  const prism = await startPrism(0, options, started);
+  // The shim binds the requested port before Prism starts, so a port in use is reported at once.
+  let prismUrl!: (url: string) => void;
+  const shim = await startShim({
+    target: new Promise<string>((resolve) => (prismUrl = resolve)),
+    host: options.host ?? DEFAULT_HOST,
+    port: options.port ?? 0,
+    ...(options.dynamic ? { dynamic: true } : {}),
+    ...(options.onAnswer ? { onAnswer: options.onAnswer } : {}),
+  }).catch((error: unknown) => {
+    throw new MockStartError(`cannot listen on ${options.host ?? DEFAULT_HOST}:${options.port ?? 0}: ${(error as Error).message}`);
+  });
   try {
-    const shim = await startShim({ target: prism.url, host: options.host ?? DEFAULT_HOST, port: options.port ?? 0 });
+    const prism = await startPrism(0, options, started);
+    prismUrl(prism.url);
     const stop = once(async () => {
       await shim.close();
       await prism.stop();
     });
     return { ...prism, url: shim.url, port: shim.port, startupMs: Math.round(performance.now() - started), stop };
   } catch (error) {
-    await prism.stop();
+    await shim.close();
     throw error;
   }
 }

@@ -68,6 +68,30 @@ describe('bare Prism (shim: false) on this document', () => {
     expect(JSON.parse(response.headers.get('sl-violations') ?? '[]')).toHaveLength(1);
   });
 
+  it('returns the whole example page and the same cursor whatever limit and cursor say (the shim pages honestly)', async () => {
+    const first = (await (await fetch(`${prism.url}/v1/findings?limit=2`, { headers: AUTH })).json()) as { data: unknown[]; next_cursor: string };
+    expect(first.data.length).toBeGreaterThan(2);
+    const next = (await (await fetch(`${prism.url}/v1/findings?limit=2&cursor=${first.next_cursor}`, { headers: AUTH })).json()) as { next_cursor: string };
+    expect(next.next_cursor).toBe(first.next_cursor);
+    const filtered = (await (await fetch(`${prism.url}/v1/findings?status=resolved`, { headers: AUTH })).json()) as { data: { status: string }[] };
+    expect(filtered.data.some((finding) => finding.status !== 'resolved')).toBe(true);
+  });
+
+  it('allows credentials from every origin, and sends a wildcard with credentials (the shim allows none)', async () => {
+    const fromPage = await fetch(`${prism.url}/v1/findings`, { headers: { ...AUTH, origin: 'http://localhost:5173' } });
+    await fromPage.body?.cancel();
+    expect(fromPage.headers.get('access-control-allow-credentials')).toBe('true');
+    const plain = await fetch(`${prism.url}/v1/findings`, { headers: AUTH });
+    await plain.body?.cancel();
+    expect([plain.headers.get('access-control-allow-origin'), plain.headers.get('access-control-allow-credentials')]).toEqual(['*', 'true']);
+  });
+
+  it('answers a Prefer naming an unknown example with its own NOT_FOUND problem (the shim lists the documented ones)', async () => {
+    const response = await fetch(`${prism.url}/v1/policies`, { headers: { ...AUTH, prefer: 'example=nope' } });
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { type: string }).type).toBe('https://stoplight.io/prism/errors#NOT_FOUND');
+  });
+
   it('uses its own problem types for unknown routes (the shim uses the contract not-found)', async () => {
     const body = (await (await fetch(`${prism.url}/v1/devices`, { headers: AUTH })).json()) as { type: string };
     expect(body.type).toMatch(/^https:\/\/stoplight\.io\/prism\/errors#/);
@@ -99,6 +123,19 @@ describe('life cycle', () => {
       expect(Date.now() - started).toBeLessThan(20_000);
     } finally {
       for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+
+  it('with the shim, reports a taken port before Prism is even started', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const error = await startMock({ port }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(MockStartError);
+      expect((error as Error).message).toBe(`cannot listen on 127.0.0.1:${port}: listen EADDRINUSE: address already in use 127.0.0.1:${port}`);
+    } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }
   });
