@@ -2,6 +2,7 @@
 // SIGTERM/SIGINT (finish in-flight requests, stop workers, close the database).
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { startServer } from './server.ts';
+import { startupErrorMessage } from './startup-errors.ts';
 
 let config: Config;
 try {
@@ -20,7 +21,12 @@ if (config.usingDefaultKeys) {
   );
 }
 
-const server = await startServer(config);
+const server = await startServer(config).catch((error: unknown) => {
+  const message = startupErrorMessage(error, config);
+  if (message === undefined) throw error;
+  process.stderr.write(`secmon: cannot start: ${message}\n`);
+  process.exit(2);
+});
 
 let signals = 0;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
