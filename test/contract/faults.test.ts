@@ -88,6 +88,14 @@ const severityFilterIgnored: Fault = {
       : undefined,
 };
 
+const unmarkedReplay: Fault = {
+  response: (request, response) => {
+    if (request.method !== 'POST' || request.path !== '/v1/policies' || response.status !== 201) return undefined;
+    const { 'idempotent-replayed': _dropped, ...headers } = response.headers;
+    return { ...response, headers };
+  },
+};
+
 const SIGNATURE = SIGNATURE_HEADER.toLowerCase();
 const wrongSignature: Fault = { delivery: (headers, body) => ({ headers: { ...headers, [SIGNATURE]: `sha256=${'0'.repeat(64)}` }, body }) };
 const noSignature: Fault = {
@@ -116,6 +124,9 @@ const FAULTS: [name: string, fault: Fault, subject: string, check: string, says:
   ['(d) 500 for a bad body', internalErrorForBadPolicy, 'createPolicy (POST /v1/policies)', 'invalid-body', [
     /expected 4xx \(invalid body: \/\S* .+\), got 500/,
     'body: ',
+  ]],
+  ['(g) an Idempotency-Key replay without Idempotent-Replayed', unmarkedReplay, 'createPolicy (POST /v1/policies)', 'idempotency', [
+    'the replay carries Idempotent-Replayed: null, not true',
   ]],
   ['(f) a list filter that does not filter', severityFilterIgnored, 'listFindings (GET /v1/findings)', 'valid-input', [
     /filter severity=\w+ returned an item with severity=/,
