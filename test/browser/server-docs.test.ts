@@ -10,7 +10,7 @@ import { describeDocsInBrowser } from './docs-in-browser.ts';
 describeDocsInBrowser('server-docs', async () => {
   const scratch = mkdtempSync(join(tmpdir(), 'secmon-server-docs-'));
   const docsPath = join(scratch, 'docs.html');
-  buildDocs(committed.yaml, docsPath);
+  buildDocs(committed.json, docsPath);
   const server = await startServer(testConfig({ docsPath }));
   return {
     url: `${server.url}/docs`,
