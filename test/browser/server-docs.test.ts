@@ -1,4 +1,5 @@
-// The reference server's /docs, started through its public factory with a freshly built page.
+// The reference server's /docs, started through its public factory with a freshly built page,
+// including Redoc's links opened in a new tab (the server redirects them into the page).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,4 +20,4 @@ describeDocsInBrowser('server-docs', async () => {
       rmSync(scratch, { recursive: true, force: true });
     },
   };
-});
+}, { deepLinks: true });
