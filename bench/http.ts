@@ -1,26 +1,32 @@
 // HTTP benchmark (`npm run bench`): autocannon against, side by side in one run on loopback,
 // the reference server with response validation on and off, a bare Express handler returning the
-// same JSON (the floor), and the Prism mock of the same document; list, read and create.
+// same JSON (the floor), and the Prism mock of the same document; list, read and create, and on
+// the reference server a create with four invalid fields (the cost of reporting every error).
 // Every target runs in its own child process so the load generator does not share its event loop.
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMock } from '../mock/prism.ts';
+import { freePort } from './free-port.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const KEY = 'bench-key-0123456789';
 const DEVICE = 'dev_01jbz2m4n6p8q0r2s4t6v8w0x2';
 const CREATE_BODY = JSON.stringify({ title: 'SSH root login enabled', severity: 'high', device_id: DEVICE, description: 'Benchmark finding' });
+// Wrong in four places at once: empty title, unknown severity, malformed device id, unknown field.
+const INVALID_BODY = JSON.stringify({ title: '', severity: 'urgent', device_id: 'nope', colour: 'red' });
 const HEADERS = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
 
-type Op = 'list' | 'read' | 'create';
+type Op = 'list' | 'read' | 'create' | 'invalid';
+const OPS: Op[] = ['list', 'read', 'create', 'invalid'];
 interface Target {
   name: string;
+  /** False for the floor and Prism, which do not answer invalid requests the contract's way. */
+  validates: boolean;
   url: string;
   readId: string;
   /** The process serving the requests, for its CPU time. */
@@ -49,14 +55,6 @@ function cpuMs(pid: number): number {
 }
 
 const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
 
 async function waitFor(url: string, child: ChildProcess): Promise<void> {
   for (let attempt = 0; attempt < 200; attempt++) {
@@ -99,7 +97,7 @@ async function referenceServer(name: string, validateResponses: boolean, dir: st
     const response = await fetch(`${url}/v1/findings`, { method: 'POST', headers: HEADERS, body: CREATE_BODY });
     readId = ((await response.json()) as { id: string }).id;
   }
-  return { name, url, readId, pid: child.pid!, stop: () => stopChild(child) };
+  return { name, url, readId, validates: true, pid: child.pid!, stop: () => stopChild(child) };
 }
 
 async function bareServer(bodies: { list: unknown; read: unknown; created: unknown }, readId: string): Promise<Target> {
@@ -108,14 +106,14 @@ async function bareServer(bodies: { list: unknown; read: unknown; created: unkno
   const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
   const url = `http://127.0.0.1:${Number(chunk.toString().trim())}`;
   await waitFor(`${url}/v1/findings`, child);
-  return { name: 'bare express', url, readId, pid: child.pid!, stop: () => stopChild(child) };
+  return { name: 'bare express', url, readId, validates: false, pid: child.pid!, stop: () => stopChild(child) };
 }
 
 async function prism(): Promise<Target> {
   // Prism alone: the contract shim of `npm run mock` would add a proxy hop inside this process,
   // which also runs the load generator.
   const mock = await startMock({ shim: false });
-  return { name: 'prism mock', url: mock.url, readId: 'fnd_01jbz3k7q2w9x8v6t5r4p3n2m1', pid: mock.pid, stop: () => mock.stop() };
+  return { name: 'prism mock', url: mock.url, readId: 'fnd_01jbz3k7q2w9x8v6t5r4p3n2m1', validates: false, pid: mock.pid, stop: () => mock.stop() };
 }
 
 async function measure(target: Target, op: Op): Promise<Cell> {
@@ -124,8 +122,8 @@ async function measure(target: Target, op: Op): Promise<Cell> {
       ? { method: 'GET' as const, path: '/v1/findings' }
       : op === 'read'
         ? { method: 'GET' as const, path: `/v1/findings/${target.readId}` }
-        : { method: 'POST' as const, path: '/v1/findings', body: CREATE_BODY };
-  const expected = op === 'create' ? 201 : 200;
+        : { method: 'POST' as const, path: '/v1/findings', body: op === 'create' ? CREATE_BODY : INVALID_BODY };
+  const expected = op === 'create' ? 201 : op === 'invalid' ? 400 : 200;
   // A short warm-up so JIT and caches are hot before the measured run.
   const { path, ...rest } = request;
   const options = { url: target.url + path, ...rest, headers: HEADERS, connections: CONNECTIONS };
@@ -134,7 +132,7 @@ async function measure(target: Target, op: Op): Promise<Cell> {
   const result = await autocannon({ ...options, duration: DURATION_S });
   const cpuUs = ((cpuMs(target.pid) - cpuBefore) * 1000) / result.requests.total;
   const answered = result.statusCodeStats?.[String(expected) as `${number}`]?.count ?? 0;
-  const wrong = result.non2xx + result.errors + result.timeouts + (answered === 0 ? 1 : 0);
+  const wrong = result.requests.total - answered + result.errors + result.timeouts + (answered === 0 ? 1 : 0);
   if (wrong > 0) log(`${target.name} ${op}: ${wrong} responses were not ${expected}`);
   return { target: target.name, op, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: wrong, cpuUs };
 }
@@ -182,8 +180,8 @@ try {
   targets.push(await bareServer(bodies, validated.readId));
   targets.push(await prism());
   const cells: Cell[] = [];
-  for (const op of ['list', 'read', 'create'] as const) {
-    for (const target of targets) {
+  for (const op of OPS) {
+    for (const target of targets.filter((candidate) => op !== 'invalid' || candidate.validates)) {
       log(`${target.name} ${op}…`);
       cells.push(await measure(target, op));
     }

@@ -56,8 +56,9 @@ export interface paths {
          * Replace a policy
          * @description Replaces every writable field of the policy; a field you omit takes its default (for example
          *     `enabled` becomes `true` and `frameworks` empty). `version` increases by one and a new `ETag`
-         *     is returned. Send `If-Match` with the `ETag` you read to avoid overwriting someone else's
-         *     change (`412` if it moved on). Needs the `write` scope.
+         *     is returned. To change one field, read the policy, copy its writable fields into the body,
+         *     change that field, and send the `ETag` you read as `If-Match` (`412` if someone changed it
+         *     after your read). Needs the `write` scope.
          */
         put: operations["updatePolicy"];
         post?: never;
@@ -128,8 +129,17 @@ export interface paths {
          *     cycle. A `status` change must be an allowed transition (`409` otherwise). Entering `resolved`
          *     sets `resolved_at` and emits `finding.resolved`; reopening clears `resolved_at` and
          *     `resolution`. A change that flips the referenced policy's `compliance_status` emits
-         *     `compliance.changed`. Returns the new `ETag`. Send `If-Match` with the `ETag` you read to avoid overwriting someone else's
-         *     change (`412` if it moved on). Needs the `write` scope.
+         *     `compliance.changed`. Returns the new `ETag`. Needs the `write` scope.
+         *
+         *     **`PUT` replaces the finding.** A field you leave out takes its default: resolving with only
+         *     `title`, `severity`, `status` and `resolution` also sets `policy_id` to `null` and
+         *     `description` to empty. Read, modify, write:
+         *
+         *     1. `GET /v1/findings/{id}`; keep the body and its `ETag`.
+         *     2. Copy `title`, `description`, `severity`, `status`, `resolution` and `policy_id` from it
+         *        and change what you mean to change.
+         *     3. `PUT` that body with `If-Match: <ETag>`. A `412` means someone changed the finding after
+         *        your read: read again and redo step 2.
          */
         put: operations["updateFinding"];
         post?: never;
@@ -200,8 +210,10 @@ export interface paths {
          * Replace a webhook
          * @description Replaces the webhook's writable fields; omitted fields take their defaults, except `secret`:
          *     omitted keeps the current secret, `null` removes it, a string replaces it. Re-enabling a
-         *     webhook the service disabled clears `disabled_reason`. Returns the new `ETag`. Send `If-Match` with the `ETag` you read to avoid overwriting someone else's
-         *     change (`412` if it moved on). Needs the `write` scope.
+         *     webhook the service disabled clears `disabled_reason`. Returns the new `ETag`. To change one
+         *     field, read the webhook, copy its writable fields into the body, change that field, and send
+         *     the `ETag` you read as `If-Match` (`412` if someone changed it after your read). Needs the
+         *     `write` scope.
          */
         put: operations["updateWebhook"];
         post?: never;
@@ -940,13 +952,22 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Page size, 1 to 100. */
+        /**
+         * @description Page size, 1 to 100.
+         * @example 50
+         */
         Limit: number;
         /** @description The `next_cursor` of the previous page. Omit it for the first page. */
         Cursor: components["schemas"]["Cursor"];
-        /** @description Only enabled (`true`) or disabled (`false`) items. */
+        /**
+         * @description Only enabled (`true`) or disabled (`false`) items.
+         * @example true
+         */
         EnabledFilter: boolean;
-        /** @description Only items with this severity. */
+        /**
+         * @description Only items with this severity.
+         * @example high
+         */
         SeverityFilter: components["schemas"]["Severity"];
         /**
          * @description A unique key (a UUID is ideal) that makes the create safe to retry. A retry with the same key
@@ -1042,6 +1063,12 @@ export interface components {
          */
         ETag: string;
         /**
+         * @description `true` when this response is the replay of an earlier request with the same `Idempotency-Key`
+         *     (nothing was created this time); absent on the response that created the resource.
+         * @example true
+         */
+        IdempotentReplayed: "true";
+        /**
          * @description Path of the created finding, relative to the API's base URL (the same path `GET` reads it at).
          * @example /v1/findings/fnd_01jbz3k7q2w9x8v6t5r4p3n2m1
          */
@@ -1059,13 +1086,22 @@ export interface operations {
     listPolicies: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next_cursor` of the previous page. Omit it for the first page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Only enabled (`true`) or disabled (`false`) items. */
+                /**
+                 * @description Only enabled (`true`) or disabled (`false`) items.
+                 * @example true
+                 */
                 enabled?: components["parameters"]["EnabledFilter"];
-                /** @description Only items with this severity. */
+                /**
+                 * @description Only items with this severity.
+                 * @example high
+                 */
                 severity?: components["parameters"]["SeverityFilter"];
             };
             header?: never;
@@ -1119,6 +1155,7 @@ export interface operations {
                 headers: {
                     Location: components["headers"]["PolicyLocation"];
                     ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -1280,13 +1317,22 @@ export interface operations {
     listFindings: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next_cursor` of the previous page. Omit it for the first page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Only findings in this status. */
+                /**
+                 * @description Only findings in this status.
+                 * @example open
+                 */
                 status?: components["schemas"]["FindingStatus"];
-                /** @description Only items with this severity. */
+                /**
+                 * @description Only items with this severity.
+                 * @example high
+                 */
                 severity?: components["parameters"]["SeverityFilter"];
                 /** @description Only findings on this device. */
                 device_id?: components["schemas"]["DeviceId"];
@@ -1344,6 +1390,7 @@ export interface operations {
                 headers: {
                     Location: components["headers"]["FindingLocation"];
                     ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -1505,13 +1552,22 @@ export interface operations {
     listWebhooks: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /**
+                 * @description Page size, 1 to 100.
+                 * @example 50
+                 */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next_cursor` of the previous page. Omit it for the first page. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Only enabled (`true`) or disabled (`false`) items. */
+                /**
+                 * @description Only enabled (`true`) or disabled (`false`) items.
+                 * @example true
+                 */
                 enabled?: components["parameters"]["EnabledFilter"];
-                /** @description Only webhooks subscribed to this event type. */
+                /**
+                 * @description Only webhooks subscribed to this event type.
+                 * @example finding.created
+                 */
                 event?: components["schemas"]["EventType"];
             };
             header?: never;
@@ -1565,6 +1621,7 @@ export interface operations {
                 headers: {
                     Location: components["headers"]["WebhookLocation"];
                     ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;

@@ -42,6 +42,37 @@ function listIn(items: Record<string, OpenAPIV3_1.PathItemObject | undefined>): 
   return out;
 }
 
+/** A path of the document as a pattern, with the query parameters each of its methods documents. */
+export interface OperationRoute {
+  path: string;
+  pattern: RegExp;
+  /** Upper-case method → the names of the query parameters it documents. */
+  methods: Map<string, Set<string>>;
+}
+
+/** One route per path of the document, for matching a request URL path to its operations. */
+export function operationRoutes(doc: OpenApiDocument): OperationRoute[] {
+  const routes = new Map<string, OperationRoute>();
+  for (const { path, method, operation } of listOperations(doc)) {
+    const pathParameters = doc.paths?.[path]?.parameters ?? [];
+    const query = [...pathParameters, ...(operation.parameters ?? [])]
+      .map((parameter) => resolveRef<OpenAPIV3_1.ParameterObject>(doc, parameter))
+      .filter((parameter) => parameter.in === 'query')
+      .map((parameter) => parameter.name);
+    let route = routes.get(path);
+    if (!route) {
+      const source = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+');
+      route = { path, pattern: new RegExp(`^${source}$`), methods: new Map() };
+      routes.set(path, route);
+    }
+    route.methods.set(method.toUpperCase(), new Set(query));
+  }
+  return [...routes.values()];
+}
+
+export const findRoute = (routes: OperationRoute[], urlPath: string): OperationRoute | undefined =>
+  routes.find((route) => route.pattern.test(urlPath));
+
 /** Follows a local `$ref` (`#/components/...`) inside the document. */
 export function resolveRef<T>(doc: OpenApiDocument, value: T | { $ref: string }): T {
   let current: unknown = value;

@@ -43,3 +43,10 @@ export const PAYLOAD_TOO_LARGE_DETAIL = `The request body exceeds the limit of $
 
 /** `The request has 2 invalid parts.`: the detail of a validation problem. */
 export const invalidPartsDetail = (count: number) => `The request has ${count} invalid part${count === 1 ? '' : 's'}.`;
+
+/** One `{ pointer, message }` per query parameter name (each once) that `known` does not list. */
+export function unknownQueryParameters(known: ReadonlySet<string>, names: Iterable<string>): ProblemDetail[] {
+  return [...new Set(names)]
+    .filter((name) => !known.has(name))
+    .map((name) => ({ pointer: `/query/${name}`.slice(0, 512), message: 'is not a known parameter' }));
+}

@@ -20,17 +20,31 @@ export function sign(rawBody: string | Uint8Array, secret: string): string {
 
 /**
  * Checks a delivery's `X-Service-Signature` in constant time. False for a missing, malformed or
- * wrong signature, and when no secret is given (an unsigned delivery cannot be verified).
+ * wrong signature. Throws a TypeError for the two mistakes a `false` would hide: a body that is
+ * not the raw bytes (a parsed object cannot be verified: re-serialising changes the bytes), and
+ * a missing secret (usually an unset environment variable).
  */
-export function verifySignature(
-  rawBody: string | Uint8Array,
-  headerValue: string | string[] | null | undefined,
-  secret: string | null | undefined,
-): boolean {
-  if (!secret || typeof headerValue !== 'string' || !HEADER_PATTERN.test(headerValue)) return false;
+export function verifySignature(rawBody: string | Uint8Array, headerValue: string | string[] | null | undefined, secret: string): boolean {
+  if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array)) {
+    throw new TypeError(
+      `verifySignature needs the raw body bytes as received (a Buffer, Uint8Array or string), not ${kindOf(rawBody)}: ` +
+        `the signature covers the exact bytes, which parsing and re-serialising change. In Express use express.raw({ type: 'application/json' }) ` +
+        `on the webhook route (not express.json()), verify, then parse with parseEvent.`,
+    );
+  }
+  if (typeof secret !== 'string' || secret === '') {
+    throw new TypeError(
+      `verifySignature needs the webhook's secret, got ${secret === '' ? 'an empty string' : kindOf(secret)}: ` +
+        `check that it is configured (for example SECMON_WEBHOOK_SECRET). A webhook without a secret sends unsigned deliveries, which cannot be verified.`,
+    );
+  }
+  if (typeof headerValue !== 'string' || !HEADER_PATTERN.test(headerValue)) return false;
   const expected = sign(rawBody, secret);
   // Both are 71 ASCII characters here; compare every one so the time does not depend on where they differ.
   let difference = 0;
   for (let i = 0; i < expected.length; i++) difference |= expected.charCodeAt(i) ^ headerValue.charCodeAt(i);
   return difference === 0;
 }
+
+const kindOf = (value: unknown) =>
+  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'a parsed object' : `${typeof value}`;

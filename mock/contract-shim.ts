@@ -20,8 +20,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { escapePointer, listOperations, loadDocument, resolveRef, type OpenApiDocument } from '../lib/document.ts';
-import { BODY_LIMIT_BYTES, invalidPartsDetail, PAYLOAD_TOO_LARGE_DETAIL, problem, type ProblemDetail, type ProblemKind } from '../lib/problems.ts';
+import { escapePointer, findRoute, listOperations, loadDocument, operationRoutes, resolveRef, type OpenApiDocument } from '../lib/document.ts';
+import { BODY_LIMIT_BYTES, invalidPartsDetail, PAYLOAD_TOO_LARGE_DETAIL, problem, unknownQueryParameters, type ProblemDetail, type ProblemKind } from '../lib/problems.ts';
 import { believable } from './believable.ts';
 import { etagOf, isListBody, pageOf } from './pages.ts';
 
@@ -43,12 +43,6 @@ export interface Shim {
   close(): Promise<void>;
 }
 
-interface Route {
-  pattern: RegExp;
-  /** Upper-case method → the query parameters it documents. */
-  methods: Map<string, Set<string>>;
-}
-
 interface PrismViolation {
   location?: string[];
   code?: string | number;
@@ -57,28 +51,9 @@ interface PrismViolation {
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host']);
 
-function routesOf(doc: OpenApiDocument): Route[] {
-  const routes = new Map<string, Route>();
-  for (const { path, method, operation } of listOperations(doc)) {
-    const pathParameters = doc.paths?.[path]?.parameters ?? [];
-    const query = [...pathParameters, ...(operation.parameters ?? [])]
-      .map((parameter) => resolveRef<OpenAPIV3_1.ParameterObject>(doc, parameter))
-      .filter((parameter) => parameter.in === 'query')
-      .map((parameter) => parameter.name);
-    let route = routes.get(path);
-    if (!route) {
-      const source = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+');
-      route = { pattern: new RegExp(`^${source}$`), methods: new Map() };
-      routes.set(path, route);
-    }
-    route.methods.set(method.toUpperCase(), new Set(query));
-  }
-  return [...routes.values()];
-}
-
 export function startShim(options: ShimOptions): Promise<Shim> {
   const doc = options.doc ?? loadDocument();
-  const routes = routesOf(doc);
+  const routes = operationRoutes(doc);
   // Every answer of an authenticated request documents these; ours reuse the document's examples.
   const documentedHeaders = Object.fromEntries(
     ['RateLimit', 'RateLimit-Policy'].map((name) => [
@@ -112,7 +87,7 @@ export function startShim(options: ShimOptions): Promise<Shim> {
     const authorised = /^Bearer\s+\S/i.test(req.headers.authorization ?? '');
     // Prism answers missing credentials (401) itself, as the contract says.
     if (method !== 'OPTIONS' && authorised) {
-      const route = routes.find((candidate) => candidate.pattern.test(url.pathname));
+      const route = findRoute(routes, url.pathname);
       if (!route) return sendProblem('not-found', `No route matches ${instance}.`);
       const query = route.methods.get(method);
       if (!query) {
@@ -122,9 +97,8 @@ export function startShim(options: ShimOptions): Promise<Shim> {
       if (body === 'too-large') {
         return sendProblem('payload-too-large', PAYLOAD_TOO_LARGE_DETAIL);
       }
-      const unknown = [...new Set(url.searchParams.keys())].filter((name) => !query.has(name));
-      if (unknown.length > 0) {
-        const errors = unknown.map((name) => ({ pointer: `/query/${name}`.slice(0, 512), message: 'is not a known parameter' }));
+      const errors = unknownQueryParameters(query, url.searchParams.keys());
+      if (errors.length > 0) {
         return sendProblem('validation-error', invalidPartsDetail(errors.length), errors);
       }
       if (body.length > 0 && isJson(req.headers['content-type']) && !parses(body)) {
@@ -164,7 +138,7 @@ export function startShim(options: ShimOptions): Promise<Shim> {
       ]);
     }
     if (answer.status === 200 && method === 'GET' && isListBody(json) && !prefersExample(req)) {
-      const route = routes.find((candidate) => candidate.pattern.test(url.pathname));
+      const route = findRoute(routes, url.pathname);
       const filters = [...(route?.methods.get('GET') ?? [])].filter((name) => name !== 'limit' && name !== 'cursor');
       payload = Buffer.from(JSON.stringify(pageOf(json, url.searchParams, filters)));
     }
@@ -226,9 +200,8 @@ const PRISM_ERRORS = 'https://stoplight.io/prism/errors#';
 
 /** The statuses and named examples the operation at `path` documents, for a Prefer that names none. */
 function documentedChoices(doc: OpenApiDocument, method: string, path: string): string {
-  const operation = listOperations(doc).find(
-    (candidate) => candidate.method.toUpperCase() === method && new RegExp(`^${candidate.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path),
-  )?.operation;
+  const template = findRoute(operationRoutes(doc), path)?.path;
+  const operation = listOperations(doc).find((candidate) => candidate.method.toUpperCase() === method && candidate.path === template)?.operation;
   if (!operation) return 'this request has no documented answers';
   const answers = Object.entries(operation.responses ?? {}).map(([status, response]) => {
     const content = resolveRef<OpenAPIV3_1.ResponseObject>(doc, response).content ?? {};

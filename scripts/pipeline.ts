@@ -2,9 +2,12 @@
 // `npm run generate` and `npm run docs` call it, and the drift test runs the same steps into a
 // temporary folder, so there is exactly one definition of how generated files are made.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withCodeSamples } from './docs/code-samples.ts';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 const sourceDocument = join(root, 'openapi/openapi.yaml');
@@ -57,14 +60,41 @@ export function generateTypes(out: GeneratedPaths): void {
   run(OPENAPI_TS, [out.yaml, '-o', out.types, '--default-non-nullable=false']);
 }
 
-export function buildDocs(bundledYaml: string, outFile: string): void {
+/**
+ * Renders the docs page from a bundled JSON document, with code samples added for the page only
+ * (scripts/docs/code-samples.ts); the page ends with a stamp of everything it was made from.
+ */
+export function buildDocs(bundledJson: string, outFile: string): void {
   mkdirSync(dirname(outFile), { recursive: true });
-  // --inlineBundle embeds Redoc's script: the page loads nothing from a CDN and works offline.
-  run(REDOCLY, ['build-docs', bundledYaml, '--inlineBundle', '-o', outFile]);
+  const scratch = mkdtempSync(join(tmpdir(), 'secmon-docs-build-'));
+  try {
+    const enriched = join(scratch, 'openapi.json');
+    writeFileSync(enriched, JSON.stringify(withCodeSamples(JSON.parse(readFileSync(bundledJson, 'utf8')))));
+    // --inlineBundle embeds Redoc's script: the page loads nothing from a CDN and works offline.
+    run(REDOCLY, ['build-docs', enriched, '--inlineBundle', '-o', outFile]);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
   // Redoc 3's sidebar attribution is an <img> from its CDN, with no option to turn it off; point
   // it at an inline picture so opening the docs contacts no one (test/browser checks this).
   const html = readFileSync(outFile, 'utf8');
-  writeFileSync(outFile, html.replaceAll(REDOC_CDN_LOGO, REDOCLY_LOGO_INLINE));
+  writeFileSync(outFile, html.replaceAll(REDOC_CDN_LOGO, REDOCLY_LOGO_INLINE) + docsStamp(bundledJson));
+}
+
+// What a built page depends on besides Redocly itself: the document, the configuration and the
+// code that renders it. A page whose stamp matches needs no rebuild.
+const DOCS_INPUTS = ['redocly.yaml', 'scripts/pipeline.ts', 'scripts/docs/code-samples.ts', 'node_modules/@redocly/cli/package.json'];
+
+function docsStamp(bundledJson: string): string {
+  const hash = createHash('sha256');
+  for (const file of [bundledJson, ...DOCS_INPUTS.map((input) => join(root, input))]) hash.update(readFileSync(file));
+  return `\n<!-- secmon-docs-source: ${hash.digest('hex')} -->\n`;
+}
+
+/** True when `outFile` was built from this bundle with the current configuration and code. */
+export function docsUpToDate(bundledJson: string, outFile: string): boolean {
+  if (!existsSync(outFile)) return false;
+  return readFileSync(outFile, 'utf8').endsWith(docsStamp(bundledJson));
 }
 
 const REDOC_CDN_LOGO = /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g;
@@ -85,7 +115,13 @@ if (import.meta.main) {
     },
     docs: () => {
       bundle(committed);
-      buildDocs(committed.yaml, docsFile);
+      buildDocs(committed.json, docsFile);
+    },
+    // `npm start`: rebuild the page only when the committed bundle (or how it is rendered) changed.
+    'docs-if-stale': () => {
+      if (docsUpToDate(committed.json, docsFile)) return;
+      console.log('docs: dist/docs.html is older than the document or how it is rendered; building it (a few seconds)');
+      buildDocs(committed.json, docsFile);
     },
   };
   const action = step ? steps[step] : undefined;
@@ -94,5 +130,5 @@ if (import.meta.main) {
     process.exit(2);
   }
   action();
-  console.log(`${step}: done`);
+  if (step !== 'docs-if-stale') console.log(`${step}: done`);
 }

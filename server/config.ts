@@ -177,28 +177,33 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 
 export function parseApiKeys(text: string): ApiKey[] {
   const keys: ApiKey[] = [];
-  for (const entry of text.split(',').map((part) => part.trim())) {
-    const match = /^([\x21-\x2b\x2d-\x39\x3b-\x7e]{8,256}):([a-z+]+)$/.exec(entry);
-    if (!match) {
-      throw new ConfigError(
-        `SECMON_API_KEYS: each entry must be <key>:<scope>[+<scope>] with a key of 8 to 256 visible characters (no ',' or ':'); got ${describeEntry(entry)}`,
-      );
-    }
-    const scopes = match[2]!.split('+');
+  for (const [index, entry] of text.split(',').map((part) => part.trim()).entries()) {
+    const problem = keyEntryProblem(entry);
+    if (problem) throw new ConfigError(`SECMON_API_KEYS: entry ${index + 1} ${problem} (format: <key>:<scope>[+<scope>],...)`);
+    const separator = entry.lastIndexOf(':');
+    const [token, scopes] = [entry.slice(0, separator), entry.slice(separator + 1).split('+')];
     for (const scope of scopes) {
       if (scope !== 'read' && scope !== 'write') {
         throw new ConfigError(`SECMON_API_KEYS: unknown scope '${scope}' (use read, write or read+write)`);
       }
     }
-    if (keys.some((key) => key.token === match[1])) throw new ConfigError('SECMON_API_KEYS: a key is listed twice');
-    keys.push({ token: match[1]!, scopes: new Set(scopes as Scope[]) });
+    if (keys.some((key) => key.token === token)) throw new ConfigError('SECMON_API_KEYS: a key is listed twice');
+    keys.push({ token, scopes: new Set(scopes as Scope[]) });
   }
   return keys;
 }
 
-// The message must help without echoing a secret: show only the shape of the bad entry.
-function describeEntry(entry: string): string {
-  return entry === '' ? 'an empty entry' : `an entry of ${entry.length} characters`;
+// The message must help without echoing a secret: it describes the key (its length, the kind of
+// character that is wrong), never shows it.
+function keyEntryProblem(entry: string): string | undefined {
+  if (entry === '') return 'is empty';
+  const separator = entry.lastIndexOf(':');
+  if (separator < 0) return "has no ':<scope>'";
+  const key = entry.slice(0, separator);
+  if (!/^[a-z+]+$/.test(entry.slice(separator + 1))) return "has no scope (read, write or read+write) after its last ':'";
+  if (key.length < 8 || key.length > 256) return `has a key of ${key.length} characters; keys have 8 to 256`;
+  if (!/^[\x21-\x2b\x2d-\x39\x3b-\x7e]+$/.test(key)) return "has a key with a character that is not visible ASCII, or a ':'";
+  return undefined;
 }
 
 function parseMode(value: string): Mode {

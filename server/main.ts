@@ -3,6 +3,7 @@
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { startServer } from './server.ts';
 import { DatabaseHeldError } from './store/writer-lock.ts';
+import { startupErrorMessage } from './startup-errors.ts';
 
 let config: Config;
 try {
@@ -22,8 +23,9 @@ if (config.usingDefaultKeys) {
 }
 
 const server = await startServer(config).catch((error: unknown) => {
-  if (!(error instanceof DatabaseHeldError)) throw error;
-  process.stderr.write(`secmon: ${error.message}\n`);
+  const message = error instanceof DatabaseHeldError ? error.message : startupErrorMessage(error, config);
+  if (message === undefined) throw error;
+  process.stderr.write(`secmon: ${error instanceof DatabaseHeldError ? '' : 'cannot start: '}${message}\n`);
   process.exit(2);
 });
 

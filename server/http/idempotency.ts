@@ -53,6 +53,8 @@ export function respondCreated(req: Request, res: Response, db: DatabaseSync, no
     const { replay } = outcome;
     res.setHeader('ETag', replay.etag);
     res.setHeader('Location', replay.location);
+    // As Stripe does: the caller can tell a replay from the create (the document declares it).
+    res.setHeader('Idempotent-Replayed', 'true');
     res.status(replay.status).type('application/json').send(replay.body);
     return;
   }

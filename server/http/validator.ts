@@ -1,17 +1,43 @@
 // express-openapi-validator over the bundled document: requests always, responses when the
 // configuration asks for it (development and test). A response that breaks the contract becomes
 // a logged 500 internal-error, so tests see it instead of a silently wrong body.
+//
+// A 400 names every invalid part at once (Ajv's allErrors). The validator refuses unknown query
+// parameters on its own, one at a time and before anything else, so that check is ours: its
+// findings are added to the validator's errors, or reported alone when the rest is valid.
 import * as OpenApiValidator from 'express-openapi-validator';
-import type { RequestHandler } from 'express';
-import { loadDocument } from '../../lib/document.ts';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import { findRoute, loadDocument, operationRoutes } from '../../lib/document.ts';
+import { invalidPartsDetail, unknownQueryParameters, type ProblemDetail } from '../../lib/problems.ts';
+import { ProblemError } from './problems.ts';
 
-export function contractValidator(validateResponses: boolean): RequestHandler[] {
-  return OpenApiValidator.middleware({
+export function contractValidator(validateResponses: boolean): (RequestHandler | ErrorRequestHandler)[] {
+  const doc = loadDocument();
+  const routes = operationRoutes(doc);
+  const unknownQuery = new WeakMap<Request, ProblemDetail[]>();
+
+  const collectUnknownQuery: RequestHandler = (req, _res, next) => {
+    const known = findRoute(routes, req.originalUrl.split('?')[0]!)?.methods.get(req.method);
+    const errors = known ? unknownQueryParameters(known, Object.keys(req.query as object)) : [];
+    if (errors.length > 0) unknownQuery.set(req, errors);
+    next();
+  };
+  const reportUnknownQuery: RequestHandler = (req, _res, next) => {
+    const errors = unknownQuery.get(req);
+    next(errors ? new ProblemError('validation-error', invalidPartsDetail(errors.length), errors) : undefined);
+  };
+  const addUnknownQuery: ErrorRequestHandler = (error: { status?: number; errors?: unknown[] }, req, _res, next) => {
+    const errors = unknownQuery.get(req);
+    if (errors && error?.status === 400 && Array.isArray(error.errors)) error.errors.unshift(...errors.map(({ pointer, message }) => ({ path: pointer, message })));
+    next(error);
+  };
+
+  const validator = OpenApiValidator.middleware({
     // The validator mutates the spec it is given; loadDocument hands out a private copy.
-    apiSpec: loadDocument() as never,
+    apiSpec: doc as never,
     // The document is linted and tested in test/document; checking it again costs start-up time.
     validateApiSpec: false,
-    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, removeAdditional: false },
+    validateRequests: { allErrors: true, allowUnknownQueryParameters: true, coerceTypes: false, removeAdditional: false },
     validateResponses: validateResponses ? { removeAdditional: false } : false,
     // 'full', as lib/schema-validator.ts checks: the validator's default 'fast' formats take
     // 2026-02-30T25:00:00Z as a date-time, and such a timestamp would be stored.
@@ -19,4 +45,5 @@ export function contractValidator(validateResponses: boolean): RequestHandler[] 
     validateSecurity: false,
     ignoreUndocumented: false,
   }) as RequestHandler[];
+  return [collectUnknownQuery, ...validator, reportUnknownQuery, addUnknownQuery];
 }

@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOperations, listWebhookOperations, loadDocument, resolveRef } from '../../lib/document.ts';
 import { root } from '../../scripts/pipeline.ts';
+import { CLIENT_LABEL, CURL_LABEL } from '../../scripts/docs/code-samples.ts';
 import { launchChromium } from './chromium.ts';
 
 export const artifactsDir = join(root, 'artifacts');
@@ -26,7 +27,7 @@ export interface DocsSite {
  * Defines the browser checks for a docs page. `start` serves the page on loopback; `name` labels
  * the suite and the screenshots (artifacts/<name>-page.png, artifacts/<name>-webhook.png).
  */
-export function describeDocsInBrowser(name: string, start: () => Promise<DocsSite>): void {
+export function describeDocsInBrowser(name: string, start: () => Promise<DocsSite>, options: { deepLinks?: boolean } = {}): void {
   describe(`docs in Chromium: ${name}`, () => {
     const doc = loadDocument();
     const operations = listOperations(doc);
@@ -79,6 +80,33 @@ export function describeDocsInBrowser(name: string, start: () => Promise<DocsSit
       }
     });
 
+    it(`shows a curl and a ${CLIENT_LABEL} sample beside each of the ${operations.length} operations`, async () => {
+      const sectionOf = (summary: string) =>
+        page.locator('div').filter({ has: heading(summary) }).filter({ has: page.locator('[data-component-name="CodeBlock/CodeBlock"]') }).last();
+      const codeOf = (summary: string) => sectionOf(summary).locator('[data-component-name="CodeBlock/CodeBlock"]').filter({ visible: true }).first();
+      // Redoc's request panel has one language menu for the whole page: pick a language once,
+      // then read every operation's sample in it.
+      for (const label of [CURL_LABEL, CLIENT_LABEL]) {
+        const [first] = operations;
+        await openFromSidebar(first!.operation.tags![0]!, first!.operation.summary!);
+        const menu = sectionOf(first!.operation.summary!).getByRole('button', { name: new RegExp(`^(${CURL_LABEL}|${CLIENT_LABEL}|Payload)$`) }).first();
+        if ((await menu.innerText()).trim() !== label) {
+          await menu.click();
+          // The menu opens in a portal that may lie outside the viewport: send the click directly.
+          await page.locator('[data-component-name="Dropdown/DropdownMenuItem"]').filter({ hasText: new RegExp(`^${label}$`) }).first().dispatchEvent('click');
+          await expect.poll(async () => (await menu.innerText()).trim()).toBe(label);
+        }
+        for (const { path, method, operation } of operations) {
+          await openFromSidebar(operation.tags![0]!, operation.summary!);
+          await heading(operation.summary!).waitFor({ state: 'visible', timeout: 10_000 });
+          const verb = method.toUpperCase();
+          const expected = label === CURL_LABEL ? `curl ${verb === 'GET' ? '' : `-X ${verb} `}'http` : `secmon.${verb}('${path}'`;
+          // The code block fills in after the panel appears.
+          await expect.poll(() => codeOf(operation.summary!).innerText(), { message: `${operation.operationId}: ${label}` }).toContain(expected);
+        }
+      }
+    }, 120_000);
+
     it(`shows all ${events.length} events by type name, with their delivery headers and payload fields`, async () => {
       expect(events.map((event) => event.path).sort()).toEqual([
         'compliance.changed',
@@ -96,6 +124,7 @@ export function describeDocsInBrowser(name: string, start: () => Promise<DocsSit
         for (const header of DELIVERY_HEADERS) {
           await visible(section.getByText(header, { exact: true }), `${type}: header ${header}`);
         }
+        await visible(section.getByText('verifySignature(req.body', { exact: false }), `${type}: receiver sample`);
         const fields = payloadFields(type);
         expect(fields.length, `${type} has payload fields`).toBeGreaterThan(2);
         for (const field of fields) {
@@ -129,6 +158,24 @@ export function describeDocsInBrowser(name: string, start: () => Promise<DocsSit
         if (!first) continue;
         await link.click();
         await page.getByText(first, { exact: true }).filter({ visible: true }).first().waitFor({ timeout: 5_000 });
+      }
+    });
+
+    // Only a server can answer the link's path; a static page has no such route.
+    if (options.deepLinks) it('a sidebar link opened in a new tab lands on its section', async () => {
+      const href = await page.locator('a[href="/section/errors"]').first().getAttribute('href');
+      const tab = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      try {
+        await tab.goto(new URL(href!, site.url).href, { waitUntil: 'load' });
+        await tab.locator('[data-component-name="Menu/Menu"]').waitFor({ state: 'visible' });
+        expect(new URL(tab.url()).pathname + new URL(tab.url()).hash).toBe('/docs#/section/errors');
+        // Redoc scrolls the section into view: its heading near the top, the page scrolled down.
+        const errors = tab.locator('h2').filter({ hasText: /^Errors$/ }).first();
+        await expect.poll(async () => (await errors.boundingBox())?.y ?? -1, { timeout: 5_000 }).toBeGreaterThanOrEqual(0);
+        expect((await errors.boundingBox())!.y).toBeLessThan(200);
+        expect(await tab.evaluate('window.scrollY')).toBeGreaterThan(0);
+      } finally {
+        await tab.close();
       }
     });
 

@@ -12,7 +12,7 @@ import { describeDocsInBrowser } from './docs-in-browser.ts';
 describeDocsInBrowser('docs-html', async () => {
   const scratch = mkdtempSync(join(tmpdir(), 'secmon-docs-browser-'));
   const file = join(scratch, 'docs.html');
-  buildDocs(committed.yaml, file);
+  buildDocs(committed.json, file);
   const html = readFileSync(file);
   const server = createServer((req, res) => {
     if (req.url?.split('?')[0] !== '/docs.html') return void res.writeHead(404).end();

@@ -1,4 +1,5 @@
-// The reference server's /docs, started through its public factory with a freshly built page.
+// The reference server's /docs, started through its public factory with a freshly built page,
+// including Redoc's links opened in a new tab (the server redirects them into the page).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { describeDocsInBrowser } from './docs-in-browser.ts';
 describeDocsInBrowser('server-docs', async () => {
   const scratch = mkdtempSync(join(tmpdir(), 'secmon-server-docs-'));
   const docsPath = join(scratch, 'docs.html');
-  buildDocs(committed.yaml, docsPath);
+  buildDocs(committed.json, docsPath);
   const server = await startServer(testConfig({ docsPath }));
   return {
     url: `${server.url}/docs`,
@@ -19,4 +20,4 @@ describeDocsInBrowser('server-docs', async () => {
       rmSync(scratch, { recursive: true, force: true });
     },
   };
-});
+}, { deepLinks: true });

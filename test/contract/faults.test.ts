@@ -109,6 +109,14 @@ const noAllowOn405: Fault = {
   },
 };
 
+const unmarkedReplay: Fault = {
+  response: (request, response) => {
+    if (request.method !== 'POST' || request.path !== '/v1/policies' || response.status !== 201) return undefined;
+    const { 'idempotent-replayed': _dropped, ...headers } = response.headers;
+    return { ...response, headers };
+  },
+};
+
 /** A cache in front of the service: what was created stays readable after its delete. */
 function staleCacheAfterDelete(): Fault {
   const cache = new Map<string, ProxiedResponse>();
@@ -165,6 +173,9 @@ const FAULTS: [name: string, fault: Fault, subject: string, check: string, says:
   ['(d) 500 for a bad body', internalErrorForBadPolicy, 'createPolicy (POST /v1/policies)', 'invalid-body', [
     /expected 4xx \(invalid body: \/\S* .+\), got 500/,
     'body: ',
+  ]],
+  ['(g) an Idempotency-Key replay without Idempotent-Replayed', unmarkedReplay, 'createPolicy (POST /v1/policies)', 'idempotency', [
+    'the replay carries Idempotent-Replayed: null, not true',
   ]],
   ['(f) a list filter that does not filter', severityFilterIgnored, 'listFindings (GET /v1/findings)', 'valid-input', [
     /filter severity=\w+ returned an item with severity=/,

@@ -11,7 +11,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('rendered docs (npm run docs)', () => {
   const file = join(scratch, 'docs.html');
-  buildDocs(committed.yaml, file);
+  buildDocs(committed.json, file);
   const html = readFileSync(file, 'utf8');
   // Redoc prerenders the navigation (tags) and renders operations in the browser from the embedded
   // definition; test/browser checks what a reader actually sees.

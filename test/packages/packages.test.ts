@@ -184,7 +184,7 @@ describe('secmon-api, the client', () => {
 
     const files = readdirSync(misuseDir).filter((file) => file.endsWith('.ts'));
     it('has a misuse file per kind of mistake', () => {
-      expect(files.sort()).toEqual(['wrong-body-field.ts', 'wrong-enum-value.ts', 'wrong-event-field.ts', 'wrong-path.ts']);
+      expect(files.sort()).toEqual(['unset-secret.ts', 'wrong-body-field.ts', 'wrong-enum-value.ts', 'wrong-event-field.ts', 'wrong-path.ts']);
     });
 
     let misuse: ReturnType<typeof tsc> | undefined;

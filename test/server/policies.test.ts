@@ -54,6 +54,8 @@ describe('createPolicy', () => {
     expect(await again.text()).toBe(await first.text());
     expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
     expect(again.headers.get('location')).toBe(first.headers.get('location'));
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
     const list = await (await t.fetch('/v1/policies?limit=100')).json();
     expect(list.data.filter((policy: { name: string }) => policy.name === full.name)).toHaveLength(2);
 

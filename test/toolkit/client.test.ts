@@ -89,6 +89,43 @@ describe('createSecmonClient against the Prism mock', () => {
   });
 });
 
+describe("the default retry bound covers the reference server's own 429", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer(
+      testConfig({ apiKeys: [{ token: WRITE_KEY, scopes: new Set(['read', 'write']) }], usingDefaultKeys: false, rateLimitPerMinute: 1 }),
+    );
+  });
+  afterAll(() => server?.close());
+
+  it('waits for the Retry-After of a used-up quota (the server asks for up to 60 s) instead of giving up', async () => {
+    const answers: Response[] = [];
+    const recording = async (request: Request) => {
+      const response = await fetch(request);
+      answers.push(response.clone());
+      return response;
+    };
+    const client = createSecmonClient({ baseUrl: server.url, apiKey: WRITE_KEY, fetch: recording });
+    expect((await client.GET('/v1/policies')).response.status).toBe(200);
+
+    const abort = new AbortController();
+    const call = client.GET('/v1/policies', { signal: abort.signal });
+    const outcome = await Promise.race([call.then(() => 'returned'), new Promise((resolve) => setTimeout(resolve, 500, 'waiting'))]);
+    const tooMany = answers[1]!;
+    expect(tooMany.status).toBe(429);
+    const wait = retryAfterMs(tooMany.headers.get('retry-after'))!;
+    expect(wait).toBeGreaterThan(30_000); // over the old 30 s bound: that client returned the 429 at once
+    expect(wait).toBeLessThanOrEqual(60_000);
+    expect(outcome, 'the client is waiting to retry').toBe('waiting');
+    abort.abort(new Error('test over'));
+    await expect(call).rejects.toThrow('test over');
+    expect(answers).toHaveLength(2);
+
+    const impatient = createSecmonClient({ baseUrl: server.url, apiKey: WRITE_KEY, maxRetryDelayMs: 30_000 });
+    expect((await impatient.GET('/v1/policies')).response.status).toBe(429);
+  });
+});
+
 describe('retries of 429 (loopback stub)', () => {
   interface Seen {
     authorization: string | undefined;

@@ -59,3 +59,34 @@ describe('secmon-api/webhooks', () => {
     expect(() => parseEvent(JSON.stringify(noTimestamp))).toThrow(/timestamp/);
   });
 });
+
+describe('verifySignature refuses the receiver mistakes a false would hide', () => {
+  const raw = '{"event":"finding.created"}';
+  const header = sign(raw, SECRET);
+
+  it.each([
+    ['a parsed object', JSON.parse(raw)],
+    ['an array', [1]],
+    ['undefined (no body parser)', undefined],
+  ])('a body that is %s: TypeError asking for the raw bytes', (_label, body) => {
+    const call = () => verifySignature(body as never, header, SECRET);
+    expect(call).toThrow(TypeError);
+    expect(call).toThrow(/needs the raw body bytes as received .*express\.raw/);
+  });
+
+  it.each([
+    ['undefined', undefined, /got undefined: check that it is configured/],
+    ['null', null, /got null/],
+    ['empty', '', /got an empty string/],
+  ])('a secret that is %s: TypeError naming it', (_label, secret, message) => {
+    const call = () => verifySignature(raw, header, secret as never);
+    expect(call).toThrow(TypeError);
+    expect(call).toThrow(message);
+  });
+
+  it('Buffers, Uint8Arrays and strings are all raw bodies', () => {
+    expect(verifySignature(Buffer.from(raw), header, SECRET)).toBe(true);
+    expect(verifySignature(new TextEncoder().encode(raw), header, SECRET)).toBe(true);
+    expect(verifySignature(raw, undefined, SECRET)).toBe(false);
+  });
+});

@@ -103,7 +103,12 @@ export async function unsupportedMethod(ctx: KitContext, operations: OperationMo
   if ([...allowed].sort().join(', ') !== expected) fail(first, check, `Allow is "${exchange.headers.get('allow') ?? ''}"; the documented methods are ${expected}`);
 }
 
-/** A create retried with the same Idempotency-Key replays the first response; another body with it is 409. */
+const REPLAYED_HEADER = 'idempotent-replayed';
+
+/**
+ * A create retried with the same Idempotency-Key replays the first response (marked with
+ * `Idempotent-Replayed: true` when the document declares that header); another body with it is 409.
+ */
 export async function idempotency(ctx: KitContext, resource: Crud, header: string, check: string): Promise<void> {
   const key = randomUUID();
   const [first, other] = await ctx.validBodies(resource.create, 2);
@@ -112,6 +117,13 @@ export async function idempotency(ctx: KitContext, resource: Crud, header: strin
   ctx.expect(resource.create, check, replay, { statuses: [original.status] }, `the same ${header} and body again`);
   const replayedId = (replay.json as { id?: unknown }).id;
   if (replayedId !== id) fail(resource.create, check, `the retry created ${String(replayedId)} instead of replaying ${id}`);
+  const marker = resource.create.responses.get(String(original.status))?.headers.find((h) => h.name.toLowerCase() === REPLAYED_HEADER);
+  if (marker) {
+    if (original.headers.get(REPLAYED_HEADER) !== null) fail(resource.create, check, `the first response already carries ${marker.name}`);
+    if (replay.headers.get(REPLAYED_HEADER) !== 'true') {
+      fail(resource.create, check, `the replay carries ${marker.name}: ${String(replay.headers.get(REPLAYED_HEADER))}, not true (the document declares it)`);
+    }
+  }
   const reused = await ctx.send(resource.create, { body: { ...(other as object), ...(JSON.stringify(other) === JSON.stringify(first) ? { description: 'different' } : {}) }, headers: { [header]: key } });
   ctx.expect(resource.create, check, reused, { statuses: [409] }, `the same ${header} with another body`);
 }
