@@ -12,8 +12,8 @@
 //   and a `Prefer` naming a status or example the operation does not document gets a problem
 //   listing the ones it does (Prism answers its own NOT_FOUND shape);
 // - a list answer is filtered by the query, cut to `limit` and paged with cursors the shim mints,
-//   so every cursor loop ends (./pages.ts); a create's `Location` names the id in its body, and
-//   every item answer carries an ETag of its own bytes;
+//   so every cursor loop ends (./pages.ts); a create's `Location` names the id in its body, it is
+//   never marked `Idempotent-Replayed`, and every item answer carries an ETag of its own bytes;
 // - CORS: any origin, echoed, never with credentials (Prism sends `*` with credentials, which
 //   browsers refuse), and the headers a client must read exposed by name.
 // Everything else, including an example asked for with `Prefer` on a valid request, passes through.
@@ -145,6 +145,8 @@ export function startShim(options: ShimOptions): Promise<Shim> {
     if (options.dynamic && answer.status < 300 && json !== undefined && !isProblem) payload = Buffer.from(JSON.stringify(believable(parsed(payload))));
     const id = (json as { id?: unknown } | undefined)?.id;
     if (answer.status < 300 && typeof id === 'string' && !isProblem) {
+      // Prism copies the header's example (`true`) onto every create; a mock that keeps no keys never replays.
+      delete out['idempotent-replayed'];
       out.etag = etagOf(payload);
       if (answer.status === 201) out.location = `${url.pathname.replace(/\/+$/, '')}/${id}`;
     }

@@ -63,6 +63,8 @@ describe('the mock', () => {
     const body = (await response.json()) as { id: string };
     expect(response.headers.get('location')).toBe(`/v1/policies/${body.id}`);
     expect(response.headers.get('etag')).toMatch(/^"[!#-~]{1,128}"$/);
+    // Prism would copy the header's example value; a first create is never a replay.
+    expect(response.headers.get('idempotent-replayed')).toBeNull();
   });
 
   it('answers CORS for any origin, echoed, never with credentials, exposing the headers a client reads', async () => {
