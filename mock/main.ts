@@ -63,7 +63,7 @@ function runStateful(port: number, host: string): void {
     process.stderr.write('secmon-mock: --stateful runs the reference server, which ships with the repository, not this package: clone it and run `npm run mock -- --stateful`\n');
     process.exit(2);
   }
-  log.info({ port, host, mode: 'stateful (reference server, in memory, seeded with the examples)' }, 'starting the stateful mock');
+  log.info({ port, host, mode: 'stateful (reference server, in memory, seeded with the examples)', auth: 'any bearer token, every scope' }, 'starting the stateful mock');
   const args = [main, '--mode', 'development', '--db', ':memory:', '--mock', '--cors-origins', '*', '--port', String(port), '--host', host];
   const child = spawn(process.execPath, args, { stdio: 'inherit' });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => child.kill(signal));

@@ -14,7 +14,7 @@ try {
   process.exit(2);
 }
 
-if (config.usingDefaultKeys) {
+if (config.usingDefaultKeys && !config.mock) {
   // Printed once, to the terminal rather than the structured log, which never carries keys.
   process.stderr.write(
     `secmon: development API keys (set SECMON_API_KEYS to replace them):\n` +

@@ -11,20 +11,23 @@ const MAIN = fileURLToPath(new URL('../../mock/main.ts', import.meta.url));
 const doc = loadDocument();
 const exampleIds = (name: string) => ((doc.components!.examples![name] as { value: { data: { id: string }[] } }).value.data.map((item) => item.id));
 
-async function startStateful(): Promise<{ url: string; stop(): Promise<number | null> }> {
-  const child = spawn(process.execPath, [MAIN, '--stateful', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function startStateful(): Promise<{ url: string; stderr(): string; stop(): Promise<number | null> }> {
+  const child = spawn(process.execPath, [MAIN, '--stateful', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   onTestFinished(() => void (child.exitCode === null && child.kill('SIGKILL')));
   let output = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const listening = /"url":"(http:\/\/[^"]+)"[^\n]*"msg":"server listening"/.exec(output);
       if (listening) resolve(listening[1]!);
     });
-    child.on('exit', () => reject(new Error(`the stateful mock exited:\n${output}`)));
+    child.on('exit', () => reject(new Error(`the stateful mock exited:\n${output}${stderr}`)));
   });
   return {
     url,
+    stderr: () => stderr,
     stop: async () => {
       child.kill('SIGTERM');
       const [code] = (await once(child, 'exit')) as [number | null];
@@ -49,6 +52,8 @@ describe('the stateful mock', () => {
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
     expect((await get(`${first.url}/v1/policies?limit=100`)).data.map((p) => p.id)).toContain(id);
+    // Any token works, so the server's development key list would only mislead.
+    expect(first.stderr()).not.toContain('API keys');
     expect(await first.stop()).toBe(0);
 
     const second = await startStateful();
