@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { DEFAULT_SEED, startMock } from './prism.ts';
+import { DEFAULT_SEED, exitWithParent, startMock } from './prism.ts';
 
 const DEFAULT_PORT = 4010;
 const log = pino({ base: { service: 'secmon-mock' } });
@@ -64,8 +64,9 @@ function runStateful(port: number, host: string): void {
     process.exit(2);
   }
   log.info({ port, host, mode: 'stateful (reference server, in memory, seeded with the examples)', auth: 'any bearer token, every scope' }, 'starting the stateful mock');
-  const args = [main, '--mode', 'development', '--db', ':memory:', '--mock', '--cors-origins', '*', '--port', String(port), '--host', host];
-  const child = spawn(process.execPath, args, { stdio: 'inherit' });
+  const args = ['--import', exitWithParent, main, '--mode', 'development', '--db', ':memory:', '--mock', '--cors-origins', '*', '--port', String(port), '--host', host];
+  // Our end of its stdin closes however we die (even SIGKILL), and exit-with-parent then stops it.
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'inherit', 'inherit'] });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }

@@ -66,7 +66,8 @@ const PORT_ATTEMPTS = 3;
 const prismBin = createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js');
 // The preloads are this module's siblings: `.ts` here, `.js` in the published package's dist/.
 const sibling = (name: string) => fileURLToPath(new URL(`./${name}${extname(import.meta.url)}`, import.meta.url));
-const exitWithParent = sibling('exit-with-parent');
+/** Preload (`node --import`) that makes a child process exit when its parent dies, however it dies. */
+export const exitWithParent = sibling('exit-with-parent');
 const seedFaker = sibling('seed-faker');
 
 export class MockStartError extends Error {

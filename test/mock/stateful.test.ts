@@ -11,7 +11,7 @@ const MAIN = fileURLToPath(new URL('../../mock/main.ts', import.meta.url));
 const doc = loadDocument();
 const exampleIds = (name: string) => ((doc.components!.examples![name] as { value: { data: { id: string }[] } }).value.data.map((item) => item.id));
 
-async function startStateful(): Promise<{ url: string; stderr(): string; stop(): Promise<number | null> }> {
+async function startStateful(): Promise<{ url: string; stderr(): string; stop(): Promise<number | null>; kill(): void }> {
   const child = spawn(process.execPath, [MAIN, '--stateful', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   onTestFinished(() => void (child.exitCode === null && child.kill('SIGKILL')));
   let output = '';
@@ -28,6 +28,7 @@ async function startStateful(): Promise<{ url: string; stderr(): string; stop():
   return {
     url,
     stderr: () => stderr,
+    kill: () => child.kill('SIGKILL'),
     stop: async () => {
       child.kill('SIGTERM');
       const [code] = (await once(child, 'exit')) as [number | null];
@@ -60,4 +61,22 @@ describe('the stateful mock', () => {
     expect((await get(`${second.url}/v1/policies?limit=100`)).data.map((p) => p.id)).toEqual(exampleIds('PolicyList'));
     expect(await second.stop()).toBe(0);
   }, 60_000);
+
+  it('stops the server when the launcher dies, even by SIGKILL, so the port is free again', async () => {
+    const mock = await startStateful();
+    mock.kill();
+    const deadline = performance.now() + 10_000;
+    let refused = false;
+    while (!refused && performance.now() < deadline) {
+      refused = await fetch(`${mock.url}/healthz`).then(
+        async (response) => {
+          await response.body?.cancel();
+          return false;
+        },
+        () => true,
+      );
+      if (!refused) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(refused).toBe(true);
+  }, 30_000);
 });
