@@ -2,8 +2,8 @@
 // `npm run mock` — Prism on MOCK_PORT (default 4010) for frontend teams: named examples by default,
 // `--dynamic` for schema-generated data with a fixed seed (`--seed` to change it), `--bare` for
 // Prism without the contract shim (`--verbose` shows Prism's own log), `--stateful` for the reference server in memory seeded with the
-// same examples (it remembers writes; a restart gives the seed back). Prism's own request log is
-// passed through; our life-cycle lines are structured (pino).
+// same examples (it remembers writes; `--reset` or a restart gives the seed back). Our life-cycle
+// and request lines are structured (pino).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,7 @@ function options() {
       seed: { type: 'string', default: DEFAULT_SEED },
       bare: { type: 'boolean', default: false },
       stateful: { type: 'boolean', default: false },
+      reset: { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
     },
     strict: true,
@@ -38,6 +39,7 @@ function options() {
     seed: values.seed,
     shim: !values.bare,
     stateful: values.stateful,
+    reset: values.reset,
     verbose: values.verbose,
   };
 }
@@ -50,8 +52,26 @@ try {
   process.exit(2);
 }
 
-if (settings.stateful) runStateful(settings.port, settings.host);
+if (settings.reset) await resetStateful(settings.port, settings.host);
+else if (settings.stateful) runStateful(settings.port, settings.host);
 else await runPrism();
+
+/** `--reset`: the stateful mock already running on --port goes back to its seed (POST /_mock/reset). */
+async function resetStateful(port: number, host: string): Promise<void> {
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/_mock/reset`;
+  const status = await fetch(url, { method: 'POST' }).then(
+    async (response) => {
+      await response.body?.cancel();
+      return response.status;
+    },
+    (error: unknown) => (error as Error).message,
+  );
+  if (status !== 204) {
+    process.stderr.write(`secmon-mock: cannot reset ${url} (${status}): only a running stateful mock (--stateful) can be reset\n`);
+    process.exit(1);
+  }
+  process.stdout.write(`secmon-mock: the stateful mock on port ${port} is back to its seed\n`);
+}
 
 /**
  * The reference server (this repository's `server/main.ts`) in development mode, in memory, seeded

@@ -8,6 +8,7 @@ import { authenticate, requireScope } from './http/auth.ts';
 import { parseJson, requireJson } from './http/body.ts';
 import { corsForOrigins } from './http/cors.ts';
 import { createLogger, requestLogger } from './http/logging.ts';
+import { MOCK_RESET_PATH, mockResetRouter } from './http/mock-reset.ts';
 import { operationsRouter } from './http/operations.ts';
 import { problemHandler, sendProblem } from './http/problems.ts';
 import { rateLimitPerKey } from './http/rate-limit.ts';
@@ -48,10 +49,17 @@ export interface SecmonApp {
   stopAccepting(): void;
 }
 
-/** The event simulator exists only in development mode; it is not part of the contract. */
+/**
+ * The event simulator exists only in development mode, the stateful mock's reset only in --mock
+ * mode (where the simulator, too, takes any token); neither is part of the contract.
+ */
 function defaultRouters(config: Config): NonNullable<AppDeps['routers']> {
   if (config.mode !== 'development') return [];
-  return [({ db, now }) => ({ path: SIMULATOR_PATH, router: simulatorRouter({ db, apiKeys: config.apiKeys, now }) })];
+  const simulator: NonNullable<AppDeps['routers']>[number] = ({ db, now }) => ({
+    path: SIMULATOR_PATH,
+    router: simulatorRouter({ db, apiKeys: config.apiKeys, anyKey: config.mock, now }),
+  });
+  return config.mock ? [simulator, ({ db }) => ({ path: MOCK_RESET_PATH, router: mockResetRouter(db) })] : [simulator];
 }
 
 export function createApp(config: Config, deps: AppDeps = {}): SecmonApp {

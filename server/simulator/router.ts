@@ -19,6 +19,8 @@ export const SIMULATOR_PATH = '/_simulator';
 export interface SimulatorDeps {
   db: DatabaseSync;
   apiKeys: readonly ApiKey[];
+  /** The stateful mock: any bearer token is a key with every scope, as on /v1. */
+  anyKey?: boolean;
   now: () => Date;
 }
 
@@ -27,9 +29,9 @@ export interface SimulatorDeps {
  * the body is realistic sample data. Answers 202 with the emitted event and how many deliveries
  * were queued for it.
  */
-export function simulatorRouter({ db, apiKeys, now }: SimulatorDeps): Router {
+export function simulatorRouter({ db, apiKeys, anyKey = false, now }: SimulatorDeps): Router {
   const router = Router();
-  router.use(authenticate(apiKeys), requireScope, requireJson, parseJson);
+  router.use(authenticate(apiKeys, anyKey), requireScope, requireJson, parseJson);
   router.post('/events', (req, res) => {
     const request = req.body as unknown;
     if (typeof request !== 'object' || request === null || Array.isArray(request)) {

@@ -1,6 +1,6 @@
 // `npm run mock -- --stateful` as a frontend developer starts it: the reference server in memory,
 // seeded with the same findings, policies and webhooks the static mock shows, any token accepted,
-// writes remembered, and a restart gives the seed back.
+// writes remembered, and `--reset` or a restart gives the seed back.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -37,10 +37,20 @@ async function startStateful(): Promise<{ url: string; stderr(): string; stop():
   };
 }
 
+async function runLauncher(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
 const get = async (url: string) => (await (await fetch(url, { headers: { authorization: 'Bearer whatever-the-app-sends' } })).json()) as { data: { id: string }[] };
 
 describe('the stateful mock', () => {
-  it('starts seeded with the examples, remembers writes from any token, and a restart gives the seed back', async () => {
+  it('starts seeded with the examples, remembers writes from any token, and --reset or a restart gives the seed back', async () => {
     const first = await startStateful();
     expect((await get(`${first.url}/v1/findings?limit=100`)).data.map((f) => f.id)).toEqual(exampleIds('FindingList'));
     expect((await get(`${first.url}/v1/policies?limit=100`)).data.map((p) => p.id)).toEqual(exampleIds('PolicyList'));
@@ -53,6 +63,9 @@ describe('the stateful mock', () => {
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
     expect((await get(`${first.url}/v1/policies?limit=100`)).data.map((p) => p.id)).toContain(id);
+    const reset = await runLauncher('--reset', '--port', new URL(first.url).port);
+    expect(reset).toMatchObject({ code: 0, stdout: expect.stringContaining('back to its seed') });
+    expect((await get(`${first.url}/v1/policies?limit=100`)).data.map((p) => p.id)).toEqual(exampleIds('PolicyList'));
     // Any token works, so the server's development key list would only mislead.
     expect(first.stderr()).not.toContain('API keys');
     expect(await first.stop()).toBe(0);
@@ -78,5 +91,14 @@ describe('the stateful mock', () => {
       if (!refused) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(refused).toBe(true);
+  }, 30_000);
+
+  it('--reset says so when no stateful mock answers on the port', async () => {
+    const stopped = await startStateful();
+    const { port } = new URL(stopped.url);
+    await stopped.stop();
+    const reset = await runLauncher('--reset', '--port', port);
+    expect(reset.code).toBe(1);
+    expect(reset.stderr).toContain('only a running stateful mock (--stateful) can be reset');
   }, 30_000);
 });

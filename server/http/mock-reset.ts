@@ -1,0 +1,18 @@
+// `POST /_mock/reset` — the stateful mock's seed back without a restart (`npm run mock -- --reset`),
+// for example before each end-to-end test of a frontend. Mounted only in --mock mode; like the
+// rest of the mock it needs no particular key, and CORS lets a test page call it.
+import { Router } from 'express';
+import type { DatabaseSync } from 'node:sqlite';
+import { loadDocument } from '../../lib/document.ts';
+import { resetToExamples } from '../store/seed.ts';
+
+export const MOCK_RESET_PATH = '/_mock/reset';
+
+export function mockResetRouter(db: DatabaseSync): Router {
+  const router = Router();
+  router.post('/', (_req, res) => {
+    resetToExamples(db, loadDocument());
+    res.status(204).end();
+  });
+  return router;
+}

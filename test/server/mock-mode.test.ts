@@ -1,0 +1,61 @@
+// The server in --mock mode (what `npm run mock -- --stateful` runs): POST /_mock/reset gives the
+// seed back in place, whatever the app wrote, and the simulator takes any token as /v1 does.
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadDocument } from '../../lib/document.ts';
+import { startTestServer, type TestServer } from './helpers.ts';
+
+const doc = loadDocument();
+const example = (name: string) => (doc.components!.examples![name] as { value: { data: { id: string; status?: string }[] } }).value.data;
+const ANY = { authorization: 'Bearer whatever-the-app-sends' };
+
+let running: TestServer | undefined;
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+});
+
+const rows = (server: TestServer, table: string) => (server.server.app.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+
+describe('the server in mock mode', () => {
+  it('resets to the seed: writes, queued deliveries and idempotency records all go, the examples come back', async () => {
+    const server = (running = await startTestServer({ mock: true }));
+    const lists = async () =>
+      Promise.all(['policies', 'findings', 'webhooks'].map(async (path) => (await server.fetch(`/v1/${path}?limit=100`, { headers: ANY })).json()));
+    const seed = await lists();
+    expect(seed.map((list) => list.data.map((item: { id: string }) => item.id))).toEqual(['PolicyList', 'FindingList', 'WebhookList'].map((name) => example(name).map((item) => item.id)));
+    const [open] = example('FindingList').filter((finding) => finding.status === 'open');
+    expect(open).toBeDefined();
+    const created = await server.fetch('/v1/policies', { method: 'POST', headers: { ...ANY, 'idempotency-key': 'app-key-1' }, json: { name: 'Written by the app', severity: 'low' } });
+    expect(created.status).toBe(201);
+    const finding = await server.fetch(`/v1/findings/${open!.id}`, { headers: ANY });
+    const { title, severity } = await finding.json();
+    const updated = await server.fetch(`/v1/findings/${open!.id}`, {
+      method: 'PUT',
+      headers: { ...ANY, 'if-match': finding.headers.get('etag')! },
+      json: { title, severity, status: 'in_progress' },
+    });
+    expect(updated.status).toBe(200);
+    expect(rows(server, 'idempotency_keys')).toBe(1);
+    expect(rows(server, 'webhook_events')).toBeGreaterThan(0);
+
+    const reset = await fetch(`${server.url}/_mock/reset`, { method: 'POST' });
+    expect(reset.status).toBe(204);
+
+    expect(await lists()).toEqual(seed);
+    expect(rows(server, 'idempotency_keys')).toBe(0);
+    expect(rows(server, 'webhook_events')).toBe(0);
+    expect(rows(server, 'webhook_deliveries')).toBe(0);
+  });
+
+  it('lets any token use the simulator', async () => {
+    const server = (running = await startTestServer({ mock: true }));
+    const response = await server.fetch('/_simulator/events', { method: 'POST', headers: ANY, json: { event: 'finding.created' } });
+    expect(response.status).toBe(202);
+  });
+
+  it('has no reset outside mock mode, and the simulator there wants a real key', async () => {
+    const server = (running = await startTestServer());
+    expect((await fetch(`${server.url}/_mock/reset`, { method: 'POST' })).status).toBe(404);
+    expect((await server.fetch('/_simulator/events', { method: 'POST', headers: ANY, json: { event: 'finding.created' } })).status).toBe(401);
+  });
+});
