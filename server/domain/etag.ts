@@ -3,7 +3,12 @@
 import { createHash } from 'node:crypto';
 
 export function etagOf(representation: unknown): string {
-  return `"${createHash('sha256').update(JSON.stringify(representation)).digest('base64url').slice(0, 27)}"`;
+  return etagOfBytes(JSON.stringify(representation));
+}
+
+/** The strong ETag of bytes sent as they are (a page, a script). */
+export function etagOfBytes(bytes: string | Uint8Array): string {
+  return `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
 }
 
 function listOf(header: string): string[] {

@@ -3,11 +3,12 @@
 // and revalidates each visit with one small 304. Redoc's sidebar links are paths from the root
 // (/section/authentication, /policies, ...) that it routes itself; opened in a new tab they reach
 // the server, which sends them to the page with the route as the fragment Redoc reads.
-import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Request, Response, Router } from 'express';
 import { loadDocument } from '../../lib/document.ts';
+import { etagOfBytes } from '../domain/etag.ts';
+import { sendCached } from './etag.ts';
 import { sendProblem } from './problems.ts';
 
 export const DOCS_PATH = '/docs';
@@ -31,7 +32,7 @@ function pageReader(path: string): () => Page | undefined {
     }
     if (page?.version !== version) {
       const body = readFileSync(path);
-      page = { version, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` };
+      page = { version, body, etag: etagOfBytes(body) };
     }
     return page;
   };
@@ -47,11 +48,7 @@ export function mountDocsPage(router: Router, docsPath: string): void {
   router.get(DOCS_PATH, (req, res) => {
     const page = read();
     if (!page) return sendProblem(req, res, 'not-found', 'The docs page has not been built; run `npm run docs`.');
-    res.setHeader('ETag', page.etag);
-    res.setHeader('Cache-Control', 'no-cache');
-    res.type('text/html');
-    if (req.fresh) return void res.status(304).end();
-    res.send(page.body);
+    sendCached(req, res, { ...page, type: 'text/html' });
   });
   const toFragment = (route: string) => (_req: Request, res: Response) => res.redirect(302, `${DOCS_PATH}#${route}`);
   router.get(`${DOCS_PATH}/*route`, (req, res) => toFragment(req.path.slice(DOCS_PATH.length))(req, res));

@@ -25,6 +25,18 @@ export function sendRead(req: Request, res: Response, resource: object): void {
 }
 
 /**
+ * Sends a document kept in memory (the docs page, the settings page and script) with its strong
+ * ETag and `Cache-Control: no-cache`: browsers keep it and revalidate each visit with a small 304.
+ */
+export function sendCached(req: Request, res: Response, page: { body: string | Buffer; etag: string; type: string }): void {
+  res.setHeader('ETag', page.etag);
+  res.setHeader('Cache-Control', 'no-cache');
+  res.type(page.type);
+  if (req.fresh) return void res.status(304).end();
+  res.send(page.body);
+}
+
+/**
  * Writes only if If-Match (when sent) names the current resource's ETag, checked in the write's
  * transaction; throws 412 otherwise (and whatever `current` throws, such as a 404).
  */

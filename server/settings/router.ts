@@ -2,12 +2,13 @@
 // Served by the reference server in every mode; it holds no data of its own and calls /v1 with the
 // key its user gives it. The browser code is bundled by esbuild on first request (it is built from
 // lib/, so it can never drift from the client package) and sent compressed with a strong ETag.
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import compression from 'compression';
 import { build } from 'esbuild';
 import { Router, type Request, type Response } from 'express';
 import type { Mode } from '../config.ts';
+import { etagOfBytes } from '../domain/etag.ts';
+import { sendCached } from '../http/etag.ts';
 
 export const SETTINGS_PATH = '/settings/integrations';
 
@@ -17,7 +18,7 @@ interface Asset {
   type: string;
 }
 
-const asset = (body: string, type: string): Asset => ({ body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` });
+const asset = (body: string, type: string): Asset => ({ body, type, etag: etagOfBytes(body) });
 
 /** The page's script: app.ts and the parts of lib/ it uses, one minified ES module. */
 export async function bundleSettingsApp(): Promise<string> {
@@ -39,11 +40,9 @@ export function settingsRouter(mode: Mode): Router {
   const router = Router();
   const page = asset(readFileSync(new URL('./page.html', import.meta.url), 'utf8').replace('{{MODE}}', mode), 'text/html; charset=utf-8');
   let script: Promise<Asset> | undefined;
-  const send = (req: Request, res: Response, { body, etag, type }: Asset) => {
-    // Revalidated on every load, so a new server version is picked up at once.
-    res.set({ 'Content-Type': type, ETag: etag, 'Cache-Control': 'no-cache', 'Content-Security-Policy': "default-src 'self'; style-src 'self' 'unsafe-inline'" });
-    if (req.fresh) return res.status(304).end();
-    res.send(body);
+  const send = (req: Request, res: Response, asset: Asset) => {
+    res.setHeader('Content-Security-Policy', "default-src 'self'; style-src 'self' 'unsafe-inline'");
+    sendCached(req, res, asset);
   };
   router.use(compression());
   router.get('/', (req, res) => send(req, res, page));

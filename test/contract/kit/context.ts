@@ -208,7 +208,7 @@ export function createKitContext(options: KitOptions): KitContext {
       const resource = resourceOf(op);
       if (!created.some((entry) => entry.resource === resource && entry.id === createdId)) created.push({ resource, id: createdId });
       // A check still running when cleanup began (an interrupted run) must not leave this behind.
-      if (closing && resource.delete) await http.send({ method: resource.delete.method.toUpperCase(), path: pathOf(resource.delete, createdId) }).catch(() => undefined);
+      if (closing && resource.delete) await send(resource.delete, { id: createdId }).catch(() => undefined);
     }
     return exchange;
   }
