@@ -14,9 +14,9 @@ import { parseApiKeys, testConfig } from '../server/config.ts';
 import { encodeCursor, type CursorPosition } from '../server/domain/cursor.ts';
 import { encodeBase32, uuidv7Bytes } from '../server/domain/ids.ts';
 import { startServer } from '../server/server.ts';
-import { openDatabase, transaction, type DatabaseSync } from '../server/store/database.ts';
-import { insertPolicy } from '../server/store/policies.ts';
-import { insertWebhook } from '../server/store/webhooks.ts';
+import { openDatabase, transaction, type DatabaseSync } from '../server/store/sqlite/database.ts';
+import { insertPolicy } from '../server/store/sqlite/policies.ts';
+import { insertWebhook } from '../server/store/sqlite/webhooks.ts';
 
 type Severity = components['schemas']['Severity'];
 type FindingStatus = components['schemas']['FindingStatus'];

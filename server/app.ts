@@ -17,7 +17,7 @@ import type { RouteContext, WebhookUrlCheck } from './routes/context.ts';
 import { findingsRouter } from './routes/findings.ts';
 import { policiesRouter } from './routes/policies.ts';
 import { webhooksRouter } from './routes/webhooks.ts';
-import { openDatabase } from './store/database.ts';
+import { openDatabase } from './store/sqlite/database.ts';
 import { seedFromExamples } from './store/seed.ts';
 import { loadDocument } from '../lib/document.ts';
 import { SETTINGS_PATH, settingsRouter } from './settings/router.ts';

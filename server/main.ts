@@ -2,7 +2,7 @@
 // SIGTERM/SIGINT (finish in-flight requests, stop workers, close the database).
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { startServer } from './server.ts';
-import { DatabaseHeldError } from './store/writer-lock.ts';
+import { DatabaseHeldError } from './store/sqlite/writer-lock.ts';
 import { startupErrorMessage } from './startup-errors.ts';
 
 let config: Config;

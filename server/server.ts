@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
 import { createApp, type AppDeps, type SecmonApp } from './app.ts';
 import { answerClientError } from './http/client-errors.ts';
-import { holdDatabase } from './store/writer-lock.ts';
+import { holdDatabase } from './store/sqlite/writer-lock.ts';
 import { deliveryWorker } from './webhooks/dispatcher.ts';
 
 /** A worker that runs beside the HTTP server (for example the webhook dispatcher). */

@@ -8,7 +8,7 @@ import { sendRead, sendResource, writeIfMatch } from '../http/etag.ts';
 import { respondCreated } from '../http/idempotency.ts';
 import { listHandler } from '../http/pages.ts';
 import { invalid, ProblemError } from '../http/problems.ts';
-import { getFinding, listFindings, writeFinding } from '../store/findings.ts';
+import { getFinding, listFindings, writeFinding } from '../store/sqlite/findings.ts';
 import type { RouteContext } from './context.ts';
 import { finder } from './found.ts';
 

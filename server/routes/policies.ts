@@ -7,7 +7,7 @@ import { sendRead, sendResource, writeIfMatch } from '../http/etag.ts';
 import { respondCreated } from '../http/idempotency.ts';
 import { listHandler } from '../http/pages.ts';
 import { ProblemError } from '../http/problems.ts';
-import { deletePolicy, getPolicy, insertPolicy, listPolicies, replacePolicy } from '../store/policies.ts';
+import { deletePolicy, getPolicy, insertPolicy, listPolicies, replacePolicy } from '../store/sqlite/policies.ts';
 import type { RouteContext } from './context.ts';
 import { finder } from './found.ts';
 

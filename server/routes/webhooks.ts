@@ -7,7 +7,7 @@ import { sendRead, sendResource, writeIfMatch } from '../http/etag.ts';
 import { respondCreated } from '../http/idempotency.ts';
 import { listHandler } from '../http/pages.ts';
 import { ProblemError } from '../http/problems.ts';
-import { deleteWebhook, getWebhook, insertWebhook, listWebhooks, replaceWebhook } from '../store/webhooks.ts';
+import { deleteWebhook, getWebhook, insertWebhook, listWebhooks, replaceWebhook } from '../store/sqlite/webhooks.ts';
 import type { RouteContext, WebhookUrlCheck } from './context.ts';
 import { finder } from './found.ts';
 

@@ -10,8 +10,8 @@ import { authenticate, requireScope } from '../http/auth.ts';
 import { parseJson, requireJson } from '../http/body.ts';
 import { invalidPartsDetail } from '../../lib/problems.ts';
 import { ProblemError } from '../http/problems.ts';
-import { transaction } from '../store/database.ts';
-import { enqueueEvent } from '../store/outbox.ts';
+import { transaction } from '../store/sqlite/database.ts';
+import { enqueueEvent } from '../store/sqlite/outbox.ts';
 import { mergeOverrides, sampleEvent } from './samples.ts';
 
 export const SIMULATOR_PATH = '/_simulator';

@@ -3,7 +3,7 @@
 // sending one ETag exactly one wins, however their requests interleave, in one process or several.
 import type { DatabaseSync } from 'node:sqlite';
 import { etagOf, ifMatchSatisfied } from '../domain/etag.ts';
-import { transaction } from './database.ts';
+import { transaction } from './sqlite/database.ts';
 
 export const PRECONDITION_FAILED = 'precondition-failed';
 

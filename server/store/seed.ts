@@ -4,10 +4,10 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { components } from '../../generated/schema.d.ts';
 import type { OpenApiDocument } from '../../lib/document.ts';
-import { transaction } from './database.ts';
-import { writeFinding } from './findings.ts';
-import { insertPolicy } from './policies.ts';
-import { insertWebhook } from './webhooks.ts';
+import { transaction } from './sqlite/database.ts';
+import { writeFinding } from './sqlite/findings.ts';
+import { insertPolicy } from './sqlite/policies.ts';
+import { insertWebhook } from './sqlite/webhooks.ts';
 
 type Schemas = components['schemas'];
 

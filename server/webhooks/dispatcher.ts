@@ -13,11 +13,8 @@ import {
   recordAttempts,
   releaseAllLeases,
   releaseLease,
-  type Attempt,
-  type AttemptOutcome,
-  type ClaimedDelivery,
-  type RecordedAttempt,
-} from '../store/outbox.ts';
+} from '../store/sqlite/outbox.ts';
+import type { Attempt, AttemptOutcome, ClaimedDelivery, RecordedAttempt } from '../store/store.ts';
 import { EndpointScheduler, healthOf, type EndpointHealth } from './endpoints.ts';
 import { parseRetryAfter, RETRY_DELAYS_MS, retryDelayMs } from './schedule.ts';
 import { guardedLookup, urlRefusal, type Resolver } from './ssrf.ts';

@@ -4,7 +4,7 @@
 // open its circuit (one attempt at a time, and new deliveries wait for a probe); endpoints that
 // are failing share at most three quarters of the slots, and extra parallelism never takes the
 // last quarter, so an endpoint that answers always finds a free slot.
-import type { AttemptOutcome } from '../store/outbox.ts';
+import type { AttemptOutcome } from '../store/store.ts';
 
 /** Failures in a row that open an endpoint's circuit. */
 export const BREAK_AFTER = 3;

@@ -4,8 +4,8 @@
 // transaction would then let every racer through; inside it, the reads take turns.
 import { parentPort, workerData } from 'node:worker_threads';
 import { writeIfMatch, PRECONDITION_FAILED } from '../../server/store/conditional.ts';
-import { openDatabase } from '../../server/store/database.ts';
-import { getPolicy, replacePolicy } from '../../server/store/policies.ts';
+import { openDatabase } from '../../server/store/sqlite/database.ts';
+import { getPolicy, replacePolicy } from '../../server/store/sqlite/policies.ts';
 
 const { path, id, etag, gate, racer, racers } = workerData as { path: string; id: string; etag: string; gate: Int32Array; racer: number; racers: number };
 const LINGER_MS = 50;

@@ -1,7 +1,7 @@
 // /v1/findings through HTTP: the life cycle, resolved_at, compliance, the events each change
 // queues in the outbox, and every documented error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listEvents } from '../../server/store/outbox.ts';
+import { listEvents } from '../../server/store/sqlite/outbox.ts';
 import { DEVICE_ID, PROBLEM, readProblem, schemaErrors, startTestServer, type TestServer } from './helpers.ts';
 
 let t: TestServer;

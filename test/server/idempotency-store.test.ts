@@ -1,8 +1,8 @@
 // Idempotency records live 24 hours: a retry inside the window finds the first response, and
 // expired records are removed when the next one is stored, so the table does not grow forever.
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../server/store/database.ts';
-import { findStoredResponse, storeResponse, type StoredResponse } from '../../server/store/idempotency.ts';
+import { openDatabase } from '../../server/store/sqlite/database.ts';
+import { findStoredResponse, storeResponse, type StoredResponse } from '../../server/store/sqlite/idempotency.ts';
 
 const response: StoredResponse = { fingerprint: 'f', status: 201, location: '/v1/policies/x', etag: '"e"', body: '{}' };
 const count = (db: ReturnType<typeof openDatabase>) => (db.prepare('SELECT COUNT(*) AS n FROM idempotency_keys').get() as { n: number }).n;

@@ -10,10 +10,10 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/schema.d.ts';
 import type { CursorPosition } from '../../server/domain/cursor.ts';
-import { MIGRATIONS, openDatabase } from '../../server/store/database.ts';
-import { listFindings, seekColumns, writeFinding } from '../../server/store/findings.ts';
-import { complianceOf, deletePolicy, getPolicy, insertPolicy, listPolicies } from '../../server/store/policies.ts';
-import { deleteWebhook, insertWebhook, listWebhooks, replaceWebhook } from '../../server/store/webhooks.ts';
+import { MIGRATIONS, openDatabase } from '../../server/store/sqlite/database.ts';
+import { listFindings, seekColumns, writeFinding } from '../../server/store/sqlite/findings.ts';
+import { complianceOf, deletePolicy, getPolicy, insertPolicy, listPolicies } from '../../server/store/sqlite/policies.ts';
+import { deleteWebhook, insertWebhook, listWebhooks, replaceWebhook } from '../../server/store/sqlite/webhooks.ts';
 
 type Finding = components['schemas']['Finding'];
 type Filters = Record<string, string | boolean>;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { DatabaseHeldError, holdDatabase } from '../../server/store/writer-lock.ts';
+import { DatabaseHeldError, holdDatabase } from '../../server/store/sqlite/writer-lock.ts';
 import { startReceiver, type TestReceiver } from '../webhooks/receiver.ts';
 import { spawnServer, type ServerProcess } from '../webhooks/server-process.ts';
 import { sleep } from '../webhooks/wait.ts';

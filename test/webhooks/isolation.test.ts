@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseEvent } from '../../lib/events.ts';
 import type { DeliveryConfig } from '../../server/config.ts';
-import { listDeliveries } from '../../server/store/outbox.ts';
+import { listDeliveries } from '../../server/store/sqlite/outbox.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { JITTER, RETRY_DELAYS_MS } from '../../server/webhooks/schedule.ts';
 import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';

@@ -2,7 +2,7 @@
 // reads, and what it never writes to the log.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeliveryConfig } from '../../server/config.ts';
-import { listDeliveries } from '../../server/store/outbox.ts';
+import { listDeliveries } from '../../server/store/sqlite/outbox.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
 import { startReceiver, type TestReceiver } from './receiver.ts';

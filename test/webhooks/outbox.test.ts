@@ -3,7 +3,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { EventOf } from '../../lib/events.ts';
-import { openDatabase, transaction } from '../../server/store/database.ts';
+import { openDatabase, transaction } from '../../server/store/sqlite/database.ts';
 import {
   claimDueDeliveries,
   countDeliveries,
@@ -15,9 +15,9 @@ import {
   pruneFinished,
   recordAttempt,
   releaseAllLeases,
-  serializeEvent,
-  type ClaimedDelivery,
-} from '../../server/store/outbox.ts';
+} from '../../server/store/sqlite/outbox.ts';
+import { serializeEvent } from '../../server/store/event-body.ts';
+import type { ClaimedDelivery } from '../../server/store/store.ts';
 import { EndpointScheduler } from '../../server/webhooks/endpoints.ts';
 
 const NOW = Date.parse('2026-11-02T09:30:00Z');

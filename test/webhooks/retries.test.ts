@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseEvent, type EventType } from '../../lib/events.ts';
 import { verifySignature } from '../../lib/signing.ts';
 import type { DeliveryConfig } from '../../server/config.ts';
-import { listDeliveries } from '../../server/store/outbox.ts';
+import { listDeliveries } from '../../server/store/sqlite/outbox.ts';
 import { JITTER, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../server/webhooks/schedule.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';

@@ -2,7 +2,7 @@
 // production mode) and the delivery-time check on the address a name resolves to.
 import type { LookupAddress } from 'node:dns';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listDeliveries } from '../../server/store/outbox.ts';
+import { listDeliveries } from '../../server/store/sqlite/outbox.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { addressRefusal, checkWebhookUrl, classifyAddress, guardedLookup, urlRefusal, type Resolver } from '../../server/webhooks/ssrf.ts';
 import { PROBLEM, readProblem, startTestServer, type TestServer } from '../server/helpers.ts';

@@ -1,8 +1,8 @@
 // Findings: rows, and the one write path that keeps compliance events in the same transaction.
 import type { DatabaseSync } from 'node:sqlite';
-import type { components, operations } from '../../generated/schema.d.ts';
-import type { CursorPosition } from '../domain/cursor.ts';
-import { eventsForFindingChange, type ComplianceFlip } from '../domain/events.ts';
+import type { components, operations } from '../../../generated/schema.d.ts';
+import type { CursorPosition } from '../../domain/cursor.ts';
+import { eventsForFindingChange, type ComplianceFlip } from '../../domain/events.ts';
 import { transaction } from './database.ts';
 import { enqueueEvent } from './outbox.ts';
 import { complianceOf, policyExists } from './policies.ts';

@@ -1,9 +1,9 @@
 // Webhook subscriptions. The secret column is write-only from the API's point of view: rows
 // are mapped to the public representation (`has_secret`) and the secret never leaves this module
-// except through the delivery engine's own queries (server/store/outbox.ts).
+// except through the delivery engine's own queries (server/store/sqlite/outbox.ts).
 import type { DatabaseSync } from 'node:sqlite';
-import type { components, operations } from '../../generated/schema.d.ts';
-import type { CursorPosition } from '../domain/cursor.ts';
+import type { components, operations } from '../../../generated/schema.d.ts';
+import type { CursorPosition } from '../../domain/cursor.ts';
 import { arrayStatement, jsonOrNull, json, selectPage, statement, type Values } from './statements.ts';
 
 type Webhook = components['schemas']['Webhook'];

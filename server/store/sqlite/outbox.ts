@@ -3,18 +3,11 @@
 // of webhook delivery lives in this module.
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
-import { validateEvent, type EventType, type WebhookEvent } from '../../lib/events.ts';
+import type { EventType, WebhookEvent } from '../../../lib/events.ts';
+import { serializeEvent } from '../event-body.ts';
 import { transaction } from './database.ts';
-import type { SlotPlan } from '../webhooks/endpoints.ts';
+import type { Attempt, AttemptOutcome, ClaimedDelivery, ClaimOptions, DeliveryRow, DeliveryState, RecordedAttempt } from '../store.ts';
 import { statement, type Row } from './statements.ts';
-
-/**
- * Event bodies are bounded by their schemas to a few KiB; the cap keeps a future schema change or
- * a bug from queueing something no receiver should have to accept.
- */
-const MAX_EVENT_BYTES = 64 * 1024;
-
-export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'gone' | 'cancelled';
 
 export function migrateOutbox(db: DatabaseSync): void {
   db.exec(`
@@ -91,43 +84,6 @@ export function enqueueEvent(db: DatabaseSync, body: WebhookEvent, now: Date = n
 }
 
 /**
- * The bytes every attempt of an event sends: the body validated against its webhook schema and
- * serialised once. Throws for an invalid body or one over `maxBytes`.
- */
-export function serializeEvent(body: WebhookEvent, maxBytes: number = MAX_EVENT_BYTES): string {
-  const result = validateEvent(body);
-  if (!result.valid) throw new Error(`refusing to queue an invalid ${String(body.event)} event: ${result.message}`);
-  const text = JSON.stringify(body);
-  const bytes = Buffer.byteLength(text);
-  if (bytes > maxBytes) throw new Error(`refusing to queue a ${body.event} event of ${bytes} bytes (cap ${maxBytes})`);
-  return text;
-}
-
-/** A claimed delivery with what the attempt needs, read at claim time (the current URL and secret). */
-export interface ClaimedDelivery {
-  id: string;
-  eventType: EventType;
-  body: string;
-  webhookId: string;
-  url: string;
-  secret: string | null;
-  /** Attempts already recorded before this one. */
-  attempts: number;
-  /** Epoch ms of the first recorded attempt, or null before it. */
-  firstAttemptAt: number | null;
-  /** Epoch ms when the delivery was queued. */
-  createdAt: number;
-}
-
-export interface ClaimOptions {
-  now: number;
-  limit: number;
-  leaseMs: number;
-  /** Which webhooks may send now and which due deliveries to take (server/webhooks/endpoints.ts). */
-  plan: SlotPlan;
-}
-
-/**
  * Leases up to `limit` due deliveries that the plan chooses, reading them oldest due first. A
  * lease moves `due_at` to its expiry, so the one index on due pending rows serves claims and
  * wake-ups; a lease that runs out (the process died mid-attempt) makes the delivery due again, so
@@ -193,7 +149,7 @@ function toClaimed(row: Row): ClaimedDelivery {
 
 /**
  * Makes every leased delivery due at `now`. Called once when a dispatcher starts: the server
- * holds the database file (server/store/writer-lock.ts), so a lease still held at start-up belongs
+ * holds the database file (server/store/sqlite/writer-lock.ts), so a lease still held at start-up belongs
  * to a process that died mid-attempt.
  */
 export function releaseAllLeases(db: DatabaseSync, now: number): number {
@@ -206,25 +162,6 @@ export function releaseAllLeases(db: DatabaseSync, now: number): number {
 /** Gives a claimed delivery back, due at `now`, without counting an attempt (shutdown aborted it). */
 export function releaseLease(db: DatabaseSync, deliveryId: string, now: number): void {
   statement(db, `UPDATE webhook_deliveries SET leased_until = NULL, due_at = ? WHERE id = ? AND state = 'pending'`).run(now, deliveryId);
-}
-
-/** What one attempt came to, as the dispatcher judged it. */
-export type AttemptOutcome =
-  | { kind: 'delivered'; status: number }
-  | { kind: 'gone'; status: number }
-  | { kind: 'retry'; status: number | null; error: string; dueAt: number }
-  | { kind: 'exhausted'; status: number | null; error: string };
-
-export interface RecordedAttempt {
-  /** Set when the webhook was disabled by this attempt. */
-  disabled: 'endpoint_gone' | 'failing' | null;
-}
-
-export interface Attempt {
-  delivery: ClaimedDelivery;
-  outcome: AttemptOutcome;
-  /** Epoch ms when the attempt ended. */
-  at: number;
 }
 
 /** Records an attempt's outcome on the delivery and the webhook's `last_delivery`, atomically. */
@@ -311,19 +248,6 @@ export function listEvents(db: DatabaseSync): WebhookEvent[] {
   return (statement(db, 'SELECT body FROM webhook_events ORDER BY rowid').all() as { body: string }[]).map(
     (row) => JSON.parse(row.body) as WebhookEvent,
   );
-}
-
-export interface DeliveryRow {
-  id: string;
-  eventId: string;
-  webhookId: string;
-  state: DeliveryState;
-  attempts: number;
-  lastStatus: number | null;
-  lastError: string | null;
-  /** Epoch ms: when it is due (a lease's expiry while in flight); the first attempt, or null. */
-  dueAt: number;
-  firstAttemptAt: number | null;
 }
 
 /** Every delivery of a webhook, oldest first (operators, tests). */

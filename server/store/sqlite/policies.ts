@@ -1,8 +1,8 @@
 // Policies: rows, the derived compliance status and the delete rule.
 import type { DatabaseSync } from 'node:sqlite';
-import type { components, operations } from '../../generated/schema.d.ts';
-import type { CursorPosition } from '../domain/cursor.ts';
-import { ACTIVE_STATUSES } from '../domain/findings.ts';
+import type { components, operations } from '../../../generated/schema.d.ts';
+import type { CursorPosition } from '../../domain/cursor.ts';
+import { ACTIVE_STATUSES } from '../../domain/findings.ts';
 import { transaction } from './database.ts';
 import { arrayStatement, json, jsonOrNull, selectPage, statement, type Row, type Values } from './statements.ts';
 

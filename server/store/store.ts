@@ -1,0 +1,212 @@
+// The store: every read and write the server makes, behind one interface that the embedded
+// SQLite store (server/store/sqlite/) and the PostgreSQL store (server/store/postgres/) both
+// implement. Handlers, the dispatcher, the simulator and the mock's seed only see this.
+import type { Store as RateLimitStore } from 'express-rate-limit';
+import type { components, operations } from '../../generated/schema.d.ts';
+import type { EventType, WebhookEvent } from '../../lib/events.ts';
+import type { CursorPosition } from '../domain/cursor.ts';
+import type { SlotPlan } from '../webhooks/endpoints.ts';
+
+type Schemas = components['schemas'];
+type Policy = Schemas['Policy'];
+type Finding = Schemas['Finding'];
+type Webhook = Schemas['Webhook'];
+
+/** The list filters, as the document declares them (limit and cursor are the page's business). */
+export type PolicyFilters = Omit<NonNullable<operations['listPolicies']['parameters']['query']>, 'limit' | 'cursor'>;
+export type FindingFilters = Omit<NonNullable<operations['listFindings']['parameters']['query']>, 'limit' | 'cursor'>;
+export type WebhookFilters = Omit<NonNullable<operations['listWebhooks']['parameters']['query']>, 'limit' | 'cursor'>;
+
+/**
+ * A list page: the rows after `after` in (created_at, id) descending order, one more than `limit`
+ * so the caller knows whether another page exists. Reads O(limit) index entries.
+ */
+type Page<F, T> = (filters: F, after: CursorPosition | undefined, limit: number) => Promise<T[]>;
+
+export interface PolicyStore {
+  list: Page<PolicyFilters, Policy>;
+  get(id: string): Promise<Policy | undefined>;
+  insert(id: string, input: Schemas['PolicyWrite'], now: string): Promise<Policy>;
+  /** Replaces every writable field and increments the version; undefined when there is no such policy. */
+  replace(id: string, input: Schemas['PolicyWrite'], now: string): Promise<Policy | undefined>;
+  /** Refused while open or in-progress findings reference it; closed ones keep their record, unlinked. */
+  delete(id: string, now: string): Promise<'deleted' | 'in-use' | 'not-found'>;
+}
+
+export interface FindingStore {
+  list: Page<FindingFilters, Finding>;
+  get(id: string): Promise<Finding | undefined>;
+  /**
+   * Applies a create (`before` null), replacement, or delete (`after` null) and, atomically with
+   * it, queues the webhook events it causes. 'unknown-policy' (nothing changed) when `after`
+   * links to a policy that does not exist.
+   */
+  write(before: Finding | null, after: Finding | null, now: string): Promise<'ok' | 'unknown-policy'>;
+}
+
+export interface WebhookStore {
+  list: Page<WebhookFilters, Webhook>;
+  get(id: string): Promise<Webhook | undefined>;
+  insert(id: string, input: Schemas['WebhookCreate'], now: string): Promise<Webhook>;
+  /**
+   * Full replacement, except the secret: omitted keeps it, null removes it, a string replaces it.
+   * Enabling clears the service's `disabled_reason`; disabling keeps a reason the service set.
+   */
+  replace(id: string, input: Schemas['WebhookUpdate'], now: string): Promise<Webhook | undefined>;
+  delete(id: string): Promise<boolean>;
+}
+
+/** The first response of a create made with an Idempotency-Key. */
+export interface StoredResponse {
+  fingerprint: string;
+  status: number;
+  location: string;
+  etag: string;
+  body: string;
+}
+
+/** Idempotency records per API key, kept 24 hours. */
+export interface IdempotencyStore {
+  find(owner: string, key: string, now: Date): Promise<StoredResponse | undefined>;
+  /** Stores a first response; expired records go at the same time, so storage stays bounded. */
+  save(owner: string, key: string, response: StoredResponse, now: Date): Promise<void>;
+}
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'gone' | 'cancelled';
+
+/** A claimed delivery with what the attempt needs, read at claim time (the current URL and secret). */
+export interface ClaimedDelivery {
+  id: string;
+  eventType: EventType;
+  body: string;
+  webhookId: string;
+  url: string;
+  secret: string | null;
+  /** Attempts already recorded before this one. */
+  attempts: number;
+  /** Epoch ms of the first recorded attempt, or null before it. */
+  firstAttemptAt: number | null;
+  /** Epoch ms when the delivery was queued. */
+  createdAt: number;
+  /**
+   * Epoch ms when this claim's lease runs out. Where several processes claim (PostgreSQL), the
+   * outcome is recorded only while the delivery still carries this lease.
+   */
+  leasedUntil?: number;
+}
+
+export interface ClaimOptions {
+  now: number;
+  limit: number;
+  leaseMs: number;
+  /** Which webhooks may send now and which due deliveries to take (server/webhooks/endpoints.ts). */
+  plan: SlotPlan;
+}
+
+/** What one attempt came to, as the dispatcher judged it. */
+export type AttemptOutcome =
+  | { kind: 'delivered'; status: number }
+  | { kind: 'gone'; status: number }
+  | { kind: 'retry'; status: number | null; error: string; dueAt: number }
+  | { kind: 'exhausted'; status: number | null; error: string };
+
+export interface RecordedAttempt {
+  /** Set when the webhook was disabled by this attempt. */
+  disabled: 'endpoint_gone' | 'failing' | null;
+  /**
+   * True when the lease had run out and another dispatcher had claimed the delivery again: the
+   * outcome was not recorded (that dispatcher's attempt will be), and the receiver got it twice.
+   */
+  stale?: boolean;
+}
+
+export interface Attempt {
+  delivery: ClaimedDelivery;
+  outcome: AttemptOutcome;
+  /** Epoch ms when the attempt ended. */
+  at: number;
+}
+
+export interface DeliveryRow {
+  id: string;
+  eventId: string;
+  webhookId: string;
+  state: DeliveryState;
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  /** Epoch ms: when it is due (a lease's expiry while in flight); the first attempt, or null. */
+  dueAt: number;
+  firstAttemptAt: number | null;
+}
+
+/**
+ * The webhook outbox: events and their deliveries are rows written atomically with the change
+ * that caused them; the dispatcher leases due deliveries from here and records their outcomes.
+ */
+export interface OutboxStore {
+  /**
+   * Queues an event for every enabled webhook subscribed to its type, validated against its
+   * schema and serialised once (every attempt sends exactly these bytes). Inside a transaction,
+   * nothing is queued if it rolls back. Resolves to the number of deliveries queued.
+   */
+  enqueue(body: WebhookEvent, now?: Date): Promise<number>;
+  /** Calls `listener` soon after any committed enqueue, by any process on this database. Returns the unsubscribe function. */
+  onEnqueue(listener: () => void): () => void;
+  /**
+   * Leases up to `limit` due deliveries that the plan chooses, oldest due first. A lease moves
+   * `due_at` to its expiry; one that runs out (its process died) makes the delivery due again, so
+   * it is sent at least once. Deliveries of deleted or disabled webhooks are cancelled on the way.
+   */
+  claimDue(options: ClaimOptions): Promise<ClaimedDelivery[]>;
+  /** Records attempts' outcomes on their deliveries and webhooks' `last_delivery`, in order, atomically. */
+  recordAttempts(attempts: readonly Attempt[]): Promise<RecordedAttempt[]>;
+  /** Gives a claimed delivery back, due at `now`, without counting an attempt (shutdown aborted it). */
+  releaseLease(delivery: ClaimedDelivery, now: number): Promise<void>;
+  /**
+   * At a dispatcher's start: makes due at once the deliveries a dead process had leased, where the
+   * store can know it (one SQLite server holds its file); elsewhere leases simply run out.
+   */
+  resumeOrphaned(now: number): Promise<number>;
+  /** Epoch ms of the earliest due time of a pending delivery after `after` (all of them by default), or null. */
+  nextDueAt(after?: number): Promise<number | null>;
+  /**
+   * Per webhook, deliveries leased (in flight) at `now` by any process, so the per-endpoint limit
+   * holds across instances; empty where only this process claims.
+   */
+  leasedElsewhere?(now: number): Promise<Map<string, number>>;
+  /** Deletes finished deliveries older than `before` (epoch ms) and events left without deliveries. */
+  pruneFinished(before: number): Promise<number>;
+  /** Every queued event body in the order it was queued (operators, tests). */
+  listEvents(): Promise<WebhookEvent[]>;
+  /** Every delivery of a webhook, oldest first (operators, tests). */
+  listDeliveries(webhookId: string): Promise<DeliveryRow[]>;
+  /** Counts of deliveries by state (operators, tests, the benchmark). */
+  countDeliveries(): Promise<Record<DeliveryState, number>>;
+}
+
+export interface Store {
+  readonly engine: 'sqlite' | 'postgres';
+  readonly policies: PolicyStore;
+  readonly findings: FindingStore;
+  readonly webhooks: WebhookStore;
+  readonly idempotency: IdempotencyStore;
+  readonly outbox: OutboxStore;
+  /**
+   * Runs `fn` atomically and in isolation from every other transaction, in this process or
+   * another (serializable). `fn` must touch the database only through `tx`, and may be run again
+   * when the database reports a serialization conflict, so it must not have other side effects.
+   * Inside a transaction, a nested call is a savepoint.
+   */
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
+  /** Deletes every row of every table (the stateful mock's reset), inside the caller's transaction. */
+  clear(): Promise<void>;
+  /**
+   * A rate-limit counter store shared by every process on this database, or undefined where one
+   * process serves the database (then each process counts in memory).
+   */
+  rateLimitStore?(): RateLimitStore;
+  /** True when the database answers a trivial query (readiness). */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
