@@ -197,7 +197,7 @@ try {
   const results: { findings: number; medians: number[] }[] = [];
   for (const [index, data] of datasets.entries()) {
     log(`measuring ${data.findings.toLocaleString('en')}`);
-    const config = testConfig({ dbPath: data.path, apiKeys: parseApiKeys(`${KEY}:read+write`), usingDefaultKeys: false, rateLimitPerMinute: 0, validateResponses: false });
+    const config = testConfig({ database: data.path, apiKeys: parseApiKeys(`${KEY}:read+write`), usingDefaultKeys: false, rateLimitPerMinute: 0, validateResponses: false });
     const server = await startServer(config, { workers: [] });
     try {
       // The first database also warms the JIT up, which would otherwise flatter the growth.

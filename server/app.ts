@@ -1,7 +1,6 @@
-// The app factory: one Express app over one database, with the whole middleware order in one
+// The app factory: one Express app over one store, with the whole middleware order in one
 // place (below). The process entry point is server/main.ts; tests use startServer (server.ts).
 import express, { type Express, type Router } from 'express';
-import type { DatabaseSync } from 'node:sqlite';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { authenticate, requireScope } from './http/auth.ts';
@@ -17,8 +16,9 @@ import type { RouteContext, WebhookUrlCheck } from './routes/context.ts';
 import { findingsRouter } from './routes/findings.ts';
 import { policiesRouter } from './routes/policies.ts';
 import { webhooksRouter } from './routes/webhooks.ts';
-import { openDatabase } from './store/sqlite/database.ts';
+import { openStore } from './store/open.ts';
 import { seedFromExamples } from './store/seed.ts';
+import type { Store } from './store/store.ts';
 import { loadDocument } from '../lib/document.ts';
 import { SETTINGS_PATH, settingsRouter } from './settings/router.ts';
 import { SIMULATOR_PATH, simulatorRouter } from './simulator/router.ts';
@@ -27,8 +27,8 @@ import { checkWebhookUrl } from './webhooks/ssrf.ts';
 export interface AppDeps {
   /** Defaults to a pino logger on stdout at config.logLevel; tests inject one with a capturing destination. */
   logger?: Logger;
-  /** An already open and migrated database; defaults to opening config.dbPath. */
-  db?: DatabaseSync;
+  /** An already open store; defaults to opening config.database. The app closes it. */
+  store?: Store;
   now?: () => Date;
   /** The webhook URL policy; defaults to the SSRF guard of server/webhooks/ssrf.ts for the mode. */
   checkWebhookUrl?: WebhookUrlCheck;
@@ -41,7 +41,7 @@ export interface AppDeps {
 
 export interface SecmonApp {
   express: Express;
-  db: DatabaseSync;
+  store: Store;
   logger: Logger;
   config: Config;
   now: () => Date;
@@ -55,22 +55,27 @@ export interface SecmonApp {
  */
 function defaultRouters(config: Config): NonNullable<AppDeps['routers']> {
   if (config.mode !== 'development') return [];
-  const simulator: NonNullable<AppDeps['routers']>[number] = ({ db, now }) => ({
+  const simulator: NonNullable<AppDeps['routers']>[number] = ({ store, now }) => ({
     path: SIMULATOR_PATH,
-    router: simulatorRouter({ db, apiKeys: config.apiKeys, anyKey: config.mock, now }),
+    router: simulatorRouter({ store, apiKeys: config.apiKeys, anyKey: config.mock, now }),
   });
-  return config.mock ? [simulator, ({ db }) => ({ path: MOCK_RESET_PATH, router: mockResetRouter(db) })] : [simulator];
+  return config.mock ? [simulator, ({ store }) => ({ path: MOCK_RESET_PATH, router: mockResetRouter(store) })] : [simulator];
 }
 
-export function createApp(config: Config, deps: AppDeps = {}): SecmonApp {
+export async function createApp(config: Config, deps: AppDeps = {}): Promise<SecmonApp> {
   const logger = deps.logger ?? createLogger(config.logLevel);
-  const db = deps.db ?? openDatabase(config.dbPath);
-  if (config.mock) seedFromExamples(db, loadDocument());
+  const store = deps.store ?? (await openStore(config.database));
+  try {
+    if (config.mock) await seedFromExamples(store, loadDocument());
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const now = deps.now ?? (() => new Date());
   let accepting = true;
   const app = express();
-  const secmon: SecmonApp = { express: app, db, logger, config, now, stopAccepting: () => (accepting = false) };
-  const context: RouteContext = { db, now, checkWebhookUrl: deps.checkWebhookUrl ?? ((url) => checkWebhookUrl(url, { mode: config.mode })) };
+  const secmon: SecmonApp = { express: app, store, logger, config, now, stopAccepting: () => (accepting = false) };
+  const context: RouteContext = { store, now, checkWebhookUrl: deps.checkWebhookUrl ?? ((url) => checkWebhookUrl(url, { mode: config.mode })) };
 
   app.disable('x-powered-by');
   // Resources carry strong ETags computed from their representation; Express's weak ones would
@@ -82,7 +87,7 @@ export function createApp(config: Config, deps: AppDeps = {}): SecmonApp {
   app.use(requestLogger(logger));
   app.use(corsForOrigins(config.corsOrigins));
   // 2. operational endpoints, no API key
-  app.use(operationsRouter({ db, docsPath: config.docsPath, isAccepting: () => accepting }));
+  app.use(operationsRouter({ store, docsPath: config.docsPath, isAccepting: () => accepting }));
   app.use(SETTINGS_PATH, settingsRouter(config.mode));
   // 3. routers outside the contract (simulator, ...)
   for (const mount of deps.routers ?? defaultRouters(config)) {
@@ -94,7 +99,7 @@ export function createApp(config: Config, deps: AppDeps = {}): SecmonApp {
   app.use(
     '/v1',
     authenticate(config.apiKeys, config.mock),
-    rateLimitPerKey(config.rateLimitPerMinute),
+    rateLimitPerKey(config.rateLimitPerMinute, store.rateLimitStore?.()),
     requireScope,
     requireJson,
     parseJson,

@@ -15,8 +15,11 @@ export interface Config {
   port: number;
   /** Loopback by default so a development server is not reachable from the network. */
   host: string;
-  /** File path of the SQLite database, or ':memory:'. */
-  dbPath: string;
+  /**
+   * Where the data lives: a file path of the embedded SQLite database (the default), ':memory:',
+   * or a `postgres://` (`postgresql://`) URL, which several instances may share.
+   */
+  database: string;
   mode: Mode;
   apiKeys: readonly ApiKey[];
   /** True when `apiKeys` are the documented development defaults (printed once at start-up). */
@@ -114,7 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   return {
     port: parseInteger('PORT (--port)', pick('port', 'PORT') ?? '3000', 0, 65535),
     host: pick('host', 'SECMON_HOST') ?? '127.0.0.1',
-    dbPath: pick('db', 'SECMON_DB') ?? './data/secmon.db',
+    database: pick('db', 'SECMON_DB') ?? './data/secmon.db',
     mode,
     apiKeys: parseApiKeys(keysText ?? DEFAULT_DEV_KEYS),
     usingDefaultKeys: keysText === undefined,

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
 import { createApp, type AppDeps, type SecmonApp } from './app.ts';
 import { answerClientError } from './http/client-errors.ts';
+import { describeDatabase, isPostgresUrl } from './store/open.ts';
 import { holdDatabase } from './store/sqlite/writer-lock.ts';
 import { deliveryWorker } from './webhooks/dispatcher.ts';
 
@@ -31,11 +32,13 @@ export interface RunningServer {
 const DRAIN_TIMEOUT_MS = 10_000;
 
 export async function startServer(config: Config, deps: ServerDeps = {}): Promise<RunningServer> {
-  // Taken before the database is opened; the dispatcher's start-up resend is safe only under it.
-  const lock = deps.db === undefined && config.dbPath !== ':memory:' ? holdDatabase(config.dbPath) : undefined;
+  // One server per SQLite file, taken before the file is opened: the dispatcher's start-up resend
+  // is safe only under it. PostgreSQL is made for several instances and needs no such hold.
+  const embedded = deps.store === undefined && config.database !== ':memory:' && !isPostgresUrl(config.database);
+  const lock = embedded ? holdDatabase(config.database) : undefined;
   let app: SecmonApp;
   try {
-    app = createApp(config, deps);
+    app = await createApp(config, deps);
   } catch (error) {
     lock?.release();
     throw error;
@@ -70,7 +73,7 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
   try {
     await once(server, 'listening');
   } catch (error) {
-    app.db.close();
+    await app.store.close();
     lock?.release();
     throw error;
   }
@@ -78,7 +81,7 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
   for (const worker of workers) worker.start();
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  app.logger.info({ url, mode: config.mode, db: config.dbPath }, 'server listening');
+  app.logger.info({ url, mode: config.mode, db: describeDatabase(config.database), store: app.store.engine }, 'server listening');
 
   const close = () =>
     (closing ??= (async () => {
@@ -90,7 +93,7 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
       await drained;
       clearTimeout(timer);
       await Promise.all(workers.map((worker) => worker.stop()));
-      app.db.close();
+      await app.store.close();
       lock?.release();
       app.logger.info('server closed');
     })());

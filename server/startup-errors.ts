@@ -12,11 +12,11 @@ const SQLITE_CANTOPEN = 14;
 const SQLITE_NOTADB = 26;
 
 /** A one-line message for a failure caused by a setting's value, or undefined for anything else. */
-export function startupErrorMessage(error: unknown, config: Pick<Config, 'port' | 'host' | 'dbPath'>): string | undefined {
+export function startupErrorMessage(error: unknown, config: Pick<Config, 'port' | 'host' | 'database'>): string | undefined {
   const { code, syscall, errcode } = (error ?? {}) as SystemishError;
   const port = `PORT (--port) ${config.port}`;
   const host = `SECMON_HOST (--host) '${config.host}'`;
-  const db = `SECMON_DB (--db) '${config.dbPath}'`;
+  const db = `SECMON_DB (--db) '${config.database}'`;
   if (syscall === 'listen') {
     if (code === 'EADDRINUSE') return `${port} is already in use on ${config.host}: stop the other process or choose another port (0 picks a free one)`;
     if (code === 'EACCES') return `${port} needs privileges this process does not have: choose a port from 1024 up`;

@@ -1,9 +1,9 @@
 // Conditional requests on top of the domain's ETag rules: 304 for a matching If-None-Match on
 // reads, 412 for a failed If-Match on writes (checked inside the write's transaction), and the ETag header on every representation.
 import type { Request, Response } from 'express';
-import type { DatabaseSync } from 'node:sqlite';
 import { etagOf, ifNoneMatchHits } from '../domain/etag.ts';
 import { PRECONDITION_FAILED, writeIfMatch as writeIfMatchInStore } from '../store/conditional.ts';
+import type { Store } from '../store/store.ts';
 import { ProblemError } from './problems.ts';
 
 /** Sends a resource with its ETag (and Location for a create) through res.json, so it is validated. */
@@ -40,8 +40,13 @@ export function sendCached(req: Request, res: Response, page: { body: string | B
  * Writes only if If-Match (when sent) names the current resource's ETag, checked in the write's
  * transaction; throws 412 otherwise (and whatever `current` throws, such as a 404).
  */
-export function writeIfMatch<T extends object, R>(req: Request, db: DatabaseSync, current: () => T, write: (current: T) => R): R {
-  const outcome = writeIfMatchInStore(db, req.header('if-match'), current, write);
+export async function writeIfMatch<T extends object, R>(
+  req: Request,
+  store: Store,
+  current: (tx: Store) => Promise<T>,
+  write: (tx: Store, current: T) => Promise<R>,
+): Promise<R> {
+  const outcome = await writeIfMatchInStore(store, req.header('if-match'), current, write);
   if (outcome === PRECONDITION_FAILED) {
     throw new ProblemError('precondition-failed', 'The resource has changed since the ETag you sent; fetch it again.');
   }

@@ -2,10 +2,8 @@
 // in the same transaction as the create, so a retry replays it and a different body is refused.
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { DatabaseSync } from 'node:sqlite';
 import { etagOf } from '../domain/etag.ts';
-import { transaction } from '../store/sqlite/database.ts';
-import { findStoredResponse, storeResponse, type StoredResponse } from '../store/sqlite/idempotency.ts';
+import type { Store, StoredResponse } from '../store/store.ts';
 import { principalOf } from './auth.ts';
 import { sendResource } from './etag.ts';
 import { ProblemError } from './problems.ts';
@@ -26,27 +24,29 @@ function canonical(value: unknown): string {
 }
 
 /**
- * Runs `create` (synchronous, in one transaction with the idempotency record) and answers 201,
- * or replays the stored response for a retried Idempotency-Key.
+ * Runs `create` (in one transaction with the idempotency record, so it may run again if the
+ * store retries the transaction) and answers 201, or replays the stored response for a retried
+ * Idempotency-Key. A concurrent duplicate, on this instance or another, waits for or retries
+ * behind the first and replays it: never a second resource.
  */
-export function respondCreated(req: Request, res: Response, db: DatabaseSync, now: Date, create: () => Created): void {
+export async function respondCreated(req: Request, res: Response, store: Store, now: Date, create: (tx: Store) => Promise<Created>): Promise<void> {
   const key = req.header('idempotency-key');
   if (key === undefined) {
-    const created = create();
+    const created = await store.transaction(create);
     sendResource(res, 201, created.resource, created.location);
     return;
   }
   const owner = principalOf(res).id;
   const fingerprint = createHash('sha256').update(`${req.method} ${req.path}\n${canonical(req.body)}`).digest('hex');
-  const outcome = transaction(db, (): { replay: StoredResponse } | { created: Created } => {
-    const stored = findStoredResponse(db, owner, key, now);
+  const outcome = await store.transaction(async (tx): Promise<{ replay: StoredResponse } | { created: Created }> => {
+    const stored = await tx.idempotency.find(owner, key, now);
     if (stored && stored.fingerprint !== fingerprint) {
       throw new ProblemError('idempotency-key-reused', `The Idempotency-Key ${key} was used with a different request body.`);
     }
     if (stored) return { replay: stored };
-    const created = create();
+    const created = await create(tx);
     const body = JSON.stringify(created.resource);
-    storeResponse(db, owner, key, { fingerprint, status: 201, location: created.location, etag: etagOf(created.resource), body }, now);
+    await tx.idempotency.save(owner, key, { fingerprint, status: 201, location: created.location, etag: etagOf(created.resource), body }, now);
     return { created };
   });
   if ('replay' in outcome) {

@@ -2,16 +2,16 @@
 // for example before each end-to-end test of a frontend. Mounted only in --mock mode; like the
 // rest of the mock it needs no particular key, and CORS lets a test page call it.
 import { Router } from 'express';
-import type { DatabaseSync } from 'node:sqlite';
 import { loadDocument } from '../../lib/document.ts';
 import { resetToExamples } from '../store/seed.ts';
+import type { Store } from '../store/store.ts';
 
 export const MOCK_RESET_PATH = '/_mock/reset';
 
-export function mockResetRouter(db: DatabaseSync): Router {
+export function mockResetRouter(store: Store): Router {
   const router = Router();
-  router.post('/', (_req, res) => {
-    resetToExamples(db, loadDocument());
+  router.post('/', async (_req, res) => {
+    await resetToExamples(store, loadDocument());
     res.status(204).end();
   });
   return router;

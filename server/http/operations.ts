@@ -2,29 +2,24 @@
 // the offline docs page. None needs an API key.
 import compression from 'compression';
 import { Router } from 'express';
-import type { DatabaseSync } from 'node:sqlite';
 import { bundledJsonPath, bundledYamlPath } from '../../lib/document-files.ts';
+import type { Store } from '../store/store.ts';
 import { DOCS_PATH, mountDocsPage } from './docs-page.ts';
 
 export interface OperationsOptions {
-  db: DatabaseSync;
+  store: Store;
   docsPath: string;
   /** False once shutdown has begun, so load balancers stop sending traffic. */
   isAccepting: () => boolean;
 }
 
-export function operationsRouter({ db, docsPath, isAccepting }: OperationsOptions): Router {
+export function operationsRouter({ store, docsPath, isAccepting }: OperationsOptions): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  router.get('/readyz', (_req, res) => {
-    let ready = isAccepting();
-    try {
-      ready &&= db.prepare('SELECT 1 AS ok').get()?.ok === 1;
-    } catch {
-      ready = false;
-    }
+  router.get('/readyz', async (_req, res) => {
+    const ready = isAccepting() && (await store.ping());
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable' });
   });
   // The document and the docs page are large and compress well (the page from 2.7 MB to ~0.6 MB).

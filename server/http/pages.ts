@@ -28,12 +28,12 @@ function pageRequest(req: Request, list: string, filters: Filters): PageRequest 
 export function listHandler<F extends Filters, T extends CursorPosition>(
   list: string,
   filtersOf: (query: Record<string, unknown>) => F,
-  fetch: (filters: F, after: CursorPosition | undefined, limit: number) => T[],
+  fetch: (filters: F, after: CursorPosition | undefined, limit: number) => Promise<T[]>,
 ): RequestHandler {
-  return (req, res) => {
+  return async (req, res) => {
     const filters = filtersOf(req.query as Record<string, unknown>);
     const { limit, after } = pageRequest(req, list, filters);
-    const rows = fetch(filters, after, limit);
+    const rows = await fetch(filters, after, limit);
     const data = rows.slice(0, limit);
     const last = data.at(-1);
     res.json({ data, next_cursor: rows.length > limit && last ? encodeCursor(list, filters, last) : null });

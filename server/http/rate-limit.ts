@@ -1,7 +1,7 @@
 // Per-API-key quota with express-rate-limit, answering with the IETF draft-8 headers
 // (`RateLimit: "<name>"; r=..; t=..`, `RateLimit-Policy: "<name>"; q=..; w=..`).
 import type { RequestHandler } from 'express';
-import { rateLimit } from 'express-rate-limit';
+import { rateLimit, type Store } from 'express-rate-limit';
 import { principalOf } from './auth.ts';
 import { sendProblem } from './problems.ts';
 
@@ -12,9 +12,15 @@ const WINDOW_SECONDS = 60;
  */
 export const UNLIMITED_QUOTA = 2 ** 32 - 1;
 
-export function rateLimitPerKey(perMinute: number): RequestHandler {
+/**
+ * `shared` counts in the database, so instances behind one load balancer share each key's quota;
+ * without it (one SQLite server), the count lives in this process's memory. Counting is skipped
+ * when limiting is off.
+ */
+export function rateLimitPerKey(perMinute: number, shared?: Store): RequestHandler {
   const name = perMinute === 0 ? 'unlimited' : `${perMinute}-in-1min`;
   return rateLimit({
+    ...(shared && perMinute > 0 ? { store: shared, passOnStoreError: true } : {}),
     windowMs: WINDOW_SECONDS * 1000,
     limit: perMinute === 0 ? UNLIMITED_QUOTA : perMinute,
     standardHeaders: 'draft-8',

@@ -8,7 +8,7 @@ import { sendRead, sendResource, writeIfMatch } from '../http/etag.ts';
 import { respondCreated } from '../http/idempotency.ts';
 import { listHandler } from '../http/pages.ts';
 import { invalid, ProblemError } from '../http/problems.ts';
-import { getFinding, listFindings, writeFinding } from '../store/sqlite/findings.ts';
+import type { Store } from '../store/store.ts';
 import type { RouteContext } from './context.ts';
 import { finder } from './found.ts';
 
@@ -24,42 +24,43 @@ function orThrow(result: Finding | DomainError): Finding {
 
 const unknownPolicy = (id: string | null) => invalid('/body/policy_id', `no policy has the id ${String(id)}`);
 
-export function findingsRouter({ db, now }: RouteContext): Router {
+const found = finder((store: Store, id) => store.findings.get(id), 'finding');
+
+export function findingsRouter({ store, now }: RouteContext): Router {
   const router = Router();
-  const found = finder((id) => getFinding(db, id), 'finding');
 
   router.get(
     '/',
     listHandler(
       'findings',
       ({ status, severity, device_id, policy_id }: ListQuery) => ({ status, severity, device_id, policy_id }),
-      (filters, after, limit) => listFindings(db, filters, after, limit),
+      (filters, after, limit) => store.findings.list(filters, after, limit),
     ),
   );
 
-  router.post('/', (req, res) => {
+  router.post('/', async (req, res) => {
     const at = now();
-    respondCreated(req, res, db, at, () => {
+    await respondCreated(req, res, store, at, async (tx) => {
       const finding = orThrow(newFinding(newId('fnd', at.getTime()), req.body as components['schemas']['FindingCreate'], at.toISOString()));
-      if (writeFinding(db, null, finding, at.toISOString()) === 'unknown-policy') throw unknownPolicy(finding.policy_id);
+      if ((await tx.findings.write(null, finding, at.toISOString())) === 'unknown-policy') throw unknownPolicy(finding.policy_id);
       return { location: `/v1/findings/${finding.id}`, resource: finding };
     });
   });
 
-  router.get('/:id', (req, res) => sendRead(req, res, found(req.params.id)));
+  router.get('/:id', async (req, res) => sendRead(req, res, await found(store, req.params.id)));
 
-  router.put('/:id', (req, res) => {
+  router.put('/:id', async (req, res) => {
     const at = now().toISOString();
-    const next = writeIfMatch(req, db, () => found(req.params.id), (current) => {
+    const next = await writeIfMatch(req, store, (tx) => found(tx, req.params.id), async (tx, current) => {
       const updated = orThrow(updatedFinding(current, req.body as components['schemas']['FindingUpdate'], at));
-      if (writeFinding(db, current, updated, at) === 'unknown-policy') throw unknownPolicy(updated.policy_id);
+      if ((await tx.findings.write(current, updated, at)) === 'unknown-policy') throw unknownPolicy(updated.policy_id);
       return updated;
     });
     sendResource(res, 200, next);
   });
 
-  router.delete('/:id', (req, res) => {
-    writeIfMatch(req, db, () => found(req.params.id), (current) => writeFinding(db, current, null, now().toISOString()));
+  router.delete('/:id', async (req, res) => {
+    await writeIfMatch(req, store, (tx) => found(tx, req.params.id), (tx, current) => tx.findings.write(current, null, now().toISOString()));
     res.status(204).end();
   });
 

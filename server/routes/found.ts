@@ -1,9 +1,9 @@
 // The 404 every item route shares.
 import { ProblemError } from '../http/problems.ts';
 
-export function finder<T>(get: (id: string) => T | undefined, noun: string): (id: string) => T {
-  return (id) => {
-    const item = get(id);
+export function finder<S, T>(get: (source: S, id: string) => Promise<T | undefined>, noun: string): (source: S, id: string) => Promise<T> {
+  return async (source, id) => {
+    const item = await get(source, id);
     if (item === undefined) throw new ProblemError('not-found', `No ${noun} has the id ${id}.`);
     return item;
   };

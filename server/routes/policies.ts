@@ -7,45 +7,47 @@ import { sendRead, sendResource, writeIfMatch } from '../http/etag.ts';
 import { respondCreated } from '../http/idempotency.ts';
 import { listHandler } from '../http/pages.ts';
 import { ProblemError } from '../http/problems.ts';
-import { deletePolicy, getPolicy, insertPolicy, listPolicies, replacePolicy } from '../store/sqlite/policies.ts';
+import type { Store } from '../store/store.ts';
 import type { RouteContext } from './context.ts';
 import { finder } from './found.ts';
 
 type PolicyWrite = components['schemas']['PolicyWrite'];
 type ListQuery = NonNullable<operations['listPolicies']['parameters']['query']>;
 
-export function policiesRouter({ db, now }: RouteContext): Router {
+const found = finder((store: Store, id) => store.policies.get(id), 'policy');
+
+export function policiesRouter({ store, now }: RouteContext): Router {
   const router = Router();
-  const found = finder((id) => getPolicy(db, id), 'policy');
 
   router.get(
     '/',
     listHandler(
       'policies',
       ({ enabled, severity }: ListQuery) => ({ enabled, severity }),
-      (filters, after, limit) => listPolicies(db, filters, after, limit),
+      (filters, after, limit) => store.policies.list(filters, after, limit),
     ),
   );
 
-  router.post('/', (req, res) => {
+  router.post('/', async (req, res) => {
     const at = now();
-    respondCreated(req, res, db, at, () => {
-      const policy = insertPolicy(db, newId('pol', at.getTime()), req.body as PolicyWrite, at.toISOString());
+    await respondCreated(req, res, store, at, async (tx) => {
+      const policy = await tx.policies.insert(newId('pol', at.getTime()), req.body as PolicyWrite, at.toISOString());
       return { location: `/v1/policies/${policy.id}`, resource: policy };
     });
   });
 
-  router.get('/:id', (req, res) => sendRead(req, res, found(req.params.id)));
+  router.get('/:id', async (req, res) => sendRead(req, res, await found(store, req.params.id)));
 
-  router.put('/:id', (req, res) => {
+  router.put('/:id', async (req, res) => {
     const id = req.params.id;
-    sendResource(res, 200, writeIfMatch(req, db, () => found(id), () => replacePolicy(db, id, req.body as PolicyWrite, now().toISOString())!));
+    const replaced = await writeIfMatch(req, store, (tx) => found(tx, id), async (tx) => (await tx.policies.replace(id, req.body as PolicyWrite, now().toISOString()))!);
+    sendResource(res, 200, replaced);
   });
 
-  router.delete('/:id', (req, res) => {
+  router.delete('/:id', async (req, res) => {
     const id = req.params.id;
-    writeIfMatch(req, db, () => found(id), () => {
-      if (deletePolicy(db, id, now().toISOString()) === 'in-use') {
+    await writeIfMatch(req, store, (tx) => found(tx, id), async (tx) => {
+      if ((await tx.policies.delete(id, now().toISOString())) === 'in-use') {
         throw new ProblemError('policy-in-use', `Open or in-progress findings still reference policy ${id}; resolve or suppress them first.`);
       }
     });

@@ -7,7 +7,7 @@ import { sendRead, sendResource, writeIfMatch } from '../http/etag.ts';
 import { respondCreated } from '../http/idempotency.ts';
 import { listHandler } from '../http/pages.ts';
 import { ProblemError } from '../http/problems.ts';
-import { deleteWebhook, getWebhook, insertWebhook, listWebhooks, replaceWebhook } from '../store/sqlite/webhooks.ts';
+import type { Store } from '../store/store.ts';
 import type { RouteContext, WebhookUrlCheck } from './context.ts';
 import { finder } from './found.ts';
 
@@ -20,41 +20,42 @@ async function checkUrl(check: WebhookUrlCheck, req: Request): Promise<void> {
   }
 }
 
-export function webhooksRouter({ db, now, checkWebhookUrl }: RouteContext): Router {
+const found = finder((store: Store, id) => store.webhooks.get(id), 'webhook');
+
+export function webhooksRouter({ store, now, checkWebhookUrl }: RouteContext): Router {
   const router = Router();
-  const found = finder((id) => getWebhook(db, id), 'webhook');
 
   router.get(
     '/',
     listHandler(
       'webhooks',
       ({ enabled, event }: ListQuery) => ({ enabled, event }),
-      (filters, after, limit) => listWebhooks(db, filters, after, limit),
+      (filters, after, limit) => store.webhooks.list(filters, after, limit),
     ),
   );
 
   router.post('/', async (req, res) => {
     await checkUrl(checkWebhookUrl, req);
     const at = now();
-    respondCreated(req, res, db, at, () => {
-      const webhook = insertWebhook(db, newId('whk', at.getTime()), req.body as components['schemas']['WebhookCreate'], at.toISOString());
+    await respondCreated(req, res, store, at, async (tx) => {
+      const webhook = await tx.webhooks.insert(newId('whk', at.getTime()), req.body as components['schemas']['WebhookCreate'], at.toISOString());
       return { location: `/v1/webhooks/${webhook.id}`, resource: webhook };
     });
   });
 
-  router.get('/:id', (req, res) => sendRead(req, res, found(req.params.id)));
+  router.get('/:id', async (req, res) => sendRead(req, res, await found(store, req.params.id)));
 
   router.put('/:id', async (req, res) => {
-    found(req.params.id);
+    await found(store, req.params.id);
     await checkUrl(checkWebhookUrl, req);
     // Judged after the asynchronous URL check, against the state the write replaces.
     const id = req.params.id;
-    const webhook = writeIfMatch(req, db, () => found(id), () => replaceWebhook(db, id, req.body as components['schemas']['WebhookUpdate'], now().toISOString())!);
+    const webhook = await writeIfMatch(req, store, (tx) => found(tx, id), async (tx) => (await tx.webhooks.replace(id, req.body as components['schemas']['WebhookUpdate'], now().toISOString()))!);
     sendResource(res, 200, webhook);
   });
 
-  router.delete('/:id', (req, res) => {
-    writeIfMatch(req, db, () => found(req.params.id), () => deleteWebhook(db, req.params.id));
+  router.delete('/:id', async (req, res) => {
+    await writeIfMatch(req, store, (tx) => found(tx, req.params.id), (tx) => tx.webhooks.delete(req.params.id));
     res.status(204).end();
   });
 

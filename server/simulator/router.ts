@@ -3,21 +3,19 @@
 // development mode, and it needs an API key with the `write` scope.
 import { Router } from 'express';
 import type { ErrorObject } from 'ajv';
-import type { DatabaseSync } from 'node:sqlite';
 import type { ApiKey } from '../config.ts';
 import { EVENT_TYPES, isEventType, validateEvent, type WebhookEvent } from '../../lib/events.ts';
 import { authenticate, requireScope } from '../http/auth.ts';
 import { parseJson, requireJson } from '../http/body.ts';
 import { invalidPartsDetail } from '../../lib/problems.ts';
 import { ProblemError } from '../http/problems.ts';
-import { transaction } from '../store/sqlite/database.ts';
-import { enqueueEvent } from '../store/sqlite/outbox.ts';
+import type { Store } from '../store/store.ts';
 import { mergeOverrides, sampleEvent } from './samples.ts';
 
 export const SIMULATOR_PATH = '/_simulator';
 
 export interface SimulatorDeps {
-  db: DatabaseSync;
+  store: Store;
   apiKeys: readonly ApiKey[];
   /** The stateful mock: any bearer token is a key with every scope, as on /v1. */
   anyKey?: boolean;
@@ -29,10 +27,10 @@ export interface SimulatorDeps {
  * the body is realistic sample data. Answers 202 with the emitted event and how many deliveries
  * were queued for it.
  */
-export function simulatorRouter({ db, apiKeys, anyKey = false, now }: SimulatorDeps): Router {
+export function simulatorRouter({ store, apiKeys, anyKey = false, now }: SimulatorDeps): Router {
   const router = Router();
   router.use(authenticate(apiKeys, anyKey), requireScope, requireJson, parseJson);
-  router.post('/events', (req, res) => {
+  router.post('/events', async (req, res) => {
     const request = req.body as unknown;
     if (typeof request !== 'object' || request === null || Array.isArray(request)) {
       throw invalid([{ pointer: '/body', message: 'must be an object with an event type' }]);
@@ -42,7 +40,7 @@ export function simulatorRouter({ db, apiKeys, anyKey = false, now }: SimulatorD
     const body = mergeOverrides(sampleEvent(type, now()), overrides);
     const result = validateEvent(body);
     if (!result.valid) throw invalid(result.errors.map(toProblemError));
-    const deliveries = transaction(db, () => enqueueEvent(db, body as WebhookEvent, now()));
+    const deliveries = await store.outbox.enqueue(body as WebhookEvent, now());
     res.status(202).json({ event: body, deliveries });
   });
   return router;

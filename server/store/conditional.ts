@@ -1,9 +1,9 @@
 // Conditional writes: If-Match is judged against the row as it is inside the write's own
-// transaction, which takes the write lock before reading (BEGIN IMMEDIATE), so of several writers
-// sending one ETag exactly one wins, however their requests interleave, in one process or several.
-import type { DatabaseSync } from 'node:sqlite';
+// transaction, which is serializable in every store (SQLite takes the write lock before reading,
+// PostgreSQL retries a transaction that lost a race), so of several writers sending one ETag
+// exactly one wins, however their requests interleave, in one process or several.
 import { etagOf, ifMatchSatisfied } from '../domain/etag.ts';
-import { transaction } from './sqlite/database.ts';
+import type { Store } from './store.ts';
 
 export const PRECONDITION_FAILED = 'precondition-failed';
 
@@ -12,14 +12,14 @@ export const PRECONDITION_FAILED = 'precondition-failed';
  * transaction. `read` and `write` may throw to roll everything back.
  */
 export function writeIfMatch<T extends object, R>(
-  db: DatabaseSync,
+  store: Store,
   ifMatch: string | undefined,
-  read: () => T,
-  write: (current: T) => R,
-): { written: R } | typeof PRECONDITION_FAILED {
-  return transaction(db, () => {
-    const current = read();
+  read: (tx: Store) => Promise<T>,
+  write: (tx: Store, current: T) => Promise<R>,
+): Promise<{ written: R } | typeof PRECONDITION_FAILED> {
+  return store.transaction(async (tx) => {
+    const current = await read(tx);
     if (!ifMatchSatisfied(ifMatch, etagOf(current))) return PRECONDITION_FAILED;
-    return { written: write(current) };
+    return { written: await write(tx, current) };
   });
 }

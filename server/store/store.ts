@@ -171,10 +171,10 @@ export interface OutboxStore {
   /** Epoch ms of the earliest due time of a pending delivery after `after` (all of them by default), or null. */
   nextDueAt(after?: number): Promise<number | null>;
   /**
-   * Per webhook, deliveries leased (in flight) at `now` by any process, so the per-endpoint limit
-   * holds across instances; empty where only this process claims.
+   * Per webhook, deliveries leased (in flight) at `now` by every process, this one included, so
+   * the per-endpoint limit holds across instances. Absent where only this process claims.
    */
-  leasedElsewhere?(now: number): Promise<Map<string, number>>;
+  leasedPerWebhook?(now: number): Promise<Map<string, number>>;
   /** Deletes finished deliveries older than `before` (epoch ms) and events left without deliveries. */
   pruneFinished(before: number): Promise<number>;
   /** Every queued event body in the order it was queued (operators, tests). */

@@ -1,20 +1,10 @@
 // The delivery worker: claims due deliveries from the outbox, POSTs each stored body to its
 // webhook and records the outcome (delivered, endpoint gone, retry later, or exhausted).
-import type { DatabaseSync } from 'node:sqlite';
 import type { Logger } from 'pino';
 import { Agent, request } from 'undici';
 import { deliveryHeaders } from '../../lib/delivery-headers.ts';
 import type { DeliveryConfig, Mode } from '../config.ts';
-import {
-  claimDueDeliveries,
-  nextDueAt,
-  onEnqueue,
-  pruneFinished,
-  recordAttempts,
-  releaseAllLeases,
-  releaseLease,
-} from '../store/sqlite/outbox.ts';
-import type { Attempt, AttemptOutcome, ClaimedDelivery, RecordedAttempt } from '../store/store.ts';
+import type { Attempt, AttemptOutcome, ClaimedDelivery, RecordedAttempt, Store } from '../store/store.ts';
 import { EndpointScheduler, healthOf, type EndpointHealth } from './endpoints.ts';
 import { parseRetryAfter, RETRY_DELAYS_MS, retryDelayMs } from './schedule.ts';
 import { guardedLookup, urlRefusal, type Resolver } from './ssrf.ts';
@@ -28,7 +18,7 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const RESPONSE_BODY_LIMIT = 64 * 1024;
 
 export interface DispatcherOptions {
-  db: DatabaseSync;
+  store: Store;
   config: { mode: Mode; delivery: DeliveryConfig };
   logger: Logger;
   /** Name resolution for delivery-time SSRF checks; the system resolver by default. */
@@ -40,15 +30,16 @@ export interface Dispatcher {
   start(): void;
   /**
    * Stops claiming, waits up to `graceMs` for attempts in flight, then aborts the rest and leaves
-   * them pending (not counted as attempts). The database must still be open.
+   * them pending (not counted as attempts). The store must still be open.
    */
   stop(graceMs?: number): Promise<void>;
 }
 
 type Flight = { delivery: ClaimedDelivery; controller: AbortController; done: Promise<void> };
 
-export function createDispatcher({ db, config, logger, resolve }: DispatcherOptions): Dispatcher {
+export function createDispatcher({ store, config, logger, resolve }: DispatcherOptions): Dispatcher {
   const { delivery: settings, mode } = config;
+  const outbox = store.outbox;
   const log = logger.child({ component: 'webhooks' });
   const agent = new Agent({
     connect: { lookup: guardedLookup(mode, resolve), timeout: settings.timeoutMs },
@@ -65,39 +56,46 @@ export function createDispatcher({ db, config, logger, resolve }: DispatcherOpti
     probeAfterMs: RETRY_DELAYS_MS[0]! * settings.retryScale,
   });
   let running = false;
-  let pumping = false;
   let pumpAgain = false;
   let timer: NodeJS.Timeout | undefined;
   let lastPrune = 0;
   let unsubscribe: (() => void) | undefined;
 
+  // The pass running now, if any: stop() waits for it, so nothing it claims is launched after.
+  let pass: Promise<void> | undefined;
+
   function pump(): void {
     if (!running) return;
-    if (pumping) {
+    if (pass) {
       pumpAgain = true;
       return;
     }
-    pumping = true;
+    pass = claimAndLaunch().finally(() => (pass = undefined));
+  }
+
+  async function claimAndLaunch(): Promise<void> {
     try {
       do {
         pumpAgain = false;
         const free = settings.concurrency - inFlight.size;
         if (free <= 0) break;
-        const claimed = claimDueDeliveries(db, { now: Date.now(), limit: free, leaseMs, plan: endpoints.plan(Date.now()) });
+        const now = Date.now();
+        // Where several instances claim, their attempts count against each endpoint's limit too.
+        const leased = (await outbox.leasedPerWebhook?.(now)) ?? new Map<string, number>();
+        const elsewhere = new Map([...leased].map(([id, count]) => [id, Math.max(0, count - endpoints.describe(id).inFlight)]));
+        const claimed = await outbox.claimDue({ now, limit: free, leaseMs, plan: endpoints.plan(now, elsewhere) });
         for (const delivery of claimed) launch(delivery);
         if (claimed.length === free) pumpAgain = true;
       } while (pumpAgain && running);
       if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
         lastPrune = Date.now();
-        const pruned = pruneFinished(db, lastPrune - RETENTION_MS);
+        const pruned = await outbox.pruneFinished(lastPrune - RETENTION_MS);
         if (pruned > 0) log.info({ pruned }, 'pruned finished webhook deliveries');
       }
     } catch (error) {
       log.error({ err: error }, 'claiming webhook deliveries failed');
-    } finally {
-      pumping = false;
     }
-    schedule();
+    await schedule();
   }
 
   // Attempts that finish in the same turn of the event loop share one claim transaction.
@@ -122,29 +120,28 @@ export function createDispatcher({ db, config, logger, resolve }: DispatcherOpti
   function flush(): void {
     const items = batch;
     batch = [];
-    try {
-      const recorded = recordAttempts(db, items.map((item) => item.attempt));
-      items.forEach((item, index) => item.resolve(recorded[index]!));
-    } catch (error) {
+    outbox.recordAttempts(items.map((item) => item.attempt)).then(
+      (recorded) => items.forEach((item, index) => item.resolve(recorded[index]!)),
       // The leases stay: once they run out the deliveries are tried again.
-      for (const item of items) item.reject(error);
-    }
+      (error: unknown) => items.forEach((item) => item.reject(error)),
+    );
   }
 
   // Sleep until the earliest due (or lease expiry) time, bounded so nothing waits on a missed wake-up.
-  function schedule(): void {
-    clearTimeout(timer);
+  async function schedule(): Promise<void> {
     if (!running) return;
     let wait = MAX_IDLE_MS;
     try {
       const now = Date.now();
       // What is due now and still pending waits for a slot or a probe: the attempt that ends (or
       // the probe time) wakes the pump for it, so the timer only looks ahead.
-      const next = Math.min(nextDueAt(db, now) ?? Infinity, endpoints.nextProbeAt() ?? Infinity);
+      const next = Math.min((await outbox.nextDueAt(now)) ?? Infinity, endpoints.nextProbeAt() ?? Infinity);
       if (next !== Infinity) wait = Math.min(MAX_IDLE_MS, Math.max(0, next - now));
     } catch (error) {
       log.error({ err: error }, 'reading the webhook outbox failed');
     }
+    clearTimeout(timer);
+    if (!running) return;
     timer = setTimeout(pump, wait);
     timer.unref();
   }
@@ -181,7 +178,7 @@ export function createDispatcher({ db, config, logger, resolve }: DispatcherOpti
       outcome = judge(response.status, response.retryAfter, attemptNumber);
     } catch (error) {
       if (controller.signal.reason === SHUTDOWN) {
-        releaseLease(db, delivery.id, Date.now());
+        await outbox.releaseLease(delivery, Date.now());
         log.info(fields, 'webhook delivery interrupted by shutdown; left pending');
         return;
       }
@@ -190,7 +187,12 @@ export function createDispatcher({ db, config, logger, resolve }: DispatcherOpti
       clearTimeout(deadline);
     }
     judged(healthOf(outcome));
-    const { disabled } = await record({ delivery, outcome, at: Date.now() });
+    const { disabled, stale } = await record({ delivery, outcome, at: Date.now() });
+    if (stale) {
+      // Counted by operators: the one way a receiver gets a delivery twice.
+      log.warn({ ...fields, duplicate: true }, 'webhook delivery lease ran out during the attempt; another dispatcher sent it again');
+      return;
+    }
     const elapsed_ms = Date.now() - delivery.createdAt;
     if (outcome.kind === 'delivered') log.debug({ ...fields, status: outcome.status, elapsed_ms }, 'webhook delivered');
     else if (outcome.kind === 'retry') {
@@ -234,15 +236,21 @@ export function createDispatcher({ db, config, logger, resolve }: DispatcherOpti
     start() {
       if (running) return;
       running = true;
-      const resumed = releaseAllLeases(db, Date.now());
-      if (resumed > 0) log.warn({ resumed }, 'resending webhook deliveries a previous process had in flight');
-      unsubscribe = onEnqueue(db, pumpSoon);
-      pump();
+      unsubscribe = outbox.onEnqueue(pumpSoon);
+      pass = outbox
+        .resumeOrphaned(Date.now())
+        .then((resumed) => {
+          if (resumed > 0) log.warn({ resumed }, 'resending webhook deliveries a previous process had in flight');
+        })
+        .catch((error: unknown) => log.error({ err: error }, 'resuming webhook deliveries failed'))
+        .then(claimAndLaunch)
+        .finally(() => (pass = undefined));
     },
     async stop(graceMs = settings.timeoutMs) {
       running = false;
       clearTimeout(timer);
       unsubscribe?.();
+      await pass;
       const flights = [...inFlight.values()];
       if (flights.length > 0) {
         let graceTimer: NodeJS.Timeout | undefined;
@@ -259,11 +267,11 @@ export function createDispatcher({ db, config, logger, resolve }: DispatcherOpti
 
 /**
  * The dispatcher as a server worker (startServer's `workers`), with the options tests vary; the
- * database, configuration and logger come from the app.
+ * store, configuration and logger come from the app.
  */
 export function deliveryWorker(options: Pick<DispatcherOptions, 'resolve'> = {}) {
-  return (app: Pick<DispatcherOptions, 'db' | 'config' | 'logger'>): Dispatcher =>
-    createDispatcher({ db: app.db, config: app.config, logger: app.logger, ...options });
+  return (app: Pick<DispatcherOptions, 'store' | 'config' | 'logger'>): Dispatcher =>
+    createDispatcher({ store: app.store, config: app.config, logger: app.logger, ...options });
 }
 
 /** Abort reasons: the dispatcher is stopping (leave the delivery pending) or the attempt ran out of time. */

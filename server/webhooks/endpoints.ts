@@ -121,12 +121,16 @@ export class EndpointScheduler {
     return next;
   }
 
-  /** A plan for one claim at `now`; the attempts it chooses are counted once `started` is called. */
-  plan(now: number): SlotPlan {
+  /**
+   * A plan for one claim at `now`; the attempts it chooses are counted once `started` is called.
+   * `elsewhere` counts, per webhook, attempts other processes have in flight (several instances
+   * on one database): they take from the endpoint's limit, not from this process's slots.
+   */
+  plan(now: number, elsewhere: ReadonlyMap<string, number> = new Map()): SlotPlan {
     const planned = new Map<string, number>();
     let plannedTotal = 0;
     let plannedFailing = 0;
-    const inFlightOf = (id: string) => (this.#states.get(id)?.inFlight ?? 0) + (planned.get(id) ?? 0);
+    const inFlightOf = (id: string) => (this.#states.get(id)?.inFlight ?? 0) + (planned.get(id) ?? 0) + (elsewhere.get(id) ?? 0);
     const mayStart = (id: string, retry: boolean): boolean => {
       const free = this.#policy.concurrency - this.#inFlight - plannedTotal;
       if (free <= 0) return false;
@@ -141,7 +145,8 @@ export class EndpointScheduler {
 
     const blocked = new Set<string>();
     const retriesOnly = new Set<string>();
-    for (const [id, state] of this.#states) {
+    for (const id of new Set([...this.#states.keys(), ...elsewhere.keys()])) {
+      const state = this.#state(id);
       if (!mayStart(id, true)) blocked.add(id);
       else if (state.failures >= BREAK_AFTER && now < state.probeAt) retriesOnly.add(id);
     }

@@ -4,16 +4,16 @@
 // transaction would then let every racer through; inside it, the reads take turns.
 import { parentPort, workerData } from 'node:worker_threads';
 import { writeIfMatch, PRECONDITION_FAILED } from '../../server/store/conditional.ts';
-import { openDatabase } from '../../server/store/sqlite/database.ts';
-import { getPolicy, replacePolicy } from '../../server/store/sqlite/policies.ts';
+import { openSqliteStore } from '../../server/store/sqlite/store.ts';
+import type { Store } from '../../server/store/store.ts';
 
 const { path, id, etag, gate, racer, racers } = workerData as { path: string; id: string; etag: string; gate: Int32Array; racer: number; racers: number };
 const LINGER_MS = 50;
-const db = openDatabase(path);
+const store = openSqliteStore(path);
 parentPort!.postMessage('ready');
 Atomics.wait(gate, 0, 0);
-const readAndLinger = () => {
-  const current = getPolicy(db, id)!;
+const readAndLinger = async (tx: Store) => {
+  const current = (await tx.policies.get(id))!;
   const deadline = Date.now() + LINGER_MS;
   // gate[1] counts racers that have read.
   Atomics.add(gate, 1, 1);
@@ -21,8 +21,8 @@ const readAndLinger = () => {
   Atomics.notify(gate, 1);
   return current;
 };
-const outcome = writeIfMatch(db, etag, readAndLinger, () =>
-  replacePolicy(db, id, { name: `Racer ${racer}`, severity: 'high' }, new Date().toISOString()),
+const outcome = await writeIfMatch(store, etag, readAndLinger, (tx) =>
+  tx.policies.replace(id, { name: `Racer ${racer}`, severity: 'high' }, new Date().toISOString()),
 );
-db.close();
+await store.close();
 parentPort!.postMessage(outcome === PRECONDITION_FAILED ? 'precondition-failed' : 'written');

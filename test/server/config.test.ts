@@ -11,7 +11,7 @@ import { ConfigError, DEFAULT_DEV_KEYS, loadConfig } from '../../server/config.t
 describe('loadConfig', () => {
   it('documented defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 3000, dbPath: './data/secmon.db', mode: 'development', rateLimitPerMinute: 10_000, usingDefaultKeys: true, validateResponses: true });
+    expect(config).toMatchObject({ port: 3000, database: './data/secmon.db', mode: 'development', rateLimitPerMinute: 10_000, usingDefaultKeys: true, validateResponses: true });
     expect(config.apiKeys.map((key) => [key.token, [...key.scopes]])).toEqual([
       ['dev-admin', ['read', 'write']],
       ['dev-reader', ['read']],
@@ -23,7 +23,7 @@ describe('loadConfig', () => {
   it('environment, then flags', () => {
     const env = { PORT: '4000', SECMON_DB: ':memory:', SECMON_API_KEYS: 'abcdefgh:read', SECMON_MODE: 'production', SECMON_RATE_LIMIT: '0', SECMON_RETRY_SCALE: '0.001' };
     const config = loadConfig(env, ['--port', '5000', '--rate-limit', '10']);
-    expect(config).toMatchObject({ port: 5000, dbPath: ':memory:', mode: 'production', rateLimitPerMinute: 10, validateResponses: false, usingDefaultKeys: false });
+    expect(config).toMatchObject({ port: 5000, database: ':memory:', mode: 'production', rateLimitPerMinute: 10, validateResponses: false, usingDefaultKeys: false });
     expect(config.delivery.retryScale).toBe(0.001);
     expect(loadConfig({ SECMON_VALIDATE_RESPONSES: 'false' }).validateResponses).toBe(false);
   });

@@ -1,7 +1,6 @@
 // /v1/findings through HTTP: the life cycle, resolved_at, compliance, the events each change
 // queues in the outbox, and every documented error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listEvents } from '../../server/store/sqlite/outbox.ts';
 import { DEVICE_ID, PROBLEM, readProblem, schemaErrors, startTestServer, type TestServer } from './helpers.ts';
 
 let t: TestServer;
@@ -23,8 +22,8 @@ const put = (id: string, json: object, headers: Record<string, string> = {}) => 
 
 /** Bodies the outbox queued since the last call (the dispatcher may deliver them meanwhile). */
 let eventsSeen = 0;
-function queuedEvents(): { event: string; data: Record<string, unknown> }[] {
-  const events = listEvents(t.server.app.db);
+async function queuedEvents(): Promise<{ event: string; data: Record<string, unknown> }[]> {
+  const events = await t.server.app.store.outbox.listEvents();
   const fresh = events.slice(eventsSeen);
   eventsSeen = events.length;
   return fresh as { event: string; data: Record<string, unknown> }[];
@@ -166,30 +165,30 @@ describe('events queued with each change', () => {
       json: { url: 'http://127.0.0.1:9/hook', events: ['finding.created', 'finding.resolved', 'compliance.changed'] },
     });
     expect(hook.status).toBe(201);
-    queuedEvents();
+    await queuedEvents();
     const policy = await newPolicy();
     const finding = await newFinding({ policy_id: policy.id });
-    const created = queuedEvents();
+    const created = (await queuedEvents());
     expect(created.map((event) => event.event)).toEqual(['finding.created', 'compliance.changed']);
     expect(created[0]!.data).toMatchObject({ finding_id: finding.id, policy_id: policy.id, device_id: DEVICE_ID });
     expect(created[1]!.data).toMatchObject({ policy_id: policy.id, previous_status: 'compliant', current_status: 'non_compliant', finding_id: finding.id });
 
     await put(finding.id, { title: 't', severity: 'high', status: 'resolved', resolution: { reason: 'duplicate' }, policy_id: policy.id });
-    const resolved = queuedEvents();
+    const resolved = (await queuedEvents());
     expect(resolved.map((event) => event.event)).toEqual(['finding.resolved', 'compliance.changed']);
     expect(resolved[0]!.data).toMatchObject({ finding_id: finding.id, resolution_reason: 'duplicate' });
 
     await put(finding.id, { title: 't', severity: 'high', status: 'open', policy_id: policy.id });
-    expect(queuedEvents().map((event) => event.data.current_status)).toEqual(['non_compliant']);
+    expect((await queuedEvents()).map((event) => event.data.current_status)).toEqual(['non_compliant']);
     await t.fetch(`/v1/findings/${finding.id}`, { method: 'DELETE' });
-    expect(queuedEvents().map((event) => [event.event, event.data.finding_id])).toEqual([['compliance.changed', null]]);
+    expect((await queuedEvents()).map((event) => [event.event, event.data.finding_id])).toEqual([['compliance.changed', null]]);
 
     const refused = await t.fetch('/v1/findings', { method: 'POST', json: { title: 't', severity: 'low', device_id: DEVICE_ID, policy_id: 'pol_01jbz0r5s6t7v8w9x0y1z2a3b4' } });
     expect(refused.status).toBe(400);
     const illegal = await newFinding();
-    queuedEvents();
+    await queuedEvents();
     await put(illegal.id, { title: 't', severity: 'high', status: 'suppressed', resolution: { reason: 'wont_fix' } });
     expect((await put(illegal.id, { title: 't', severity: 'high', status: 'resolved', resolution: { reason: 'fixed' } })).status).toBe(409);
-    expect(queuedEvents()).toEqual([]);
+    expect((await queuedEvents())).toEqual([]);
   });
 });

@@ -1,12 +1,14 @@
 // Starts the reference server in-process through its public factory (port 0, in-memory or temp
 // database, captured logs) and gives tests a typed openapi-fetch client plus a raw fetch.
 import createClient from 'openapi-fetch';
+import pg from 'pg';
 import { pino } from 'pino';
 import type { paths } from '../../generated/schema.d.ts';
 import { createSchemaValidator, schemaPointer } from '../../lib/schema-validator.ts';
 import { parseApiKeys, testConfig, type Config } from '../../server/config.ts';
 import { REDACT_PATHS } from '../../server/http/logging.ts';
 import { startServer, type RunningServer, type ServerDeps } from '../../server/server.ts';
+import type { SqliteStore } from '../../server/store/sqlite/store.ts';
 
 export const WRITER_KEY = 'test-writer-5f2a9c1e7b';
 export const READER_KEY = 'test-reader-8d3b6e0a4c';
@@ -91,3 +93,19 @@ export async function readProblem(response: Response): Promise<{ type: string; s
 export const PROBLEM = (kind: string) => `https://secmon.dev/problems/${kind}`;
 
 export const DEVICE_ID = 'dev_01jbz2m4n6p8q0r2s4t6v8w0x2';
+
+/**
+ * Runs SQL on a running server's database, whichever store it has: for a test that must put a
+ * row in a state the API never writes. Keep the SQL portable (literals, `true`/`false`).
+ */
+export async function querySql(server: RunningServer, sql: string): Promise<Record<string, unknown>[]> {
+  const { store, config } = server.app;
+  if (store.engine === 'sqlite') return (store as SqliteStore).db.prepare(sql).all();
+  const client = new pg.Client(config.database);
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as Record<string, unknown>[];
+  } finally {
+    await client.end();
+  }
+}

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOperations, loadDocument } from '../../lib/document.ts';
 import { scopeFor } from '../../server/http/auth.ts';
 import { waitUntil } from '../webhooks/wait.ts';
-import { PROBLEM, READER_KEY, readProblem, startTestServer, WRITE_ONLY_KEY, WRITER_KEY, type TestServer } from './helpers.ts';
+import { PROBLEM, READER_KEY, readProblem, startTestServer, WRITE_ONLY_KEY, WRITER_KEY, type TestServer, querySql } from './helpers.ts';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -120,10 +120,11 @@ describe('response validation', () => {
     try {
       for (const server of [t, off]) {
         // A row the API could never have written: a severity outside the enum.
-        server.server.app.db
-          .prepare(`INSERT INTO policies (id, name, description, severity, enabled, frameworks, rule, version, created_at, updated_at)
-                    VALUES ('pol_01jbz0r5s6t7v8w9x0y1z2a3b5', 'corrupt', '', 'urgent', 1, '[]', NULL, 1, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`)
-          .run();
+        await querySql(
+          server.server,
+          `INSERT INTO policies (id, name, description, severity, enabled, frameworks, rule, version, created_at, updated_at)
+           VALUES ('pol_01jbz0r5s6t7v8w9x0y1z2a3b5', 'corrupt', '', 'urgent', true, '[]', NULL, 1, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`,
+        );
       }
       const checked = await t.fetch('/v1/policies/pol_01jbz0r5s6t7v8w9x0y1z2a3b5');
       expect(checked.status).toBe(500);
@@ -132,7 +133,7 @@ describe('response validation', () => {
       const unchecked = await off.fetch('/v1/policies/pol_01jbz0r5s6t7v8w9x0y1z2a3b5');
       expect(unchecked.status).toBe(200);
     } finally {
-      t.server.app.db.prepare(`DELETE FROM policies WHERE id = 'pol_01jbz0r5s6t7v8w9x0y1z2a3b5'`).run();
+      await querySql(t.server, `DELETE FROM policies WHERE id = 'pol_01jbz0r5s6t7v8w9x0y1z2a3b5'`);
       await off.close();
     }
   });
@@ -257,7 +258,7 @@ describe('operational endpoints', () => {
     response.resume();
     expect(response.statusCode).toBe(201);
     await closing;
-    expect(() => server.server.app.db.prepare('SELECT 1')).toThrow();
+    expect(await server.server.app.store.ping()).toBe(false);
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
   });
 });

@@ -2,7 +2,7 @@
 // seed back in place, whatever the app wrote, and the simulator takes any token as /v1 does.
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadDocument } from '../../lib/document.ts';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { startTestServer, type TestServer, querySql } from './helpers.ts';
 
 const doc = loadDocument();
 const example = (name: string) => (doc.components!.examples![name] as { value: { data: { id: string; status?: string }[] } }).value.data;
@@ -14,7 +14,7 @@ afterEach(async () => {
   running = undefined;
 });
 
-const rows = (server: TestServer, table: string) => (server.server.app.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+const rows = async (server: TestServer, table: string) => Number((await querySql(server.server, `SELECT COUNT(*) AS n FROM ${table}`))[0]!.n);
 
 describe('the server in mock mode', () => {
   it('resets to the seed: writes, queued deliveries and idempotency records all go, the examples come back', async () => {
@@ -35,16 +35,16 @@ describe('the server in mock mode', () => {
       json: { title, severity, status: 'in_progress' },
     });
     expect(updated.status).toBe(200);
-    expect(rows(server, 'idempotency_keys')).toBe(1);
-    expect(rows(server, 'webhook_events')).toBeGreaterThan(0);
+    expect(await rows(server, 'idempotency_keys')).toBe(1);
+    expect(await rows(server, 'webhook_events')).toBeGreaterThan(0);
 
     const reset = await fetch(`${server.url}/_mock/reset`, { method: 'POST' });
     expect(reset.status).toBe(204);
 
     expect(await lists()).toEqual(seed);
-    expect(rows(server, 'idempotency_keys')).toBe(0);
-    expect(rows(server, 'webhook_events')).toBe(0);
-    expect(rows(server, 'webhook_deliveries')).toBe(0);
+    expect(await rows(server, 'idempotency_keys')).toBe(0);
+    expect(await rows(server, 'webhook_events')).toBe(0);
+    expect(await rows(server, 'webhook_deliveries')).toBe(0);
   });
 
   it('lets any token use the simulator', async () => {

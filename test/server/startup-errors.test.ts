@@ -51,7 +51,7 @@ describe('SECMON_API_KEYS messages describe the bad entry without showing it', (
 });
 
 describe('startupErrorMessage', () => {
-  const config = { port: 3000, host: '127.0.0.1', dbPath: 'data/secmon.db' };
+  const config = { port: 3000, host: '127.0.0.1', database: 'data/secmon.db' };
   it('leaves errors that are not about a setting to the caller', () => {
     expect(startupErrorMessage(new Error('boom'), config)).toBeUndefined();
     expect(startupErrorMessage(undefined, config)).toBeUndefined();

@@ -1,7 +1,7 @@
 // /v1/webhooks through HTTP: the write-only secret, has_secret, PUT semantics, filters, the URL
 // policy seam and every documented error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROBLEM, readProblem, schemaErrors, startTestServer, type TestServer } from './helpers.ts';
+import { PROBLEM, readProblem, schemaErrors, startTestServer, type TestServer, querySql } from './helpers.ts';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -76,7 +76,7 @@ describe('updateWebhook', () => {
   it('re-enabling clears the disabled_reason the service set; disabling keeps it', async () => {
     const { body: webhook } = await createWebhook({ url: 'https://a.example.com/h', events: ['finding.created'] });
     // What the delivery engine does on a 410 answer.
-    t.server.app.db.prepare("UPDATE webhooks SET enabled = 0, disabled_reason = 'endpoint_gone' WHERE id = ?").run(webhook.id);
+    await querySql(t.server, `UPDATE webhooks SET enabled = false, disabled_reason = 'endpoint_gone' WHERE id = '${webhook.id}'`);
     const base = { url: 'https://a.example.com/h', events: ['finding.created'] };
     const stillDisabled = await t.fetch(`/v1/webhooks/${webhook.id}`, { method: 'PUT', json: { ...base, enabled: false, description: 'note' } });
     expect(await stillDisabled.json()).toMatchObject({ enabled: false, disabled_reason: 'endpoint_gone', description: 'note' });

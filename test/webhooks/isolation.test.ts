@@ -5,7 +5,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseEvent } from '../../lib/events.ts';
 import type { DeliveryConfig } from '../../server/config.ts';
-import { listDeliveries } from '../../server/store/sqlite/outbox.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { JITTER, RETRY_DELAYS_MS } from '../../server/webhooks/schedule.ts';
 import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
@@ -78,11 +77,11 @@ describe('per-endpoint isolation', () => {
     // Nothing lost at the dead endpoints: every event stays pending there, each endpoint's first
     // failed delivery is retried, and what was tried waits at least its schedule's delays (less
     // the jitter) since its first attempt.
-    const db = t.server.app.db;
-    const retried = (hole: string) => listDeliveries(db, hole).some((delivery) => delivery.attempts >= 2);
-    expect(await waitUntil(() => holes.every(retried), 20_000)).toBe(true);
+    const { outbox } = t.server.app.store;
+    const retried = async (hole: string) => (await outbox.listDeliveries(hole)).some((delivery) => delivery.attempts >= 2);
+    expect(await waitUntil(async () => (await Promise.all(holes.map(retried))).every(Boolean), 20_000)).toBe(true);
     for (const hole of holes) {
-      const deliveries = listDeliveries(db, hole);
+      const deliveries = await outbox.listDeliveries(hole);
       expect(deliveries).toHaveLength(EVENTS_PER_PHASE);
       for (const delivery of deliveries) {
         expect(delivery.state).toBe('pending');

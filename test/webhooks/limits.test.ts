@@ -2,7 +2,6 @@
 // reads, and what it never writes to the log.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeliveryConfig } from '../../server/config.ts';
-import { listDeliveries } from '../../server/store/sqlite/outbox.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
 import { startReceiver, type TestReceiver } from './receiver.ts';
@@ -72,8 +71,8 @@ describe('dispatcher limits', () => {
     const id = await subscribe(server, chatty);
     await createFindings(server, 1);
     await chatty.waitFor(1);
-    await waitUntil(() => listDeliveries(server.server.app.db, id)[0]?.state === 'delivered');
-    expect(listDeliveries(server.server.app.db, id)[0]).toMatchObject({ state: 'delivered', attempts: 1, lastStatus: 200 });
+    await waitUntil(async () => (await server.server.app.store.outbox.listDeliveries(id))[0]?.state === 'delivered');
+    expect((await server.server.app.store.outbox.listDeliveries(id))[0]).toMatchObject({ state: 'delivered', attempts: 1, lastStatus: 200 });
   });
 
   it('logs deliveries without the secret or the URL', async () => {

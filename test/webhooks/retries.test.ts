@@ -5,7 +5,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseEvent, type EventType } from '../../lib/events.ts';
 import { verifySignature } from '../../lib/signing.ts';
 import type { DeliveryConfig } from '../../server/config.ts';
-import { listDeliveries } from '../../server/store/sqlite/outbox.ts';
 import { JITTER, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../server/webhooks/schedule.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
@@ -66,8 +65,8 @@ describe('retries', () => {
     });
     expect(gaps[2]).toBeGreaterThan(RETRY_DELAYS_MS[2]! * scale * (1 - JITTER) - 5);
 
-    await waitUntil(() => listDeliveries(t.server.app.db, webhookId)[0]?.state === 'delivered');
-    const [row] = listDeliveries(t.server.app.db, webhookId);
+    await waitUntil(async () => (await t.server.app.store.outbox.listDeliveries(webhookId))[0]?.state === 'delivered');
+    const [row] = await t.server.app.store.outbox.listDeliveries(webhookId);
     expect(row).toMatchObject({ state: 'delivered', attempts: 4, lastStatus: 200 });
     expect(await webhook(t, webhookId)).toMatchObject({ enabled: true, disabled_reason: null, last_delivery: { status_code: 200, succeeded: true } });
   });
@@ -80,7 +79,7 @@ describe('retries', () => {
     await waitUntil(async () => (await webhook(t, webhookId)).enabled === false);
     const after = await webhook(t, webhookId);
     expect(after).toMatchObject({ enabled: false, disabled_reason: 'endpoint_gone', last_delivery: { status_code: 410, succeeded: false } });
-    expect(listDeliveries(t.server.app.db, webhookId)[0]).toMatchObject({ state: 'gone', attempts: 1 });
+    expect((await t.server.app.store.outbox.listDeliveries(webhookId))[0]).toMatchObject({ state: 'gone', attempts: 1 });
 
     expect((await createFinding(t)).status).toBe(201);
     await sleep(300);
@@ -94,8 +93,8 @@ describe('retries', () => {
     const receipts = await receiver.waitFor(3);
     await sleep(200);
     expect(receipts.map((receipt) => receipt.path)).toEqual(['/hook', '/hook', '/hook']);
-    await waitUntil(() => listDeliveries(t.server.app.db, webhookId)[0]?.state === 'delivered');
-    const row = listDeliveries(t.server.app.db, webhookId)[0]!;
+    await waitUntil(async () => (await t.server.app.store.outbox.listDeliveries(webhookId))[0]?.state === 'delivered');
+    const row = (await t.server.app.store.outbox.listDeliveries(webhookId))[0]!;
     expect(row).toMatchObject({ state: 'delivered', attempts: 3 });
   });
 
@@ -117,8 +116,8 @@ describe('retries', () => {
     await receiver.waitFor(MAX_ATTEMPTS, 20_000);
     await sleep(300);
     expect(receiver.receipts).toHaveLength(MAX_ATTEMPTS);
-    await waitUntil(() => listDeliveries(t.server.app.db, webhookId)[0]?.state === 'failed');
-    expect(listDeliveries(t.server.app.db, webhookId)[0]).toMatchObject({ state: 'failed', attempts: MAX_ATTEMPTS, lastStatus: 500 });
+    await waitUntil(async () => (await t.server.app.store.outbox.listDeliveries(webhookId))[0]?.state === 'failed');
+    expect((await t.server.app.store.outbox.listDeliveries(webhookId))[0]).toMatchObject({ state: 'failed', attempts: MAX_ATTEMPTS, lastStatus: 500 });
     expect(await webhook(t, webhookId)).toMatchObject({ enabled: false, disabled_reason: 'failing', last_delivery: { status_code: 500, succeeded: false } });
   });
 });

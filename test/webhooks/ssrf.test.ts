@@ -2,7 +2,6 @@
 // production mode) and the delivery-time check on the address a name resolves to.
 import type { LookupAddress } from 'node:dns';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listDeliveries } from '../../server/store/sqlite/outbox.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { addressRefusal, checkWebhookUrl, classifyAddress, guardedLookup, urlRefusal, type Resolver } from '../../server/webhooks/ssrf.ts';
 import { PROBLEM, readProblem, startTestServer, type TestServer } from '../server/helpers.ts';
@@ -185,13 +184,13 @@ describe('production server', () => {
     const finding = await t.fetch('/v1/findings', { method: 'POST', json: { title: 'Open port 445', severity: 'high', device_id: 'dev_01jbz2m4n6p8q0r2s4t6v8w0x2' } });
     expect(finding.status).toBe(201);
     // Both refusals recorded: by then any connection the dispatcher made would have been counted.
-    await waitUntil(() => [id, localId].every((webhookId) => listDeliveries(t!.server.app.db, webhookId)[0]?.lastError != null));
+    await waitUntil(async () => (await Promise.all([id, localId].map((webhookId) => t!.server.app.store.outbox.listDeliveries(webhookId)))).every(([delivery]) => delivery?.lastError != null));
 
     expect(receiver.connections()).toBe(0);
-    const [delivery] = listDeliveries(t.server.app.db, id);
+    const [delivery] = await t.server.app.store.outbox.listDeliveries(id);
     expect(delivery!.attempts).toBeGreaterThanOrEqual(1);
     expect(delivery!.lastError).toMatch(/refused: receiver\.test resolves to 127\.0\.0\.1 is a loopback address/);
     expect((await (await t.fetch(`/v1/webhooks/${id}`)).json()).last_delivery).toMatchObject({ status_code: null, succeeded: false });
-    expect(listDeliveries(t.server.app.db, localId)[0]!.lastError).toMatch(/refused: localhost resolves to 127\.0\.0\.1 is a loopback address/);
+    expect((await t.server.app.store.outbox.listDeliveries(localId))[0]!.lastError).toMatch(/refused: localhost resolves to 127\.0\.0\.1 is a loopback address/);
   });
 });

@@ -1,0 +1,163 @@
+// The embedded store: the synchronous node:sqlite modules of this folder behind the Store
+// interface. One connection serves the process, so a transaction holds a gate while it runs:
+// calls made meanwhile by other requests wait for it instead of joining its BEGIN ... COMMIT.
+import type { DatabaseSync } from 'node:sqlite';
+import type { Store } from '../store.ts';
+import { openDatabase, transaction } from './database.ts';
+import { getFinding, listFindings, writeFinding } from './findings.ts';
+import { findStoredResponse, storeResponse } from './idempotency.ts';
+import {
+  claimDueDeliveries,
+  countDeliveries,
+  enqueueEvent,
+  listDeliveries,
+  listEvents,
+  nextDueAt,
+  onEnqueue,
+  pruneFinished,
+  recordAttempts,
+  releaseAllLeases,
+  releaseLease,
+} from './outbox.ts';
+import { deletePolicy, getPolicy, insertPolicy, listPolicies, replacePolicy } from './policies.ts';
+import { deleteWebhook, getWebhook, insertWebhook, listWebhooks, replaceWebhook } from './webhooks.ts';
+
+export interface SqliteStore extends Store {
+  readonly engine: 'sqlite';
+  /** The connection, for SQLite-specific tools and tests (query plans, PRAGMAs). */
+  readonly db: DatabaseSync;
+}
+
+/** Runs a synchronous call and hands its result (or error) over as a promise. */
+function settle<T>(call: () => T): Promise<T> {
+  try {
+    return Promise.resolve(call());
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+}
+
+/** FIFO hold on the connection for one transaction at a time; untaken, calls run at once. */
+class Gate {
+  #held = false;
+  readonly #waiting: (() => void)[] = [];
+
+  async acquire(): Promise<void> {
+    if (!this.#held) {
+      this.#held = true;
+      return;
+    }
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+
+  release(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#held = false;
+  }
+
+  run<T>(call: () => T): Promise<T> {
+    if (!this.#held) return settle(call);
+    return this.acquire().then(() => {
+      try {
+        return call();
+      } finally {
+        this.release();
+      }
+    });
+  }
+}
+
+export function openSqliteStore(path: string): SqliteStore {
+  return sqliteStore(openDatabase(path));
+}
+
+/** The store over an open, migrated database. */
+export function sqliteStore(db: DatabaseSync): SqliteStore {
+  const gate = new Gate();
+  const outside = bind(db, (call) => gate.run(call), async (fn, tx) => {
+    await gate.acquire();
+    try {
+      return await inTransaction(db, 'BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK', () => fn(tx));
+    } finally {
+      gate.release();
+    }
+  });
+  // Inside a transaction the gate is ours: calls run at once, nested transactions are savepoints.
+  const tx = bind(db, settle, (fn, self) =>
+    inTransaction(db, 'SAVEPOINT nested', 'RELEASE nested', 'ROLLBACK TO nested; RELEASE nested', () => fn(self)),
+  )();
+  return outside(tx);
+}
+
+async function inTransaction<T>(db: DatabaseSync, begin: string, commit: string, rollback: string, fn: () => Promise<T>): Promise<T> {
+  db.exec(begin);
+  try {
+    const result = await fn();
+    db.exec(commit);
+    return result;
+  } catch (error) {
+    db.exec(rollback);
+    throw error;
+  }
+}
+
+type Transact = <T>(fn: (tx: Store) => Promise<T>, tx: SqliteStore) => Promise<T>;
+
+function bind(db: DatabaseSync, call: <T>(fn: () => T) => Promise<T>, transact: Transact): (tx?: SqliteStore) => SqliteStore {
+  return (txStore) => {
+    const store: SqliteStore = {
+      engine: 'sqlite',
+      db,
+      policies: {
+        list: (filters, after, limit) => call(() => listPolicies(db, filters, after, limit)),
+        get: (id) => call(() => getPolicy(db, id)),
+        insert: (id, input, now) => call(() => insertPolicy(db, id, input, now)),
+        replace: (id, input, now) => call(() => replacePolicy(db, id, input, now)),
+        delete: (id, now) => call(() => deletePolicy(db, id, now)),
+      },
+      findings: {
+        list: (filters, after, limit) => call(() => listFindings(db, filters, after, limit)),
+        get: (id) => call(() => getFinding(db, id)),
+        write: (before, after, now) => call(() => writeFinding(db, before, after, now)),
+      },
+      webhooks: {
+        list: (filters, after, limit) => call(() => listWebhooks(db, filters, after, limit)),
+        get: (id) => call(() => getWebhook(db, id)),
+        insert: (id, input, now) => call(() => insertWebhook(db, id, input, now)),
+        replace: (id, input, now) => call(() => replaceWebhook(db, id, input, now)),
+        delete: (id) => call(() => deleteWebhook(db, id)),
+      },
+      idempotency: {
+        find: (owner, key, now) => call(() => findStoredResponse(db, owner, key, now)),
+        save: (owner, key, response, now) => call(() => storeResponse(db, owner, key, response, now)),
+      },
+      outbox: {
+        enqueue: (body, now) => call(() => transaction(db, () => enqueueEvent(db, body, now))),
+        onEnqueue: (listener) => onEnqueue(db, listener),
+        claimDue: (options) => call(() => claimDueDeliveries(db, options)),
+        recordAttempts: (attempts) => call(() => recordAttempts(db, attempts)),
+        releaseLease: (delivery, now) => call(() => releaseLease(db, delivery.id, now)),
+        // The server holds the database file (writer-lock.ts): a lease found at start-up belongs to a dead process.
+        resumeOrphaned: (now) => call(() => releaseAllLeases(db, now)),
+        nextDueAt: (after) => call(() => nextDueAt(db, after)),
+        pruneFinished: (before) => call(() => pruneFinished(db, before)),
+        listEvents: () => call(() => listEvents(db)),
+        listDeliveries: (webhookId) => call(() => listDeliveries(db, webhookId)),
+        countDeliveries: () => call(() => countDeliveries(db)),
+      },
+      transaction: (fn) => transact(fn, txStore ?? store),
+      clear: () => call(() => transaction(db, () => clearTables(db))),
+      ping: () => call(() => db.prepare('SELECT 1 AS ok').get()?.ok === 1).catch(() => false),
+      close: () => call(() => db.close()),
+    };
+    return store;
+  };
+}
+
+function clearTables(db: DatabaseSync): void {
+  // Foreign keys are checked at COMMIT, when the caller has put every table in its new state.
+  db.exec('PRAGMA defer_foreign_keys = ON');
+  const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations'").all();
+  for (const { name } of tables) db.exec(`DELETE FROM "${String(name)}"`);
+}
