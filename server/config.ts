@@ -70,6 +70,12 @@ export interface DeliveryConfig {
   concurrency: number;
   /** Attempts in flight at once to one webhook, so one slow receiver cannot take every slot. */
   perWebhookConcurrency: number;
+  /**
+   * How long a claimed delivery stays leased to its dispatcher; when a process dies mid-attempt,
+   * another instance sends the delivery once this runs out. Longer than `timeoutMs`, so a live
+   * attempt never loses its lease; `timeoutMs` + 30 s when unset.
+   */
+  leaseMs?: number;
 }
 
 export const DEFAULT_DEV_KEYS = 'dev-admin:read+write,dev-reader:read';
@@ -135,11 +141,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
       timeoutMs: parseInteger('SECMON_DELIVERY_TIMEOUT_MS', nonEmpty(env.SECMON_DELIVERY_TIMEOUT_MS) ?? '10000', 1, 600_000),
       concurrency: parseInteger('SECMON_DELIVERY_CONCURRENCY', nonEmpty(env.SECMON_DELIVERY_CONCURRENCY) ?? '16', 1, 1024),
       perWebhookConcurrency: parseInteger('SECMON_DELIVERY_PER_WEBHOOK', nonEmpty(env.SECMON_DELIVERY_PER_WEBHOOK) ?? '8', 1, 1024),
+      ...parseLease(env),
     },
     http: parseHttpTimeouts(env),
     corsOrigins: parseCorsOrigins(pick('cors-origins', 'SECMON_CORS_ORIGINS'), mode),
     mock: mockMode(flags.mock === true, mode),
   };
+}
+
+function parseLease(env: NodeJS.ProcessEnv): Pick<DeliveryConfig, 'leaseMs'> {
+  const text = nonEmpty(env.SECMON_DELIVERY_LEASE_MS);
+  if (text === undefined) return {};
+  const leaseMs = parseInteger('SECMON_DELIVERY_LEASE_MS', text, 1, 3_600_000);
+  const timeoutMs = Number(nonEmpty(env.SECMON_DELIVERY_TIMEOUT_MS) ?? '10000');
+  if (leaseMs <= timeoutMs) throw new ConfigError('SECMON_DELIVERY_LEASE_MS must be longer than SECMON_DELIVERY_TIMEOUT_MS, or a live attempt could be sent twice');
+  return { leaseMs };
 }
 
 function mockMode(asked: boolean, mode: Mode): boolean {

@@ -1,6 +1,7 @@
 // What start-up failures mean in the terms of the configuration: the README promises one line
 // naming the setting and what is wrong with its value (and exit code 2), not a stack trace.
 import type { Config } from './config.ts';
+import { DatabaseUnavailableError, describeDatabase } from './store/open.ts';
 
 interface SystemishError {
   code?: string;
@@ -16,7 +17,8 @@ export function startupErrorMessage(error: unknown, config: Pick<Config, 'port' 
   const { code, syscall, errcode } = (error ?? {}) as SystemishError;
   const port = `PORT (--port) ${config.port}`;
   const host = `SECMON_HOST (--host) '${config.host}'`;
-  const db = `SECMON_DB (--db) '${config.database}'`;
+  const db = `SECMON_DB (--db) '${describeDatabase(config.database)}'`;
+  if (error instanceof DatabaseUnavailableError) return `${db} ${error.reason}`;
   if (syscall === 'listen') {
     if (code === 'EADDRINUSE') return `${port} is already in use on ${config.host}: stop the other process or choose another port (0 picks a free one)`;
     if (code === 'EACCES') return `${port} needs privileges this process does not have: choose a port from 1024 up`;

@@ -47,7 +47,7 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
     keepAliveTimeout: 4000,
   });
   // The lease outlives any attempt (time-out plus slack) so a live attempt is never claimed twice.
-  const leaseMs = settings.timeoutMs + 30_000;
+  const leaseMs = settings.leaseMs ?? settings.timeoutMs + 30_000;
   const inFlight = new Map<string, Flight>();
   const endpoints = new EndpointScheduler({
     concurrency: settings.concurrency,

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.ts';
 import { startupErrorMessage } from '../../server/startup-errors.ts';
+import { DatabaseUnavailableError, openStore } from '../../server/store/open.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'secmon-startup-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -62,6 +63,14 @@ describe('startupErrorMessage', () => {
     [{ code: 'ENOTFOUND', syscall: 'getaddrinfo' }, "SECMON_HOST (--host) '127.0.0.1' does not resolve"],
     [{ code: 'EACCES', syscall: 'mkdir' }, "SECMON_DB (--db) 'data/secmon.db' cannot be created: its folder cannot be made (EACCES)"],
   ])('%o', (error, message) => expect(startupErrorMessage(error, config)).toContain(message));
+
+  it('names an unreachable PostgreSQL without its password', async () => {
+    const database = 'postgres://secmon:hunter2-secret@127.0.0.1:1/secmon';
+    const error = await openStore(database).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DatabaseUnavailableError);
+    const message = startupErrorMessage(error, { ...config, database });
+    expect(message).toBe("SECMON_DB (--db) 'postgres://secmon:***@127.0.0.1:1/secmon' refuses connections: is PostgreSQL running there?");
+  });
 });
 
 describe('server/main.ts start-up errors: one line, exit 2', () => {
