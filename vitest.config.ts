@@ -1,11 +1,41 @@
 import { defineConfig } from 'vitest/config';
 
+// Suites that reach the store only through the server's public factory run twice: on embedded
+// SQLite, and on PostgreSQL in a throw-away cluster (test/support/postgres-setup.ts). Tests of
+// SQLite's own modules, pure functions and the toolchain run once.
+const ON_BOTH_STORES = ['test/server/**/*.test.ts', 'test/webhooks/**/*.test.ts', 'test/contract/reference.test.ts'];
+const SQLITE_ONLY = [
+  'test/server/config.test.ts',
+  'test/server/domain.test.ts',
+  'test/server/list-plans.test.ts',
+  'test/server/idempotency-store.test.ts',
+  'test/server/conditional-writes.test.ts',
+  'test/server/persistence.test.ts',
+  'test/server/single-writer.test.ts',
+  'test/server/startup-errors.test.ts',
+  'test/webhooks/outbox.test.ts',
+  'test/webhooks/schedule.test.ts',
+  'test/webhooks/endpoints.test.ts',
+  'test/webhooks/crash.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Suites start servers and child processes on their own ports; two workers match the 2 cores.
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/multi-instance/**', 'test/store/**', 'test/support/**'] } },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: [...ON_BOTH_STORES, 'test/multi-instance/**/*.test.ts', 'test/store/**/*.test.ts', 'test/support/**/*.test.ts'],
+          exclude: SQLITE_ONLY,
+          globalSetup: ['test/support/postgres-setup.ts'],
+        },
+      },
+    ],
   },
 });

@@ -136,26 +136,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     validateResponses: parseBoolean('SECMON_VALIDATE_RESPONSES', nonEmpty(env.SECMON_VALIDATE_RESPONSES)) ?? mode === 'development',
     docsPath: nonEmpty(env.SECMON_DOCS) ?? 'dist/docs.html',
     logLevel: parseLogLevel(pick('log-level', 'SECMON_LOG_LEVEL') ?? 'info'),
-    delivery: {
+    delivery: withLease(env, {
       retryScale: parseNumber('SECMON_RETRY_SCALE', nonEmpty(env.SECMON_RETRY_SCALE) ?? '1'),
       timeoutMs: parseInteger('SECMON_DELIVERY_TIMEOUT_MS', nonEmpty(env.SECMON_DELIVERY_TIMEOUT_MS) ?? '10000', 1, 600_000),
       concurrency: parseInteger('SECMON_DELIVERY_CONCURRENCY', nonEmpty(env.SECMON_DELIVERY_CONCURRENCY) ?? '16', 1, 1024),
       perWebhookConcurrency: parseInteger('SECMON_DELIVERY_PER_WEBHOOK', nonEmpty(env.SECMON_DELIVERY_PER_WEBHOOK) ?? '8', 1, 1024),
-      ...parseLease(env),
-    },
+    }),
     http: parseHttpTimeouts(env),
     corsOrigins: parseCorsOrigins(pick('cors-origins', 'SECMON_CORS_ORIGINS'), mode),
     mock: mockMode(flags.mock === true, mode),
   };
 }
 
-function parseLease(env: NodeJS.ProcessEnv): Pick<DeliveryConfig, 'leaseMs'> {
+// An attempt outliving its lease could be sent twice by live dispatchers.
+function withLease(env: NodeJS.ProcessEnv, delivery: DeliveryConfig): DeliveryConfig {
   const text = nonEmpty(env.SECMON_DELIVERY_LEASE_MS);
-  if (text === undefined) return {};
+  if (text === undefined) return delivery;
   const leaseMs = parseInteger('SECMON_DELIVERY_LEASE_MS', text, 1, 3_600_000);
-  const timeoutMs = Number(nonEmpty(env.SECMON_DELIVERY_TIMEOUT_MS) ?? '10000');
-  if (leaseMs <= timeoutMs) throw new ConfigError('SECMON_DELIVERY_LEASE_MS must be longer than SECMON_DELIVERY_TIMEOUT_MS, or a live attempt could be sent twice');
-  return { leaseMs };
+  if (leaseMs <= delivery.timeoutMs) throw new ConfigError('SECMON_DELIVERY_LEASE_MS must be longer than SECMON_DELIVERY_TIMEOUT_MS, or a live attempt could be sent twice');
+  return { ...delivery, leaseMs };
 }
 
 function mockMode(asked: boolean, mode: Mode): boolean {

@@ -1,8 +1,9 @@
 // The reference server as a contract-kit target: started in-process through its public factory
-// (port 0, in-memory database, known keys, development mode so loopback webhooks are allowed,
-// retries compressed with the SECMON_RETRY_SCALE setting).
+// (port 0, a fresh database of the suite's store, known keys, development mode so loopback
+// webhooks are allowed, retries compressed with the SECMON_RETRY_SCALE setting).
 import { parseApiKeys, testConfig } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
+import { testDatabase } from '../support/database.ts';
 import type { KitOptions } from './kit/context.ts';
 
 export const WRITER_KEY = 'contract-writer-3b8f1d';
@@ -21,6 +22,7 @@ export async function startReferenceTarget(rateLimitPerMinute = KIT_RATE_LIMIT):
     apiKeys: parseApiKeys(`${WRITER_KEY}:read+write,${READER_KEY}:read`),
     usingDefaultKeys: false,
     rateLimitPerMinute,
+    database: await testDatabase(),
   });
   config.delivery = { ...config.delivery, retryScale: 0.001 };
   const server = await startServer(config);

@@ -26,6 +26,8 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ port: 5000, database: ':memory:', mode: 'production', rateLimitPerMinute: 10, validateResponses: false, usingDefaultKeys: false });
     expect(config.delivery.retryScale).toBe(0.001);
     expect(loadConfig({ SECMON_VALIDATE_RESPONSES: 'false' }).validateResponses).toBe(false);
+    expect(loadConfig({ SECMON_DB: 'postgres://secmon@127.0.0.1:5433/secmon' }).database).toBe('postgres://secmon@127.0.0.1:5433/secmon');
+    expect(loadConfig({ SECMON_DELIVERY_TIMEOUT_MS: '2000', SECMON_DELIVERY_LEASE_MS: '4000' }).delivery.leaseMs).toBe(4000);
   });
 
   it.each([
@@ -38,6 +40,7 @@ describe('loadConfig', () => {
     [{ SECMON_API_KEYS: 'long-enough-key:read,long-enough-key:write' }, /twice/],
     [{ SECMON_RATE_LIMIT: '-1' }, /SECMON_RATE_LIMIT/],
     [{ SECMON_RETRY_SCALE: 'fast' }, /SECMON_RETRY_SCALE/],
+    [{ SECMON_DELIVERY_LEASE_MS: '10000' }, /SECMON_DELIVERY_LEASE_MS must be longer than SECMON_DELIVERY_TIMEOUT_MS/],
     [{ SECMON_LOG_LEVEL: 'loud' }, /SECMON_LOG_LEVEL/],
     [{ SECMON_VALIDATE_RESPONSES: 'yes' }, /SECMON_VALIDATE_RESPONSES/],
   ])('%o is refused', (env, message) => {

@@ -9,6 +9,7 @@ import { parseApiKeys, testConfig, type Config } from '../../server/config.ts';
 import { REDACT_PATHS } from '../../server/http/logging.ts';
 import { startServer, type RunningServer, type ServerDeps } from '../../server/server.ts';
 import type { SqliteStore } from '../../server/store/sqlite/store.ts';
+import { testDatabase } from '../support/database.ts';
 
 export const WRITER_KEY = 'test-writer-5f2a9c1e7b';
 export const READER_KEY = 'test-reader-8d3b6e0a4c';
@@ -44,6 +45,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, deps: Ser
     apiKeys: parseApiKeys(`${WRITER_KEY}:read+write,${READER_KEY}:read,${WRITE_ONLY_KEY}:write`),
     usingDefaultKeys: false,
     rateLimitPerMinute: 0,
+    database: await testDatabase(),
     ...overrides,
   });
   // No dispatcher unless a test asks for one: these suites check what is queued, not delivered,
