@@ -99,8 +99,13 @@ export interface ClaimOptions {
   now: number;
   limit: number;
   leaseMs: number;
-  /** Which webhooks may send now and which due deliveries to take (server/webhooks/endpoints.ts). */
-  plan: SlotPlan;
+  /**
+   * Which webhooks may send now and which due deliveries to take (server/webhooks/endpoints.ts),
+   * given, per webhook, the deliveries leased at `now` by every process on the database (this one
+   * included), read inside the claim so that several instances keep each endpoint's limit. Empty
+   * where this process is the only one claiming.
+   */
+  plan: (leased: ReadonlyMap<string, number>) => SlotPlan;
 }
 
 /** What one attempt came to, as the dispatcher judged it. */
@@ -170,11 +175,6 @@ export interface OutboxStore {
   resumeOrphaned(now: number): Promise<number>;
   /** Epoch ms of the earliest due time of a pending delivery after `after` (all of them by default), or null. */
   nextDueAt(after?: number): Promise<number | null>;
-  /**
-   * Per webhook, deliveries leased (in flight) at `now` by every process, this one included, so
-   * the per-endpoint limit holds across instances. Absent where only this process claims.
-   */
-  leasedPerWebhook?(now: number): Promise<Map<string, number>>;
   /** Deletes finished deliveries older than `before` (epoch ms) and events left without deliveries. */
   pruneFinished(before: number): Promise<number>;
   /** Every queued event body in the order it was queued (operators, tests). */

@@ -81,9 +81,9 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
         if (free <= 0) break;
         const now = Date.now();
         // Where several instances claim, their attempts count against each endpoint's limit too.
-        const leased = (await outbox.leasedPerWebhook?.(now)) ?? new Map<string, number>();
-        const elsewhere = new Map([...leased].map(([id, count]) => [id, Math.max(0, count - endpoints.describe(id).inFlight)]));
-        const claimed = await outbox.claimDue({ now, limit: free, leaseMs, plan: endpoints.plan(now, elsewhere) });
+        const plan = (leased: ReadonlyMap<string, number>) =>
+          endpoints.plan(now, new Map([...leased].map(([id, count]) => [id, Math.max(0, count - endpoints.describe(id).inFlight)])));
+        const claimed = await outbox.claimDue({ now, limit: free, leaseMs, plan });
         for (const delivery of claimed) launch(delivery);
         if (claimed.length === free) pumpAgain = true;
       } while (pumpAgain && running);

@@ -6,6 +6,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { EventType, WebhookEvent } from '../../../lib/events.ts';
 import { serializeEvent } from '../event-body.ts';
 import { transaction } from './database.ts';
+import type { SlotPlan } from '../../webhooks/endpoints.ts';
 import type { Attempt, AttemptOutcome, ClaimedDelivery, ClaimOptions, DeliveryRow, DeliveryState, RecordedAttempt } from '../store.ts';
 import { statement, type Row } from './statements.ts';
 
@@ -89,7 +90,7 @@ export function enqueueEvent(db: DatabaseSync, body: WebhookEvent, now: Date = n
  * wake-ups; a lease that runs out (the process died mid-attempt) makes the delivery due again, so
  * it is sent at least once. Deliveries of deleted or disabled webhooks are cancelled on the way.
  */
-export function claimDueDeliveries(db: DatabaseSync, { now, limit, leaseMs, plan }: ClaimOptions): ClaimedDelivery[] {
+export function claimDueDeliveries(db: DatabaseSync, { now, limit, leaseMs, plan }: Omit<ClaimOptions, 'plan'> & { plan: SlotPlan }): ClaimedDelivery[] {
   if (limit <= 0) return [];
   const skip = new Set(plan.blocked);
   const retriesOnly = JSON.stringify([...plan.retriesOnly]);

@@ -135,7 +135,8 @@ function bind(db: DatabaseSync, call: <T>(fn: () => T) => Promise<T>, transact: 
       outbox: {
         enqueue: (body, now) => call(() => transaction(db, () => enqueueEvent(db, body, now))),
         onEnqueue: (listener) => onEnqueue(db, listener),
-        claimDue: (options) => call(() => claimDueDeliveries(db, options)),
+        // The server holds the file: only this process leases, and its own attempts it counts itself.
+        claimDue: (options) => call(() => claimDueDeliveries(db, { ...options, plan: options.plan(new Map()) })),
         recordAttempts: (attempts) => call(() => recordAttempts(db, attempts)),
         releaseLease: (delivery, now) => call(() => releaseLease(db, delivery.id, now)),
         // The server holds the database file (writer-lock.ts): a lease found at start-up belongs to a dead process.

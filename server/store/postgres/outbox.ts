@@ -1,0 +1,215 @@
+// The webhook outbox on PostgreSQL, for several dispatchers on one database: claims lock due rows
+// with FOR UPDATE SKIP LOCKED and lease them, outcomes are recorded only under the claim's lease,
+// and a committed enqueue notifies every instance (NOTIFY secmon_outbox).
+import { randomUUID } from 'node:crypto';
+import type { EventType, WebhookEvent } from '../../../lib/events.ts';
+import { serializeEvent } from '../event-body.ts';
+import type { Attempt, AttemptOutcome, ClaimedDelivery, ClaimOptions, DeliveryRow, DeliveryState, RecordedAttempt } from '../store.ts';
+import type { Db } from './queries.ts';
+
+export const OUTBOX_CHANNEL = 'secmon_outbox';
+/**
+ * Claims take turns (a claim is a few milliseconds; attempts run in parallel), so the leased
+ * counts a claim plans with are exact and every endpoint's limit holds across instances.
+ */
+const CLAIM_LOCK = 0x5ec0_0002;
+
+/** Queues an event for every enabled subscriber; call inside the transaction that makes the change. */
+export async function enqueueEvent(db: Db, body: WebhookEvent, now: Date): Promise<number> {
+  const text = serializeEvent(body);
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM webhook_subscriptions WHERE event = $1 AND enabled', [body.event]);
+  if (rows.length === 0) return 0;
+  const eventId = randomUUID();
+  const ms = now.getTime();
+  await db.query('INSERT INTO webhook_events (id, type, body, created_at) VALUES ($1, $2, $3, $4)', [eventId, body.event, text, now.toISOString()]);
+  await db.query(
+    `INSERT INTO webhook_deliveries (id, event_id, webhook_id, state, attempts, due_at, created_at)
+     SELECT unnest($1::text[]), $2, unnest($3::text[]), 'pending', 0, $4, $4`,
+    [rows.map(() => randomUUID()), eventId, rows.map((row) => row.id), ms],
+  );
+  // Delivered to every listening instance when (and only if) the transaction commits.
+  await db.query('SELECT pg_notify($1, $2)', [OUTBOX_CHANNEL, '']);
+  return rows.length;
+}
+
+interface DueRow {
+  id: string;
+  webhook_id: string;
+  attempts: number;
+  first_attempt_at: number | null;
+  created_at: number;
+  type: EventType;
+  body: string;
+  url: string | null;
+  secret: string | null;
+  enabled: boolean | null;
+}
+
+/** Due pending deliveries, oldest first, locked for this claim and skipping rows another claim holds. */
+const DUE_SQL = `SELECT d.id, d.webhook_id, d.attempts, d.first_attempt_at, d.created_at, e.type, e.body, w.url, w.secret, w.enabled
+  FROM webhook_deliveries d
+  JOIN webhook_events e ON e.id = d.event_id
+  LEFT JOIN webhooks w ON w.id = d.webhook_id
+  WHERE d.state = 'pending' AND d.due_at <= $1
+    AND d.webhook_id <> ALL($2::text[])
+    AND (d.attempts > 0 OR d.webhook_id <> ALL($3::text[]))
+  ORDER BY d.due_at
+  LIMIT $4
+  FOR UPDATE OF d SKIP LOCKED`;
+
+/** See OutboxStore.claimDue; run inside a READ COMMITTED transaction of its own. */
+export async function claimDueDeliveries(db: Db, { now, limit, leaseMs, plan: planFor }: ClaimOptions): Promise<ClaimedDelivery[]> {
+  if (limit <= 0) return [];
+  await db.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK]);
+  const { rows: leasedRows } = await db.query<{ webhook_id: string; n: number }>(
+    `SELECT webhook_id, COUNT(*) AS n FROM webhook_deliveries WHERE state = 'pending' AND leased_until > $1 GROUP BY webhook_id`,
+    [now],
+  );
+  const plan = planFor(new Map(leasedRows.map((row) => [row.webhook_id, row.n])));
+  const skip = new Set(plan.blocked);
+  const retriesOnly = [...plan.retriesOnly];
+  const leasedUntil = now + leaseMs;
+  const claimed: ClaimedDelivery[] = [];
+  // A window of a few rows per free slot; a webhook whose due rows the plan passed over is left
+  // out of the next window, so one webhook's backlog cannot hide another's delivery.
+  for (;;) {
+    const window = (limit - claimed.length) * 4;
+    const { rows } = await db.query<DueRow>(DUE_SQL, [now, [...skip], retriesOnly, window]);
+    const candidates: ClaimedDelivery[] = [];
+    const cancelled: { id: string; reason: string }[] = [];
+    for (const row of rows) {
+      if (row.url === null || row.enabled !== true) cancelled.push({ id: row.id, reason: row.url === null ? 'webhook deleted' : 'webhook disabled' });
+      else candidates.push(toClaimed(row, leasedUntil));
+    }
+    if (cancelled.length > 0) {
+      await db.query(
+        `UPDATE webhook_deliveries d SET state = 'cancelled', leased_until = NULL, finished_at = $1, last_error = c.reason
+         FROM unnest($2::text[], $3::text[]) AS c (id, reason) WHERE d.id = c.id`,
+        [now, cancelled.map((row) => row.id), cancelled.map((row) => row.reason)],
+      );
+    }
+    const chosen = plan.choose(candidates).slice(0, limit - claimed.length);
+    if (chosen.length > 0) {
+      await db.query('UPDATE webhook_deliveries SET leased_until = $1, due_at = $1 WHERE id = ANY($2::text[])', [leasedUntil, chosen.map((delivery) => delivery.id)]);
+      claimed.push(...chosen);
+    }
+    const passedOver = candidates.filter((candidate) => !chosen.includes(candidate) && !skip.has(candidate.webhookId));
+    for (const candidate of passedOver) skip.add(candidate.webhookId);
+    if (claimed.length >= limit || rows.length < window || passedOver.length === 0) return claimed;
+  }
+}
+
+function toClaimed(row: DueRow, leasedUntil: number): ClaimedDelivery {
+  return {
+    id: row.id,
+    eventType: row.type,
+    body: row.body,
+    webhookId: row.webhook_id,
+    url: row.url!,
+    secret: row.secret,
+    attempts: row.attempts,
+    firstAttemptAt: row.first_attempt_at,
+    createdAt: row.created_at,
+    leasedUntil,
+  };
+}
+
+/** Gives a delivery back, due at `now`, if this claim still holds its lease. */
+export async function releaseLease(db: Db, delivery: ClaimedDelivery, now: number): Promise<void> {
+  await db.query(`UPDATE webhook_deliveries SET leased_until = NULL, due_at = $1 WHERE id = $2 AND state = 'pending' AND leased_until = $3`, [
+    now,
+    delivery.id,
+    delivery.leasedUntil,
+  ]);
+}
+
+/**
+ * Records attempts in webhook order (several instances recording at once then lock webhook rows
+ * in one order and cannot deadlock), each only under its claim's lease; see OutboxStore.recordAttempts.
+ */
+export async function recordAttempts(db: Db, attempts: readonly Attempt[]): Promise<RecordedAttempt[]> {
+  const webhookOf = (index: number) => attempts[index]!.delivery.webhookId;
+  const order = attempts.map((_, index) => index).sort((a, b) => webhookOf(a).localeCompare(webhookOf(b)) || a - b);
+  const recorded: RecordedAttempt[] = [];
+  for (const index of order) recorded[index] = await applyAttempt(db, attempts[index]!);
+  return recorded;
+}
+
+async function applyAttempt(db: Db, { delivery, outcome, at }: Attempt): Promise<RecordedAttempt> {
+  const firstAttemptAt = delivery.firstAttemptAt ?? at;
+  const status = outcome.status;
+  const error = outcome.kind === 'retry' || outcome.kind === 'exhausted' ? outcome.error : null;
+  const state = stateAfter(outcome);
+  const result = await db.query(
+    `UPDATE webhook_deliveries
+     SET state = $1, attempts = attempts + 1, first_attempt_at = $2, last_status = $3, last_error = $4, leased_until = NULL,
+         due_at = $5, finished_at = $6
+     WHERE id = $7 AND state = 'pending' AND leased_until = $8`,
+    [state, firstAttemptAt, status, error, outcome.kind === 'retry' ? outcome.dueAt : at, state === 'pending' ? null : at, delivery.id, delivery.leasedUntil],
+  );
+  if (result.rowCount === 0) return { disabled: null, stale: true };
+  const attemptedAt = new Date(at).toISOString();
+  const lastDelivery = JSON.stringify({ attempted_at: attemptedAt, status_code: status, succeeded: outcome.kind === 'delivered' });
+  await db.query('UPDATE webhooks SET last_delivery = $1 WHERE id = $2', [lastDelivery, delivery.webhookId]);
+
+  let disabled: RecordedAttempt['disabled'] = null;
+  if (outcome.kind === 'gone') disabled = 'endpoint_gone';
+  else if (outcome.kind === 'exhausted' && !(await deliveredSince(db, delivery.webhookId, firstAttemptAt))) disabled = 'failing';
+  if (disabled) {
+    const changed = await db.query('UPDATE webhooks SET enabled = false, disabled_reason = $1, updated_at = $2 WHERE id = $3 AND enabled', [
+      disabled,
+      attemptedAt,
+      delivery.webhookId,
+    ]);
+    if (changed.rowCount === 0) disabled = null;
+  }
+  return { disabled };
+}
+
+function stateAfter(outcome: AttemptOutcome): DeliveryState {
+  return outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'gone' ? 'gone' : outcome.kind === 'retry' ? 'pending' : 'failed';
+}
+
+// "Recent deliveries keep failing": nothing reached the receiver during the whole retry run.
+async function deliveredSince(db: Db, webhookId: string, since: number): Promise<boolean> {
+  const { rowCount } = await db.query(`SELECT 1 FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'delivered' AND finished_at >= $2 LIMIT 1`, [
+    webhookId,
+    since,
+  ]);
+  return (rowCount ?? 0) > 0;
+}
+
+export async function nextDueAt(db: Db, after = -Infinity): Promise<number | null> {
+  const { rows } = await db.query<{ next: number | null }>(`SELECT MIN(due_at) AS next FROM webhook_deliveries WHERE state = 'pending' AND due_at > $1`, [
+    Number.isFinite(after) ? after : Number.MIN_SAFE_INTEGER,
+  ]);
+  return rows[0]?.next ?? null;
+}
+
+export async function pruneFinished(db: Db, before: number): Promise<number> {
+  const { rowCount } = await db.query(`DELETE FROM webhook_deliveries WHERE state <> 'pending' AND finished_at < $1`, [before]);
+  await db.query('DELETE FROM webhook_events e WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)');
+  return rowCount ?? 0;
+}
+
+export async function listEvents(db: Db): Promise<WebhookEvent[]> {
+  const { rows } = await db.query<{ body: string }>('SELECT body FROM webhook_events ORDER BY seq');
+  return rows.map((row) => JSON.parse(row.body) as WebhookEvent);
+}
+
+export async function listDeliveries(db: Db, webhookId: string): Promise<DeliveryRow[]> {
+  const { rows } = await db.query<DeliveryRow>(
+    `SELECT id, event_id AS "eventId", webhook_id AS "webhookId", state, attempts, last_status AS "lastStatus", last_error AS "lastError",
+       due_at AS "dueAt", first_attempt_at AS "firstAttemptAt"
+     FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY seq`,
+    [webhookId],
+  );
+  return rows;
+}
+
+export async function countDeliveries(db: Db): Promise<Record<DeliveryState, number>> {
+  const counts: Record<DeliveryState, number> = { pending: 0, delivered: 0, failed: 0, gone: 0, cancelled: 0 };
+  const { rows } = await db.query<{ state: DeliveryState; n: number }>('SELECT state, COUNT(*) AS n FROM webhook_deliveries GROUP BY state');
+  for (const row of rows) counts[row.state] = row.n;
+  return counts;
+}

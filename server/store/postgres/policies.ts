@@ -1,0 +1,85 @@
+// Policies on PostgreSQL: rows, the derived compliance status and the delete rule.
+import type { components } from '../../../generated/schema.d.ts';
+import type { CursorPosition } from '../../domain/cursor.ts';
+import { ACTIVE_STATUSES } from '../../domain/findings.ts';
+import type { PolicyFilters } from '../store.ts';
+import { selectPage, type Db } from './queries.ts';
+
+type Policy = components['schemas']['Policy'];
+type PolicyWrite = components['schemas']['PolicyWrite'];
+type ComplianceStatus = components['schemas']['ComplianceStatus'];
+
+const ACTIVE = ACTIVE_STATUSES.map((status) => `'${status}'`).join(', ');
+// Seeks findings_policy_status, however many findings the policy has.
+const nonCompliant = (policyId: string) => `EXISTS (SELECT 1 FROM findings f WHERE f.policy_id = ${policyId} AND f.status IN (${ACTIVE}))`;
+const SELECT = `SELECT p.id, p.name, p.description, p.severity, p.enabled, p.frameworks, p.rule, ${nonCompliant('p.id')} AS non_compliant,
+  p.version, p.created_at, p.updated_at FROM policies p`;
+
+interface PolicyRow extends Omit<Policy, 'compliance_status'> {
+  non_compliant: boolean;
+}
+
+function toPolicy({ non_compliant, ...row }: PolicyRow): Policy {
+  const { id, name, description, severity, enabled, frameworks, rule, version, created_at, updated_at } = row;
+  return { id, name, description, severity, enabled, frameworks, rule, compliance_status: non_compliant ? 'non_compliant' : 'compliant', version, created_at, updated_at };
+}
+
+export async function listPolicies(db: Db, filters: PolicyFilters, after: CursorPosition | undefined, limit: number): Promise<Policy[]> {
+  const where: [string, unknown][] = [];
+  if (filters.enabled !== undefined) where.push(['p.enabled = $?', filters.enabled]);
+  if (filters.severity !== undefined) where.push(['p.severity = $?', filters.severity]);
+  return (await selectPage<PolicyRow>(db, { select: SELECT, alias: 'p', where, after, limit })).map(toPolicy);
+}
+
+export async function getPolicy(db: Db, id: string): Promise<Policy | undefined> {
+  const [row] = (await db.query<PolicyRow>(`${SELECT} WHERE p.id = $1`, [id])).rows;
+  return row && toPolicy(row);
+}
+
+export async function policyExists(db: Db, id: string): Promise<boolean> {
+  return ((await db.query('SELECT 1 FROM policies WHERE id = $1', [id])).rowCount ?? 0) > 0;
+}
+
+export async function complianceOf(db: Db, id: string): Promise<ComplianceStatus> {
+  const [row] = (await db.query<{ non_compliant: boolean }>(`SELECT ${nonCompliant('$1')} AS non_compliant`, [id])).rows;
+  return row?.non_compliant ? 'non_compliant' : 'compliant';
+}
+
+// PUT replaces every writable field, so create and replace share the defaults.
+function writable(input: PolicyWrite) {
+  return [
+    input.name,
+    input.description ?? '',
+    input.severity,
+    input.enabled !== false,
+    JSON.stringify(input.frameworks ?? []),
+    input.rule ? JSON.stringify(input.rule) : null,
+  ];
+}
+
+export async function insertPolicy(db: Db, id: string, input: PolicyWrite, now: string): Promise<Policy> {
+  await db.query(
+    `INSERT INTO policies (id, name, description, severity, enabled, frameworks, rule, version, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $8)`,
+    [id, ...writable(input), now],
+  );
+  return (await getPolicy(db, id))!;
+}
+
+export async function replacePolicy(db: Db, id: string, input: PolicyWrite, now: string): Promise<Policy | undefined> {
+  const result = await db.query(
+    `UPDATE policies SET name = $1, description = $2, severity = $3, enabled = $4, frameworks = $5, rule = $6,
+       version = version + 1, updated_at = $7 WHERE id = $8`,
+    [...writable(input), now, id],
+  );
+  return result.rowCount === 0 ? undefined : getPolicy(db, id);
+}
+
+/** Run inside a transaction: the in-use check and the delete must see the same findings. */
+export async function deletePolicy(db: Db, id: string, now: string): Promise<'deleted' | 'in-use' | 'not-found'> {
+  if (!(await policyExists(db, id))) return 'not-found';
+  if ((await complianceOf(db, id)) === 'non_compliant') return 'in-use';
+  await db.query('UPDATE findings SET policy_id = NULL, updated_at = $1 WHERE policy_id = $2', [now, id]);
+  await db.query('DELETE FROM policies WHERE id = $1', [id]);
+  return 'deleted';
+}
