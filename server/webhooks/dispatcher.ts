@@ -74,12 +74,14 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
   }
 
   async function claimAndLaunch(): Promise<void> {
+    // What was due at the last claim and not taken waits for a slot or a probe; the timer looks past it.
+    let claimedAt = Date.now();
     try {
       do {
         pumpAgain = false;
         const free = settings.concurrency - inFlight.size;
         if (free <= 0) break;
-        const now = Date.now();
+        const now = (claimedAt = Date.now());
         // Where several instances claim, their attempts count against each endpoint's limit too.
         const plan = (leased: ReadonlyMap<string, number>) =>
           endpoints.plan(now, new Map([...leased].map(([id, count]) => [id, Math.max(0, count - endpoints.describe(id).inFlight)])));
@@ -95,7 +97,9 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
     } catch (error) {
       log.error({ err: error }, 'claiming webhook deliveries failed');
     }
-    await schedule();
+    await schedule(claimedAt);
+    // A wake-up that came while the timer was being set (an attempt ended, an event was queued).
+    if (pumpAgain && running) await claimAndLaunch();
   }
 
   // Attempts that finish in the same turn of the event loop share one claim transaction.
@@ -128,15 +132,16 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
   }
 
   // Sleep until the earliest due (or lease expiry) time, bounded so nothing waits on a missed wake-up.
-  async function schedule(): Promise<void> {
+  async function schedule(claimedAt: number): Promise<void> {
     if (!running) return;
     let wait = MAX_IDLE_MS;
     try {
-      const now = Date.now();
-      // What is due now and still pending waits for a slot or a probe: the attempt that ends (or
-      // the probe time) wakes the pump for it, so the timer only looks ahead.
-      const next = Math.min((await outbox.nextDueAt(now)) ?? Infinity, endpoints.nextProbeAt() ?? Infinity);
-      if (next !== Infinity) wait = Math.min(MAX_IDLE_MS, Math.max(0, next - now));
+      // What was due at the claim and still pending waits for a slot or a probe: the attempt that
+      // ends wakes the pump for it, so the timer looks at what falls due after the claim, and at
+      // probe times still ahead.
+      const probeAt = endpoints.nextProbeAt() ?? Infinity;
+      const next = Math.min((await outbox.nextDueAt(claimedAt)) ?? Infinity, probeAt > claimedAt ? probeAt : Infinity);
+      if (next !== Infinity) wait = Math.min(MAX_IDLE_MS, Math.max(0, next - Date.now()));
     } catch (error) {
       log.error({ err: error }, 'reading the webhook outbox failed');
     }
