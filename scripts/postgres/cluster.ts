@@ -1,146 +1,199 @@
-// A PostgreSQL cluster of Debian's `postgresql` package, started on loopback for tests,
-// benchmarks and `npm run db:postgres`. Run as root, the server runs as the unprivileged
-// `postgres` user (PostgreSQL refuses root). A throw-away cluster trades durability for speed
-// (fsync off) and is stopped by a watchdog even when the process that started it is killed.
-import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+// PostgreSQL clusters started from the distribution's server binaries (no Docker here): throw-away
+// ones for tests and benchmarks, a persistent one for developers (scripts/postgres/local.ts). Only
+// loopback TCP and a socket in the cluster's own folder are used, so trust authentication is safe.
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 
 export interface Cluster {
-  /** The superuser's URL, database `postgres`. */
+  /** The superuser's URL for the `postgres` database: postgres://secmon@127.0.0.1:PORT/postgres. */
   url: string;
   port: number;
   dataDir: string;
-  /** Creates a database (a fresh unique name by default) and returns its URL. */
+  /** CREATE DATABASE (a unique name by default); resolves with its URL. */
   createDatabase(name?: string): Promise<string>;
-  /** Stops the server; a throw-away cluster's folder goes too. Idempotent. */
+  /** Fast shutdown, then the temporary folder goes; idempotent. */
   stop(): Promise<void>;
 }
 
 export interface ClusterOptions {
-  /** A folder kept between runs (created on first use); by default a temporary one, removed by stop(). */
+  /** A folder that outlives the cluster (initdb only the first time); by default a temporary one that stop() removes. */
   dataDir?: string;
   /** By default a free loopback port. */
   port?: number;
+  /** postgresql.conf settings; they override the harness's own. */
+  settings?: Record<string, string>;
 }
 
 const SUPERUSER = 'secmon';
-
-/** The newest installed server's bin folder, or undefined when PostgreSQL is not installed. */
-export function postgresBinDir(): string | undefined {
-  const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((version) => existsSync(join(root, version, 'bin', 'initdb'))) : [];
-  versions.sort((a, b) => Number(b) - Number(a));
-  if (versions[0]) return join(root, versions[0], 'bin');
-  try {
-    return execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
-  } catch {
-    return undefined;
-  }
-}
-
+const DEBIAN_VERSIONS = '/usr/lib/postgresql';
+// A port taken between freePort() and the server's bind is retried with another one.
+const PORT_ATTEMPTS = 3;
+const run = promisify(execFile);
+// postgres refuses to run as root; as root, every server command runs as the distribution's postgres user.
 const asRoot = process.getuid?.() === 0;
 
-/** Runs a PostgreSQL program as the user that owns the cluster. */
-function run(program: string, args: string[]): string {
-  const bin = postgresBinDir();
-  if (!bin) throw new Error('PostgreSQL is not installed: apt-get install postgresql');
-  const command = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]] as const : [join(bin, program), args] as const;
-  return execFileSync(command[0], command[1], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** Makes `path` the cluster owner's and lets it reach the folder (a tmpdir may be root's). */
-function ownFolder(path: string): void {
-  if (!asRoot) return;
-  const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }));
-  const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }));
-  chownSync(path, uid, gid);
-  chmodSync(path, 0o700);
+/** The highest Debian-installed version's binaries, else whatever `pg_config` names. */
+export function postgresBinDir(): string | undefined {
+  const versions = existsSync(DEBIAN_VERSIONS)
+    ? readdirSync(DEBIAN_VERSIONS).filter((version) => existsSync(join(DEBIAN_VERSIONS, version, 'bin/initdb')))
+    : [];
+  const highest = versions.sort((a, b) => Number(b) - Number(a))[0];
+  if (highest) return join(DEBIAN_VERSIONS, highest, 'bin');
+  const pgConfig = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' });
+  return pgConfig.status === 0 ? pgConfig.stdout.trim() : undefined;
 }
 
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
-  const throwAway = options.dataDir === undefined;
-  const home = throwAway ? mkdtempSync(join(tmpdir(), 'secmon-pg-')) : options.dataDir!;
-  mkdirSync(home, { recursive: true });
-  ownFolder(home);
-  const dataDir = join(home, 'data');
-  const logFile = join(home, 'server.log');
-  const port = options.port ?? (await freePort());
-  if (!existsSync(join(dataDir, 'PG_VERSION'))) {
-    run('initdb', ['-D', dataDir, '--auth=trust', `--username=${SUPERUSER}`, '--encoding=UTF8', '--no-sync', '--no-instructions']);
+  const binDir = postgresBinDir();
+  if (!binDir || !existsSync(join(binDir, 'initdb'))) {
+    throw new Error("no PostgreSQL server binaries (initdb) found: install Debian's postgresql package");
   }
-  const settings = [
-    `-p ${port}`,
-    '-c listen_addresses=127.0.0.1',
-    `-c unix_socket_directories=${home}`,
-    // Several server processes, each with a pool, share one cluster in the tests.
-    '-c max_connections=300',
-    ...(throwAway ? ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off'] : []),
-  ];
+  const temporary = options.dataDir === undefined;
+  const folder = temporary ? mkdtempSync(join(tmpdir(), 'secmon-pg-')) : undefined;
+  const dataDir = options.dataDir ?? join(folder!, 'data');
+  const asPostgres = (tool: string, args: string[]) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', join(binDir, tool), ...args]) : run(join(binDir, tool), args);
+  const watchdog = startWatchdog(binDir, dataDir, folder);
   try {
-    run('pg_ctl', ['-D', dataDir, '-w', '-t', '60', '-l', logFile, '-o', settings.join(' '), 'start']);
-  } catch (error) {
-    const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n') : '';
-    if (throwAway) rmSync(home, { recursive: true, force: true });
-    throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${tail}`);
-  }
-  const watchdog = throwAway ? stopWhenGone(process.pid, dataDir, home) : undefined;
-  const url = `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`;
-  let stopped = false;
-  return {
-    url,
-    port,
-    dataDir,
-    createDatabase: (name) => createDatabase(url, name),
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      watchdog?.kill('SIGKILL');
+    await giveToPostgres(folder ?? dataDir);
+    if (!existsSync(join(dataDir, 'PG_VERSION'))) {
+      // C collation sorts by bytes, as SQLite does, and needs no locale installed on the machine.
+      const initdb = ['-D', dataDir, '--auth=trust', `--username=${SUPERUSER}`, '--encoding=UTF8', '--locale=C', '--no-sync'];
+      await asPostgres('initdb', initdb).catch((error: unknown) => {
+        throw new Error(`initdb failed in ${dataDir}:\n${outputOf(error)}`);
+      });
+    }
+    // The log goes where the postgres user can write: the temporary folder, or the data folder itself.
+    const log = join(folder ?? dataDir, 'postgres.log');
+    const settings = {
+      listen_addresses: '127.0.0.1',
+      unix_socket_directories: folder ?? '',
+      max_connections: '300', // tests run several server processes, each with its own pool
+      // Nothing in a throw-away cluster needs to survive a crash of the machine.
+      ...(temporary ? { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } : {}),
+      ...options.settings,
+    };
+    for (let attempt = 1; ; attempt++) {
+      const port = options.port ?? (await freePort());
+      // pg_ctl hands -o to a shell, hence the quoting.
+      const serverOptions = Object.entries({ ...settings, port: String(port) })
+        .map(([name, value]) => `-c ${shellQuoted(`${name}=${value}`)}`)
+        .join(' ');
       try {
-        run('pg_ctl', ['-D', dataDir, '-w', '-m', 'fast', 'stop']);
-      } finally {
-        if (throwAway) rmSync(home, { recursive: true, force: true });
+        await asPostgres('pg_ctl', ['start', '-w', '-D', dataDir, '-l', log, '-o', serverOptions]);
+      } catch (error) {
+        const tail = logTail(log);
+        if (options.port === undefined && attempt < PORT_ATTEMPTS && /Address already in use/.test(tail)) continue;
+        throw new Error(`PostgreSQL did not start on 127.0.0.1:${port}: ${outputOf(error)}\n${log}:\n${tail}`);
       }
-    },
-  };
+      const url = `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`;
+      let stopping: Promise<void> | undefined;
+      return {
+        url,
+        port,
+        dataDir,
+        createDatabase: (name) => createDatabase(url, name),
+        stop: () =>
+          (stopping ??= (async () => {
+            stopWatchdog(watchdog);
+            try {
+              await asPostgres('pg_ctl', ['stop', '-D', dataDir, '-m', 'fast']);
+            } finally {
+              if (folder) rmSync(folder, { recursive: true, force: true });
+            }
+          })()),
+      };
+    }
+  } catch (error) {
+    stopWatchdog(watchdog);
+    if (folder) rmSync(folder, { recursive: true, force: true });
+    throw error;
+  }
 }
 
-let created = 0;
-
-/** Creates a database (a fresh unique name by default) on the server of `adminUrl`; returns its URL. */
-export async function createDatabase(adminUrl: string, name = `secmon_${process.pid}_${Date.now().toString(36)}_${created++}`): Promise<string> {
-  const client = new pg.Client(adminUrl);
+/** CREATE DATABASE on the server at `serverUrl` (a unique name by default); resolves with the new database's URL. */
+export async function createDatabase(serverUrl: string, name = `secmon_${randomUUID().replaceAll('-', '')}`): Promise<string> {
+  const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
     await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
   } finally {
     await client.end();
   }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
+  return databaseUrl(serverUrl, name);
+}
+
+/** The URL of database `name` on the server at `serverUrl`. */
+export function databaseUrl(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${encodeURIComponent(name)}`;
+  return url.href;
 }
 
 /**
- * A detached shell that stops the cluster and removes its folder once `pid` is gone: a test
- * worker killed with SIGKILL must not leave a server running.
+ * A detached shell that outlives us: once our process is gone (even by SIGKILL, which runs no
+ * handler) it stops the cluster and removes the temporary folder, so no server is left running.
+ * A throw-away cluster is stopped at once; a persistent one cleanly, to spare it crash recovery.
  */
-function stopWhenGone(pid: number, dataDir: string, home: string) {
-  const pgCtl = join(postgresBinDir()!, 'pg_ctl');
-  const stop = asRoot ? `runuser -u postgres -- ${pgCtl}` : pgCtl;
-  const script = `while kill -0 ${pid} 2>/dev/null; do sleep 1; done; ${stop} -D '${dataDir}' -m immediate stop >/dev/null 2>&1; rm -rf '${home}'`;
-  const child = spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' });
-  child.unref();
-  return child;
+function startWatchdog(binDir: string, dataDir: string, folder: string | undefined): ChildProcess {
+  const stop = [join(binDir, 'pg_ctl'), 'stop', '-D', dataDir, '-m', folder ? 'immediate' : 'fast'];
+  const script = `pid=$1 folder=$2; shift 2
+while kill -0 "$pid" 2>/dev/null; do sleep 1; done
+"$@" >/dev/null 2>&1
+[ -z "$folder" ] || rm -rf "$folder"`;
+  const watchdog = spawn(
+    'sh',
+    ['-c', script, 'secmon-pg-watchdog', String(process.pid), folder ?? '', ...(asRoot ? ['runuser', '-u', 'postgres', '--'] : []), ...stop],
+    { detached: true, stdio: 'ignore' },
+  );
+  watchdog.unref();
+  return watchdog;
+}
+
+function stopWatchdog(watchdog: ChildProcess): void {
+  try {
+    // detached made it a process group leader: the group includes its current `sleep`.
+    process.kill(-watchdog.pid!, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+/** As root, the folder becomes the postgres user's; it must also be reachable through every folder above it. */
+async function giveToPostgres(folder: string): Promise<void> {
+  mkdirSync(folder, { recursive: true });
+  if (!asRoot) return;
+  await run('chown', ['postgres:', folder]);
+  await run('runuser', ['-u', 'postgres', '--', 'test', '-w', folder]).catch(() => {
+    throw new Error(`the postgres user cannot write ${folder}: every folder above it must be searchable by others (chmod o+x), or set TMPDIR`);
+  });
+}
+
+/** An ephemeral loopback port that was free a moment ago. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const shellQuoted = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+function logTail(log: string, lines = 20): string {
+  return existsSync(log) ? readFileSync(log, 'utf8').trimEnd().split('\n').slice(-lines).join('\n') : '(no log written)';
+}
+
+function outputOf(error: unknown): string {
+  const { message, stdout, stderr } = error as { message: string; stdout?: string; stderr?: string };
+  return `${stdout ?? ''}${stderr ?? ''}`.trim() || message;
 }

@@ -1,51 +1,81 @@
-// The throw-away cluster the postgres suites, the benchmark and `npm run db:postgres` start:
-// it serves on loopback, stops cleanly, and stops by itself when its starter is killed.
+// The PostgreSQL harness itself: databases that do not see each other, a stop that leaves no server
+// and no folder, and a watchdog that stops the cluster when the process that started it is killed
+// outright (a SIGKILLed vitest worker must not leave a server running).
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { dirname } from 'node:path';
+import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { startCluster } from '../../scripts/postgres/cluster.ts';
 import { waitUntil } from '../webhooks/wait.ts';
 
-const refuses = (port: number) =>
-  new Promise<boolean>((resolve) => {
+async function query(url: string, sql: string): Promise<unknown[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+function refusesConnections(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => (socket.destroy(), resolve(false)));
-    socket.once('error', () => resolve(true));
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
   });
+}
 
-const CLUSTER = fileURLToPath(new URL('../../scripts/postgres/cluster.ts', import.meta.url));
-
-describe('throw-away PostgreSQL cluster', () => {
-  it('serves separate databases on loopback; stop() shuts it down and removes its folder', async () => {
+describe('startCluster', () => {
+  it('creates separate databases and stop() leaves no server and no folder behind', async () => {
     const cluster = await startCluster();
     try {
-      const [a, b] = [await cluster.createDatabase(), await cluster.createDatabase()];
-      expect(new URL(a).hostname).toBe('127.0.0.1');
-      const client = new pg.Client(a);
-      await client.connect();
-      await client.query('CREATE TABLE t (n int); INSERT INTO t VALUES (7)');
-      expect((await client.query('SELECT n FROM t')).rows).toEqual([{ n: 7 }]);
-      await client.end();
-      const other = new pg.Client(b);
-      await other.connect();
-      await expect(other.query('SELECT n FROM t')).rejects.toThrow(/does not exist/);
-      await other.end();
+      const unique = await cluster.createDatabase();
+      const named = await cluster.createDatabase('orders');
+      expect(named).toBe(`postgres://secmon@127.0.0.1:${cluster.port}/orders`);
+      expect(unique).toMatch(new RegExp(`^postgres://secmon@127\\.0\\.0\\.1:${cluster.port}/secmon_[0-9a-f]{32}$`));
+
+      await query(unique, "CREATE TABLE finding (title text); INSERT INTO finding VALUES ('kept')");
+      expect(await query(unique, 'SELECT title FROM finding')).toEqual([{ title: 'kept' }]);
+      await expect(query(named, 'SELECT title FROM finding')).rejects.toThrow(/does not exist/);
     } finally {
       await cluster.stop();
     }
-    expect(existsSync(cluster.dataDir)).toBe(false);
-    expect(await refuses(cluster.port)).toBe(true);
+    await cluster.stop();
+    expect(existsSync(dirname(cluster.dataDir))).toBe(false);
+    expect(await refusesConnections(cluster.port)).toBe(true);
   });
 
-  it('stops by itself when the process that started it is killed with SIGKILL', async () => {
-    const script = `import { startCluster } from ${JSON.stringify(CLUSTER)}; const c = await startCluster(); console.log(JSON.stringify({ port: c.port, dataDir: c.dataDir })); setInterval(() => {}, 1000);`;
+  it('is stopped by its watchdog when the process that started it is SIGKILLed', async () => {
+    const script = `
+      const { startCluster } = await import(${JSON.stringify(new URL('../../scripts/postgres/cluster.ts', import.meta.url).href)});
+      const { url, port, dataDir } = await startCluster();
+      console.log(JSON.stringify({ url, port, dataDir }));
+      setInterval(() => {}, 60_000);`;
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const started = await new Promise<{ port: number; dataDir: string }>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(JSON.parse(chunk.toString()))));
-    expect(await refuses(started.port)).toBe(false);
-    child.kill('SIGKILL');
-    expect(await waitUntil(async () => (await refuses(started.port)) && !existsSync(started.dataDir), 15_000)).toBe(true);
+    try {
+      const [line] = (await Promise.race([
+        once(createInterface({ input: child.stdout }), 'line'),
+        once(child, 'exit').then(([code]) => Promise.reject(new Error(`the child exited (${code}) before starting a cluster`))),
+      ])) as [string];
+      const started = JSON.parse(line) as { url: string; port: number; dataDir: string };
+      expect(await query(started.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
+
+      child.kill('SIGKILL');
+      const gone = await waitUntil(
+        async () => (await refusesConnections(started.port)) && !existsSync(dirname(started.dataDir)),
+        10_000,
+      );
+      expect(gone).toBe(true);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });

@@ -1,0 +1,143 @@
+// The PostgreSQL store where several instances meet: two stores (two pools, as two server
+// processes have) on one database. What the HTTP suites cannot see from outside: which claim got
+// which delivery, a lease that ran out, when a wake-up arrives, and the shared rate limit.
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EventOf } from '../../lib/events.ts';
+import { openPostgresStore } from '../../server/store/postgres/store.ts';
+import type { ClaimedDelivery, Store } from '../../server/store/store.ts';
+import { EndpointScheduler } from '../../server/webhooks/endpoints.ts';
+import { startTestServer, type TestServer } from '../server/helpers.ts';
+import { freshPostgresDatabase } from '../support/postgres.ts';
+import { sleep, waitUntil } from '../webhooks/wait.ts';
+
+const NOW = Date.parse('2026-11-02T09:30:00Z');
+const event = (index: number): EventOf<'finding.created'> => ({
+  event: 'finding.created',
+  timestamp: '2026-11-02T09:30:00Z',
+  data: { finding_id: `fnd_01jbz3k7q2w9x8v6t5r4p3n${String(index).padStart(3, '0')}`, severity: 'high', title: 'SSH root login enabled', device_id: 'dev_01jbz2m4n6p8q0r2s4t6v8w0x2', policy_id: null },
+});
+// Generous limits: these tests look at which deliveries are claimed, not at the endpoint policy.
+const scheduler = () => new EndpointScheduler({ concurrency: 1000, maxPerEndpoint: 1000, probeAfterMs: 1000 });
+
+let database: string;
+let a: Store;
+let b: Store;
+beforeEach(async () => {
+  database = await freshPostgresDatabase();
+  [a, b] = await Promise.all([openPostgresStore(database), openPostgresStore(database)]);
+});
+afterEach(async () => {
+  await Promise.all([a.close(), b.close()]);
+});
+
+async function queue(store: Store, events: number, webhooks = 2): Promise<void> {
+  for (let index = 0; index < webhooks; index++) {
+    await store.webhooks.insert(`whk_0${index}`, { url: `https://receiver.example.com/${index}`, events: ['finding.created'] }, '2026-11-02T09:00:00Z');
+  }
+  for (let index = 0; index < events; index++) await store.outbox.enqueue(event(index), new Date(NOW));
+}
+
+const claim = (store: Store, limit: number, now = NOW, leaseMs = 30_000) => {
+  const endpoints = scheduler();
+  return store.outbox.claimDue({ now, limit, leaseMs, plan: (leased) => endpoints.plan(now, leased) });
+};
+
+describe('PostgreSQL store, two instances on one database', () => {
+  it('the schema is applied once when both open an empty database at the same time', async () => {
+    const client = new pg.Client(database);
+    await client.connect();
+    const { rows } = await client.query('SELECT version FROM schema_migrations');
+    await client.end();
+    expect(rows).toEqual([{ version: 1 }]);
+  });
+
+  it('concurrent claims never hand out the same delivery, and together take them all', async () => {
+    await queue(a, 30);
+    const claims = await Promise.all(Array.from({ length: 6 }, (_, index) => claim(index % 2 ? a : b, 12)));
+    const ids = claims.flat().map((delivery) => delivery.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toHaveLength(60);
+    expect(await claim(a, 10)).toEqual([]);
+  });
+
+  it('a lease that ran out is claimed again elsewhere, and the first outcome is then not recorded', async () => {
+    await queue(a, 1, 1);
+    const [first] = await claim(a, 1, NOW, 1000);
+    expect(first).toBeDefined();
+    expect(await claim(b, 1, NOW + 500)).toEqual([]);
+    const [second] = (await claim(b, 1, NOW + 1001)) as [ClaimedDelivery];
+    expect(second.id).toBe(first!.id);
+    const [late] = await a.outbox.recordAttempts([{ delivery: first!, outcome: { kind: 'delivered', status: 200 }, at: NOW + 1100 }]);
+    expect(late).toEqual({ disabled: null, stale: true });
+    const [current] = await b.outbox.recordAttempts([{ delivery: second, outcome: { kind: 'retry', status: 500, error: 'HTTP 500', dueAt: NOW + 9000 } , at: NOW + 1200 }]);
+    expect(current).toEqual({ disabled: null });
+    expect(await a.outbox.listDeliveries('whk_00')).toMatchObject([{ state: 'pending', attempts: 1, lastStatus: 500, dueAt: NOW + 9000 }]);
+  });
+
+  it('counts leases of every instance against the endpoint limit', async () => {
+    await queue(a, 10, 1);
+    const limited = () => new EndpointScheduler({ concurrency: 100, maxPerEndpoint: 3, probeAfterMs: 1000 });
+    const endpoints = [limited(), limited()];
+    const take = (store: Store, index: number) => store.outbox.claimDue({ now: NOW, limit: 10, leaseMs: 30_000, plan: (leased) => endpoints[index]!.plan(NOW, leased) });
+    const first = await take(a, 0);
+    const second = await take(b, 1);
+    expect(first.length + second.length).toBe(3);
+  });
+
+  it('wakes the other instance once an enqueue commits, not before and not on rollback', async () => {
+    await queue(a, 0);
+    let wakes = 0;
+    const unsubscribe = b.outbox.onEnqueue(() => wakes++);
+    // The LISTEN connection opens on the first subscription and then looks once for what was queued meanwhile.
+    await waitUntil(() => wakes > 0);
+    wakes = 0;
+    await a.transaction(async (tx) => {
+      await tx.outbox.enqueue(event(1), new Date(NOW));
+      await sleep(200);
+      expect(wakes).toBe(0);
+    });
+    expect(await waitUntil(() => wakes === 1, 5000)).toBe(true);
+    await expect(
+      a.transaction(async (tx) => {
+        await tx.outbox.enqueue(event(2), new Date(NOW));
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    await sleep(300);
+    expect(wakes).toBe(1);
+    unsubscribe();
+  });
+
+  it('pages findings of one device by an index, without sorting', async () => {
+    const client = new pg.Client(database);
+    await client.connect();
+    await client.query('SET enable_seqscan = off');
+    const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN SELECT f.id FROM findings f WHERE f.device_id = 'dev_1' AND (f.created_at, f.id) < ('2026-11-02T09:30:00Z', 'fnd_z')
+       ORDER BY f.created_at DESC, f.id DESC LIMIT 21`,
+    );
+    await client.end();
+    const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+    expect(plan).toMatch(/Index (Only )?Scan using findings_device/);
+    expect(plan).not.toMatch(/Sort/);
+  });
+});
+
+describe('the rate limit across instances', () => {
+  let servers: TestServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.map((server) => server.close()));
+    servers = [];
+  });
+
+  it("two instances on one database share each key's quota", async () => {
+    servers = await Promise.all([startTestServer({ database, rateLimitPerMinute: 10 }), startTestServer({ database, rateLimitPerMinute: 10 })]);
+    const statuses: number[] = [];
+    for (let index = 0; index < 12; index++) statuses.push((await servers[index % 2]!.fetch('/v1/policies')).status);
+    expect(statuses.slice(0, 10).every((status) => status === 200)).toBe(true);
+    expect(statuses.slice(10)).toEqual([429, 429]);
+    const remaining = (await servers[0]!.fetch('/v1/policies')).headers.get('ratelimit');
+    expect(remaining).toMatch(/r=0/);
+  });
+});
