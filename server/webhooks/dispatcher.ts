@@ -177,22 +177,26 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
       attempt: attemptNumber,
     };
     let outcome: AttemptOutcome;
+    // When the attempt ended: its recorded time and the start of its retry delay, one clock reading.
+    let endedAt: number;
     const deadline = setTimeout(() => controller.abort(new AttemptTimeout(settings.timeoutMs)), settings.timeoutMs);
     try {
       const response = await send(delivery, controller.signal);
-      outcome = judge(response.status, response.retryAfter, attemptNumber);
+      endedAt = Date.now();
+      outcome = judge(response.status, response.retryAfter, attemptNumber, endedAt);
     } catch (error) {
       if (controller.signal.reason === SHUTDOWN) {
         await outbox.releaseLease(delivery, Date.now());
         log.info(fields, 'webhook delivery interrupted by shutdown; left pending');
         return;
       }
-      outcome = failure(null, describeError(controller.signal.reason ?? error), null, attemptNumber);
+      endedAt = Date.now();
+      outcome = failure(null, describeError(controller.signal.reason ?? error), null, attemptNumber, endedAt);
     } finally {
       clearTimeout(deadline);
     }
     judged(healthOf(outcome));
-    const { disabled, stale } = await record({ delivery, outcome, at: Date.now() });
+    const { disabled, stale } = await record({ delivery, outcome, at: endedAt });
     if (stale) {
       // Counted by operators: the one way a receiver gets a delivery twice.
       log.warn({ ...fields, duplicate: true }, 'webhook delivery lease ran out during the attempt; another dispatcher sent it again');
@@ -225,14 +229,13 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
     return { status: response.statusCode, retryAfter: typeof retryAfter === 'string' ? retryAfter : null };
   }
 
-  function judge(status: number, retryAfter: string | null, attemptNumber: number): AttemptOutcome {
+  function judge(status: number, retryAfter: string | null, attemptNumber: number, at: number): AttemptOutcome {
     if (status >= 200 && status < 300) return { kind: 'delivered', status };
     if (status === 410) return { kind: 'gone', status };
-    return failure(status, `HTTP ${status}`, retryAfter, attemptNumber);
+    return failure(status, `HTTP ${status}`, retryAfter, attemptNumber, at);
   }
 
-  function failure(status: number | null, error: string, retryAfter: string | null, attemptNumber: number): AttemptOutcome {
-    const at = Date.now();
+  function failure(status: number | null, error: string, retryAfter: string | null, attemptNumber: number, at: number): AttemptOutcome {
     const delay = retryDelayMs(attemptNumber, { scale: settings.retryScale, retryAfterMs: parseRetryAfter(retryAfter, at) });
     return delay === null ? { kind: 'exhausted', status, error } : { kind: 'retry', status, error, dueAt: at + delay };
   }
