@@ -1,5 +1,6 @@
 // The page `npm run docs` renders (dist/docs.html), built into a scratch folder and served from a
-// loopback server, the way a reader opens it.
+// loopback server, the way a reader opens it: it renders and works offline. Its sections are
+// walked one by one in server-docs.test.ts, which serves the same page.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer } from 'node:http';

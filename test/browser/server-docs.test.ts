@@ -1,5 +1,7 @@
 // The reference server's /docs, started through its public factory with a freshly built page,
-// including Redoc's links opened in a new tab (the server redirects them into the page).
+// including Redoc's links opened in a new tab (the server redirects them into the page). Every
+// section is walked here, where integrators read the page; docs-page.test.ts serves the same bytes
+// as a plain file.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,4 +22,4 @@ describeDocsInBrowser('server-docs', async () => {
       rmSync(scratch, { recursive: true, force: true });
     },
   };
-}, { deepLinks: true });
+}, { deepLinks: true, everySection: true });
