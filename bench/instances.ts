@@ -53,7 +53,8 @@ async function startSetup(setup: Setup, database: string): Promise<ServerProcess
     SECMON_DB: database,
     SECMON_API_KEYS: `${KEY}:read+write`,
     SECMON_RATE_LIMIT: String(setup.rateLimit),
-    SECMON_LOG_LEVEL: 'warn',
+    // Request logs on, as in real use (spawnServer reads the start-up line from them).
+    SECMON_LOG_LEVEL: 'info',
     SECMON_RETRY_SCALE: '0.001',
   };
   return Promise.all(Array.from({ length: setup.instances }, () => spawnServer(env)));

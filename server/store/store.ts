@@ -65,7 +65,10 @@ export interface StoredResponse {
   body: string;
 }
 
-/** Idempotency records per API key, kept 24 hours. */
+/** How long a create's first response is kept for replays (as Stripe keeps them). */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Idempotency records per API key, kept IDEMPOTENCY_TTL_MS. */
 export interface IdempotencyStore {
   find(owner: string, key: string, now: Date): Promise<StoredResponse | undefined>;
   /** Stores a first response; expired records go at the same time, so storage stays bounded. */

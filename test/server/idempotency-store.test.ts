@@ -2,7 +2,8 @@
 // expired records are removed when the next one is stored, so the table does not grow forever.
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/store/sqlite/database.ts';
-import { findStoredResponse, storeResponse, type StoredResponse } from '../../server/store/sqlite/idempotency.ts';
+import { findStoredResponse, storeResponse } from '../../server/store/sqlite/idempotency.ts';
+import type { StoredResponse } from '../../server/store/store.ts';
 
 const response: StoredResponse = { fingerprint: 'f', status: 201, location: '/v1/policies/x', etag: '"e"', body: '{}' };
 const count = (db: ReturnType<typeof openDatabase>) => (db.prepare('SELECT COUNT(*) AS n FROM idempotency_keys').get() as { n: number }).n;

@@ -1,8 +1,6 @@
 // Stored first responses of creates made with an Idempotency-Key, per API key, kept 24 hours.
-import type { StoredResponse } from '../store.ts';
+import { IDEMPOTENCY_TTL_MS, type StoredResponse } from '../store.ts';
 import type { Db } from './queries.ts';
-
-const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const cutoff = (now: Date) => new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
 
 export async function findStoredResponse(db: Db, owner: string, key: string, now: Date): Promise<StoredResponse | undefined> {

@@ -1,19 +1,13 @@
 // Policies on PostgreSQL: rows, the derived compliance status and the delete rule.
 import type { components } from '../../../generated/schema.d.ts';
 import type { CursorPosition } from '../../domain/cursor.ts';
-import { ACTIVE_STATUSES } from '../../domain/findings.ts';
+import { nonCompliant, SELECT_POLICY as SELECT } from '../policy-sql.ts';
 import type { PolicyFilters } from '../store.ts';
 import { selectPage, type Db } from './queries.ts';
 
 type Policy = components['schemas']['Policy'];
 type PolicyWrite = components['schemas']['PolicyWrite'];
 type ComplianceStatus = components['schemas']['ComplianceStatus'];
-
-const ACTIVE = ACTIVE_STATUSES.map((status) => `'${status}'`).join(', ');
-// Seeks findings_policy_status, however many findings the policy has.
-const nonCompliant = (policyId: string) => `EXISTS (SELECT 1 FROM findings f WHERE f.policy_id = ${policyId} AND f.status IN (${ACTIVE}))`;
-const SELECT = `SELECT p.id, p.name, p.description, p.severity, p.enabled, p.frameworks, p.rule, ${nonCompliant('p.id')} AS non_compliant,
-  p.version, p.created_at, p.updated_at FROM policies p`;
 
 interface PolicyRow extends Omit<Policy, 'compliance_status'> {
   non_compliant: boolean;

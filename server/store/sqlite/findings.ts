@@ -1,7 +1,8 @@
 // Findings: rows, and the one write path that keeps compliance events in the same transaction.
 import type { DatabaseSync } from 'node:sqlite';
-import type { components, operations } from '../../../generated/schema.d.ts';
+import type { components } from '../../../generated/schema.d.ts';
 import type { CursorPosition } from '../../domain/cursor.ts';
+import type { FindingFilters } from '../store.ts';
 import { eventsForFindingChange, type ComplianceFlip } from '../../domain/events.ts';
 import { transaction } from './database.ts';
 import { enqueueEvent } from './outbox.ts';
@@ -12,8 +13,6 @@ type Finding = components['schemas']['Finding'];
 type FindingStatus = components['schemas']['FindingStatus'];
 type Severity = components['schemas']['Severity'];
 
-/** The list filters, as the document declares them (limit and cursor are the page's business). */
-export type FindingFilters = Omit<NonNullable<operations['listFindings']['parameters']['query']>, 'limit' | 'cursor'>;
 
 const SELECT = `SELECT f.id, f.title, f.description, f.severity, f.status, f.resolution, f.device_id, f.policy_id,
   f.first_seen_at, f.last_seen_at, f.resolved_at, f.created_at, f.updated_at FROM findings f`;

@@ -1,8 +1,9 @@
 // Policies: rows, the derived compliance status and the delete rule.
 import type { DatabaseSync } from 'node:sqlite';
-import type { components, operations } from '../../../generated/schema.d.ts';
+import type { components } from '../../../generated/schema.d.ts';
 import type { CursorPosition } from '../../domain/cursor.ts';
-import { ACTIVE_STATUSES } from '../../domain/findings.ts';
+import type { PolicyFilters } from '../store.ts';
+import { nonCompliant, SELECT_POLICY as SELECT } from '../policy-sql.ts';
 import { transaction } from './database.ts';
 import { arrayStatement, json, jsonOrNull, selectPage, statement, type Row, type Values } from './statements.ts';
 
@@ -10,15 +11,6 @@ type Policy = components['schemas']['Policy'];
 type PolicyWrite = components['schemas']['PolicyWrite'];
 type Severity = components['schemas']['Severity'];
 type ComplianceStatus = components['schemas']['ComplianceStatus'];
-
-const ACTIVE = ACTIVE_STATUSES.map((status) => `'${status}'`).join(', ');
-// Two seeks of findings_policy_status, however many findings the policy has.
-const nonCompliant = (policyId: string) => `EXISTS (SELECT 1 FROM findings f WHERE f.policy_id = ${policyId} AND f.status IN (${ACTIVE}))`;
-const SELECT = `SELECT p.id, p.name, p.description, p.severity, p.enabled, p.frameworks, p.rule, ${nonCompliant('p.id')} AS non_compliant,
-  p.version, p.created_at, p.updated_at FROM policies p`;
-
-/** The list filters, as the document declares them (limit and cursor are the page's business). */
-export type PolicyFilters = Omit<NonNullable<operations['listPolicies']['parameters']['query']>, 'limit' | 'cursor'>;
 
 /** A row of SELECT, in its column order. */
 function toPolicy(row: Values): Policy {

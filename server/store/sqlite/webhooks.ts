@@ -2,8 +2,9 @@
 // are mapped to the public representation (`has_secret`) and the secret never leaves this module
 // except through the delivery engine's own queries (server/store/sqlite/outbox.ts).
 import type { DatabaseSync } from 'node:sqlite';
-import type { components, operations } from '../../../generated/schema.d.ts';
+import type { components } from '../../../generated/schema.d.ts';
 import type { CursorPosition } from '../../domain/cursor.ts';
+import type { WebhookFilters } from '../store.ts';
 import { arrayStatement, jsonOrNull, json, selectPage, statement, type Values } from './statements.ts';
 
 type Webhook = components['schemas']['Webhook'];
@@ -17,8 +18,6 @@ const SELECT = `SELECT ${COLUMNS} FROM webhooks w`;
 // CROSS JOIN keeps webhook_subscriptions the outer loop, so its (event, …) index orders the page.
 const SELECT_SUBSCRIBED = `SELECT ${COLUMNS} FROM webhook_subscriptions s CROSS JOIN webhooks w ON w.id = s.id`;
 
-/** The list filters, as the document declares them (limit and cursor are the page's business). */
-export type WebhookFilters = Omit<NonNullable<operations['listWebhooks']['parameters']['query']>, 'limit' | 'cursor'>;
 
 /** A row of SELECT, in its column order. */
 function toWebhook(row: Values): Webhook {
