@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowFirst from './test/support/slow-first.ts';
 
 // Suites that reach the store only through the server's public factory run twice: on embedded
 // SQLite, and on PostgreSQL in a throw-away cluster (test/support/postgres-setup.ts). Tests of
@@ -25,6 +26,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Suites start servers and child processes on their own ports; two workers match the 2 cores.
     maxWorkers: 2,
+    sequence: { sequencer: SlowFirst },
     projects: [
       { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/multi-instance/**', 'test/store/**', 'test/support/**'] } },
       {
