@@ -24,8 +24,9 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Suites start servers and child processes on their own ports; two workers match the 2 cores.
-    maxWorkers: 2,
+    // Suites start servers and child processes on their own ports and spend much of their time
+    // waiting on them: three workers keep the 2 cores busy.
+    maxWorkers: 3,
     sequence: { sequencer: SlowFirst },
     projects: [
       { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/multi-instance/**', 'test/store/**', 'test/support/**'] } },

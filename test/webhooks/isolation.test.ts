@@ -69,9 +69,10 @@ describe('per-endpoint isolation', () => {
     const withHoles = await latencies(t, healthy, EVENTS_PER_PHASE);
 
     expect(withHoles).toHaveLength(EVENTS_PER_PHASE);
-    // 2× the baseline, with 100 ms of slack for a loaded two-core machine; before per-endpoint
-    // isolation the dead endpoints held every slot and this was seconds (the delivery time-out).
-    expect(p99(withHoles)).toBeLessThanOrEqual(Math.max(2 * p99(baseline), p99(baseline) + 100));
+    // 2× the baseline, with 250 ms of slack for a two-core machine running three test files at
+    // once; before per-endpoint isolation the dead endpoints held every slot and this was seconds
+    // (the delivery time-out).
+    expect(p99(withHoles)).toBeLessThanOrEqual(Math.max(2 * p99(baseline), p99(baseline) + 250));
     expect(healthy.receipts.length).toBe(10 + 2 * EVENTS_PER_PHASE);
 
     // Nothing lost at the dead endpoints: every event stays pending there, each endpoint's first
