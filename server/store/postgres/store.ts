@@ -66,7 +66,8 @@ async function transact<T>(pool: pg.Pool, isolation: Isolation, fn: (client: pg.
 }
 
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<Store> {
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types });
+  // A database that stops answering fails requests (and /readyz) within seconds instead of holding them.
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types, connectionTimeoutMillis: 5000 });
   // An idle client that loses its connection emits here; the pool replaces it on the next query.
   pool.on('error', () => undefined);
   try {
