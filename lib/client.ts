@@ -1,5 +1,5 @@
 // The typed SecMon client: openapi-fetch over the generated `paths`, with the API key as a bearer
-// token, problem details as the typed `error`, and bounded retries of 429 that honour Retry-After.
+// token, problem details as the typed `error`, and bounded retries of 429 and 503 that honour Retry-After.
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from '../generated/schema.d.ts';
 import { parseRetryAfter } from './retry-after.ts';
@@ -15,12 +15,12 @@ export interface SecmonClientOptions {
   baseUrl: string;
   /** Sent as `Authorization: Bearer <apiKey>`. */
   apiKey: string;
-  /** How many times one request is retried after a 429 (default 2; 0 turns retries off). */
+  /** How many times one request is retried after a 429 or 503 (default 2; 0 turns retries off). */
   maxRetries?: number;
   /**
    * The longest `Retry-After` the client waits for, in milliseconds (default 60 s: the reference
-   * server's rate-limit window, so a used-up quota is waited out). A 429 that asks for longer, or
-   * gives no `Retry-After`, is returned to the caller as it is.
+   * server's rate-limit window, so a used-up quota is waited out). A 429 or 503 that asks for
+   * longer, or gives no `Retry-After`, is returned to the caller as it is.
    */
   maxRetryDelayMs?: number;
   /** Extra headers for every request. */
@@ -35,26 +35,30 @@ export function createSecmonClient(options: SecmonClientOptions): SecmonClient {
   return createClient<paths>({
     baseUrl: baseUrl.replace(/\/+$/, ''),
     headers: { ...headers, Authorization: `Bearer ${apiKey}` },
-    fetch: retryOn429(fetch, maxRetries, maxRetryDelayMs),
+    fetch: retryWhenAsked(fetch, maxRetries, maxRetryDelayMs),
   });
 }
 
 /**
- * Wraps fetch so a 429 is retried after the `Retry-After` it carries, at most `maxRetries` times
- * and only for waits up to `maxDelayMs`. A 429 means the request was not processed, so retrying a
- * POST cannot create a duplicate.
+ * Wraps fetch so a 429 (rate limited) or 503 (service briefly unavailable) is retried after the
+ * `Retry-After` it carries, at most `maxRetries` times and only for waits up to `maxDelayMs`. A 429
+ * means the request was not processed, so any request is retried. A 503 may come after a create
+ * reached the database (the connection was lost before the answer): a `POST` is retried only
+ * with an `Idempotency-Key`, which the service never applies twice; other methods are idempotent.
  */
-export function retryOn429(
+export function retryWhenAsked(
   fetch: (request: Request) => Promise<Response>,
   maxRetries: number,
   maxDelayMs: number,
 ): (request: Request) => Promise<Response> {
   return async (request) => {
+    const retryable = (status: number) =>
+      status === 429 || (status === 503 && (request.method !== 'POST' || request.headers.has('idempotency-key')));
     for (let attempt = 0; ; attempt++) {
       const last = attempt >= maxRetries;
       // A Request body can be read once: keep the original for the next attempt.
       const response = await fetch(last ? request : request.clone());
-      if (response.status !== 429 || last) return response;
+      if (!retryable(response.status) || last) return response;
       const delay = retryAfterMs(response.headers.get('retry-after'));
       if (delay === undefined || delay > maxDelayMs) return response;
       await response.body?.cancel();
@@ -62,6 +66,9 @@ export function retryOn429(
     }
   };
 }
+
+/** @deprecated The former name of retryWhenAsked, which now also retries 503. */
+export const retryOn429 = retryWhenAsked;
 
 /** A wait that an aborted request cuts short; plain timers, so it runs in browsers as well as Node. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

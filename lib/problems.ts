@@ -26,6 +26,8 @@ const PROBLEM_KINDS = {
   'rate-limited': [429, 'Too many requests'],
   'headers-too-large': [431, 'Request header fields too large'],
   'internal-error': [500, 'Internal server error'],
+  'service-unavailable': [503, 'Service unavailable'],
+  'storage-full': [503, 'Storage full'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ProblemKind = keyof typeof PROBLEM_KINDS;

@@ -6,6 +6,7 @@ import type { Config } from './config.ts';
 import { authenticate, requireScope } from './http/auth.ts';
 import { parseJson, requireJson } from './http/body.ts';
 import { corsForOrigins } from './http/cors.ts';
+import { DatabaseHealth } from './http/database-health.ts';
 import { createLogger, requestLogger } from './http/logging.ts';
 import { MOCK_RESET_PATH, mockResetRouter } from './http/mock-reset.ts';
 import { operationsRouter } from './http/operations.ts';
@@ -16,6 +17,7 @@ import type { RouteContext, WebhookUrlCheck } from './routes/context.ts';
 import { findingsRouter } from './routes/findings.ts';
 import { policiesRouter } from './routes/policies.ts';
 import { webhooksRouter } from './routes/webhooks.ts';
+import { reportingFaultSites } from './store/faults.ts';
 import { openStore } from './store/open.ts';
 import { seedFromExamples } from './store/seed.ts';
 import type { Store } from './store/store.ts';
@@ -64,13 +66,16 @@ function defaultRouters(config: Config): NonNullable<AppDeps['routers']> {
 
 export async function createApp(config: Config, deps: AppDeps = {}): Promise<SecmonApp> {
   const logger = deps.logger ?? createLogger(config.logLevel);
-  const store = deps.store ?? (await openStore(config.database));
+  const opened = deps.store ?? (await openStore(config.database, config.databaseTimeouts));
+  // Every store error names the operation that met it in the log.
+  const store = reportingFaultSites(opened);
   try {
     if (config.mock) await seedFromExamples(store, loadDocument());
   } catch (error) {
     await store.close();
     throw error;
   }
+  const health = new DatabaseHealth(store, logger);
   const now = deps.now ?? (() => new Date());
   let accepting = true;
   const app = express();
@@ -87,7 +92,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Sec
   app.use(requestLogger(logger));
   app.use(corsForOrigins(config.corsOrigins));
   // 2. operational endpoints, no API key
-  app.use(operationsRouter({ store, docsPath: config.docsPath, isAccepting: () => accepting }));
+  app.use(operationsRouter({ health, docsPath: config.docsPath, isAccepting: () => accepting }));
   app.use(SETTINGS_PATH, settingsRouter(config.mode));
   // 3. routers outside the contract (simulator, ...)
   for (const mount of deps.routers ?? defaultRouters(config)) {
@@ -98,6 +103,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Sec
   //    request validation (400, 404, 405) and response validation → handlers
   app.use(
     '/v1',
+    health.watchWrites(),
     authenticate(config.apiKeys, config.mock),
     rateLimitPerKey(config.rateLimitPerMinute, store.rateLimitStore?.()),
     requireScope,
@@ -110,6 +116,6 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Sec
   app.use('/v1/webhooks', webhooksRouter(context));
   // 5. anything else is a 404 problem; every error becomes a problem
   app.use((req, res) => sendProblem(req, res, 'not-found', `No route matches ${req.method} ${req.path}.`));
-  app.use(problemHandler(logger));
+  app.use(problemHandler(logger, health));
   return secmon;
 }

@@ -20,6 +20,7 @@ export interface Config {
    * or a `postgres://` (`postgresql://`) URL, which several instances may share.
    */
   database: string;
+  databaseTimeouts: DatabaseTimeouts;
   mode: Mode;
   apiKeys: readonly ApiKey[];
   /** True when `apiKeys` are the documented development defaults (printed once at start-up). */
@@ -59,6 +60,16 @@ export interface HttpTimeouts {
   requestTimeoutMs: number;
   /** How long an idle kept-alive connection stays open. */
   keepAliveTimeoutMs: number;
+}
+
+/**
+ * How long a request waits for PostgreSQL: at most `acquireMs` for a connection, then `statementMs`
+ * for each statement (the server cancels it; the client gives up a quarter second later when the
+ * database does not answer at all). A request meeting either gets 503 service-unavailable.
+ */
+export interface DatabaseTimeouts {
+  statementMs: number;
+  acquireMs: number;
 }
 
 /** Webhook delivery settings, consumed by server/webhooks/. */
@@ -124,6 +135,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     port: parseInteger('PORT (--port)', pick('port', 'PORT') ?? '3000', 0, 65535),
     host: pick('host', 'SECMON_HOST') ?? '127.0.0.1',
     database: pick('db', 'SECMON_DB') ?? './data/secmon.db',
+    databaseTimeouts: {
+      statementMs: parseInteger('SECMON_DB_STATEMENT_TIMEOUT_MS', nonEmpty(env.SECMON_DB_STATEMENT_TIMEOUT_MS) ?? '3000', 100, 600_000),
+      acquireMs: parseInteger('SECMON_DB_ACQUIRE_TIMEOUT_MS', nonEmpty(env.SECMON_DB_ACQUIRE_TIMEOUT_MS) ?? '2000', 100, 600_000),
+    },
     mode,
     apiKeys: parseApiKeys(keysText ?? DEFAULT_DEV_KEYS),
     usingDefaultKeys: keysText === undefined,

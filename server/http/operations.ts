@@ -3,24 +3,25 @@
 import compression from 'compression';
 import { Router } from 'express';
 import { bundledJsonPath, bundledYamlPath } from '../../lib/document-files.ts';
-import type { Store } from '../store/store.ts';
+import type { DatabaseHealth } from './database-health.ts';
 import { DOCS_PATH, mountDocsPage } from './docs-page.ts';
 
 export interface OperationsOptions {
-  store: Store;
+  health: DatabaseHealth;
   docsPath: string;
   /** False once shutdown has begun, so load balancers stop sending traffic. */
   isAccepting: () => boolean;
 }
 
-export function operationsRouter({ store, docsPath, isAccepting }: OperationsOptions): Router {
+export function operationsRouter({ health, docsPath, isAccepting }: OperationsOptions): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  // Within READINESS_TIMEOUT_MS whatever the database does, so a health check never times out.
   router.get('/readyz', async (_req, res) => {
-    const ready = isAccepting() && (await store.ping());
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable' });
+    const { ready, reason } = isAccepting() ? await health.check() : { ready: false, reason: 'shutting down' };
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', ...(reason ? { reason } : {}) });
   });
   // The document and the docs page are large and compress well (the page from 2.7 MB to ~0.6 MB).
   // The compressible-types list compression() consults does not include application/yaml.

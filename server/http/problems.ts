@@ -4,6 +4,8 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { requestIdOf } from './logging.ts';
+import type { DatabaseHealth } from './database-health.ts';
+import { classifyDatabaseError, faultLogFields, type DatabaseFault } from '../store/faults.ts';
 import { invalidPartsDetail, PAYLOAD_TOO_LARGE_DETAIL, problem, type ProblemDetail, type ProblemKind } from '../../lib/problems.ts';
 
 export class ProblemError extends Error {
@@ -51,10 +53,32 @@ function malformedDetail(message: string | undefined): string {
   return `The request body is not valid JSON${position === undefined ? '' : ` (error at byte ${position})`}.`;
 }
 
-export function problemHandler(logger: Logger): ErrorRequestHandler {
+/**
+ * Seconds a client waits before retrying: a restart or a stall of the database is over in
+ * seconds; a full disk needs an operator, so retries are spaced out.
+ */
+export const RETRY_AFTER_SECONDS: Record<DatabaseFault['kind'], number> = { unavailable: 2, full: 60 };
+
+const FAULT_DETAIL: Record<DatabaseFault['kind'], string> = {
+  unavailable: 'The service cannot reach its database right now. Retry after the seconds in Retry-After (a create with the same Idempotency-Key).',
+  full: 'The service has no room to store the change. Retry after the seconds in Retry-After.',
+};
+
+/** `health` learns of faults that make the instance not ready (a full disk). */
+export function problemHandler(logger: Logger, health?: DatabaseHealth): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     if (res.headersSent) return next(error);
     if (error instanceof ProblemError) return sendProblem(req, res, error.kind, error.message, error.errors);
+    const fault = classifyDatabaseError(error);
+    if (fault) {
+      health?.noteFault(fault);
+      logger.error(
+        { err: error, reqId: requestIdOf(req), operation: `${req.method} ${req.path}`, ...faultLogFields(error) },
+        `database ${fault.kind === 'full' ? 'full' : 'unavailable'}: ${fault.cause}`,
+      );
+      res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS[fault.kind]));
+      return sendProblem(req, res, fault.kind === 'full' ? 'storage-full' : 'service-unavailable', FAULT_DETAIL[fault.kind]);
+    }
     const http = (error ?? {}) as HttpishError;
     switch (http.type) {
       case 'entity.parse.failed':
@@ -80,7 +104,7 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
       case 415:
         return sendProblem(req, res, 'unsupported-media-type', 'Send the body as application/json.');
     }
-    logger.error({ err: error, reqId: requestIdOf(req) }, 'request failed');
+    logger.error({ err: error, reqId: requestIdOf(req), ...faultLogFields(error) }, 'request failed');
     return sendProblem(req, res, 'internal-error', 'An unexpected error occurred; it has been logged.');
   };
 }

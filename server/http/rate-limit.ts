@@ -15,12 +15,13 @@ export const UNLIMITED_QUOTA = 2 ** 32 - 1;
 /**
  * `shared` counts in the database, so instances behind one load balancer share each key's quota;
  * without it (one SQLite server), the count lives in this process's memory. Counting is skipped
- * when limiting is off.
+ * when limiting is off. A shared count that fails (the database is unavailable) fails the request
+ * with 503 service-unavailable, logged with its cause: a request is never let through unmetered.
  */
 export function rateLimitPerKey(perMinute: number, shared?: Store): RequestHandler {
   const name = perMinute === 0 ? 'unlimited' : `${perMinute}-in-1min`;
   return rateLimit({
-    ...(shared && perMinute > 0 ? { store: shared, passOnStoreError: true } : {}),
+    ...(shared && perMinute > 0 ? { store: shared } : {}),
     windowMs: WINDOW_SECONDS * 1000,
     limit: perMinute === 0 ? UNLIMITED_QUOTA : perMinute,
     standardHeaders: 'draft-8',

@@ -1,5 +1,6 @@
 // Which store a database setting names: a postgres:// URL is PostgreSQL (several instances may
 // share it), anything else is the embedded SQLite file (or ':memory:').
+import type { DatabaseTimeouts } from '../config.ts';
 import { openPostgresStore } from './postgres/store.ts';
 import { openSqliteStore } from './sqlite/store.ts';
 import type { Store } from './store.ts';
@@ -29,10 +30,10 @@ const UNAVAILABLE: Record<string, string> = {
   '3D000': 'names a database that does not exist: create it first (createdb)',
 };
 
-export async function openStore(database: string): Promise<Store> {
+export async function openStore(database: string, timeouts?: DatabaseTimeouts): Promise<Store> {
   if (!isPostgresUrl(database)) return openSqliteStore(database);
   try {
-    return await openPostgresStore(database);
+    return await openPostgresStore(database, { statementTimeoutMs: timeouts?.statementMs, acquireTimeoutMs: timeouts?.acquireMs });
   } catch (error) {
     const reason = UNAVAILABLE[String((error as { code?: string }).code)];
     throw reason ? new DatabaseUnavailableError(reason, error) : error;

@@ -211,5 +211,10 @@ export interface Store {
   rateLimitStore?(): RateLimitStore;
   /** True when the database answers a trivial query (readiness). */
   ping(): Promise<boolean>;
+  /**
+   * Commits a small write and removes it again; rejects with the database's error when writes
+   * fail (readiness after the database or its disk was full).
+   */
+  probeWrite(): Promise<void>;
   close(): Promise<void>;
 }

@@ -5,6 +5,7 @@ import { Agent, request } from 'undici';
 import { deliveryHeaders } from '../../lib/delivery-headers.ts';
 import type { DeliveryConfig, Mode } from '../config.ts';
 import type { Attempt, AttemptOutcome, ClaimedDelivery, RecordedAttempt, Store } from '../store/store.ts';
+import { faultLogFields } from '../store/faults.ts';
 import { EndpointScheduler, healthOf, type EndpointHealth } from './endpoints.ts';
 import { parseRetryAfter, RETRY_DELAYS_MS, retryDelayMs } from './schedule.ts';
 import { guardedLookup, urlRefusal, type Resolver } from './ssrf.ts';
@@ -95,7 +96,7 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
         if (pruned > 0) log.info({ pruned }, 'pruned finished webhook deliveries');
       }
     } catch (error) {
-      log.error({ err: error }, 'claiming webhook deliveries failed');
+      log.error({ err: error, ...faultLogFields(error) }, 'claiming webhook deliveries failed');
     }
     await schedule(claimedAt);
     // A wake-up that came while the timer was being set (an attempt ended, an event was queued).
@@ -143,7 +144,7 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
       const next = Math.min((await outbox.nextDueAt(claimedAt)) ?? Infinity, probeAt > claimedAt ? probeAt : Infinity);
       if (next !== Infinity) wait = Math.min(MAX_IDLE_MS, Math.max(0, next - Date.now()));
     } catch (error) {
-      log.error({ err: error }, 'reading the webhook outbox failed');
+      log.error({ err: error, ...faultLogFields(error) }, 'reading the webhook outbox failed');
     }
     clearTimeout(timer);
     if (!running) return;
@@ -158,7 +159,7 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
     inFlight.set(delivery.id, flight);
     let health: EndpointHealth = 'unknown';
     flight.done = attempt(delivery, controller, (judged) => (health = judged))
-      .catch((error: unknown) => log.error({ err: error, delivery_id: delivery.id }, 'recording a webhook delivery failed'))
+      .catch((error: unknown) => log.error({ err: error, ...faultLogFields(error), delivery_id: delivery.id }, 'recording a webhook delivery failed'))
       .finally(() => {
         inFlight.delete(delivery.id);
         const circuit = endpoints.finished(delivery.webhookId, health, Date.now());
@@ -250,7 +251,7 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
         .then((resumed) => {
           if (resumed > 0) log.warn({ resumed }, 'resending webhook deliveries a previous process had in flight');
         })
-        .catch((error: unknown) => log.error({ err: error }, 'resuming webhook deliveries failed'))
+        .catch((error: unknown) => log.error({ err: error, ...faultLogFields(error) }, 'resuming webhook deliveries failed'))
         .then(claimAndLaunch)
         .finally(() => (pass = undefined));
     },

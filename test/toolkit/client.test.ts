@@ -157,6 +157,18 @@ describe('retries of 429 (loopback stub)', () => {
       }),
     );
   };
+  const unavailable = (retryAfter: string) => (res: ServerResponse) => {
+    res.writeHead(503, { 'content-type': 'application/problem+json', 'retry-after': retryAfter });
+    res.end(
+      JSON.stringify({
+        type: 'https://secmon.dev/problems/service-unavailable',
+        title: 'Service unavailable',
+        status: 503,
+        detail: 'The service cannot reach its database right now.',
+        instance: '/v1/policies',
+      }),
+    );
+  };
   const created = (res: ServerResponse) => {
     res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'pol_01jbz1a2b3c4d5e6f7g8h9j0k1' }));
   };
@@ -201,6 +213,29 @@ describe('retries of 429 (loopback stub)', () => {
 
     reset(tooMany(), created);
     expect((await patient.GET('/v1/policies')).response.status).toBe(429);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('retries a 503 after its Retry-After: reads, and creates that carry an Idempotency-Key', async () => {
+    reset(unavailable('1'), created);
+    const client = createSecmonClient({ baseUrl, apiKey: 'stub-key-123' });
+    expect((await client.GET('/v1/policies')).response.status).toBe(201);
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(950);
+
+    reset(unavailable('0'), created);
+    const result = await client.POST('/v1/policies', { body: { name: 'Retry me', severity: 'low' }, params: { header: { 'Idempotency-Key': 'retry-503-once' } } });
+    expect(result.response.status).toBe(201);
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!.body).toBe(seen[0]!.body);
+  });
+
+  it('returns a 503 to a create without an Idempotency-Key: it may have been applied', async () => {
+    reset(unavailable('0'), created);
+    const client = createSecmonClient({ baseUrl, apiKey: 'stub-key-123' });
+    const { error, response } = await client.POST('/v1/policies', { body: { name: 'Once', severity: 'low' } });
+    expect(response.status).toBe(503);
+    expect(error?.type).toBe('https://secmon.dev/problems/service-unavailable');
     expect(seen).toHaveLength(1);
   });
 

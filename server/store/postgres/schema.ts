@@ -139,6 +139,9 @@ const MIGRATION_LOCK = 0x5ec0_0001;
 /** Applies the migrations not yet applied; instances starting at once take turns. */
 export async function migrate(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
+  // Checked out, the client has no listener of the pool's: a lost connection fails the query instead of the process.
+  const ignore = () => undefined;
+  client.on('error', ignore);
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
@@ -156,6 +159,7 @@ export async function migrate(pool: pg.Pool): Promise<void> {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
+    client.removeListener('error', ignore);
     client.release();
   }
 }

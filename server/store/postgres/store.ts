@@ -3,6 +3,7 @@
 // PostgreSQL reports that they lost a race, so If-Match, idempotency keys and compliance events
 // behave across instances as they do in one SQLite process.
 import pg from 'pg';
+import { classifyDatabaseError, rollBackAfter } from '../faults.ts';
 import type { Store } from '../store.ts';
 import { deleteWebhook, getWebhook, insertWebhook, listWebhooks, replaceWebhook } from './webhooks.ts';
 import { getFinding, listFindings, writeFinding } from './findings.ts';
@@ -28,7 +29,20 @@ import { DATA_TABLES, migrate } from './schema.ts';
 export interface PostgresStoreOptions {
   /** Connections per instance; the database's max_connections bounds instances × this. */
   poolSize?: number;
+  /** statement_timeout: the longest one statement may run (default 3 s). */
+  statementTimeoutMs?: number;
+  /** The longest a call waits for a pooled connection, a new one's start-up included (default 2 s). */
+  acquireTimeoutMs?: number;
 }
+
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 3000;
+export const DEFAULT_ACQUIRE_TIMEOUT_MS = 2000;
+/**
+ * The client gives up on a statement this long after the server's statement_timeout would have
+ * cancelled it: the server's cancel (57014, the connection stays usable) comes first when the
+ * database runs; the client's own time-out ends the wait when it does not answer at all (stopped).
+ */
+const CLIENT_TIMEOUT_SLACK_MS = 250;
 
 const INT8 = 20;
 // bigint columns hold epoch milliseconds and counts, far below 2^53: numbers, not strings.
@@ -43,10 +57,23 @@ const MAX_TRIES = 12;
 
 type Isolation = 'SERIALIZABLE' | 'READ COMMITTED';
 
+/**
+ * True when the connection itself failed (lost, or no answer in time): a query still waiting on it
+ * would hold a ROLLBACK queued behind it, so the connection is dropped instead of rolled back (the
+ * server rolls back a transaction whose connection goes).
+ */
+const connectionFailed = (error: unknown) => classifyDatabaseError(error) !== undefined && !/^[0-9A-Z]{5}$/.test(String((error as { code?: unknown }).code));
+
 /** Runs `fn` in a transaction of its own on a pooled client, again (after a short random pause) when it lost a race. */
 async function transact<T>(pool: pg.Pool, isolation: Isolation, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const client = await pool.connect();
+    // pg-pool listens for a client's errors only while it is idle: one emitted while this
+    // transaction holds it (the server went away) would otherwise end the process. The query in
+    // progress fails with it, which fails the transaction.
+    let lost = false;
+    const onError = () => (lost = true);
+    client.on('error', onError);
     let broken = false;
     try {
       await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
@@ -54,20 +81,31 @@ async function transact<T>(pool: pg.Pool, isolation: Isolation, fn: (client: pg.
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      // An error without a SQLSTATE is the connection's (or the caller's): ROLLBACK may fail too.
-      await client.query('ROLLBACK').catch(() => (broken = true));
+      broken = lost || connectionFailed(error) || !(await rollBackAfter(error, () => client.query('ROLLBACK')));
       const code = (error as { code?: unknown }).code;
       if (typeof code !== 'string' || !RETRYABLE.has(code) || attempt >= MAX_TRIES) throw error;
     } finally {
-      client.release(broken);
+      client.removeListener('error', onError);
+      client.release(broken || lost);
     }
     await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 2 ** attempt)));
   }
 }
 
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<Store> {
-  // A database that stops answering fails requests (and /readyz) within seconds instead of holding them.
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types, connectionTimeoutMillis: 5000 });
+  const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  // A database that stops answering fails requests within a bounded time instead of holding them:
+  // every call waits at most acquireTimeoutMs for a connection and statementTimeoutMs (plus the
+  // slack) for its answer.
+  const connection: pg.ClientConfig = {
+    connectionString: url,
+    types,
+    connectionTimeoutMillis: options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS,
+    statement_timeout: statementTimeoutMs,
+    query_timeout: statementTimeoutMs + CLIENT_TIMEOUT_SLACK_MS,
+    keepAlive: true,
+  };
+  const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 10 });
   // An idle client that loses its connection emits here; the pool replaces it on the next query.
   pool.on('error', () => undefined);
   try {
@@ -76,7 +114,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     await pool.end();
     throw error;
   }
-  const listener = new OutboxListener({ connectionString: url, types }, OUTBOX_CHANNEL);
+  // The LISTEN connection only waits: no statement or query time-out, which would end it.
+  const listener = new OutboxListener({ connectionString: url, types, connectionTimeoutMillis: connection.connectionTimeoutMillis, keepAlive: true }, OUTBOX_CHANNEL);
   const rateLimits = new PostgresRateLimitStore(pool);
   let closing: Promise<void> | undefined;
 
@@ -94,7 +133,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
           await db.query(`RELEASE SAVEPOINT ${name}`);
           return result;
         } catch (error) {
-          await db.query(`ROLLBACK TO SAVEPOINT ${name}`);
+          if (!connectionFailed(error)) await rollBackAfter(error, () => db.query(`ROLLBACK TO SAVEPOINT ${name}`));
           throw error;
         }
       })();
@@ -152,6 +191,11 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
           return false;
         }
       },
+      probeWrite: () =>
+        transact(pool, 'READ COMMITTED', async (client) => {
+          await client.query('CREATE TEMPORARY TABLE readiness_probe (bytes bytea) ON COMMIT DROP');
+          await client.query("INSERT INTO readiness_probe VALUES (decode(repeat('00', 16384), 'hex'))");
+        }),
       close: () =>
         (closing ??= (async () => {
           await listener.close();

@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { rollBackAfterSync } from '../faults.ts';
 import { migrateOutbox } from './outbox.ts';
 
 export type { DatabaseSync };
@@ -114,10 +115,17 @@ export const MIGRATIONS: readonly string[] = [
    END;`,
 ];
 
+/**
+ * How long a statement waits for a lock another process holds (a backup, the sqlite3 shell; this
+ * server holds the file against other servers) before failing with SQLITE_BUSY, answered 503.
+ * node:sqlite waits synchronously, stopping the whole process meanwhile, so it stays short.
+ */
+export const BUSY_TIMEOUT_MS = 1000;
+
 export function openDatabase(path: string): DatabaseSync {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path);
-  db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;`);
+  db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS};`);
   migrate(db);
   return db;
 }
@@ -148,7 +156,15 @@ export function transaction<T>(db: DatabaseSync, fn: () => T): T {
     db.exec(nested ? 'RELEASE nested' : 'COMMIT');
     return result;
   } catch (error) {
-    db.exec(nested ? 'ROLLBACK TO nested; RELEASE nested' : 'ROLLBACK');
+    rollBack(db, error, nested ? 'ROLLBACK TO nested; RELEASE nested' : 'ROLLBACK');
     throw error;
   }
+}
+
+/**
+ * Undoes a failed transaction (or savepoint) without masking its cause: SQLite may have rolled
+ * back by itself (it does on a full disk), and a ROLLBACK that fails is recorded beside the error.
+ */
+export function rollBack(db: DatabaseSync, cause: unknown, rollback: string): void {
+  if (db.isTransaction) rollBackAfterSync(cause, () => db.exec(rollback));
 }

@@ -3,7 +3,7 @@
 // calls made meanwhile by other requests wait for it instead of joining its BEGIN ... COMMIT.
 import type { DatabaseSync } from 'node:sqlite';
 import type { Store } from '../store.ts';
-import { openDatabase, transaction } from './database.ts';
+import { openDatabase, rollBack, transaction } from './database.ts';
 import { getFinding, listFindings, writeFinding } from './findings.ts';
 import { findStoredResponse, storeResponse } from './idempotency.ts';
 import {
@@ -97,7 +97,7 @@ async function inTransaction<T>(db: DatabaseSync, begin: string, commit: string,
     db.exec(commit);
     return result;
   } catch (error) {
-    db.exec(rollback);
+    rollBack(db, error, rollback);
     throw error;
   }
 }
@@ -150,10 +150,20 @@ function bind(db: DatabaseSync, call: <T>(fn: () => T) => Promise<T>, transact: 
       transaction: (fn) => transact(fn, txStore ?? store),
       clear: () => call(() => transaction(db, () => clearTables(db))),
       ping: () => call(() => db.prepare('SELECT 1 AS ok').get()?.ok === 1).catch(() => false),
+      probeWrite: () => call(() => probeWrite(db)),
       close: () => call(() => db.close()),
     };
     return store;
   };
+}
+
+// A table created, filled with a few pages and dropped: the write needs new pages, as a create does.
+function probeWrite(db: DatabaseSync): void {
+  transaction(db, () => {
+    db.exec('DROP TABLE IF EXISTS readiness_probe; CREATE TABLE readiness_probe (bytes BLOB)');
+    db.exec('INSERT INTO readiness_probe VALUES (zeroblob(16384))');
+  });
+  db.exec('DROP TABLE readiness_probe');
 }
 
 function clearTables(db: DatabaseSync): void {
