@@ -228,7 +228,7 @@ describe('operational endpoints', () => {
       expect(await waitUntil(() => received.includes('100 Continue')), received).toBe(true);
       const closing = server.close();
       probe.write('\r\n');
-      expect(await waitUntil(() => probed.includes('{"status":"unavailable"}')), probed).toBe(true);
+      expect(await waitUntil(() => probed.includes('{"status":"unavailable","reason":"shutting down"}')), probed).toBe(true);
       expect(probed).toMatch(/^HTTP\/1\.1 503 [\s\S]*^connection: close\r$/im);
       held.write(body);
       expect(await waitUntil(() => /HTTP\/1\.1 201 /.test(received)), received).toBe(true);
