@@ -17,6 +17,8 @@ export interface Cluster {
   dataDir: string;
   /** CREATE DATABASE (a unique name by default); resolves with its URL. */
   createDatabase(name?: string): Promise<string>;
+  /** `pg_ctl restart -m fast`: every connection is ended, the cluster is back on the same port when it resolves. */
+  restart(): Promise<void>;
   /** Fast shutdown, then the temporary folder goes; idempotent. */
   stop(): Promise<void>;
 }
@@ -99,6 +101,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         port,
         dataDir,
         createDatabase: (name) => createDatabase(url, name),
+        restart: async () => void (await asPostgres('pg_ctl', ['restart', '-w', '-D', dataDir, '-m', 'fast', '-l', log])),
         stop: () =>
           (stopping ??= (async () => {
             stopWatchdog(watchdog);
