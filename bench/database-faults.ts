@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { startCluster } from '../scripts/postgres/cluster.ts';
+import { startCluster, type Cluster } from '../scripts/postgres/cluster.ts';
 import { READINESS_TIMEOUT_MS } from '../server/http/database-health.ts';
 import { DEFAULT_ACQUIRE_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } from '../server/store/postgres/store.ts';
 import { FaultLoad, percentile, type Answer } from '../test/support/database-faults.ts';
@@ -58,44 +58,40 @@ function row(fault: string, load: FaultLoad, acknowledged: Awaited<ReturnType<Fa
   };
 }
 
-async function restarts(): Promise<Row> {
+/** Two instances on a database of a cluster of its own, under load from 2 s before `fault` until 3 s after it. */
+async function onPostgres(name: string, fault: (cluster: Cluster, load: FaultLoad) => Promise<void>): Promise<Row> {
   const cluster = await startCluster();
   const load = await FaultLoad.start({ database: await cluster.createDatabase(), instances: 2, createsPerSecond: RATE });
   try {
     load.startLoad();
     await sleep(2000);
-    for (let index = 1; index <= 6; index++) {
-      await cluster.restart();
-      progress(`restart ${index}/6 done; instances running: ${load.alive().filter(Boolean).length}/2`);
-      await sleep(5000);
-    }
+    await fault(cluster, load);
+    await sleep(3000);
     await load.stopLoad();
-    return row('6 PostgreSQL restarts, 5 s apart', load, await load.checkAcknowledged());
+    return row(name, load, await load.checkAcknowledged());
   } finally {
     await load.close();
     await cluster.stop();
   }
 }
 
-async function stall(): Promise<Row> {
-  const cluster = await startCluster();
-  const load = await FaultLoad.start({ database: await cluster.createDatabase(), instances: 2, createsPerSecond: RATE });
-  try {
-    load.startLoad();
-    await sleep(2000);
+const restarts = () =>
+  onPostgres('6 PostgreSQL restarts, 5 s apart', async (cluster, load) => {
+    for (let index = 1; index <= 6; index++) {
+      if (index > 1) await sleep(5000);
+      await cluster.restart();
+      progress(`restart ${index}/6 done; instances running: ${load.alive().filter(Boolean).length}/2`);
+    }
+  });
+
+const stall = () =>
+  onPostgres('PostgreSQL stalled 10 s', async (cluster) => {
     const resume = stallCluster(cluster.dataDir);
     progress('PostgreSQL stopped for 10 s');
     await sleep(10_000);
     resume();
     progress('PostgreSQL resumed');
-    await sleep(3000);
-    await load.stopLoad();
-    return row('PostgreSQL stalled 10 s', load, await load.checkAcknowledged());
-  } finally {
-    await load.close();
-    await cluster.stop();
-  }
-}
+  });
 
 /** A real full file system: root only (it mounts a tmpfs). */
 async function disk(): Promise<Row | undefined> {
