@@ -14,6 +14,7 @@ const SQLITE_ONLY = [
   'test/server/persistence.test.ts',
   'test/server/single-writer.test.ts',
   'test/server/storage-full.test.ts',
+  'test/server/fault-causes.test.ts',
   'test/server/startup-errors.test.ts',
   'test/webhooks/outbox.test.ts',
   'test/webhooks/schedule.test.ts',

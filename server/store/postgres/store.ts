@@ -108,14 +108,20 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 10 });
   // An idle client that loses its connection emits here; the pool replaces it on the next query.
   pool.on('error', () => undefined);
+  // Migrations and the LISTEN connection are not requests: no statement or query time-out (an
+  // index built on a large table takes longer; LISTEN only waits).
+  const untimed: pg.ClientConfig = { connectionString: url, types, connectionTimeoutMillis: connection.connectionTimeoutMillis, keepAlive: true };
+  const migrator = new pg.Pool({ ...untimed, max: 1 });
+  migrator.on('error', () => undefined);
   try {
-    await migrate(pool);
+    await migrate(migrator);
   } catch (error) {
     await pool.end();
     throw error;
+  } finally {
+    await migrator.end();
   }
-  // The LISTEN connection only waits: no statement or query time-out, which would end it.
-  const listener = new OutboxListener({ connectionString: url, types, connectionTimeoutMillis: connection.connectionTimeoutMillis, keepAlive: true }, OUTBOX_CHANNEL);
+  const listener = new OutboxListener(untimed, OUTBOX_CHANNEL);
   const rateLimits = new PostgresRateLimitStore(pool);
   let closing: Promise<void> | undefined;
 
