@@ -38,12 +38,12 @@ export class DatabaseHealth {
     this.#logger.info({ store: this.#store.engine }, 'ready again: a write succeeded');
   }
 
-  /** Marks writes that succeeded (2xx answers to POST, PUT, DELETE) as the end of a full disk. */
+  /** Marks writes that succeeded (2xx answers to POST, PUT, DELETE, not replays) as the end of a full disk. */
   watchWrites(): RequestHandler {
     return (req, res, next) => {
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         res.once('finish', () => {
-          if (res.statusCode >= 200 && res.statusCode < 300) this.noteWriteSucceeded();
+          if (res.statusCode >= 200 && res.statusCode < 300 && !res.hasHeader('Idempotent-Replayed')) this.noteWriteSucceeded();
         });
       }
       next();

@@ -18,6 +18,7 @@ describe('loadConfig', () => {
     ]);
     expect(DEFAULT_DEV_KEYS).toBe('dev-admin:read+write,dev-reader:read');
     expect(config.delivery).toEqual({ retryScale: 1, timeoutMs: 10_000, concurrency: 16, perWebhookConcurrency: 8 });
+    expect(config.databaseTimeouts).toEqual({ statementMs: 3000, acquireMs: 2000 });
   });
 
   it('environment, then flags', () => {
@@ -28,6 +29,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ SECMON_VALIDATE_RESPONSES: 'false' }).validateResponses).toBe(false);
     expect(loadConfig({ SECMON_DB: 'postgres://secmon@127.0.0.1:5433/secmon' }).database).toBe('postgres://secmon@127.0.0.1:5433/secmon');
     expect(loadConfig({ SECMON_DELIVERY_TIMEOUT_MS: '2000', SECMON_DELIVERY_LEASE_MS: '4000' }).delivery.leaseMs).toBe(4000);
+    expect(loadConfig({ SECMON_DB_STATEMENT_TIMEOUT_MS: '1500', SECMON_DB_ACQUIRE_TIMEOUT_MS: '500' }).databaseTimeouts).toEqual({ statementMs: 1500, acquireMs: 500 });
   });
 
   it.each([
@@ -41,6 +43,8 @@ describe('loadConfig', () => {
     [{ SECMON_RATE_LIMIT: '-1' }, /SECMON_RATE_LIMIT/],
     [{ SECMON_RETRY_SCALE: 'fast' }, /SECMON_RETRY_SCALE/],
     [{ SECMON_DELIVERY_LEASE_MS: '10000' }, /SECMON_DELIVERY_LEASE_MS must be longer than SECMON_DELIVERY_TIMEOUT_MS/],
+    [{ SECMON_DB_STATEMENT_TIMEOUT_MS: '0' }, /SECMON_DB_STATEMENT_TIMEOUT_MS/],
+    [{ SECMON_DB_ACQUIRE_TIMEOUT_MS: '2s' }, /SECMON_DB_ACQUIRE_TIMEOUT_MS/],
     [{ SECMON_LOG_LEVEL: 'loud' }, /SECMON_LOG_LEVEL/],
     [{ SECMON_VALIDATE_RESPONSES: 'yes' }, /SECMON_VALIDATE_RESPONSES/],
   ])('%o is refused', (env, message) => {
