@@ -62,6 +62,10 @@ export function createHttpClient(options: HttpClientOptions) {
   const timeoutMs = options.timeoutMs ?? 30_000;
   let requests = 0;
   let waitedMs = 0;
+  // What a time budget plans with: requests on the API key's quota, and creates (each costs a
+  // delete at cleanup).
+  let keyRequests = 0;
+  let created = 0;
   // When the target said the quota is used up, the next request waits for the window to reset
   // instead of provoking a 429 (the kit paces itself by the RateLimit header it is sent).
   let quotaResetsAt = 0;
@@ -101,6 +105,7 @@ export function createHttpClient(options: HttpClientOptions) {
       const untilReset = quotaResetsAt - Date.now();
       if (untilReset > 0 && !spec.acceptRateLimit) await wait(untilReset, 'the RateLimit header says the quota is used up');
       requests++;
+      if (spec.auth === undefined || spec.auth === 'api') keyRequests++;
       let response: Response;
       let text: string;
       try {
@@ -124,6 +129,7 @@ export function createHttpClient(options: HttpClientOptions) {
         await wait(Math.max(retryAfter, 1) * 1000, `429 on ${spec.method} ${spec.path}, Retry-After: ${retryAfter}`);
         continue;
       }
+      if (spec.method === 'POST' && response.status === 201) created++;
       const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       let json: unknown;
       if (text !== '' && mediaType.endsWith('json')) {
@@ -148,8 +154,8 @@ export function createHttpClient(options: HttpClientOptions) {
     send,
     baseUrl: base,
     hasReadKey: options.readKey !== undefined,
-    /** Requests sent so far, and milliseconds spent waiting for the rate limit. */
-    stats: () => ({ requests, waitedMs }),
+    /** Requests sent so far (of them on the API key's quota), 201 answers to POST, and milliseconds spent waiting for the rate limit. */
+    stats: () => ({ requests, waitedMs, keyRequests, created }),
   };
 }
 

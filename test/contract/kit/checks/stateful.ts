@@ -187,7 +187,8 @@ type BodyFor = (state: string) => unknown;
 
 /** A generated valid update body for each state of the machine. */
 async function updateBodies(ctx: KitContext, resource: Crud, machine: Transitions): Promise<BodyFor> {
-  const bodies = await ctx.validBodies(resource.update, ctx.options.cases * 4);
+  // A pool to pick from, generated and never sent: its size does not follow --cases.
+  const bodies = await ctx.validBodies(resource.update, UPDATE_POOL);
   return (state) => {
     const body = bodies.find((candidate) => (candidate as Record<string, unknown>)[machine.property] === state);
     if (!body) throw new Error(`no valid ${resource.update.operationId} body with ${machine.property}=${state} was generated`);
@@ -218,6 +219,7 @@ export async function diversify(ctx: KitContext, resource: Crud, machine: Transi
 }
 
 const DIVERSE_ITEMS = 4;
+const UPDATE_POOL = 96;
 
 /** Shortest sequence of legal moves from one state to another (breadth first). */
 function pathTo(machine: Transitions, from: string, to: string): string[] {
