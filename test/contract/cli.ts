@@ -199,7 +199,7 @@ const others = run.foreign.webhooks.length > 0 ? `\n${run.foreign.webhooks.lengt
 const ignored = run.foreignDeliveries > 0 ? `\n${run.foreignDeliveries} deliver${run.foreignDeliveries === 1 ? 'y' : 'ies'} on the kit's webhooks of events it did not cause (another client of the target) ignored` : '';
 const sampled = run.sampled ? `\n${run.sampled}` : '';
 process.stdout.write(
-  `\n${run.table}\n${sampled}${others}${ignored}\n\ncontract kit finished in ${seconds.toFixed(1)} s (${run.requests} requests${waited})${args.report ? `; JUnit report: ${resolve(args.report)}` : ''}\n`,
+  `\n${run.table}\n${sampled}${others}${ignored}\n\ncontract kit finished in ${seconds.toFixed(1)} s (${run.requests} requests, ${run.keyRequests} of them on the API key's quota${waited})${args.report ? `; JUnit report: ${resolve(args.report)}` : ''}\n`,
 );
 if (stoppedBy) process.exit(stoppedBy === 'SIGINT' ? 130 : 143);
 process.exit(run.coverage.passed && run.results.length > 0 ? 0 : 1);

@@ -40,6 +40,11 @@ export function quotaWaitSeconds(cost: number, quota: Quota): number {
 const DEFAULT_COST: readonly [number, number] = [6, 1];
 /** Of the budget, what the plan may use: the rest absorbs slower answers and deliveries. */
 const BUDGET_SHARE = 0.85;
+/**
+ * Estimates are planned this much larger: a quota is spent in whole windows, so a run that
+ * overshoots its estimate by a few requests waits a whole window more.
+ */
+const COST_MARGIN = 1.1;
 
 export interface BudgetOptions {
   /** The run's --cases: generated cases and repeats per check at full size. */
@@ -79,7 +84,7 @@ export function planBudget(plan: PlannedCheck[], options: BudgetOptions): Budget
       return quota + 1;
     }
     const [fixed, perCase] = COST_PROFILE[planned.id] ?? DEFAULT_COST;
-    return Math.max(1, Math.round(fixed + perCase * cases));
+    return Math.max(0, Math.round(fixed + perCase * cases));
   };
   const probeSeconds = (): number => {
     const quota = options.quota?.limit ?? Infinity;
@@ -98,7 +103,7 @@ export function planBudget(plan: PlannedCheck[], options: BudgetOptions): Budget
     if (options.seconds === undefined || !options.quota) return options.cases;
     const rest = runnable.filter((p) => !done.has(p.id));
     for (let cases = options.cases; cases > 1; cases--) {
-      if (seconds(used + costAt(rest, cases)) <= options.seconds * BUDGET_SHARE) return cases;
+      if (seconds(used + costAt(rest, cases) * COST_MARGIN) <= options.seconds * BUDGET_SHARE) return cases;
     }
     return 1;
   };

@@ -216,6 +216,11 @@ export function createKitContext(options: KitOptions): KitContext {
       // A check still running when cleanup began (an interrupted run) must not leave this behind.
       if (closing && resource.delete) await send(resource.delete, { id: createdId }).catch(() => undefined);
     }
+    // Deleted by a check already: cleanup need not spend a request (and a time budget's quota) on it.
+    if (op.kind === 'delete' && id !== undefined && exchange.status >= 200 && exchange.status < 300 && !closing) {
+      const index = created.findIndex((entry) => entry.resource.delete === op && entry.id === id);
+      if (index >= 0) created.splice(index, 1);
+    }
     return exchange;
   }
 

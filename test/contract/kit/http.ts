@@ -62,8 +62,8 @@ export function createHttpClient(options: HttpClientOptions) {
   const timeoutMs = options.timeoutMs ?? 30_000;
   let requests = 0;
   let waitedMs = 0;
-  // What a time budget plans with: requests on the API key's quota, and creates (each costs a
-  // delete at cleanup).
+  // What a time budget plans with: requests on the API key's quota, and what was created and not
+  // deleted yet (each costs a delete at cleanup).
   let keyRequests = 0;
   let created = 0;
   // When the target said the quota is used up, the next request waits for the window to reset
@@ -130,6 +130,7 @@ export function createHttpClient(options: HttpClientOptions) {
         continue;
       }
       if (spec.method === 'POST' && response.status === 201) created++;
+      if (spec.method === 'DELETE' && response.status >= 200 && response.status < 300) created--;
       const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       let json: unknown;
       if (text !== '' && mediaType.endsWith('json')) {
@@ -154,7 +155,7 @@ export function createHttpClient(options: HttpClientOptions) {
     send,
     baseUrl: base,
     hasReadKey: options.readKey !== undefined,
-    /** Requests sent so far (of them on the API key's quota), 201 answers to POST, and milliseconds spent waiting for the rate limit. */
+    /** Requests sent so far (of them on the API key's quota), creates not deleted yet (201 to POST less 2xx to DELETE), and milliseconds spent waiting for the rate limit. */
     stats: () => ({ requests, waitedMs, keyRequests, created }),
   };
 }
