@@ -110,6 +110,8 @@ export interface KitRun {
   /** Resources the kit created and could not delete (the target answered neither 2xx nor 404). */
   leftovers: string[];
   requests: number;
+  /** Of them, requests on the API key's quota. */
+  keyRequests: number;
   waitedMs: number;
   /** Set when the run refused to start (--no-foreign-deliveries with foreign subscribers): why. */
   refused?: string;
@@ -190,6 +192,11 @@ export async function runKit(options: KitOptions, selection: RunSelection = {}):
   let leftovers: string[];
   try {
     for (const planned of plan) {
+      // Stopped between checks: the next one is not started.
+      if (selection.signal?.aborted) {
+        interrupted = true;
+        break;
+      }
       ctx.options.cases = budget.casesFor(planned);
       const result = await Promise.race([runCheck(ctx, planned, selection.knownLimits), aborted]);
       if (result === 'aborted') {
