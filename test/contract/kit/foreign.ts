@@ -25,7 +25,8 @@ export function typesReachingEveryone(ctx: KitContext): string[] {
 /** Every enabled webhook on the target (none created by the kit yet) subscribed to a type the run raises. */
 export async function foreignSubscribers(ctx: KitContext): Promise<{ webhooks: ForeignWebhook[]; complete: boolean }> {
   const list = ctx.model.resources.find((resource) => resource.name === 'webhooks')?.list;
-  if (!list) return { webhooks: [], complete: true };
+  // A stateless target (a mock) keeps no subscriptions and sends nothing: its list is examples.
+  if (!list || ctx.options.profile === 'stateless') return { webhooks: [], complete: true };
   const reaching = new Set(typesReachingEveryone(ctx));
   const webhooks: ForeignWebhook[] = [];
   let cursor: string | null = null;
