@@ -23,9 +23,10 @@ export interface SimulatorDeps {
 }
 
 /**
- * Body: `{ "event": <type>, "timestamp"?: <UTC>, "data"?: { <fields to override> } }`. The rest of
- * the body is realistic sample data. Answers 202 with the emitted event and how many deliveries
- * were queued for it.
+ * Body: `{ "event": <type>, "timestamp"?: <UTC>, "data"?: { <fields to override> }, "webhook_id"?: <id> }`.
+ * The rest of the body is realistic sample data. With `webhook_id` the event goes to that webhook
+ * only, which must be enabled and subscribed to the type; without it, to every subscriber.
+ * Answers 202 with the emitted event and how many deliveries were queued for it.
  */
 export function simulatorRouter({ store, apiKeys, anyKey = false, now }: SimulatorDeps): Router {
   const router = Router();
@@ -35,12 +36,16 @@ export function simulatorRouter({ store, apiKeys, anyKey = false, now }: Simulat
     if (typeof request !== 'object' || request === null || Array.isArray(request)) {
       throw invalid([{ pointer: '/body', message: 'must be an object with an event type' }]);
     }
-    const { event: type, ...overrides } = request as Record<string, unknown>;
+    const { event: type, webhook_id: target, ...overrides } = request as Record<string, unknown>;
     if (!isEventType(type)) throw invalid([{ pointer: '/body/event', message: `must be one of ${EVENT_TYPES.join(', ')}` }]);
+    if (target !== undefined && typeof target !== 'string') throw invalid([{ pointer: '/body/webhook_id', message: 'must be a webhook id' }]);
     const body = mergeOverrides(sampleEvent(type, now()), overrides);
     const result = validateEvent(body);
     if (!result.valid) throw invalid(result.errors.map(toProblemError));
-    const deliveries = await store.outbox.enqueue(body as WebhookEvent, now());
+    const deliveries = await store.outbox.enqueue(body as WebhookEvent, now(), target);
+    if (target !== undefined && deliveries === 0) {
+      throw invalid([{ pointer: '/body/webhook_id', message: `must be an enabled webhook subscribed to ${type}` }]);
+    }
     res.status(202).json({ event: body, deliveries });
   });
   return router;

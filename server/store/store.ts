@@ -156,9 +156,10 @@ export interface OutboxStore {
   /**
    * Queues an event for every enabled webhook subscribed to its type, validated against its
    * schema and serialised once (every attempt sends exactly these bytes). Inside a transaction,
-   * nothing is queued if it rolls back. Resolves to the number of deliveries queued.
+   * nothing is queued if it rolls back. Resolves to the number of deliveries queued. `webhookId`
+   * (the simulator's target) queues it for that webhook only, if it is an enabled subscriber.
    */
-  enqueue(body: WebhookEvent, now?: Date): Promise<number>;
+  enqueue(body: WebhookEvent, now?: Date, webhookId?: string): Promise<number>;
   /** Calls `listener` soon after any committed enqueue, by any process on this database. Returns the unsubscribe function. */
   onEnqueue(listener: () => void): () => void;
   /**

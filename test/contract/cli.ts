@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadDocument } from '../../lib/document.ts';
+import { formatSeconds } from './kit/budget.ts';
 import { MARK } from './kit/coverage.ts';
 import { junitReport } from './kit/junit.ts';
 import { runKit, type KnownLimit } from './kit/runner.ts';
@@ -23,20 +24,33 @@ const USAGE = `usage: secmon-contract --base-url <url> --api-key <key> [options]
   --report <file>         also write a JUnit XML report there (relative to this folder)
   --seed <n>              seed of the generated cases (default fixed, so runs repeat)
   --cases <n>             generated valid and invalid cases per operation (default 24)
+  --time-budget <s>       fit the run into s seconds at the target's quota: generated cases and
+                          repeats are sampled down (seeded), every check still runs once
   --rate-probe-max <n>    provoke a 429 only if the key's quota is at most n (default 300)
+  --rate-probe check|skip skip: the 429 probe is declared out of scope (else a probe that cannot
+                          run fails the gate)
   --known-limits <file>   JSON [{ "check", "subject", "reason" }]: failures reported as known limits
-  --events check|skip     skip: report the event checks as skipped (a target that cannot reach the
-                          kit's receiver); webhooks the kit creates then point at a .invalid host
+  --events <e>            check (default); skip: the event checks are declared out of scope (a
+                          target that cannot reach the kit's receiver; webhooks the kit creates
+                          then point at a .invalid host); skip:<type>,<type>: only those events
+  --trigger-command <c>   raises the events no operation causes, for a target without
+                          POST /_simulator/events: run by the shell once per event with {event},
+                          {webhook_id} and {data} replaced (also in SECMON_EVENT, SECMON_WEBHOOK_ID,
+                          SECMON_EVENT_DATA; SECMON_BASE_URL); exit 0 = raised
   --receiver-url <url>    the URL the target reaches the kit's receiver at (a tunnel or CI service
                           in front of --receiver-listen); default: loopback, for development targets
   --receiver-listen <a>   where the receiver listens: [host:]port (default 127.0.0.1, a free port)
   --event-timeout <ms>    how long to wait for the events' deliveries (default 15000)
+  --no-foreign-deliveries refuse to run when enabled webhooks the kit did not create would get
+                          its events (they are listed before every run)
   --version               print the kit's version and the document version it checks
 
 Everything the kit creates is deleted at the end, also on failure and on Ctrl-C; its names start
 with "kit-". It paces itself by the target's RateLimit headers and says when it waits.
-Exit status: 0 clean verdict, 1 a violation or a coverage gap, 2 bad options or no answer from the
-target, 130/143 interrupted.`;
+Exit status: 0 every check passed and every operation and event is covered or declared out of
+scope; 1 a violation, a coverage gap, or an event or 429 probe that could not run and was not
+declared; 2 bad options, no answer from the target, or --no-foreign-deliveries refused;
+130/143 interrupted.`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${USAGE}\n`);
@@ -57,6 +71,10 @@ try {
       'rate-probe-max': { type: 'string' },
       'known-limits': { type: 'string' },
       events: { type: 'string', default: 'check' },
+      'time-budget': { type: 'string' },
+      'rate-probe': { type: 'string', default: 'check' },
+      'trigger-command': { type: 'string' },
+      'no-foreign-deliveries': { type: 'boolean' },
       'receiver-url': { type: 'string' },
       'receiver-listen': { type: 'string' },
       'event-timeout': { type: 'string' },
@@ -77,14 +95,20 @@ if (args.version) {
 }
 const { profile, events } = args;
 const listen = /^(?:(.+):)?(\d{1,5})$/.exec(args['receiver-listen'] ?? '127.0.0.1:0');
+const declaredTypes = events.startsWith('skip:') ? events.slice('skip:'.length).split(',').map((type) => type.trim()).filter(Boolean) : [];
+const knownTypes = Object.keys(document.webhooks ?? {});
 const problems = [
-  events !== 'check' && events !== 'skip' && '--events must be check or skip',
+  events !== 'check' && events !== 'skip' && !events.startsWith('skip:') && '--events must be check, skip or skip:<type>,<type>',
+  ...declaredTypes.filter((type) => !knownTypes.includes(type)).map((type) => `--events skip: ${type} is not an event type of the document (${knownTypes.join(', ')})`),
+  args['rate-probe'] !== 'check' && args['rate-probe'] !== 'skip' && '--rate-probe must be check or skip',
+  args['trigger-command'] !== undefined && !args['trigger-command'].includes('{event}') && !/\bSECMON_EVENT\b/.test(args['trigger-command']) && '--trigger-command must use {event} (or $SECMON_EVENT)',
   args['receiver-url'] && !/^https?:\/\//.test(args['receiver-url']) && '--receiver-url must be an http(s) URL',
   (!listen || Number(listen[2]) > 65535) && '--receiver-listen must be [host:]port',
   !args['base-url'] && '--base-url is required',
   args['base-url'] && !URL.canParse(args['base-url']) && '--base-url must be an absolute URL',
   !args['api-key'] && '--api-key is required',
   profile !== 'stateful' && profile !== 'stateless' && '--profile must be stateful or stateless',
+  args['time-budget'] !== undefined && (!/^\d+$/.test(args['time-budget']) || Number(args['time-budget']) === 0) && '--time-budget must be a whole number of seconds over 0',
   ...(['seed', 'cases', 'rate-probe-max', 'event-timeout'] as const).map((name) => args[name] !== undefined && !/^\d+$/.test(args[name]) && `--${name} must be a whole number`),
 ].filter(Boolean);
 if (problems.length > 0) fail(problems.join('\n'));
@@ -126,11 +150,13 @@ const run = await runKit(
     baseUrl,
     apiKey: args['api-key']!,
     profile: profile as 'stateful' | 'stateless',
-    events: events as 'check' | 'skip',
+    events: events === 'skip' ? 'skip' : 'check',
+    ...(declaredTypes.length > 0 ? { eventsOutOfScope: declaredTypes } : {}),
+    ...(args['trigger-command'] ? { triggerCommand: args['trigger-command'] } : {}),
     receiverListen: { host: listen![1] ?? '127.0.0.1', port: Number(listen![2]) },
     ...(args['receiver-url'] ? { receiverUrl: args['receiver-url'] } : {}),
     ...(args['event-timeout'] ? { eventTimeoutMs: Number(args['event-timeout']) } : {}),
-    onWait: (ms, why) => process.stdout.write(`  … waiting ${(ms / 1000).toFixed(1)} s: ${why}\n`),
+    onWait: (ms, why) => process.stdout.write(`  … waiting ${(ms / 1000).toFixed(1)} s for the quota: ${why}\n`),
     ...(args['read-key'] ? { readKey: args['read-key'] } : {}),
     ...(args.seed ? { seed: Number(args.seed) } : {}),
     ...(args.cases ? { cases: Number(args.cases) } : {}),
@@ -139,14 +165,23 @@ const run = await runKit(
   {
     knownLimits,
     signal: controller.signal,
+    ...(args['time-budget'] ? { timeBudgetSeconds: Number(args['time-budget']) } : {}),
+    ...(args['no-foreign-deliveries'] ? { noForeignDeliveries: true } : {}),
+    ...(args['rate-probe'] === 'skip' ? { skipRateProbe: 'declared out of scope (--rate-probe skip)' } : {}),
+    onPreamble: (lines) => process.stdout.write(`${lines.join('\n')}\n\n`),
     onResult: (result, done, total) => {
       const why = result.outcome === 'skipped' || result.outcome === 'known-limit' ? `  (${result.outcome}: ${result.reason ?? ''})` : '';
       const note = result.note ? `  (${result.note})` : '';
-      process.stdout.write(`${MARK[result.outcome]} [${done}/${total}] ${result.id}  ${result.ms} ms${why}${note}\n`);
+      const waited = result.waitedMs ? ` (+ ${(result.waitedMs / 1000).toFixed(1)} s waiting for the quota)` : '';
+      process.stdout.write(`${MARK[result.outcome]} [${done}/${total}] ${result.id}  ${result.ms} ms${waited}${why}${note}\n`);
     },
   },
 );
 const seconds = (performance.now() - started) / 1000;
+if (run.refused) {
+  process.stderr.write(`secmon-contract: ${run.refused}\n`);
+  process.exit(2);
+}
 
 const failures = run.results.filter((r) => r.outcome === 'failed');
 if (failures.length > 0) {
@@ -156,12 +191,15 @@ if (failures.length > 0) {
 if (args.report) {
   const report = resolve(args.report);
   mkdirSync(dirname(report), { recursive: true });
-  writeFileSync(report, junitReport(`secmon-contract (${profile})`, run.results, seconds));
+  writeFileSync(report, junitReport(`secmon-contract (${profile})`, run.results, seconds, run.waitedMs));
 }
 if (run.leftovers.length > 0) process.stdout.write(`\ncould not delete what the kit created: ${run.leftovers.join(', ')}\n`);
-const waited = run.waitedMs > 0 ? `, ${(run.waitedMs / 1000).toFixed(1)} s of it waiting for the rate limit` : '';
+const waited = run.waitedMs > 0 ? `, ${formatSeconds(run.waitedMs / 1000)} of it waiting for the quota` : '';
+const others = run.foreign.webhooks.length > 0 ? `\n${run.foreign.webhooks.length} webhook${run.foreign.webhooks.length === 1 ? '' : 's'} the kit did not create got this run's events: ${run.foreign.webhooks.map((w) => `${w.id} (${w.reached.join(', ')})`).join(', ')}` : '';
+const ignored = run.foreignDeliveries > 0 ? `\n${run.foreignDeliveries} deliver${run.foreignDeliveries === 1 ? 'y' : 'ies'} on the kit's webhooks of events it did not cause (another client of the target) ignored` : '';
+const sampled = run.sampled ? `\n${run.sampled}` : '';
 process.stdout.write(
-  `\n${run.table}\n\ncontract kit finished in ${seconds.toFixed(1)} s (${run.requests} requests${waited})${args.report ? `; JUnit report: ${resolve(args.report)}` : ''}\n`,
+  `\n${run.table}\n${sampled}${others}${ignored}\n\ncontract kit finished in ${seconds.toFixed(1)} s (${run.requests} requests, ${run.keyRequests} of them on the API key's quota${waited})${args.report ? `; JUnit report: ${resolve(args.report)}` : ''}\n`,
 );
 if (stoppedBy) process.exit(stoppedBy === 'SIGINT' ? 130 : 143);
 process.exit(run.coverage.passed && run.results.length > 0 ? 0 : 1);

@@ -70,6 +70,22 @@ describe('POST /_simulator/events', () => {
     expect((await readProblem(text)).type).toBe(PROBLEM('unsupported-media-type'));
   });
 
+  it('with webhook_id sends to that webhook only, and refuses one not subscribed to the type', async () => {
+    const second = await t.fetch('/v1/webhooks', { method: 'POST', json: { url: `${receiver.url}/sim-2`, events: ['scan.completed'] } });
+    const { id } = (await second.json()) as { id: string };
+    try {
+      expect((await (await simulate({ event: 'scan.completed' })).json()).deliveries).toBe(2);
+      const targeted = await simulate({ event: 'scan.completed', webhook_id: id });
+      expect(targeted.status).toBe(202);
+      expect((await targeted.json()).deliveries).toBe(1);
+      const notSubscribed = await readProblem(await simulate({ event: 'device.connected', webhook_id: id }));
+      expect(notSubscribed).toMatchObject({ status: 400, type: PROBLEM('validation-error') });
+      expect(notSubscribed.errors).toEqual([{ pointer: '/body/webhook_id', message: 'must be an enabled webhook subscribed to device.connected' }]);
+    } finally {
+      await t.fetch(`/v1/webhooks/${id}`, { method: 'DELETE' });
+    }
+  });
+
   it('needs a key with the write scope', async () => {
     const anonymous = await t.fetch('/_simulator/events', { method: 'POST', json: { event: 'scan.completed' }, headers: { authorization: '' } });
     expect(anonymous.status).toBe(401);

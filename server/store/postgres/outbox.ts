@@ -15,9 +15,12 @@ export const OUTBOX_CHANNEL = 'secmon_outbox';
 const CLAIM_LOCK = 0x5ec0_0002;
 
 /** Queues an event for every enabled subscriber; call inside the transaction that makes the change. */
-export async function enqueueEvent(db: Db, body: WebhookEvent, now: Date): Promise<number> {
+export async function enqueueEvent(db: Db, body: WebhookEvent, now: Date, webhookId?: string): Promise<number> {
   const text = serializeEvent(body);
-  const { rows } = await db.query<{ id: string }>('SELECT id FROM webhook_subscriptions WHERE event = $1 AND enabled', [body.event]);
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM webhook_subscriptions WHERE event = $1 AND enabled AND ($2::text IS NULL OR id = $2)', [
+    body.event,
+    webhookId ?? null,
+  ]);
   if (rows.length === 0) return 0;
   const eventId = randomUUID();
   const ms = now.getTime();

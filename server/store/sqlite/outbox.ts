@@ -56,13 +56,13 @@ export function onEnqueue(db: DatabaseSync, listener: () => void): () => void {
  * against its webhook schema and serialised once; every attempt sends exactly these bytes.
  * Returns the number of deliveries queued.
  */
-export function enqueueEvent(db: DatabaseSync, body: WebhookEvent, now: Date = new Date()): number {
+export function enqueueEvent(db: DatabaseSync, body: WebhookEvent, now: Date = new Date(), webhookId?: string): number {
   const text = serializeEvent(body);
   const subscribers = statement(
     db,
     `SELECT id FROM webhooks
-     WHERE enabled = 1 AND EXISTS (SELECT 1 FROM json_each(webhooks.events) e WHERE e.value = ?)`,
-  ).all(body.event) as { id: string }[];
+     WHERE enabled = 1 AND EXISTS (SELECT 1 FROM json_each(webhooks.events) e WHERE e.value = ?) AND (? IS NULL OR id = ?)`,
+  ).all(body.event, webhookId ?? null, webhookId ?? null) as { id: string }[];
   if (subscribers.length === 0) return 0;
 
   const eventId = randomUUID();

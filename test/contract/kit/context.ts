@@ -33,6 +33,10 @@ export interface KitOptions {
    * and webhooks the kit creates point at an address that never resolves.
    */
   events?: 'check' | 'skip';
+  /** Event types declared out of scope (`--events skip:<types>`): not raised, reported as skipped. */
+  eventsOutOfScope?: string[];
+  /** Raises the events no operation causes another way than the simulator (`--trigger-command`, see raise.ts). */
+  triggerCommand?: string;
   /** The receiver's URL as the target reaches it (a tunnel or CI service in front of `receiverListen`). */
   receiverUrl?: string;
   /** Where the receiver listens: `host:port` (default 127.0.0.1 on a free port). */
@@ -47,7 +51,7 @@ export const KIT_PREFIX = 'kit-';
 const NOWHERE = 'https://secmon-contract.invalid';
 
 export interface KitContext {
-  options: Required<Omit<KitOptions, 'readKey' | 'document' | 'receiverUrl' | 'receiverListen' | 'onWait'>> & { readKey?: string };
+  options: Required<Omit<KitOptions, 'readKey' | 'document' | 'receiverUrl' | 'receiverListen' | 'onWait' | 'triggerCommand'>> & { readKey?: string; triggerCommand?: string };
   model: ContractModel;
   validator: SchemaValidator;
   http: HttpClient;
@@ -100,7 +104,9 @@ export function createKitContext(options: KitOptions): KitContext {
     rateProbeMaxQuota: options.rateProbeMaxQuota ?? 300,
     eventTimeoutMs: options.eventTimeoutMs ?? 15_000,
     events: options.events ?? 'check',
+    eventsOutOfScope: options.eventsOutOfScope ?? [],
     ...(options.readKey ? { readKey: options.readKey } : {}),
+    ...(options.triggerCommand ? { triggerCommand: options.triggerCommand } : {}),
   };
   const http = createHttpClient({
     baseUrl: options.baseUrl,
@@ -209,6 +215,11 @@ export function createKitContext(options: KitOptions): KitContext {
       if (!created.some((entry) => entry.resource === resource && entry.id === createdId)) created.push({ resource, id: createdId });
       // A check still running when cleanup began (an interrupted run) must not leave this behind.
       if (closing && resource.delete) await send(resource.delete, { id: createdId }).catch(() => undefined);
+    }
+    // Deleted by a check already: cleanup need not spend a request (and a time budget's quota) on it.
+    if (op.kind === 'delete' && id !== undefined && exchange.status >= 200 && exchange.status < 300 && !closing) {
+      const index = created.findIndex((entry) => entry.resource.delete === op && entry.id === id);
+      if (index >= 0) created.splice(index, 1);
     }
     return exchange;
   }

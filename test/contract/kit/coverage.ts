@@ -35,7 +35,7 @@ export function coverage(model: ContractModel, results: CheckResult[]): Coverage
     return { subject, kind, results: mine, ...(gap ? { gap } : {}) };
   });
   const failed = results.filter((r) => r.outcome === 'failed');
-  return { rows, failed, passed: failed.length === 0 && rows.every((row) => !row.gap) };
+  return { rows, failed, passed: failed.length === 0 && rows.every((row) => !row.gap) && results.every((r) => !r.gate) };
 }
 
 export const MARK = { passed: '✓', failed: '✗', skipped: '–', 'known-limit': '!' } as const;
@@ -65,6 +65,7 @@ export function formatCoverage(report: Coverage, heading = 'Contract coverage'):
   const cell = (text: string, check: string) => text.padEnd(Math.max(ABBREVIATIONS[check]!.length, 1) + 1);
   const lines = [`${heading}  (✓ passed  ✗ failed  – skipped  ! known limit  . not applicable)`, ''];
   lines.push(`${'operation / webhook'.padEnd(width)}  ${columns.map((c) => cell(ABBREVIATIONS[c]!, c)).join('')}`);
+  const legend = columns.map((check) => `${ABBREVIATIONS[check]} = ${check}`);
   for (const row of report.rows) {
     const marks = columns.map((check) => {
       const found = row.results.filter((r) => r.check === check);
@@ -73,6 +74,7 @@ export function formatCoverage(report: Coverage, heading = 'Contract coverage'):
     });
     lines.push(`${row.subject.padEnd(width)}  ${marks.join('')}${row.gap ? `  ← GAP: ${row.gap}` : ''}`);
   }
+  const counts = report.rows.flatMap((row) => row.results);
   const notes = new Map<string, string[]>();
   for (const row of report.rows) {
     for (const result of row.results) {
@@ -81,11 +83,17 @@ export function formatCoverage(report: Coverage, heading = 'Contract coverage'):
       notes.set(key, [...(notes.get(key) ?? []), row.subject.split(' ')[0]!]);
     }
   }
+  lines.push('', `Columns: ${legend.join(', ')}`);
   if (notes.size > 0) {
     lines.push('', 'Skipped and known limits:');
     for (const [note, who] of notes) lines.push(`  ${note}  [${[...new Set(who)].join(', ')}]`);
   }
-  const counts = report.rows.flatMap((row) => row.results);
+  // What fails the gate without a failed check: one line each, with the way out.
+  const gates = [...new Set(counts.filter((r) => r.gate).map((r) => r.gate!))];
+  if (gates.length > 0) {
+    lines.push('', 'Not covered, so the gate fails:');
+    for (const gate of gates) lines.push(`  ✗ ${gate}`);
+  }
   const unique = new Map(counts.map((r) => [r.id, r]));
   const tally = (outcome: string) => [...unique.values()].filter((r) => r.outcome === outcome).length;
   lines.push(

@@ -62,9 +62,14 @@ export function createHttpClient(options: HttpClientOptions) {
   const timeoutMs = options.timeoutMs ?? 30_000;
   let requests = 0;
   let waitedMs = 0;
-  // When the target said the quota is used up, the next request waits for the window to reset
-  // instead of provoking a 429 (the kit paces itself by the RateLimit header it is sent).
-  let quotaResetsAt = 0;
+  // What a time budget plans with: requests on the API key's quota, and what was created and not
+  // deleted yet (each costs a delete at cleanup).
+  let keyRequests = 0;
+  let created = 0;
+  // When the target said a key's quota is used up, the key's next request waits for the window to
+  // reset instead of provoking a 429 (the kit paces itself by the RateLimit header it is sent).
+  // Quotas are per key: using up the read key (the 429 probe) must not hold the write key back.
+  const quotaResetsAt = new Map<string, number>();
 
   async function wait(ms: number, why: string) {
     options.onWait?.(ms, why);
@@ -98,9 +103,10 @@ export function createHttpClient(options: HttpClientOptions) {
       shown['Content-Type'] = headers['Content-Type'];
     }
     for (let attempt = 0; ; attempt++) {
-      const untilReset = quotaResetsAt - Date.now();
+      const untilReset = (quotaResetsAt.get(role) ?? 0) - Date.now();
       if (untilReset > 0 && !spec.acceptRateLimit) await wait(untilReset, 'the RateLimit header says the quota is used up');
       requests++;
+      if (spec.auth === undefined || spec.auth === 'api') keyRequests++;
       let response: Response;
       let text: string;
       try {
@@ -111,7 +117,7 @@ export function createHttpClient(options: HttpClientOptions) {
         throw new Error(`${spec.method} ${url} got no answer: ${(error as Error).message}`, { cause: error });
       }
       const quota = parseRateLimit(response.headers.get('ratelimit'));
-      if (quota && quota.remaining === 0) quotaResetsAt = Date.now() + Math.max(quota.resetSeconds, 1) * 1000;
+      if (quota && quota.remaining === 0) quotaResetsAt.set(role, Date.now() + Math.max(quota.resetSeconds, 1) * 1000);
       const retryAfter = Number(response.headers.get('retry-after'));
       if (
         response.status === 429 &&
@@ -120,10 +126,12 @@ export function createHttpClient(options: HttpClientOptions) {
         Number.isFinite(retryAfter) &&
         retryAfter <= maxWait
       ) {
-        quotaResetsAt = 0;
+        quotaResetsAt.delete(role);
         await wait(Math.max(retryAfter, 1) * 1000, `429 on ${spec.method} ${spec.path}, Retry-After: ${retryAfter}`);
         continue;
       }
+      if (spec.method === 'POST' && response.status === 201) created++;
+      if (spec.method === 'DELETE' && response.status >= 200 && response.status < 300) created--;
       const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       let json: unknown;
       if (text !== '' && mediaType.endsWith('json')) {
@@ -148,8 +156,8 @@ export function createHttpClient(options: HttpClientOptions) {
     send,
     baseUrl: base,
     hasReadKey: options.readKey !== undefined,
-    /** Requests sent so far, and milliseconds spent waiting for the rate limit. */
-    stats: () => ({ requests, waitedMs }),
+    /** Requests sent so far (of them on the API key's quota), creates not deleted yet (201 to POST less 2xx to DELETE), and milliseconds spent waiting for the rate limit. */
+    stats: () => ({ requests, waitedMs, keyRequests, created }),
   };
 }
 

@@ -9,7 +9,8 @@ import type { KitContext, Profile } from './context.ts';
 import { transitionsOf } from './semantics.ts';
 import type { ContractModel, OperationModel } from './spec.ts';
 
-export type CheckRun = (ctx: KitContext) => Promise<'passed' | { skipped: string } | { note: string } | void>;
+/** `gate` on a skip: why it fails the gate anyway (nobody declared it out of scope), in one line. */
+export type CheckRun = (ctx: KitContext) => Promise<'passed' | { skipped: string; gate?: string } | { note: string } | void>;
 
 export interface PlannedCheck {
   /** Unique within the plan: `<first subject> › <check>`. */

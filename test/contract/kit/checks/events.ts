@@ -1,17 +1,24 @@
 // Event checks: subscribe the loopback receiver (signed, all event types, plus an unsigned
 // webhook), cause events through the API (finding.created, compliance.changed, finding.resolved)
-// and through the development simulator when the target has one, then check every delivery's
-// body against its webhook schema, its headers against the webhook's header parameters, and its
-// signature with lib/signing.ts.
-import { randomBytes, randomUUID } from 'node:crypto';
+// and raise the others through the test-support interface (the simulator or --trigger-command,
+// see raise.ts), then check every delivery of the kit's own events — known by the ids the kit
+// created or chose — for its body against its webhook schema, its headers against the webhook's
+// header parameters, and its signature with lib/signing.ts. Other deliveries on the kit's webhooks
+// (another client's findings on a shared target) are legal; they are counted and left alone.
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { verifySignature, SIGNATURE_HEADER } from '../../../../lib/signing.ts';
 import type { KitContext } from '../context.ts';
+import { createGenerator, samples } from '../generate.ts';
+import { raiseEvent } from '../raise.ts';
 import type { Delivery } from '../receiver.ts';
 import type { ResourceModel, WebhookModel } from '../spec.ts';
 import { ajvDetails, ContractViolation, headerViolations, truncate, type Violation } from '../verify.ts';
 
-/** The simulator route of the reference server (brief §5); not part of the /v1 contract. */
-export const SIMULATOR_PATH = '/_simulator/events';
+/** The event types the kit causes through /v1 operations; the others need the test-support interface. */
+export const API_CAUSED_EVENTS = ['finding.created', 'compliance.changed', 'finding.resolved'] as const;
+
+/** Generated valid update bodies the kit picks a `resolved` one from (generated, never sent). */
+const UPDATE_POOL = 96;
 
 export interface EventRun {
   webhookId: string;
@@ -27,7 +34,12 @@ export interface EventRun {
   refused: Map<string, string>;
   /** Values the API-caused events must carry (finding id, policy id). */
   expectedData: Map<string, Record<string, unknown>>;
+  /** The kit's own deliveries on its two webhooks: those carrying what it caused (see `isOwn`). */
   deliveries: Delivery[];
+  /** True for a delivery of an event the kit caused: its data carries the ids the kit created or chose. */
+  isOwn(delivery: Delivery): boolean;
+  /** How many deliveries on the kit's webhooks were of events it did not cause, so far. */
+  foreign(): number;
   /** What the kit waited for after causing the events, whether it came, and how long it took. */
   waited: { what: string; met: boolean; waitedMs: number };
 }
@@ -74,7 +86,7 @@ async function causeEvents(ctx: KitContext): Promise<EventRun> {
   expectedData.set('finding.created', { finding_id: findingId, policy_id: policyId });
   expectedData.set('compliance.changed', { policy_id: policyId });
 
-  const updates = await ctx.validBodies(findings.update!, ctx.options.cases * 2);
+  const updates = await ctx.validBodies(findings.update!, UPDATE_POOL);
   const resolve = updates.find((body) => (body as { status?: string }).status === 'resolved');
   if (!resolve) throw new Error('no valid finding update with status resolved was generated');
   const resolved = await ctx.send(findings.update!, { id: findingId, body: { ...(resolve as object), policy_id: policyId } });
@@ -82,31 +94,43 @@ async function causeEvents(ctx: KitContext): Promise<EventRun> {
   causes.set('finding.resolved', `PUT ${findings.itemPath} status=resolved (${findingId})`);
   expectedData.set('finding.resolved', { finding_id: findingId, policy_id: policyId });
 
+  // Which delivery is the kit's own: the ids it created (API events) or chose (raised events).
+  const identity = new Map<string, Record<string, unknown>>([
+    ['finding.created', { finding_id: findingId }],
+    ['finding.resolved', { finding_id: findingId }],
+    ['compliance.changed', { policy_id: policyId }],
+  ]);
   const notCaused = new Map<string, string>();
   const refused = new Map<string, string>();
-  for (const type of types.filter((t) => !causes.has(t))) {
-    const exchange = await ctx.http.send({ method: 'POST', path: SIMULATOR_PATH, body: { event: type } });
-    if (exchange.status === 404 || exchange.status === 405) {
-      notCaused.set(type, `the target has no simulator (POST ${SIMULATOR_PATH} answered ${exchange.status}); only the simulator can cause ${type}`);
-    } else if (exchange.status >= 300) {
-      refused.set(type, `POST ${SIMULATOR_PATH} {"event":"${type}"} answered ${exchange.status}: ${truncate(exchange.text, 300)}`);
-    } else {
-      causes.set(type, `POST ${SIMULATOR_PATH} {"event":"${type}"}`);
-    }
+  const outOfScope = new Set(ctx.options.eventsOutOfScope);
+  for (const webhook of ctx.model.webhooks.filter((w) => !causes.has(w.event) && !outOfScope.has(w.event))) {
+    const data = chosenIds(ctx, webhook);
+    identity.set(webhook.event, data);
+    expectedData.set(webhook.event, data);
+    const outcome = await raiseEvent(ctx, { event: webhook.event, webhookId: signed.id, data });
+    if ('cannot' in outcome) notCaused.set(webhook.event, outcome.cannot);
+    else if ('refused' in outcome) refused.set(webhook.event, outcome.refused);
+    else causes.set(webhook.event, outcome.raised);
   }
 
+  const isOwn = (delivery: Delivery) => {
+    const wanted = identity.get(eventOf(delivery));
+    const data = (parse(delivery) as { data?: Record<string, unknown> } | undefined)?.data;
+    return wanted !== undefined && data !== undefined && Object.entries(wanted).every(([field, value]) => data[field] === value);
+  };
   const wanted = [...causes.keys()];
   // Counted by X-Service-Delivery, not by request: a retry of one delivery (a lost acknowledgement)
   // is legal and must not stand in for another event. compliance.changed comes twice:
-  // non_compliant, then compliant again.
-  const expectedEvents = wanted.length + 1;
-  const what = `${expectedEvents} distinct deliveries (${wanted.join(', ')}; compliance.changed twice) at ${signedPath}, and one at ${unsignedPath}`;
+  // non_compliant, then compliant again. Only the kit's own events count.
+  const expectedEvents = wanted.length + (causes.has('compliance.changed') ? 1 : 0);
+  const what = `${expectedEvents} distinct deliveries of the kit's own events (${wanted.join(', ')}; compliance.changed twice) at ${signedPath}, and one at ${unsignedPath}`;
   const distinctIds = (deliveries: Delivery[], path: string) =>
-    new Set(deliveries.filter((d) => d.path === path && wanted.includes(eventOf(d))).map((d) => String(d.headers['x-service-delivery']))).size;
+    new Set(deliveries.filter((d) => d.path === path && wanted.includes(eventOf(d)) && isOwn(d)).map((d) => String(d.headers['x-service-delivery']))).size;
   const { met, waitedMs } = await receiver.waitUntil(
     (deliveries) => distinctIds(deliveries, signedPath) >= expectedEvents && distinctIds(deliveries, unsignedPath) >= 1,
     ctx.options.eventTimeoutMs,
   );
+  const mine = (d: Delivery) => d.path === signedPath || d.path === unsignedPath;
   return {
     webhookId: signed.id,
     unsignedWebhookId: unsigned.id,
@@ -117,9 +141,27 @@ async function causeEvents(ctx: KitContext): Promise<EventRun> {
     notCaused,
     refused,
     expectedData,
-    deliveries: receiver.deliveries.filter((d) => d.path === signedPath || d.path === unsignedPath),
+    deliveries: receiver.deliveries.filter((d) => mine(d) && isOwn(d)),
+    isOwn,
+    foreign: () => receiver.deliveries.filter((d) => mine(d) && !isOwn(d)).length,
     waited: { what, met, waitedMs },
   };
+}
+
+/**
+ * The id fields of a generated valid `data` of the event, with random values: what the kit asks
+ * the raised event to carry, so it knows its own delivery among anyone else's.
+ */
+function chosenIds(ctx: KitContext, webhook: WebhookModel): Record<string, unknown> {
+  const [body] = samples(createGenerator(ctx.model.doc).arbitrary({ $ref: webhook.bodyPointer }), 1, randomInt(2 ** 31));
+  const data = (body as { data?: Record<string, unknown> } | undefined)?.data ?? {};
+  return Object.fromEntries(Object.entries(data).filter(([field, value]) => field.endsWith('_id') && typeof value === 'string'));
+}
+
+/** Deliveries on the kit's webhooks of events it did not cause (other clients of a shared target), so far. */
+export async function foreignDeliveries(ctx: KitContext): Promise<number> {
+  const run = runs.get(ctx);
+  return run ? (await run.catch(() => undefined))?.foreign() ?? 0 : 0;
 }
 
 export interface DeliveryGroup {
@@ -156,10 +198,16 @@ export function groupByDeliveryId(deliveries: Delivery[]): { groups: DeliveryGro
 }
 
 /** Every delivery of the webhook's event type conforms: body schema, headers, signature, data. */
-export async function deliveryCheck(ctx: KitContext, webhook: WebhookModel, check: string): Promise<'passed' | { skipped: string } | { note: string }> {
+export async function deliveryCheck(ctx: KitContext, webhook: WebhookModel, check: string): Promise<'passed' | { skipped: string; gate?: string } | { note: string }> {
   const run = await eventRun(ctx);
   const reason = run.notCaused.get(webhook.event);
-  if (reason) return { skipped: reason };
+  if (reason) {
+    const types = [...run.notCaused.keys()].join(',');
+    return {
+      skipped: reason,
+      gate: `events the kit could not raise (${types}) and nobody declared out of scope: give --trigger-command '<command with {event}>' that raises them, or declare them with --events skip:${types}`,
+    };
+  }
   const refusal = run.refused.get(webhook.event);
   if (refusal) throw new ContractViolation(webhook.label, check, [{ aspect: 'expectation', message: `the simulator would not emit ${webhook.event}`, details: [refusal] }]);
   const grouped = groupByDeliveryId(run.deliveries.filter((d) => d.path === run.signedPath && eventOf(d) === webhook.event));
@@ -173,7 +221,7 @@ export async function deliveryCheck(ctx: KitContext, webhook: WebhookModel, chec
         message: `no ${webhook.event} delivery reached the receiver after: ${run.causes.get(webhook.event)}`,
         details: [
           `the kit waited ${waitedMs} ms for ${what}${met ? '' : ` and gave up (--event-timeout is ${ctx.options.eventTimeoutMs} ms)`}`,
-          `deliveries received: ${run.deliveries.map((d) => `${d.path} ${eventOf(d)}`).join(', ') || 'none'}`,
+          `the kit's own deliveries received: ${run.deliveries.map((d) => `${d.path} ${eventOf(d)}`).join(', ') || 'none'}; deliveries of events it did not cause, ignored: ${run.foreign()}`,
         ],
       },
     ]);

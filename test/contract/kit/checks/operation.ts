@@ -95,7 +95,8 @@ export async function invalidParameters(ctx: KitContext, op: OperationModel, che
       .filter(({ value }) => value !== undefined && String(value) !== '')
       .map(({ mutation, value }) => ({ mutation, text: typeof value === 'string' ? value : JSON.stringify(value) }))
       .filter(({ text }) => !parameterIsValid(ctx, param.pointer, text));
-    for (const { mutation, text } of bad.slice(0, 8)) {
+    // A repeat that a time budget samples down with the generated cases (--cases, or fewer to fit).
+    for (const { mutation, text } of bad.slice(0, Math.min(MAX_BAD_VALUES, ctx.options.cases))) {
       const exchange =
         param.in === 'path'
           ? await ctx.send(op, { id: text })
@@ -149,7 +150,7 @@ async function filterByExistingValues(ctx: KitContext, op: OperationModel, check
   const items = (all.json as { data: Record<string, unknown>[] }).data;
   for (const param of op.params.filter((p) => p.in === 'query')) {
     const values = [...new Set(items.map((item) => item[param.name]).filter((value) => ['string', 'boolean', 'number'].includes(typeof value)).map(String))];
-    for (const value of values.slice(0, MAX_FILTER_VALUES)) {
+    for (const value of values.slice(0, Math.min(MAX_FILTER_VALUES, ctx.options.cases))) {
       const query = { [param.name]: value };
       const filtered = await ctx.send(op, { query: { ...query, limit: '100' } });
       ctx.expect(op, check, filtered, { statuses: [200] }, `filter ${param.name} by an existing value`);
@@ -166,6 +167,7 @@ async function filterByExistingValues(ctx: KitContext, op: OperationModel, check
 }
 
 const MAX_FILTER_VALUES = 6;
+const MAX_BAD_VALUES = 8;
 
 /** A query parameter named like an item property is a filter: every item returned must match it. */
 function filtersHold(op: OperationModel, check: string, query: Record<string, string>, json: unknown): void {

@@ -8,7 +8,7 @@ import { ContractViolation } from '../verify.ts';
 
 const QUOTA = /;\s*q=(\d+)/;
 
-export async function rateLimitProbe(ctx: KitContext, op: OperationModel, check: string): Promise<'passed' | { skipped: string }> {
+export async function rateLimitProbe(ctx: KitContext, op: OperationModel, check: string): Promise<'passed' | { skipped: string; gate: string }> {
   const auth = ctx.http.hasReadKey ? 'read' : 'api';
   const first = await ctx.send(op, { auth, query: { limit: '1' }, acceptRateLimit: true });
   ctx.expect(op, check, first, { statuses: [200, 429] }, 'reading the quota');
@@ -18,7 +18,10 @@ export async function rateLimitProbe(ctx: KitContext, op: OperationModel, check:
     throw new ContractViolation(op.label, check, [{ aspect: 'headers', message: `RateLimit-Policy has no quota: ${String(policy)}`, details: [] }], first);
   }
   if (quota > ctx.options.rateProbeMaxQuota) {
-    return { skipped: `quota q=${quota} is over --rate-probe-max ${ctx.options.rateProbeMaxQuota}; not provoked` };
+    return {
+      skipped: `quota q=${quota} is over --rate-probe-max ${ctx.options.rateProbeMaxQuota}; not provoked`,
+      gate: `the 429 probe did not run (quota q=${quota} is over --rate-probe-max ${ctx.options.rateProbeMaxQuota}): allow it with --rate-probe-max ${quota}, or declare it out of scope with --rate-probe skip`,
+    };
   }
   let last = first;
   for (let i = 0; i <= quota && last.status !== 429; i++) {

@@ -135,7 +135,8 @@ const MAX_PAGES = 2_000;
 /** Walks every page with a small limit: no duplicates, nothing created is missed, newest first. */
 export async function pagination(ctx: KitContext, resource: Crud, check: string): Promise<void> {
   const mine: string[] = [];
-  for (let i = 0; i < PAGE_ITEMS; i++) mine.push((await ctx.create(resource, check)).id);
+  // At least two pages of the kit's own; more when the generated cases allow (a time budget samples them down).
+  for (let i = 0; i < Math.min(PAGE_ITEMS, PAGE_LIMIT + ctx.options.cases); i++) mine.push((await ctx.create(resource, check)).id);
   const seen: { id: string; created_at: string }[] = [];
   let cursor: string | null = null;
   let pages = 0;
@@ -165,21 +166,28 @@ export async function pagination(ctx: KitContext, resource: Crud, check: string)
 
 /**
  * Every (from, to) pair of the state machine the document describes: legal moves (and staying put)
- * answer 200 with the new state, illegal ones 409.
+ * answer 200 with the new state, illegal ones 409. A refused move changes nothing, so the illegal
+ * ones and staying put are tried on one resource per state (staying put then shows nothing moved);
+ * each legal move needs a resource of its own in the `from` state.
  */
 export async function transitions(ctx: KitContext, resource: Crud, machine: Transitions, check: string): Promise<void> {
   const states = [...machine.allowed.keys()];
   const bodyFor = await updateBodies(ctx, resource, machine);
+  const attempt = async (id: string, from: string, to: string) => {
+    const legal = from === to || machine.allowed.get(from)!.has(to);
+    const answer = await ctx.send(resource.update, { id, body: bodyFor(to) });
+    ctx.expect(resource.update, check, answer, { statuses: legal ? [200] : [409] }, `${from} → ${to} is ${legal ? 'allowed' : 'not allowed'}`);
+    const now = (answer.json as Record<string, unknown>)[machine.property];
+    if (legal && now !== to) fail(resource.update, check, `after ${from} → ${to} the ${machine.property} is ${String(now)}`);
+  };
   for (const from of states) {
-    for (const to of states) {
-      const { id } = await moveTo(ctx, resource, machine, from, bodyFor, check);
-      const legal = from === to || machine.allowed.get(from)!.has(to);
-      const answer = await ctx.send(resource.update, { id, body: bodyFor(to) });
-      ctx.expect(resource.update, check, answer, { statuses: legal ? [200] : [409] }, `${from} → ${to} is ${legal ? 'allowed' : 'not allowed'}`);
-      if (legal && (answer.json as Record<string, unknown>)[machine.property] !== to) {
-        fail(resource.update, check, `after ${from} → ${to} the ${machine.property} is ${String((answer.json as Record<string, unknown>)[machine.property])}`);
-      }
-    }
+    const moves = states.filter((to) => to !== from && machine.allowed.get(from)!.has(to));
+    const refused = states.filter((to) => to !== from && !moves.includes(to));
+    const { id } = await moveTo(ctx, resource, machine, from, bodyFor, check);
+    for (const to of refused) await attempt(id, from, to);
+    // Staying put is legal and answers the state: still `from` after every refusal above.
+    await attempt(id, from, from);
+    for (const [index, to] of moves.entries()) await attempt(index === 0 ? id : (await moveTo(ctx, resource, machine, from, bodyFor, check)).id, from, to);
   }
 }
 
@@ -187,7 +195,8 @@ type BodyFor = (state: string) => unknown;
 
 /** A generated valid update body for each state of the machine. */
 async function updateBodies(ctx: KitContext, resource: Crud, machine: Transitions): Promise<BodyFor> {
-  const bodies = await ctx.validBodies(resource.update, ctx.options.cases * 4);
+  // A pool to pick from, generated and never sent: its size does not follow --cases.
+  const bodies = await ctx.validBodies(resource.update, UPDATE_POOL);
   return (state) => {
     const body = bodies.find((candidate) => (candidate as Record<string, unknown>)[machine.property] === state);
     if (!body) throw new Error(`no valid ${resource.update.operationId} body with ${machine.property}=${state} was generated`);
@@ -211,13 +220,15 @@ async function moveTo(ctx: KitContext, resource: Crud, machine: Transitions, sta
  * generated creates, and (for a resource with a state machine) one item in each state.
  */
 export async function diversify(ctx: KitContext, resource: Crud, machine: Transitions | undefined, check: string): Promise<void> {
-  for (const body of await ctx.validBodies(resource.create, DIVERSE_ITEMS)) await ctx.create(resource, check, body);
+  // Sampled down with the generated cases when a time budget asks for fewer.
+  for (const body of await ctx.validBodies(resource.create, Math.min(DIVERSE_ITEMS, ctx.options.cases))) await ctx.create(resource, check, body);
   if (!machine) return;
   const bodyFor = await updateBodies(ctx, resource, machine);
   for (const state of machine.allowed.keys()) await moveTo(ctx, resource, machine, state, bodyFor, check);
 }
 
 const DIVERSE_ITEMS = 4;
+const UPDATE_POOL = 96;
 
 /** Shortest sequence of legal moves from one state to another (breadth first). */
 function pathTo(machine: Transitions, from: string, to: string): string[] {
