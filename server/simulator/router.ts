@@ -6,6 +6,7 @@ import type { ErrorObject } from 'ajv';
 import type { ApiKey } from '../config.ts';
 import { EVENT_TYPES, isEventType, validateEvent, type EventType, type WebhookEvent } from '../../lib/events.ts';
 import { authenticate, requireScope } from '../http/auth.ts';
+import type { AuthFailureThrottle } from '../http/auth-throttle.ts';
 import { parseJson, requireJson } from '../http/body.ts';
 import { loadDocument } from '../../lib/document.ts';
 import { invalidPartsDetail } from '../../lib/problems.ts';
@@ -24,6 +25,8 @@ export interface SimulatorDeps {
   /** The stateful mock: any bearer token is a key with every scope, as on /v1. */
   anyKey?: boolean;
   now: () => Date;
+  /** The app's failed-authentication counter, shared with /v1. */
+  authThrottle?: AuthFailureThrottle | undefined;
 }
 
 /**
@@ -33,9 +36,9 @@ export interface SimulatorDeps {
  * (a test event for one receiver must never reach another). Answers 202 with the emitted event
  * and how many deliveries were queued for it.
  */
-export function simulatorRouter({ store, apiKeys, anyKey = false, now }: SimulatorDeps): Router {
+export function simulatorRouter({ store, apiKeys, anyKey = false, now, authThrottle }: SimulatorDeps): Router {
   const router = Router();
-  router.use(authenticate(apiKeys, anyKey), requireScope, requireJson, parseJson);
+  router.use(authenticate(apiKeys, anyKey, authThrottle), requireScope, requireJson, parseJson);
   router.post('/events', async (req, res) => {
     const request = req.body as unknown;
     if (typeof request !== 'object' || request === null || Array.isArray(request)) {
