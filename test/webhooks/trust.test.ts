@@ -48,8 +48,9 @@ async function deliveryTo(id: string): Promise<Receipt> {
   return receipts.at(-1)!;
 }
 
-const standard = (receipt: Receipt, secret: string) =>
-  new Webhook(standardWebhooksKey(secret)).verify(receipt.body.toString('utf8'), receipt.headers as Record<string, string>);
+const standard = (receipt: Receipt, secret: string, headers: Record<string, unknown> = receipt.headers) =>
+  new Webhook(standardWebhooksKey(secret)).verify(receipt.body.toString('utf8'), headers as Record<string, string>);
+const signatures = (receipt: Receipt) => String(receipt.headers['webhook-signature']).split(' ');
 const github = (receipt: Receipt, secret: string) =>
   verifyGithub(secret, receipt.body.toString('utf8'), receipt.headers['x-service-signature'] as string);
 
@@ -73,12 +74,13 @@ describe('secret rotation', () => {
     const id = await createWebhook(`/rotated`, { secret: OLD });
     await put(id, { secret: NEW });
     const receipt = await deliveryTo(id);
-    const entries = (receipt.headers['webhook-signature'] as string).split(' ');
+    const entries = signatures(receipt);
     expect(entries).toHaveLength(2);
     expect(standard(receipt, NEW)).toMatchObject({ event: 'scan.completed' });
     expect(standard(receipt, OLD)).toMatchObject({ event: 'scan.completed' });
     // Newest first: the first entry is the new secret's.
-    expect(() => new Webhook(standardWebhooksKey(OLD)).verify(receipt.body.toString(), { ...receipt.headers, 'webhook-signature': entries[0]! } as Record<string, string>)).toThrow();
+    expect(() => standard(receipt, OLD, { ...receipt.headers, 'webhook-signature': entries[0] })).toThrow(/No matching signature/);
+    expect(standard(receipt, NEW, { ...receipt.headers, 'webhook-signature': entries[0] })).toMatchObject({ event: 'scan.completed' });
     expect(await github(receipt, NEW)).toBe(true);
     expect(await github(receipt, OLD)).toBe(false);
     // Nothing stored about either secret comes back, and neither is logged.
@@ -94,7 +96,7 @@ describe('secret rotation', () => {
     const replacedAt = new Date(Date.now() - DAY_MS - 60_000).toISOString();
     await t.server.app.store.webhooks.replace(id, { url: `${receiver.url}/expired`, events: ['scan.completed'], secret: NEW }, replacedAt);
     const receipt = await deliveryTo(id);
-    expect((receipt.headers['webhook-signature'] as string).split(' ')).toHaveLength(1);
+    expect(signatures(receipt)).toHaveLength(1);
     expect(standard(receipt, NEW)).toMatchObject({ event: 'scan.completed' });
     expect(() => standard(receipt, OLD)).toThrow(/No matching signature/);
   });
@@ -104,7 +106,7 @@ describe('secret rotation', () => {
     await put(id, { secret: NEW });
     await put(id, { secret: NEW, description: 'same secret again' });
     await put(id, { description: 'secret omitted' });
-    expect((await deliveryTo(id)).headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    expect(signatures(await deliveryTo(id))).toHaveLength(2);
     await put(id, { secret: null });
     const receipt = await deliveryTo(id);
     for (const header of ['webhook-signature', 'x-service-signature']) expect(receipt.headers[header], header).toBeUndefined();
@@ -112,7 +114,7 @@ describe('secret rotation', () => {
     expect(() => verifyWebhook(receipt.body, receipt.headers, OLD)).toThrow(expect.objectContaining({ reason: 'missing-signature' }));
     // A secret set again later starts without any previous one.
     await put(id, { secret: NEW });
-    expect((await deliveryTo(id)).headers['webhook-signature']!.split(' ')).toHaveLength(1);
+    expect(signatures(await deliveryTo(id))).toHaveLength(1);
   });
 });
 
@@ -135,9 +137,9 @@ describe('test events for one webhook', () => {
     expect(unknown).toMatchObject({ status: 400, type: PROBLEM('validation-error') });
     expect(unknown.errors).toEqual([{ pointer: '/body/webhook_id', message: 'no webhook has the id whk_01jbz4c8d2e6f0g4h8j2k6m0n4' }]);
     expect((await send(id)).errors).toEqual([{ pointer: '/body/webhook_id', message: `webhook ${id} does not subscribe to scan.completed (it receives device.connected)` }]);
-    expect((await send('https://example.com/hook')).errors[0].message).toMatch(/must be a webhook id/);
+    expect((await send('https://example.com/hook')).errors?.[0]?.message).toMatch(/must be a webhook id/);
     await put(id, { events: ['device.connected'], enabled: false });
-    expect((await send(id, 'device.connected')).errors[0].message).toMatch(/is disabled/);
+    expect((await send(id, 'device.connected')).errors?.[0]?.message).toMatch(/is disabled/);
   });
 });
 
