@@ -1035,7 +1035,7 @@ export interface components {
          *     clock, either way.
          * @example 1793611800
          */
-        StandardTimestampHeader: number;
+        StandardTimestampHeader: string;
         /**
          * @description Identifies one event sent to one webhook (a UUID). Every retry of that delivery repeats it, so
          *     receivers can use it to drop duplicates.
