@@ -11,7 +11,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReceiverApp } from '../../examples/receiver/app.ts';
 import { verifySignature } from '../../lib/signing.ts';
-import { receiverCommand } from './kit/receiver-check.ts';
+import { receiverCommand, runReceiverCheck } from './kit/receiver-check.ts';
 
 const SECRET = 'whsec_receiver_check_5c1f0e9a';
 const servers: Server[] = [];
@@ -91,6 +91,12 @@ describe('secmon-contract receiver', () => {
     const { code, out } = await check(example, [], { SECMON_WEBHOOK_SECRET: 'whsec_not_the_receivers_0000' });
     expect(code).toBe(1);
     expect(failed(out)).toHaveLength(7);
+  });
+
+  it('fails an accepted case answered after the time-out (the service gives up after 10 s; here 150 ms)', async () => {
+    const slow = await listen(createServer((req, res) => req.resume().on('end', () => setTimeout(() => res.writeHead(200).end(), 500))));
+    const results = await runReceiverCheck({ url: slow, secret: SECRET, timeoutMs: 150 });
+    expect(results[0]).toMatchObject({ outcome: 'failed', error: expect.stringMatching(/^accepts finding\.created: no answer within 150 ms/) });
   });
 
   it('answers bad options with exit 2 and its usage', async () => {
