@@ -242,8 +242,8 @@ export interface webhooks {
         /**
          * A finding was created
          * @description Sent to webhooks subscribed to `finding.created` when a finding is created (`POST /v1/findings`).
-         *     The example body, signed with the secret `whsec_2f6c1e8a9b7d4c3e5f1a0b9c`, is the worked
-         *     example of *Verifying signatures*.
+         *     The example body, signed with the secret `whsec_2f6c1e8a9b7d4c3e5f1a0b9c` and the example
+         *     `webhook-id` and `webhook-timestamp`, is the worked example of *Verifying signatures*.
          */
         post: operations["findingCreated"];
         delete?: never;
@@ -771,14 +771,16 @@ export interface components {
         /**
          * @description Shared secret used to sign every delivery (see *Verifying signatures*). Write-only: it is
          *     never returned and never logged; `has_secret` tells whether one is set. Generate at least
-         *     32 random bytes, for example `openssl rand -hex 32`.
+         *     32 random bytes, for example `openssl rand -hex 32` (the Integrations page generates
+         *     `whsec_` and 32 random bytes in base64).
          */
         WebhookSecret: string;
         /**
          * @description Full replacement of a webhook's writable fields; omitted fields take their defaults, with one
          *     exception: `secret`. Omit `secret` to keep the current one, send `null` to remove it (deliveries
-         *     are then unsigned), or send a new string to rotate it. Setting `enabled: true` on a webhook the
-         *     service disabled clears its `disabled_reason`.
+         *     are then unsigned at once), or send a new string to rotate it: the replaced secret keeps signing
+         *     deliveries beside the new one for 24 hours (see *Rotating a secret*). Setting `enabled: true` on
+         *     a webhook the service disabled clears its `disabled_reason`.
          */
         WebhookUpdate: {
             url: components["schemas"]["WebhookUrl"];
@@ -809,7 +811,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description No API key, or one the service does not know. Send `Authorization: Bearer <api key>`. */
+        /** @description No API key, or one the service does not know. Send `Authorization: Bearer <api key>`. Too many of these from one address get `429` instead (see *Rate limits*). */
         Unauthorized: {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
@@ -830,7 +832,10 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The API key used up its quota for the current window. Wait `Retry-After` seconds. */
+        /**
+         * @description The API key used up its quota for the current window, or too many requests with a missing or
+         *     unknown key came from the client's address (see *Rate limits*). Wait `Retry-After` seconds.
+         */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -1025,6 +1030,28 @@ export interface components {
          */
         SignatureHeader: string;
         /**
+         * @description `v1,` followed by the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`,
+         *     keyed with the webhook's secret (UTF-8): the Standard Webhooks signature. One space-separated
+         *     entry per valid secret, newest first: two during the 24 hours after the secret was replaced,
+         *     one otherwise. Absent when the webhook has no secret. Verify it (any entry matching is enough)
+         *     in constant time before trusting the body.
+         * @example v1,TA7OobTuM49RToWuU3r9cHX2XgvvV6ScDTAi/954EaA=
+         */
+        StandardSignatureHeader: string;
+        /**
+         * @description The Standard Webhooks message id: the same value as `X-Service-Delivery`, so identical on
+         *     every retry of the delivery. Part of what `webhook-signature` signs.
+         * @example 9b2f1c7e-3d4a-4f5b-8c6d-7e8f9a0b1c2d
+         */
+        StandardIdHeader: string;
+        /**
+         * @description When this attempt was sent, in Unix seconds (a retry carries its own time). Part of what
+         *     `webhook-signature` signs; refuse a delivery whose timestamp is more than 5 minutes from your
+         *     clock, either way.
+         * @example 1793611800
+         */
+        StandardTimestampHeader: string;
+        /**
          * @description Identifies one event sent to one webhook (a UUID). Every retry of that delivery repeats it, so
          *     receivers can use it to drop duplicates.
          * @example 9b2f1c7e-3d4a-4f5b-8c6d-7e8f9a0b1c2d
@@ -1046,12 +1073,13 @@ export interface components {
         /**
          * @description Remaining quota of the caller's API key in the current window (IETF
          *     `draft-ietf-httpapi-ratelimit-headers`, draft 8): `r` requests remain, the window resets in `t`
-         *     seconds.
+         *     seconds. On a `429` for failed authentication, the client address's quota of failures.
          * @example "120-in-1min"; r=117; t=42
          */
         RateLimit: string;
         /**
          * @description The quota policy of the caller's API key: `q` requests per `w`-second window, counted per key.
+         *     On a `429` for failed authentication, the policy of failures per client address.
          * @example "120-in-1min"; q=120; w=60
          */
         RateLimitPolicy: string;
@@ -1811,6 +1839,28 @@ export interface operations {
                  */
                 "X-Service-Signature"?: components["parameters"]["SignatureHeader"];
                 /**
+                 * @description `v1,` followed by the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`,
+                 *     keyed with the webhook's secret (UTF-8): the Standard Webhooks signature. One space-separated
+                 *     entry per valid secret, newest first: two during the 24 hours after the secret was replaced,
+                 *     one otherwise. Absent when the webhook has no secret. Verify it (any entry matching is enough)
+                 *     in constant time before trusting the body.
+                 * @example v1,TA7OobTuM49RToWuU3r9cHX2XgvvV6ScDTAi/954EaA=
+                 */
+                "webhook-signature"?: components["parameters"]["StandardSignatureHeader"];
+                /**
+                 * @description The Standard Webhooks message id: the same value as `X-Service-Delivery`, so identical on
+                 *     every retry of the delivery. Part of what `webhook-signature` signs.
+                 * @example 9b2f1c7e-3d4a-4f5b-8c6d-7e8f9a0b1c2d
+                 */
+                "webhook-id": components["parameters"]["StandardIdHeader"];
+                /**
+                 * @description When this attempt was sent, in Unix seconds (a retry carries its own time). Part of what
+                 *     `webhook-signature` signs; refuse a delivery whose timestamp is more than 5 minutes from your
+                 *     clock, either way.
+                 * @example 1793611800
+                 */
+                "webhook-timestamp": components["parameters"]["StandardTimestampHeader"];
+                /**
                  * @description The event type, the same as the body's `event`.
                  * @example finding.created
                  */
@@ -1857,6 +1907,28 @@ export interface operations {
                  * @example sha256=b7b745782abc37fa2f4b7037178649216f355c165f58a84c4d06e60b7f8d1f0f
                  */
                 "X-Service-Signature"?: components["parameters"]["SignatureHeader"];
+                /**
+                 * @description `v1,` followed by the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`,
+                 *     keyed with the webhook's secret (UTF-8): the Standard Webhooks signature. One space-separated
+                 *     entry per valid secret, newest first: two during the 24 hours after the secret was replaced,
+                 *     one otherwise. Absent when the webhook has no secret. Verify it (any entry matching is enough)
+                 *     in constant time before trusting the body.
+                 * @example v1,TA7OobTuM49RToWuU3r9cHX2XgvvV6ScDTAi/954EaA=
+                 */
+                "webhook-signature"?: components["parameters"]["StandardSignatureHeader"];
+                /**
+                 * @description The Standard Webhooks message id: the same value as `X-Service-Delivery`, so identical on
+                 *     every retry of the delivery. Part of what `webhook-signature` signs.
+                 * @example 9b2f1c7e-3d4a-4f5b-8c6d-7e8f9a0b1c2d
+                 */
+                "webhook-id": components["parameters"]["StandardIdHeader"];
+                /**
+                 * @description When this attempt was sent, in Unix seconds (a retry carries its own time). Part of what
+                 *     `webhook-signature` signs; refuse a delivery whose timestamp is more than 5 minutes from your
+                 *     clock, either way.
+                 * @example 1793611800
+                 */
+                "webhook-timestamp": components["parameters"]["StandardTimestampHeader"];
                 /**
                  * @description The event type, the same as the body's `event`.
                  * @example finding.resolved
@@ -1905,6 +1977,28 @@ export interface operations {
                  */
                 "X-Service-Signature"?: components["parameters"]["SignatureHeader"];
                 /**
+                 * @description `v1,` followed by the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`,
+                 *     keyed with the webhook's secret (UTF-8): the Standard Webhooks signature. One space-separated
+                 *     entry per valid secret, newest first: two during the 24 hours after the secret was replaced,
+                 *     one otherwise. Absent when the webhook has no secret. Verify it (any entry matching is enough)
+                 *     in constant time before trusting the body.
+                 * @example v1,TA7OobTuM49RToWuU3r9cHX2XgvvV6ScDTAi/954EaA=
+                 */
+                "webhook-signature"?: components["parameters"]["StandardSignatureHeader"];
+                /**
+                 * @description The Standard Webhooks message id: the same value as `X-Service-Delivery`, so identical on
+                 *     every retry of the delivery. Part of what `webhook-signature` signs.
+                 * @example 9b2f1c7e-3d4a-4f5b-8c6d-7e8f9a0b1c2d
+                 */
+                "webhook-id": components["parameters"]["StandardIdHeader"];
+                /**
+                 * @description When this attempt was sent, in Unix seconds (a retry carries its own time). Part of what
+                 *     `webhook-signature` signs; refuse a delivery whose timestamp is more than 5 minutes from your
+                 *     clock, either way.
+                 * @example 1793611800
+                 */
+                "webhook-timestamp": components["parameters"]["StandardTimestampHeader"];
+                /**
                  * @description The event type, the same as the body's `event`.
                  * @example compliance.changed
                  */
@@ -1951,6 +2045,28 @@ export interface operations {
                  * @example sha256=b7b745782abc37fa2f4b7037178649216f355c165f58a84c4d06e60b7f8d1f0f
                  */
                 "X-Service-Signature"?: components["parameters"]["SignatureHeader"];
+                /**
+                 * @description `v1,` followed by the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`,
+                 *     keyed with the webhook's secret (UTF-8): the Standard Webhooks signature. One space-separated
+                 *     entry per valid secret, newest first: two during the 24 hours after the secret was replaced,
+                 *     one otherwise. Absent when the webhook has no secret. Verify it (any entry matching is enough)
+                 *     in constant time before trusting the body.
+                 * @example v1,TA7OobTuM49RToWuU3r9cHX2XgvvV6ScDTAi/954EaA=
+                 */
+                "webhook-signature"?: components["parameters"]["StandardSignatureHeader"];
+                /**
+                 * @description The Standard Webhooks message id: the same value as `X-Service-Delivery`, so identical on
+                 *     every retry of the delivery. Part of what `webhook-signature` signs.
+                 * @example 9b2f1c7e-3d4a-4f5b-8c6d-7e8f9a0b1c2d
+                 */
+                "webhook-id": components["parameters"]["StandardIdHeader"];
+                /**
+                 * @description When this attempt was sent, in Unix seconds (a retry carries its own time). Part of what
+                 *     `webhook-signature` signs; refuse a delivery whose timestamp is more than 5 minutes from your
+                 *     clock, either way.
+                 * @example 1793611800
+                 */
+                "webhook-timestamp": components["parameters"]["StandardTimestampHeader"];
                 /**
                  * @description The event type, the same as the body's `event`.
                  * @example device.connected
@@ -1999,6 +2115,28 @@ export interface operations {
                  */
                 "X-Service-Signature"?: components["parameters"]["SignatureHeader"];
                 /**
+                 * @description `v1,` followed by the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`,
+                 *     keyed with the webhook's secret (UTF-8): the Standard Webhooks signature. One space-separated
+                 *     entry per valid secret, newest first: two during the 24 hours after the secret was replaced,
+                 *     one otherwise. Absent when the webhook has no secret. Verify it (any entry matching is enough)
+                 *     in constant time before trusting the body.
+                 * @example v1,TA7OobTuM49RToWuU3r9cHX2XgvvV6ScDTAi/954EaA=
+                 */
+                "webhook-signature"?: components["parameters"]["StandardSignatureHeader"];
+                /**
+                 * @description The Standard Webhooks message id: the same value as `X-Service-Delivery`, so identical on
+                 *     every retry of the delivery. Part of what `webhook-signature` signs.
+                 * @example 9b2f1c7e-3d4a-4f5b-8c6d-7e8f9a0b1c2d
+                 */
+                "webhook-id": components["parameters"]["StandardIdHeader"];
+                /**
+                 * @description When this attempt was sent, in Unix seconds (a retry carries its own time). Part of what
+                 *     `webhook-signature` signs; refuse a delivery whose timestamp is more than 5 minutes from your
+                 *     clock, either way.
+                 * @example 1793611800
+                 */
+                "webhook-timestamp": components["parameters"]["StandardTimestampHeader"];
+                /**
                  * @description The event type, the same as the body's `event`.
                  * @example device.disconnected
                  */
@@ -2045,6 +2183,28 @@ export interface operations {
                  * @example sha256=b7b745782abc37fa2f4b7037178649216f355c165f58a84c4d06e60b7f8d1f0f
                  */
                 "X-Service-Signature"?: components["parameters"]["SignatureHeader"];
+                /**
+                 * @description `v1,` followed by the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`,
+                 *     keyed with the webhook's secret (UTF-8): the Standard Webhooks signature. One space-separated
+                 *     entry per valid secret, newest first: two during the 24 hours after the secret was replaced,
+                 *     one otherwise. Absent when the webhook has no secret. Verify it (any entry matching is enough)
+                 *     in constant time before trusting the body.
+                 * @example v1,TA7OobTuM49RToWuU3r9cHX2XgvvV6ScDTAi/954EaA=
+                 */
+                "webhook-signature"?: components["parameters"]["StandardSignatureHeader"];
+                /**
+                 * @description The Standard Webhooks message id: the same value as `X-Service-Delivery`, so identical on
+                 *     every retry of the delivery. Part of what `webhook-signature` signs.
+                 * @example 9b2f1c7e-3d4a-4f5b-8c6d-7e8f9a0b1c2d
+                 */
+                "webhook-id": components["parameters"]["StandardIdHeader"];
+                /**
+                 * @description When this attempt was sent, in Unix seconds (a retry carries its own time). Part of what
+                 *     `webhook-signature` signs; refuse a delivery whose timestamp is more than 5 minutes from your
+                 *     clock, either way.
+                 * @example 1793611800
+                 */
+                "webhook-timestamp": components["parameters"]["StandardTimestampHeader"];
                 /**
                  * @description The event type, the same as the body's `event`.
                  * @example scan.completed

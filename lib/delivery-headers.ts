@@ -2,6 +2,7 @@
 // the mock event sender cannot drift apart. The signature itself comes from lib/signing.ts.
 import { loadDocument } from './document.ts';
 import { SIGNATURE_HEADER, sign } from './signing.ts';
+import { STANDARD_ID_HEADER, STANDARD_SIGNATURE_HEADER, STANDARD_TIMESTAMP_HEADER, standardSignatureHeader } from './standard-webhooks.ts';
 
 /** Names the contract version the notifications follow, which is also every package's version. */
 export const USER_AGENT = `SecMon-Webhooks/${loadDocument().info.version}`;
@@ -15,17 +16,29 @@ export interface DeliveryHeaderInput {
   webhookId: string;
   /** The webhook's secret; without one the delivery carries no signature header. */
   secret: string | null | undefined;
+  /** The secret it replaced, while that stays valid (24 h): signed for too, in `webhook-signature` only. */
+  previousSecret?: string | null | undefined;
+  /** Unix seconds of this attempt (`webhook-timestamp`); now by default. */
+  timestamp?: number;
 }
 
 /** Request headers of a delivery, lower-case names. */
-export function deliveryHeaders({ body, eventType, deliveryId, webhookId, secret }: DeliveryHeaderInput): Record<string, string> {
+export function deliveryHeaders({ body, eventType, deliveryId, webhookId, secret, previousSecret, timestamp }: DeliveryHeaderInput): Record<string, string> {
+  const seconds = timestamp ?? Math.floor(Date.now() / 1000);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': USER_AGENT,
     'x-service-event': eventType,
     'x-service-delivery': deliveryId,
     'x-service-webhook-id': webhookId,
+    [STANDARD_ID_HEADER]: deliveryId,
+    [STANDARD_TIMESTAMP_HEADER]: String(seconds),
   };
-  if (secret) headers[SIGNATURE_HEADER.toLowerCase()] = sign(body, secret);
+  if (secret) {
+    headers[SIGNATURE_HEADER.toLowerCase()] = sign(body, secret);
+    // Newest first; the old secret only while it is still valid, and never once signing is off.
+    const secrets = previousSecret && previousSecret !== secret ? [secret, previousSecret] : [secret];
+    headers[STANDARD_SIGNATURE_HEADER] = standardSignatureHeader(deliveryId, seconds, body, secrets);
+  }
   return headers;
 }

@@ -25,25 +25,33 @@ export function sign(rawBody: string | Uint8Array, secret: string): string {
  * a missing secret (usually an unset environment variable).
  */
 export function verifySignature(rawBody: string | Uint8Array, headerValue: string | string[] | null | undefined, secret: string): boolean {
-  if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array)) {
-    throw new TypeError(
-      `verifySignature needs the raw body bytes as received (a Buffer, Uint8Array or string), not ${kindOf(rawBody)}: ` +
-        `the signature covers the exact bytes, which parsing and re-serialising change. In Express use express.raw({ type: 'application/json' }) ` +
-        `on the webhook route (not express.json()), verify, then parse with parseEvent.`,
-    );
-  }
-  if (typeof secret !== 'string' || secret === '') {
-    throw new TypeError(
-      `verifySignature needs the webhook's secret, got ${secret === '' ? 'an empty string' : kindOf(secret)}: ` +
-        `check that it is configured (for example SECMON_WEBHOOK_SECRET). A webhook without a secret sends unsigned deliveries, which cannot be verified.`,
-    );
-  }
+  assertVerifiable('verifySignature', rawBody, secret);
   if (typeof headerValue !== 'string' || !HEADER_PATTERN.test(headerValue)) return false;
   const expected = sign(rawBody, secret);
   // Both are 71 ASCII characters here; compare every one so the time does not depend on where they differ.
   let difference = 0;
   for (let i = 0; i < expected.length; i++) difference |= expected.charCodeAt(i) ^ headerValue.charCodeAt(i);
   return difference === 0;
+}
+
+/**
+ * The two mistakes a failed verification would hide, as TypeErrors: a body that is not the raw
+ * bytes, and a missing secret. Shared by every verifying function of the package.
+ */
+export function assertVerifiable(caller: string, rawBody: unknown, secret: unknown): void {
+  if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array)) {
+    throw new TypeError(
+      `${caller} needs the raw body bytes as received (a Buffer, Uint8Array or string), not ${kindOf(rawBody)}: ` +
+        `the signature covers the exact bytes, which parsing and re-serialising change. In Express use express.raw({ type: 'application/json' }) ` +
+        `on the webhook route (not express.json()), verify, then parse with parseEvent.`,
+    );
+  }
+  if (typeof secret !== 'string' || secret === '') {
+    throw new TypeError(
+      `${caller} needs the webhook's secret, got ${secret === '' ? 'an empty string' : kindOf(secret)}: ` +
+        `check that it is configured (for example SECMON_WEBHOOK_SECRET). A webhook without a secret sends unsigned deliveries, which cannot be verified.`,
+    );
+  }
 }
 
 const kindOf = (value: unknown) =>

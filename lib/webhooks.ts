@@ -1,5 +1,6 @@
 // What a webhook receiver needs, as the package exports it (`secmon-api/webhooks`): signature
-// verification and typed, validated event parsing. The code lives in signing.ts and events.ts.
+// verification (verifyWebhook checks either scheme and returns the event) and typed, validated event
+// parsing. The code lives in signing.ts, standard-webhooks.ts, verify-webhook.ts and events.ts.
 export { SIGNATURE_HEADER, sign, verifySignature } from './signing.ts';
 export {
   EVENT_TYPES,
@@ -12,3 +13,18 @@ export {
   type EventType,
   type WebhookEvent,
 } from './events.ts';
+export {
+  WebhookVerificationError,
+  verifyWebhook,
+  type DeliveryHeaders,
+  type VerificationFailure,
+  type VerifyOptions,
+} from './verify-webhook.ts';
+export {
+  DEFAULT_TOLERANCE_SECONDS,
+  STANDARD_ID_HEADER,
+  STANDARD_SIGNATURE_HEADER,
+  STANDARD_TIMESTAMP_HEADER,
+  signStandard,
+  standardWebhooksKey,
+} from './standard-webhooks.ts';

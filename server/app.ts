@@ -4,6 +4,7 @@ import express, { type Express, type Router } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { authenticate, requireScope } from './http/auth.ts';
+import { authFailureThrottle, type AuthFailureThrottle } from './http/auth-throttle.ts';
 import { parseJson, requireJson } from './http/body.ts';
 import { corsForOrigins } from './http/cors.ts';
 import { DatabaseHealth } from './http/database-health.ts';
@@ -47,6 +48,8 @@ export interface SecmonApp {
   logger: Logger;
   config: Config;
   now: () => Date;
+  /** Counts failed authentications per address for every router that authenticates. */
+  authThrottle: AuthFailureThrottle | undefined;
   /** Flips /readyz to 503; called when shutdown begins. */
   stopAccepting(): void;
 }
@@ -57,9 +60,9 @@ export interface SecmonApp {
  */
 function defaultRouters(config: Config): NonNullable<AppDeps['routers']> {
   if (config.mode !== 'development') return [];
-  const simulator: NonNullable<AppDeps['routers']>[number] = ({ store, now }) => ({
+  const simulator: NonNullable<AppDeps['routers']>[number] = ({ store, now, authThrottle }) => ({
     path: SIMULATOR_PATH,
-    router: simulatorRouter({ store, apiKeys: config.apiKeys, anyKey: config.mock, now }),
+    router: simulatorRouter({ store, apiKeys: config.apiKeys, anyKey: config.mock, now, authThrottle }),
   });
   return config.mock ? [simulator, ({ store }) => ({ path: MOCK_RESET_PATH, router: mockResetRouter(store) })] : [simulator];
 }
@@ -79,7 +82,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Sec
   const now = deps.now ?? (() => new Date());
   let accepting = true;
   const app = express();
-  const secmon: SecmonApp = { express: app, store, logger, config, now, stopAccepting: () => (accepting = false) };
+  const authThrottle = authFailureThrottle(config.authFailuresPerMinute, store.rateLimitStore?.());
+  const secmon: SecmonApp = { express: app, store, logger, config, now, authThrottle, stopAccepting: () => (accepting = false) };
   const context: RouteContext = { store, now, checkWebhookUrl: deps.checkWebhookUrl ?? ((url) => checkWebhookUrl(url, { mode: config.mode })) };
 
   app.disable('x-powered-by');
@@ -104,7 +108,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Sec
   app.use(
     '/v1',
     health.watchWrites(),
-    authenticate(config.apiKeys, config.mock),
+    authenticate(config.apiKeys, config.mock, authThrottle),
     rateLimitPerKey(config.rateLimitPerMinute, store.rateLimitStore?.()),
     requireScope,
     requireJson,

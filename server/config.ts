@@ -27,6 +27,11 @@ export interface Config {
   usingDefaultKeys: boolean;
   /** Requests per minute per API key; 0 disables rate limiting (benchmarks). */
   rateLimitPerMinute: number;
+  /**
+   * Failed authentications (no key, or an unknown one) per minute per client address before the
+   * address's further failures get 429 instead of 401; 0 turns the throttle off.
+   */
+  authFailuresPerMinute: number;
   /** Validate responses against the document: on in development (and tests), off in production; SECMON_VALIDATE_RESPONSES overrides. */
   validateResponses: boolean;
   /** The offline docs page served at /docs (built by `npm run docs`). */
@@ -95,6 +100,12 @@ export const DEFAULT_DEV_KEYS = 'dev-admin:read+write,dev-reader:read';
  * (about 2,000 requests) never reach it. Production keeps a real quota.
  */
 const DEFAULT_RATE_LIMIT = { development: 10_000, production: 120 } as const;
+/**
+ * Failed authentications per client address per minute. Production: enough for a person mistyping
+ * a key, far too few to guess one. Development: a contract-kit run's 401 checks (two per
+ * operation) and test suites stay under it.
+ */
+const DEFAULT_AUTH_FAILURE_LIMIT = { development: 1_000, production: 10 } as const;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -107,6 +118,7 @@ const FLAGS = {
   mode: { type: 'string' },
   'api-keys': { type: 'string' },
   'rate-limit': { type: 'string' },
+  'auth-failure-limit': { type: 'string' },
   'log-level': { type: 'string' },
   'cors-origins': { type: 'string' },
   mock: { type: 'boolean' },
@@ -114,7 +126,8 @@ const FLAGS = {
 
 /**
  * Builds the configuration from environment variables (`SECMON_*`, `PORT`) and flags
- * (`--port`, `--db`, `--mode`, `--api-keys`, `--rate-limit`, `--host`, `--log-level`), flags winning.
+ * (`--port`, `--db`, `--mode`, `--api-keys`, `--rate-limit`, `--auth-failure-limit`, `--host`,
+ * `--log-level`), flags winning.
  * Throws ConfigError with a message naming the bad setting.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = []): Config {
@@ -145,6 +158,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     rateLimitPerMinute: parseInteger(
       'SECMON_RATE_LIMIT (--rate-limit)',
       pick('rate-limit', 'SECMON_RATE_LIMIT') ?? String(DEFAULT_RATE_LIMIT[mode]),
+      0,
+      1_000_000,
+    ),
+    authFailuresPerMinute: parseInteger(
+      'SECMON_AUTH_FAILURE_LIMIT (--auth-failure-limit)',
+      pick('auth-failure-limit', 'SECMON_AUTH_FAILURE_LIMIT') ?? String(DEFAULT_AUTH_FAILURE_LIMIT[mode]),
       0,
       1_000_000,
     ),

@@ -1,7 +1,7 @@
-// An integrator's webhook receiver: verify the signature over the raw bytes, then parse the body
-// into the typed event and handle each type; the switch is exhaustive over the six events.
+// An integrator's webhook receiver: verify the timestamped signature over the raw bytes and get
+// the typed event back, then handle each type; the switch is exhaustive over the six events.
 import { createServer } from 'node:http';
-import { parseEvent, verifySignature, SIGNATURE_HEADER, type WebhookEvent } from 'secmon-api/webhooks';
+import { verifyWebhook, WebhookVerificationError, type WebhookEvent } from 'secmon-api/webhooks';
 
 export function describeEvent(event: WebhookEvent): string {
   switch (event.event) {
@@ -28,12 +28,15 @@ export function startReceiver(secret: string, port: number) {
   return createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks);
-    if (!verifySignature(raw, req.headers[SIGNATURE_HEADER.toLowerCase()], secret)) {
-      res.writeHead(401).end();
+    let event: WebhookEvent;
+    try {
+      event = verifyWebhook(Buffer.concat(chunks), req.headers, secret);
+    } catch (error) {
+      if (!(error instanceof WebhookVerificationError)) throw error;
+      res.writeHead(error.reason === 'invalid-event' ? 400 : 401).end(error.reason);
       return;
     }
-    console.log(describeEvent(parseEvent(raw)));
+    console.log(describeEvent(event));
     res.writeHead(204).end();
   }).listen(port, '127.0.0.1');
 }

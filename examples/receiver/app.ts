@@ -1,14 +1,18 @@
-// An example webhook receiver for SecMon events: Express keeps the raw body (express.raw), the
-// signature is checked over those exact bytes, then the body is parsed and validated against the
-// contract. Copy it as a starting point; `npm run receiver` runs it (main.ts). It imports the client
-// package's source; in your project the same names come from `secmon-api/webhooks`.
+// An example webhook receiver for SecMon events: Express keeps the raw body (express.raw), and
+// verifyWebhook checks the timestamped signature over those exact bytes (refusing replays older
+// than 5 minutes), then parses and validates the body against the contract. Copy it as a starting
+// point; `npm run receiver` runs it (main.ts), and `npx secmon-contract receiver` checks it. It
+// imports the client package's source; in your project the same names come from `secmon-api/webhooks`.
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
-import { InvalidEventError, SIGNATURE_HEADER, parseEvent, verifySignature, type WebhookEvent } from '../../lib/webhooks.ts';
+import { InvalidEventError, WebhookVerificationError, parseEvent, verifyWebhook, type WebhookEvent } from '../../lib/webhooks.ts';
 
 export interface ReceiverOptions {
-  /** The webhook's secret. Without one, unsigned deliveries are accepted and logged as unauthenticated. */
-  secret: string | undefined;
+  /**
+   * The webhook's secret, or several while one is being rotated (any of them verifies). Without one,
+   * unsigned deliveries are accepted and logged as unauthenticated.
+   */
+  secret: string | readonly string[] | undefined;
   logger: Logger;
   /** Where SecMon POSTs (the path of the webhook URL). */
   path?: string;
@@ -30,23 +34,16 @@ export function createReceiverApp({ secret, logger, path = '/webhooks', onEvent 
     const deliveryId = req.get('x-service-delivery') ?? '';
     const log = logger.child({ delivery_id: deliveryId, event: req.get('x-service-event'), webhook_id: req.get('x-service-webhook-id') });
 
-    if (secret) {
-      if (!verifySignature(raw, req.get(SIGNATURE_HEADER), secret)) {
-        log.warn('rejected: missing or wrong signature');
-        res.status(401).type('text/plain').send('bad signature');
-        return;
-      }
-    } else {
-      log.warn('no secret configured: accepting an unauthenticated delivery');
-    }
-
+    if (!secret || secret.length === 0) log.warn('no secret configured: accepting an unauthenticated delivery');
     let event: WebhookEvent;
     try {
-      event = parseEvent(raw);
+      event = secret && secret.length > 0 ? verifyWebhook(raw, req.headers, secret) : parseEvent(raw);
     } catch (error) {
-      if (!(error instanceof InvalidEventError)) throw error;
-      log.warn({ reason: error.message }, 'rejected: not a valid SecMon event');
-      res.status(400).type('text/plain').send(error.message);
+      const invalid = error instanceof InvalidEventError || (error instanceof WebhookVerificationError && error.reason === 'invalid-event');
+      if (!invalid && !(error instanceof WebhookVerificationError)) throw error;
+      // Authentic but not an event: 400. Not authentic (no, wrong or stale signature): 401.
+      log.warn({ reason: invalid ? 'invalid-event' : (error as WebhookVerificationError).reason, detail: error.message }, 'rejected delivery');
+      res.status(invalid ? 400 : 401).type('text/plain').send(invalid ? error.message : 'bad signature');
       return;
     }
 

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { ApiKey, Scope } from '../config.ts';
+import type { AuthFailureThrottle } from './auth-throttle.ts';
 import { ProblemError, sendProblem } from './problems.ts';
 
 export interface Principal {
@@ -18,8 +19,11 @@ const WWW_AUTHENTICATE = 'Bearer realm="secmon"';
 
 const EVERY_SCOPE: ReadonlySet<Scope> = new Set(['read', 'write']);
 
-/** `anyKey` (the stateful mock): any well-formed bearer token is a key with every scope. */
-export function authenticate(keys: readonly ApiKey[], anyKey = false): RequestHandler {
+/**
+ * `anyKey` (the stateful mock): any well-formed bearer token is a key with every scope. `throttle`
+ * counts failures per address and turns a 401 into a 429 past its allowance (auth-throttle.ts).
+ */
+export function authenticate(keys: readonly ApiKey[], anyKey = false, throttle?: AuthFailureThrottle): RequestHandler {
   const byDigest = new Map<string, Principal>(
     keys.map((key) => {
       const hash = digest(key.token);
@@ -31,13 +35,31 @@ export function authenticate(keys: readonly ApiKey[], anyKey = false): RequestHa
     const known = match ? byDigest.get(digest(match[1]!)) : undefined;
     const principal = known ?? (match && anyKey ? { id: `key_${digest(match[1]!).slice(0, 12)}`, scopes: EVERY_SCOPE } : undefined);
     if (!principal) {
-      res.setHeader('WWW-Authenticate', match ? `${WWW_AUTHENTICATE}, error="invalid_token"` : WWW_AUTHENTICATE);
-      const detail = match ? 'The API key is not valid.' : "Send an API key as 'Authorization: Bearer <key>'.";
-      return sendProblem(req, res, 'unauthorized', detail);
+      const refuse = () => {
+        res.setHeader('WWW-Authenticate', match ? `${WWW_AUTHENTICATE}, error="invalid_token"` : WWW_AUTHENTICATE);
+        const detail = match ? 'The API key is not valid.' : "Send an API key as 'Authorization: Bearer <key>'.";
+        sendProblem(req, res, 'unauthorized', detail);
+      };
+      if (!throttle) return refuse();
+      // A counter that cannot be reached must not lock everyone out: the failure is then a plain 401.
+      throttle.fail(req).then((wait) => (wait === undefined ? refuse() : throttled(req, res, throttle, wait)), refuse);
+      return;
     }
     res.locals.principal = principal;
     next();
   };
+}
+
+function throttled(req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1], throttle: AuthFailureThrottle, wait: number): void {
+  res.setHeader('Retry-After', String(wait));
+  res.setHeader('RateLimit-Policy', throttle.policy);
+  res.setHeader('RateLimit', `${throttle.policy.split(';')[0]}; r=0; t=${wait}`);
+  sendProblem(
+    req,
+    res,
+    'rate-limited',
+    `Too many requests with a missing or unknown API key from this address; retry in ${wait} seconds. Requests with a valid key are not affected.`,
+  );
 }
 
 export function principalOf(res: { locals: Record<string, unknown> }): Principal {

@@ -5,6 +5,7 @@
 import { createSecmonClient, isProblem, type Problem, type SecmonClient } from '../../lib/client.ts';
 import { EVENT_TYPES } from '../../lib/events.ts';
 import type { components } from '../../lib/types.ts';
+import { fieldErrors } from './field-errors.ts';
 
 type Webhook = components['schemas']['Webhook'];
 type WebhookUpdate = components['schemas']['WebhookUpdate'];
@@ -105,6 +106,7 @@ function renderWebhook(webhook: Webhook): HTMLElement {
   const details = el('dl');
   const row = (term: string, ...value: (Node | string)[]) => details.append(el('dt', { textContent: term }), el('dd', {}, ...value));
   row('Status', statusText(webhook));
+  row('Id', el('code', { textContent: webhook.id }));
   row('Events', webhook.events.join(', '));
   row('Secret', webhook.has_secret ? 'has a secret (deliveries are signed)' : 'none (deliveries are unsigned)');
   if (webhook.description) row('Description', webhook.description);
@@ -112,7 +114,7 @@ function renderWebhook(webhook: Webhook): HTMLElement {
   const actions = el('div');
   const action = (label: string, onClick: () => void, className = 'secondary') => {
     const button = el('button', { type: 'button', className, textContent: label, disabled: !canWrite });
-    button.setAttribute('aria-label', `${label} ${webhook.url}`);
+    button.setAttribute('aria-label', `${label} ${webhook.url} (${webhook.id})`);
     if (!canWrite) button.title = 'Needs a key with the write scope';
     button.addEventListener('click', onClick);
     actions.append(button);
@@ -151,7 +153,7 @@ function testEventControls(webhook: Webhook): HTMLElement {
   for (const type of webhook.events) select.append(el('option', { value: type, textContent: type }));
   const label = el('label', { htmlFor: select.id, textContent: 'Test event' });
   const button = el('button', { type: 'button', className: 'secondary', textContent: 'Send test event', disabled: !canWrite });
-  button.setAttribute('aria-label', `Send test event to ${webhook.url}`);
+  button.setAttribute('aria-label', `Send test event to ${webhook.url} (${webhook.id})`);
   button.addEventListener('click', () => void sendTestEvent(webhook, select.value));
   wrapper.append(label, select, button);
   return wrapper;
@@ -162,7 +164,8 @@ async function sendTestEvent(webhook: Webhook, type: string): Promise<void> {
   const response = await fetch('/_simulator/events', {
     method: 'POST',
     headers: { authorization: `Bearer ${sessionStorage.getItem(KEY_STORAGE)}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ event: type }),
+    // Only this webhook: another one subscribed to the type must not get the test event.
+    body: JSON.stringify({ event: type, webhook_id: webhook.id }),
   });
   if (!response.ok) return showProblem(await response.json().catch(() => undefined), response);
   showStatus(`Sent a test ${type} event; waiting for the delivery to ${webhook.url}…`);
@@ -189,7 +192,44 @@ for (const type of EVENT_TYPES) {
 const secretChoice = () => (form.querySelector<HTMLInputElement>('input[name=secret-choice]:checked')?.value ?? 'none') as 'keep' | 'set' | 'none';
 form.addEventListener('change', () => syncSecretField());
 function syncSecretField(): void {
-  $<HTMLInputElement>('wh-secret').disabled = secretChoice() !== 'set';
+  const setting = secretChoice() === 'set';
+  $<HTMLInputElement>('wh-secret').disabled = !setting;
+  $<HTMLButtonElement>('wh-secret-generate').disabled = !setting;
+}
+
+// ---- generated secrets ------------------------------------------------------------------------
+
+const SECRET_BYTES = 32;
+
+/** `whsec_` and 32 random bytes in base64, as Stripe and Standard Webhooks secrets look. */
+function generateSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(SECRET_BYTES));
+  return `whsec_${btoa(String.fromCharCode(...bytes))}`;
+}
+
+$('wh-secret-generate').addEventListener('click', () => {
+  const input = $<HTMLInputElement>('wh-secret');
+  input.value = generateSecret();
+  // Shown while the form is open, so it can be copied; the form forgets it when it closes.
+  input.type = 'text';
+  $('wh-secret-once').hidden = false;
+  $('wh-secret-copied').textContent = '';
+  input.select();
+});
+
+$('wh-secret-copy').addEventListener('click', () => {
+  const copied = $('wh-secret-copied');
+  navigator.clipboard.writeText($<HTMLInputElement>('wh-secret').value).then(
+    () => (copied.textContent = 'Copied.'),
+    () => (copied.textContent = 'Copying was refused by the browser: select the secret and copy it by hand.'),
+  );
+});
+
+function forgetSecret(): void {
+  const input = $<HTMLInputElement>('wh-secret');
+  input.value = '';
+  input.type = 'password';
+  $('wh-secret-once').hidden = true;
 }
 
 $('new-webhook').addEventListener('click', () => void openForm());
@@ -198,6 +238,7 @@ $('cancel').addEventListener('click', () => closeForm());
 async function openForm(id?: string): Promise<void> {
   clearFieldErrors();
   form.reset();
+  forgetSecret();
   editing = undefined;
   if (id) {
     const { data, error, response } = await client!.GET('/v1/webhooks/{id}', { params: { path: { id } } });
@@ -218,6 +259,7 @@ async function openForm(id?: string): Promise<void> {
 }
 
 function closeForm(): void {
+  forgetSecret();
   form.hidden = true;
   editing = undefined;
   $('new-webhook').focus();
@@ -231,26 +273,40 @@ form.addEventListener('submit', (event) => {
 async function save(): Promise<void> {
   clearFieldErrors();
   const events = [...boxes.querySelectorAll<HTMLInputElement>('input:checked')].map((box) => box.value) as WebhookUpdate['events'];
-  if (events.length === 0) return showFieldErrors([{ pointer: '/body/events', message: 'Choose at least one event type.' }]);
   const description = $<HTMLInputElement>('wh-description').value.trim();
   const choice = secretChoice();
   const fields = { url: $<HTMLInputElement>('wh-url').value.trim(), events, description };
   const secret = choice === 'set' ? { secret: $<HTMLInputElement>('wh-secret').value } : {};
+  // Omitted keeps the current secret; null removes it (the document's PUT rule for `secret`).
+  const update: WebhookUpdate = { ...fields, ...secret, ...(choice === 'none' ? { secret: null } : {}), enabled: true };
+  const body = editing ? update : { ...fields, ...secret };
+  const schema = editing ? 'WebhookUpdate' : 'WebhookCreate';
+  const invalid = fieldErrors(schema, body, fieldLabel);
+  if (invalid.length > 0) {
+    showFieldErrors(invalid);
+    return showFormProblem('Some fields need a change: see the message under each.');
+  }
+  const rotated = editing?.hasSecret === true && choice === 'set';
   const result = editing
-    ? await client!.PUT('/v1/webhooks/{id}', {
-        params: { path: { id: editing.id }, header: { 'If-Match': editing.etag } },
-        // Omitted keeps the current secret; null removes it (the document's PUT rule for `secret`).
-        body: { ...fields, ...secret, ...(choice === 'none' ? { secret: null } : {}), enabled: true },
-      })
+    ? await client!.PUT('/v1/webhooks/{id}', { params: { path: { id: editing.id }, header: { 'If-Match': editing.etag } }, body: update })
     : await client!.POST('/v1/webhooks', { body: { ...fields, ...secret } });
   if (result.error || !result.data) {
     if (result.response.status === 412) {
       return showFormProblem('This webhook was changed elsewhere since you opened it (412 Precondition failed). Reload it to edit the current version.');
     }
-    showFieldErrors(isProblem(result.error) ? (result.error.errors ?? []) : []);
+    // The server's own checks (say, an address it refuses) in its words; schema errors in ours.
+    const reported = isProblem(result.error) ? (result.error.errors ?? []) : [];
+    const ours = fieldErrors(schema, body, fieldLabel);
+    showFieldErrors(reported.map((error) => ours.find((mine) => mine.pointer === error.pointer) ?? error));
     return showFormProblem(problemText(result.error, result.response));
   }
-  showStatus(`${editing ? 'Saved' : 'Created'} the webhook for ${result.data.url}.`);
+  const until = new Date(Date.now() + 24 * 60 * 60 * 1000).toLocaleString();
+  showStatus(
+    rotated
+      ? `Saved the webhook for ${result.data.url} with its new secret. The previous secret stays valid for 24 hours (until about ${until}): each delivery carries a signature with both, so update your receiver before then.`
+      : `${editing ? 'Saved' : 'Created'} the webhook for ${result.data.url}.`,
+  );
+  forgetSecret();
   form.hidden = true;
   editing = undefined;
   await reload();
@@ -315,6 +371,14 @@ function showFormProblem(message: string): void {
 
 /** Field of the form a problem's pointer names (`/body/url` → the URL input). */
 const FIELDS: Record<string, string> = { url: 'wh-url', events: 'wh-events', description: 'wh-description', secret: 'wh-secret' };
+
+/** A field's name as the form shows it: its label, or its fieldset's legend. */
+function fieldLabel(field: string): string {
+  const id = FIELDS[field];
+  const element = id ? $(id) : undefined;
+  const text = element instanceof HTMLFieldSetElement ? element.querySelector('legend')?.textContent : document.querySelector(`label[for="${id}"]`)?.textContent;
+  return (text ?? field).replace(/\s*\(optional\)$/, '').trim();
+}
 
 function showFieldErrors(errors: NonNullable<Problem['errors']>): void {
   for (const { pointer, message } of errors) {

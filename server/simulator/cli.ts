@@ -9,10 +9,11 @@ import { SIMULATOR_PATH } from './router.ts';
 const DEFAULT_URL = 'http://127.0.0.1:3000';
 const DEFAULT_KEY = parseApiKeys(DEFAULT_DEV_KEYS).find((key) => key.scopes.has('write'))!.token;
 
-const USAGE = `Usage: npm run trigger -- <event-type> [--field value ...]
+const USAGE = `Usage: npm run trigger -- <event-type> [--webhook <whk_id>] [--field value ...]
 
 Makes the running SecMon reference server (development mode) emit an event with realistic data
-to every enabled webhook subscribed to it. Not part of the /v1 API.
+to every enabled webhook subscribed to it, or with --webhook only to that webhook (which must be
+enabled and subscribe to the event type). Not part of the /v1 API.
 
 Event types: ${EVENT_TYPES.join(', ')}
 
@@ -22,10 +23,13 @@ JSON numbers, true, false or null are sent as such; quote to force a string: --t
 
 Environment: SECMON_URL (default ${DEFAULT_URL}), SECMON_API_KEY (default: the development key).
 
-Example: npm run trigger -- scan.completed --outcome failed --new_findings.high 3`;
+Examples: npm run trigger -- scan.completed --outcome failed --new_findings.high 3
+          npm run trigger -- device.connected --webhook whk_01jbz4c8d2e6f0g4h8j2k6m0n4`;
 
 export interface TriggerRequest {
   event: string;
+  /** Only this webhook gets the event. */
+  webhook_id?: string;
   timestamp?: unknown;
   data: Record<string, unknown>;
 }
@@ -42,6 +46,7 @@ export function parseTriggerArgs(argv: readonly string[]): TriggerRequest {
     if (!/^--[A-Za-z_][\w.]*$/.test(flag) || value === undefined) throw new UsageError(`Expected '--field value', got '${flag}'.`);
     const path = flag.slice(2).split('.');
     if (path.length === 1 && path[0] === 'timestamp') request.timestamp = coerce(value);
+    else if (path.length === 1 && path[0] === 'webhook') request.webhook_id = value;
     else setPath(request.data, path, coerce(value));
   }
   return request;
@@ -108,7 +113,7 @@ export async function runTrigger(argv: readonly string[], env: NodeJS.ProcessEnv
   io.out(
     deliveries === 0
       ? `Emitted ${body.event}, but no enabled webhook subscribes to it: nothing will be sent.`
-      : `Emitted ${body.event}: ${deliveries} ${deliveries === 1 ? 'delivery' : 'deliveries'} queued.`,
+      : `Emitted ${body.event}: ${deliveries} ${deliveries === 1 ? 'delivery' : 'deliveries'} queued${body.webhook_id ? ` for ${body.webhook_id} only` : ''}.`,
   );
   return 0;
 }

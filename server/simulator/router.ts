@@ -4,9 +4,11 @@
 import { Router } from 'express';
 import type { ErrorObject } from 'ajv';
 import type { ApiKey } from '../config.ts';
-import { EVENT_TYPES, isEventType, validateEvent, type WebhookEvent } from '../../lib/events.ts';
+import { EVENT_TYPES, isEventType, validateEvent, type EventType, type WebhookEvent } from '../../lib/events.ts';
 import { authenticate, requireScope } from '../http/auth.ts';
+import type { AuthFailureThrottle } from '../http/auth-throttle.ts';
 import { parseJson, requireJson } from '../http/body.ts';
+import { loadDocument } from '../../lib/document.ts';
 import { invalidPartsDetail } from '../../lib/problems.ts';
 import { ProblemError } from '../http/problems.ts';
 import type { Store } from '../store/store.ts';
@@ -14,23 +16,29 @@ import { mergeOverrides, sampleEvent } from './samples.ts';
 
 export const SIMULATOR_PATH = '/_simulator';
 
+/** The document's pattern of a webhook id. */
+const WEBHOOK_ID = new RegExp((loadDocument().components?.schemas?.WebhookId as { pattern: string }).pattern);
+
 export interface SimulatorDeps {
   store: Store;
   apiKeys: readonly ApiKey[];
   /** The stateful mock: any bearer token is a key with every scope, as on /v1. */
   anyKey?: boolean;
   now: () => Date;
+  /** The app's failed-authentication counter, shared with /v1. */
+  authThrottle?: AuthFailureThrottle | undefined;
 }
 
 /**
- * Body: `{ "event": <type>, "timestamp"?: <UTC>, "data"?: { <fields to override> }, "webhook_id"?: <id> }`.
- * The rest of the body is realistic sample data. With `webhook_id` the event goes to that webhook
- * only, which must be enabled and subscribed to the type; without it, to every subscriber.
- * Answers 202 with the emitted event and how many deliveries were queued for it.
+ * Body: `{ "event": <type>, "webhook_id"?: <id>, "timestamp"?: <UTC>, "data"?: { <fields to override> } }`.
+ * The rest of the body is realistic sample data. Without `webhook_id` every enabled subscriber gets
+ * the event; with it only that webhook, which must exist, be enabled and subscribe to the type
+ * (a test event for one receiver must never reach another). Answers 202 with the emitted event
+ * and how many deliveries were queued for it.
  */
-export function simulatorRouter({ store, apiKeys, anyKey = false, now }: SimulatorDeps): Router {
+export function simulatorRouter({ store, apiKeys, anyKey = false, now, authThrottle }: SimulatorDeps): Router {
   const router = Router();
-  router.use(authenticate(apiKeys, anyKey), requireScope, requireJson, parseJson);
+  router.use(authenticate(apiKeys, anyKey, authThrottle), requireScope, requireJson, parseJson);
   router.post('/events', async (req, res) => {
     const request = req.body as unknown;
     if (typeof request !== 'object' || request === null || Array.isArray(request)) {
@@ -38,17 +46,27 @@ export function simulatorRouter({ store, apiKeys, anyKey = false, now }: Simulat
     }
     const { event: type, webhook_id: target, ...overrides } = request as Record<string, unknown>;
     if (!isEventType(type)) throw invalid([{ pointer: '/body/event', message: `must be one of ${EVENT_TYPES.join(', ')}` }]);
-    if (target !== undefined && typeof target !== 'string') throw invalid([{ pointer: '/body/webhook_id', message: 'must be a webhook id' }]);
+    if (target !== undefined) {
+      const refusal = await targetRefusal(store, target, type);
+      if (refusal) throw invalid([{ pointer: '/body/webhook_id', message: refusal }]);
+    }
     const body = mergeOverrides(sampleEvent(type, now()), overrides);
     const result = validateEvent(body);
     if (!result.valid) throw invalid(result.errors.map(toProblemError));
-    const deliveries = await store.outbox.enqueue(body as WebhookEvent, now(), target);
-    if (target !== undefined && deliveries === 0) {
-      throw invalid([{ pointer: '/body/webhook_id', message: `must be an enabled webhook subscribed to ${type}` }]);
-    }
+    const deliveries = await store.outbox.enqueue(body as WebhookEvent, now(), target as string | undefined);
     res.status(202).json({ event: body, deliveries });
   });
   return router;
+}
+
+/** Why a test event cannot go to `target`, in words for the person who clicked; undefined when it can. */
+async function targetRefusal(store: Store, target: unknown, type: EventType): Promise<string | undefined> {
+  if (typeof target !== 'string' || !WEBHOOK_ID.test(target)) return 'must be a webhook id (whk_ followed by 26 characters)';
+  const webhook = await store.webhooks.get(target);
+  if (!webhook) return `no webhook has the id ${target}`;
+  if (!webhook.events.includes(type)) return `webhook ${target} does not subscribe to ${type} (it receives ${webhook.events.join(', ')})`;
+  if (!webhook.enabled) return `webhook ${target} is disabled: enable it to send it events`;
+  return undefined;
 }
 
 function invalid(errors: { pointer: string; message: string }[]): ProblemError {

@@ -85,6 +85,8 @@ export interface ClaimedDelivery {
   webhookId: string;
   url: string;
   secret: string | null;
+  /** The secret `secret` replaced, while it is still valid (server/store/secret-rotation.ts); else null. */
+  previousSecret: string | null;
   /** Attempts already recorded before this one. */
   attempts: number;
   /** Epoch ms of the first recorded attempt, or null before it. */
@@ -156,10 +158,10 @@ export interface OutboxStore {
   /**
    * Queues an event for every enabled webhook subscribed to its type, validated against its
    * schema and serialised once (every attempt sends exactly these bytes). Inside a transaction,
-   * nothing is queued if it rolls back. Resolves to the number of deliveries queued. `webhookId`
-   * (the simulator's target) queues it for that webhook only, if it is an enabled subscriber.
+   * nothing is queued if it rolls back. Resolves to the number of deliveries queued. With
+   * `onlyWebhook` (the simulator's test events), only that webhook gets it, if it is one of them.
    */
-  enqueue(body: WebhookEvent, now?: Date, webhookId?: string): Promise<number>;
+  enqueue(body: WebhookEvent, now?: Date, onlyWebhook?: string): Promise<number>;
   /** Calls `listener` soon after any committed enqueue, by any process on this database. Returns the unsubscribe function. */
   onEnqueue(listener: () => void): () => void;
   /**

@@ -222,6 +222,7 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
       deliveryId: delivery.id,
       webhookId: delivery.webhookId,
       secret: delivery.secret,
+      previousSecret: delivery.previousSecret,
     });
     // undici's request() never follows redirects, so a 3xx comes back as a failed attempt.
     const response = await request(delivery.url, { method: 'POST', headers, body: delivery.body, signal, dispatcher: agent });

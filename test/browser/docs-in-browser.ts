@@ -13,7 +13,7 @@ import { launchChromium } from './chromium.ts';
 
 export const artifactsDir = join(root, 'artifacts');
 
-const DELIVERY_HEADERS = ['X-Service-Signature', 'X-Service-Event', 'X-Service-Delivery', 'X-Service-Webhook-Id', 'User-Agent'];
+const DELIVERY_HEADERS = ['webhook-signature', 'webhook-id', 'webhook-timestamp', 'X-Service-Signature', 'X-Service-Event', 'X-Service-Delivery', 'X-Service-Webhook-Id', 'User-Agent'];
 // Schemes that never touch the network: the page itself makes workers from blobs and inlines pictures.
 const LOCAL_SCHEMES = new Set(['blob:', 'data:']);
 
@@ -126,7 +126,7 @@ export function describeDocsInBrowser(name: string, start: () => Promise<DocsSit
         for (const header of DELIVERY_HEADERS) {
           await visible(section.getByText(header, { exact: true }), `${type}: header ${header}`);
         }
-        await visible(section.getByText('verifySignature(req.body', { exact: false }), `${type}: receiver sample`);
+        await visible(section.getByText('verifyWebhook(req.body', { exact: false }), `${type}: receiver sample`);
         const fields = payloadFields(type);
         expect(fields.length, `${type} has payload fields`).toBeGreaterThan(2);
         for (const field of fields) {

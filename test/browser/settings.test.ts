@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../lib/signing.ts';
+import { verifyWebhook } from '../../lib/verify-webhook.ts';
 import { parseApiKeys, testConfig } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
 import { artifactsDir } from './docs-in-browser.ts';
@@ -24,7 +25,7 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
 let server: RunningServer;
 let receiver: Server;
 let receiverUrl: string;
-const received: { event: string; valid: boolean }[] = [];
+const received: { event: string; valid: boolean; path: string; raw: Buffer; headers: Record<string, unknown> }[] = [];
 let browser: Browser;
 const requestedHosts = new Set<string>();
 const pageErrors: string[] = [];
@@ -38,7 +39,8 @@ beforeAll(async () => {
   receiver = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    received.push({ event: String(req.headers['x-service-event']), valid: verifySignature(Buffer.concat(chunks), req.headers['x-service-signature'], SECRET) });
+    const raw = Buffer.concat(chunks);
+    received.push({ event: String(req.headers['x-service-event']), valid: verifySignature(raw, req.headers['x-service-signature'], SECRET), path: req.url ?? '', raw, headers: req.headers });
     res.writeHead(204).end();
   });
   receiver.listen(0, '127.0.0.1');
@@ -160,13 +162,22 @@ describe('Settings → Integrations in Chromium', () => {
     const page = await openPage(WRITER);
     await page.getByRole('button', { name: 'New webhook' }).click();
     await page.getByLabel('Receiver URL').fill('ftp://files.example.com/hooks');
+    await page.getByLabel('Secret', { exact: true }).fill('too-short');
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.locator('#wh-events-error').textContent()).toBe('Choose at least one event type.');
-    await page.getByLabel('scan.completed').check();
-    await page.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.locator('#form-problem').textContent()).toMatch(/^(Request validation failed|Webhook URL not allowed): /);
-    expect(await page.locator('#wh-url-error').isVisible()).toBe(true);
+    // In words, from the document's constraints: the field, what is wrong, what is allowed.
+    await expect.poll(() => page.locator('#wh-events-error').textContent()).toBe('Event types: choose at least 1.');
+    expect(await page.locator('#wh-url-error').textContent()).toBe('Receiver URL must be a full web address starting with http:// or https:// and without spaces.');
+    expect(await page.locator('#wh-secret-error').textContent()).toBe('Secret is too short: 9 characters, at least 16 needed.');
+    expect(await page.locator('#form-problem').textContent()).toBe('Some fields need a change: see the message under each.');
     expect(await page.getByLabel('Receiver URL').getAttribute('aria-invalid')).toBe('true');
+    // What only the server knows (a refused address) is shown in its words next to the field.
+    await page.getByLabel('scan.completed').check();
+    await page.getByLabel('Secret', { exact: true }).fill('');
+    await page.getByLabel('No secret').check();
+    await page.getByLabel('Receiver URL').fill('http://169.254.169.254/latest/hooks');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.locator('#form-problem').textContent()).toMatch(/^Webhook URL not allowed: /);
+    expect(await page.locator('#wh-url-error').textContent()).toContain('cloud metadata address');
     await page.close();
   });
 
@@ -178,6 +189,62 @@ describe('Settings → Integrations in Chromium', () => {
     const row = page.locator('article', { hasText: receiverUrl });
     for (const name of [/^Edit /, /^Disable /, /^Delete /]) expect(await row.getByRole('button', { name }).isDisabled()).toBe(true);
     await page.screenshot({ path: join(artifactsDir, 'settings-read-only-360px.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('generates a secret shown once with a copy button; deliveries verify with it; replacing it says the old one works 24 hours', async () => {
+    const url = `${receiverUrl}/generated`;
+    const page = await openPage(WRITER);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('button', { name: 'New webhook' }).click();
+    await page.getByLabel('Receiver URL').fill(url);
+    await page.getByLabel('scan.completed').check();
+    await page.getByRole('button', { name: 'Generate', exact: true }).click();
+    const secret = await page.getByLabel('Secret', { exact: true }).inputValue();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(secret.slice(6), 'base64')).toHaveLength(32);
+    expect(await page.getByLabel('Secret', { exact: true }).getAttribute('type')).toBe('text');
+    expect(await page.locator('#wh-secret-once').textContent()).toContain('shown only this once');
+    await page.getByRole('button', { name: 'Copy secret' }).click();
+    await expect.poll(() => page.evaluate('navigator.clipboard.readText()')).toBe(secret);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain(`Created the webhook for ${url}`);
+
+    // The row shows the id; the secret is nowhere on the page any more, and the form never shows it again.
+    const row = page.locator('article', { has: page.getByRole('heading', { name: url, exact: true }) });
+    const id = (await row.getAttribute('data-id'))!;
+    expect(await row.textContent()).toContain(id);
+    expect(await page.content()).not.toContain(secret.slice(6));
+    await row.getByRole('button', { name: /^Edit / }).click();
+    expect(await page.getByLabel('Secret', { exact: true }).inputValue()).toBe('');
+    expect(await page.locator('#wh-secret-once').isHidden()).toBe(true);
+
+    // Replacing it: the page says the old secret stays valid, and a test event verifies with both.
+    await page.getByLabel('Replace the secret').check();
+    await page.getByRole('button', { name: 'Generate', exact: true }).click();
+    const next = await page.getByLabel('Secret', { exact: true }).inputValue();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.locator('#status').textContent()).toContain('The previous secret stays valid for 24 hours');
+    const before = received.length;
+    await row.getByRole('button', { name: /Send test event/ }).click();
+    await expect.poll(() => received.length, { timeout: 20_000 }).toBeGreaterThan(before);
+    const delivery = received.at(-1)!;
+    expect(delivery.path).toBe('/hooks/generated');
+    for (const key of [secret, next]) expect(verifyWebhook(delivery.raw, delivery.headers as Record<string, string>, key).event).toBe('scan.completed');
+    await page.close();
+  });
+
+  it('sends a test event only to the webhook of its row, though another subscribes to the type', async () => {
+    const urls = [`${receiverUrl}/one`, `${receiverUrl}/two`];
+    for (const url of urls) await api('/v1/webhooks', { method: 'POST', body: JSON.stringify({ url, events: ['device.disconnected'] }) });
+    const page = await openPage(WRITER);
+    const before = received.length;
+    const row = page.locator('article', { has: page.getByRole('heading', { name: urls[0], exact: true }) });
+    await row.getByRole('button', { name: /Send test event/ }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent(), { timeout: 20_000 }).toContain('Test device.disconnected event: delivery succeeded (204)');
+    // The other webhook would have been sent to at the same time: give it the same time to arrive.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(received.slice(before).map((r) => r.path)).toEqual(['/hooks/one']);
     await page.close();
   });
 

@@ -10,12 +10,20 @@ import { loadDocument } from '../../lib/document.ts';
 import { formatSeconds } from './kit/budget.ts';
 import { MARK } from './kit/coverage.ts';
 import { junitReport } from './kit/junit.ts';
+import { receiverCommand } from './kit/receiver-check.ts';
 import { runKit, type KnownLimit } from './kit/runner.ts';
+
+// `secmon-contract receiver …` checks a webhook receiver instead of an API (kit/receiver-check.ts).
+if (process.argv[2] === 'receiver') {
+  const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text);
+  process.exit(await receiverCommand(process.argv.slice(3), process.env, { out: write(process.stdout), err: write(process.stderr) }));
+}
 
 const document = loadDocument();
 const VERSION = `secmon-contract ${document.info.version} (checks ${document.info.title} ${document.info.version})`;
 
 const USAGE = `usage: secmon-contract --base-url <url> --api-key <key> [options]
+       secmon-contract receiver --url <receiver> (checks a webhook receiver; receiver --help)
 
   --base-url <url>        the implementation under test (its /v1 paths are appended)
   --api-key <key>         a key with the read and write scopes

@@ -158,7 +158,7 @@ describe('code samples in the docs', () => {
   it('every webhook shows a receiver that verifies and parses it', () => {
     for (const { path: type, operation } of listWebhookOperations(doc)) {
       expect(operation.description, type).toContain(RECEIVER_HEADING);
-      expect(operation.description).toContain(`verifySignature(req.body`);
+      expect(operation.description).toContain(`verifyWebhook(req.body, req.headers, secret)`);
       expect(operation.description).toContain(`event.event === '${type}'`);
     }
   });

@@ -88,7 +88,7 @@ describe('webhooks', () => {
       const headers = (operation.parameters ?? []).map((p) => resolveRef<OpenAPIV3_1.ParameterObject>(doc, p));
       expect(headers.every((h) => h.in === 'header')).toBe(true);
       expect(headers.map((h) => h.name).sort()).toEqual(
-        ['User-Agent', 'X-Service-Delivery', 'X-Service-Event', 'X-Service-Signature', 'X-Service-Webhook-Id'],
+        ['User-Agent', 'X-Service-Delivery', 'X-Service-Event', 'X-Service-Signature', 'X-Service-Webhook-Id', 'webhook-id', 'webhook-signature', 'webhook-timestamp'],
       );
       expect(Object.keys(operation.responses ?? {})).toEqual(expect.arrayContaining(['200', '410', 'default']));
     });

@@ -11,6 +11,7 @@ import { USER_AGENT } from '../../lib/delivery-headers.ts';
 import { EVENT_TYPES, eventSchemaPointer, validateEvent } from '../../lib/events.ts';
 import { createSchemaValidator } from '../../lib/schema-validator.ts';
 import { verifySignature } from '../../lib/signing.ts';
+import { verifyWebhook } from '../../lib/verify-webhook.ts';
 import { buildDeliveries, delivered, deliverAll, EventSelectionError, eventExamples } from '../../mock/events.ts';
 
 const SECRET = 'whsec_test_6b1f0c9e2d8a7f35';
@@ -87,6 +88,9 @@ describe('signed deliveries', () => {
     await deliverAll(url, [request!]);
     // The signature the document's "Verifying signatures" section prints for this body and secret.
     expect(received[0]!.headers['x-service-signature']).toBe('sha256=b7b745782abc37fa2f4b7037178649216f355c165f58a84c4d06e60b7f8d1f0f');
+    // The timestamped one signs the attempt's id and time too, so it verifies as the library checks it.
+    const { headers, raw } = received[0]!;
+    expect(verifyWebhook(raw, headers, 'whsec_2f6c1e8a9b7d4c3e5f1a0b9c').event).toBe('finding.created');
   });
 
   it('gives every delivery its own UUID and uses the given webhook id', async () => {

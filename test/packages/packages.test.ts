@@ -12,6 +12,9 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { listMediaTypes, loadDocument } from '../../lib/document.ts';
 import { sign, verifySignature } from '../../lib/signing.ts';
+import { deliveryHeaders } from '../../lib/delivery-headers.ts';
+import { createReceiverApp } from '../../examples/receiver/app.ts';
+import { pino } from 'pino';
 import { PACKAGES, manifestOf, type PackageName } from '../../scripts/packages.ts';
 import { root } from '../../scripts/pipeline.ts';
 import { launchChromium } from '../browser/chromium.ts';
@@ -202,11 +205,11 @@ describe('secmon-api, the client', () => {
     });
   });
 
-  it('works in Chromium from an esbuild bundle: a 429 is waited out and retried, signatures verify', async () => {
+  it('works in Chromium from an esbuild bundle: a 429 is waited out and retried, both signatures verify', async () => {
     writeFileSync(
       join(clientProject, 'page.js'),
-      `import { createSecmonClient, parseEvent, verifySignature } from 'secmon-api';
-window.secmonCheck = async ({ body, signature, secret }) => {
+      `import { createSecmonClient, parseEvent, verifySignature, verifyWebhook } from 'secmon-api';
+window.secmonCheck = async ({ body, signature, headers, secret }) => {
   const client = createSecmonClient({ baseUrl: location.origin, apiKey: 'browser-key-123' });
   const started = performance.now();
   const { data, response } = await client.GET('/v1/policies', {});
@@ -217,6 +220,8 @@ window.secmonCheck = async ({ body, signature, secret }) => {
     valid: verifySignature(body, signature, secret),
     forged: verifySignature(body, signature, secret + 'x'),
     event: parseEvent(new TextEncoder().encode(body)).event,
+    verified: verifyWebhook(new TextEncoder().encode(body), new Headers(headers), ['whsec_previous_secret_00', secret]).event,
+    refused: (() => { try { verifyWebhook(body, headers, secret + 'x'); } catch (error) { return error.reason; } })(),
   };
 };
 `,
@@ -260,10 +265,19 @@ window.secmonCheck = async ({ body, signature, secret }) => {
       const result = await page.evaluate((input) => (globalThis as unknown as { secmonCheck: (i: unknown) => Promise<unknown> }).secmonCheck(input), {
         body,
         signature: sign(body, secret),
+        headers: deliveryHeaders({ body, eventType: 'finding.resolved', deliveryId: crypto.randomUUID(), webhookId: 'whk_01jbz4c8d2e6f0g4h8j2k6m0n4', secret }),
         secret,
       });
       expect(errors).toEqual([]);
-      expect(result).toMatchObject({ status: 200, policies: 0, valid: true, forged: false, event: 'finding.resolved' });
+      expect(result).toMatchObject({
+        status: 200,
+        policies: 0,
+        valid: true,
+        forged: false,
+        event: 'finding.resolved',
+        verified: 'finding.resolved',
+        refused: 'signature-mismatch',
+      });
       expect((result as { waitedMs: number }).waitedMs).toBeGreaterThanOrEqual(900);
       expect(calls).toEqual([
         { path: '/v1/policies', authorization: 'Bearer browser-key-123' },
@@ -304,6 +318,29 @@ describe('secmon-contract, the contract kit', () => {
     expect(junit).toMatch(/<testsuites [^>]*failures="0"/);
     expect(junit.match(/<testcase /g)).toHaveLength(tests);
   }, 200_000);
+
+  it('npx secmon-contract receiver passes the example receiver and fails one that accepts everything', async () => {
+    const secret = 'whsec_outsider_receiver_check';
+    const example = createServer(createReceiverApp({ secret, logger: pino({ level: 'silent' }) }));
+    const acceptsAll = createServer((req, res) => req.resume().on('end', () => res.writeHead(200).end()));
+    await Promise.all([listen(example), listen(acceptsAll)]);
+    try {
+      const check = (server: Server) =>
+        run('npx', ['secmon-contract', 'receiver', '--url', `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`], {
+          cwd: kitProject,
+          env: { ...outsiderEnv(machineNode()), SECMON_WEBHOOK_SECRET: secret },
+        });
+      const passed = await check(example);
+      expect(passed.code, passed.output).toBe(0);
+      expect(passed.output).toMatch(/receiver PASSED: 12 of 12 cases hold/);
+      const failed = await check(acceptsAll);
+      expect(failed.code, failed.output).toBe(1);
+      expect(failed.output).toMatch(/receiver FAILED: 7 of 12 cases hold/);
+    } finally {
+      example.close();
+      acceptsAll.close();
+    }
+  });
 
   it('answers bad options with exit 2 and the usage', async () => {
     const result = await run('npx', ['secmon-contract', '--api-key', 'k'], { cwd: kitProject });

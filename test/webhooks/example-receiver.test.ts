@@ -42,8 +42,14 @@ const body = JSON.stringify({
   data: { device_id: DEVICE_ID, hostname: 'web-01', platform: 'linux', ip_address: '203.0.113.7', connected_at: '2026-11-02T09:30:00Z' },
 });
 const post = (raw: string, headers: Record<string, string>) => fetch(url, { method: 'POST', headers, body: raw });
-const signed = (raw: string, deliveryId: string, secret = SECRET) =>
-  deliveryHeaders({ body: raw, eventType: 'device.connected', deliveryId, webhookId: 'whk_01jbz3k7q2w9x8v6t5r4p3n2m1', secret });
+const signedInput = (raw: string, deliveryId: string, secret = SECRET) => ({
+  body: raw,
+  eventType: 'device.connected',
+  deliveryId,
+  webhookId: 'whk_01jbz3k7q2w9x8v6t5r4p3n2m1',
+  secret,
+});
+const signed = (raw: string, deliveryId: string, secret = SECRET) => deliveryHeaders(signedInput(raw, deliveryId, secret));
 
 describe('example receiver', () => {
   it('verifies and handles a real delivery from the reference server, never logging the secret', async () => {
@@ -63,12 +69,16 @@ describe('example receiver', () => {
     expect(after.last_delivery).toMatchObject({ status_code: 200, succeeded: true });
   });
 
-  it('answers 401 to a missing or wrong signature, 400 to a signed body that is not a valid event', async () => {
+  it('answers 401 to a missing, wrong or stale signature, 400 to a signed body that is not a valid event', async () => {
     const unsigned = signed(body, crypto.randomUUID(), '');
     expect((await post(body, unsigned)).status).toBe(401);
     expect((await post(body, signed(body, crypto.randomUUID(), 'whsec_not_the_right_one_00'))).status).toBe(401);
     // Signed over other bytes than those sent: the re-serialisation mistake.
     expect((await post(JSON.stringify(JSON.parse(body), null, 2), signed(body, crypto.randomUUID()))).status).toBe(401);
+    // Signed correctly six minutes ago: a replay, past the 5-minute tolerance.
+    const stale = deliveryHeaders({ ...signedInput(body, crypto.randomUUID()), timestamp: Math.floor(Date.now() / 1000) - 360 });
+    expect((await post(body, stale)).status).toBe(401);
+    expect(logs.some((line) => line.includes('"reason":"timestamp-out-of-tolerance"'))).toBe(true);
     const invalid = body.replace('"linux"', '"beos"');
     const refused = await post(invalid, signed(invalid, crypto.randomUUID()));
     expect(refused.status).toBe(400);

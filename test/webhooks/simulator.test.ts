@@ -127,6 +127,11 @@ describe('npm run trigger (CLI)', () => {
       data: { outcome: 'failed', new_findings: { high: 3 } },
     });
     expect(parseTriggerArgs(['finding.created', '--title', '"404"', '--policy_id', 'null']).data).toEqual({ title: '404', policy_id: null });
+    expect(parseTriggerArgs(['scan.completed', '--webhook', 'whk_01jbz4c8d2e6f0g4h8j2k6m0n4', '--outcome', 'failed'])).toEqual({
+      event: 'scan.completed',
+      webhook_id: 'whk_01jbz4c8d2e6f0g4h8j2k6m0n4',
+      data: { outcome: 'failed' },
+    });
     expect(() => parseTriggerArgs(['device.rebooted'])).toThrow(/Unknown event type/);
     expect(() => parseTriggerArgs(['scan.completed', '--outcome'])).toThrow(/--field value/);
   });
@@ -140,6 +145,18 @@ describe('npm run trigger (CLI)', () => {
     const receipts = await receiver.waitFor(before + 1);
     const event = parseEvent(receipts.at(-1)!.body);
     expect(event.event === 'scan.completed' && event.data).toMatchObject({ outcome: 'failed', new_findings: { high: 3 } });
+  });
+
+  it('--webhook sends to that webhook only, and refuses an id that does not subscribe to the type', async () => {
+    const { data } = await (await t.fetch('/v1/webhooks?event=scan.completed')).json();
+    const id = data[0].id as string;
+    const before = receiver.receipts.length;
+    const sent = await runCli(['scan.completed', '--webhook', id], { SECMON_URL: t.url, SECMON_API_KEY: WRITER_KEY });
+    expect(sent.stdout).toContain(`Emitted scan.completed: 1 delivery queued for ${id} only.`);
+    expect((await receiver.waitFor(before + 1)).at(-1)!.headers['x-service-webhook-id']).toBe(id);
+    const refused = await runCli(['device.connected', '--webhook', id], { SECMON_URL: t.url, SECMON_API_KEY: WRITER_KEY });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`/body/webhook_id: webhook ${id} does not subscribe to device.connected (it receives scan.completed)`);
   });
 
   it('exits 1 with the problem when the server refuses, 2 on bad usage, 1 when nothing listens', async () => {

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventType, WebhookEvent } from '../../../lib/events.ts';
 import { serializeEvent } from '../event-body.ts';
+import { validPreviousSecret } from '../secret-rotation.ts';
 import type { Attempt, AttemptOutcome, ClaimedDelivery, ClaimOptions, DeliveryRow, DeliveryState, RecordedAttempt } from '../store.ts';
 import type { Db } from './queries.ts';
 
@@ -14,12 +15,12 @@ export const OUTBOX_CHANNEL = 'secmon_outbox';
  */
 const CLAIM_LOCK = 0x5ec0_0002;
 
-/** Queues an event for every enabled subscriber; call inside the transaction that makes the change. */
-export async function enqueueEvent(db: Db, body: WebhookEvent, now: Date, webhookId?: string): Promise<number> {
+/** Queues an event for every enabled subscriber (or only `onlyWebhook`); call inside the transaction that makes the change. */
+export async function enqueueEvent(db: Db, body: WebhookEvent, now: Date, onlyWebhook?: string): Promise<number> {
   const text = serializeEvent(body);
   const { rows } = await db.query<{ id: string }>('SELECT id FROM webhook_subscriptions WHERE event = $1 AND enabled AND ($2::text IS NULL OR id = $2)', [
     body.event,
-    webhookId ?? null,
+    onlyWebhook ?? null,
   ]);
   if (rows.length === 0) return 0;
   const eventId = randomUUID();
@@ -45,11 +46,13 @@ interface DueRow {
   body: string;
   url: string | null;
   secret: string | null;
+  previous_secret: string | null;
   enabled: boolean | null;
 }
 
 /** Due pending deliveries, oldest first, locked for this claim and skipping rows another claim holds. */
-const DUE_SQL = `SELECT d.id, d.webhook_id, d.attempts, d.first_attempt_at, d.created_at, e.type, e.body, w.url, w.secret, w.enabled
+const DUE_SQL = `SELECT d.id, d.webhook_id, d.attempts, d.first_attempt_at, d.created_at, e.type, e.body, w.url, w.secret, w.enabled,
+    ${validPreviousSecret('$1')}
   FROM webhook_deliveries d
   JOIN webhook_events e ON e.id = d.event_id
   LEFT JOIN webhooks w ON w.id = d.webhook_id
@@ -110,6 +113,7 @@ function toClaimed(row: DueRow, leasedUntil: number): ClaimedDelivery {
     webhookId: row.webhook_id,
     url: row.url!,
     secret: row.secret,
+    previousSecret: row.previous_secret,
     attempts: row.attempts,
     firstAttemptAt: row.first_attempt_at,
     createdAt: row.created_at,

@@ -131,6 +131,11 @@ export const MIGRATIONS: readonly string[] = [
      hits integer NOT NULL,
      reset_at bigint NOT NULL
    );`,
+
+  // Secret rotation: the secret a PUT replaced keeps signing deliveries (beside the new one) until
+  // previous_secret_expires_at (epoch ms), so receivers can switch without refusing any.
+  `ALTER TABLE webhooks ADD COLUMN previous_secret text;
+   ALTER TABLE webhooks ADD COLUMN previous_secret_expires_at bigint;`,
 ];
 
 /** Any number that no other user of the database locks with. */

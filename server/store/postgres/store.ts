@@ -146,7 +146,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     };
     // The dispatcher's own short transactions: READ COMMITTED, as SKIP LOCKED is meant for.
     const dispatcherTransaction = <T>(fn: (db: Db) => Promise<T>): Promise<T> => (inTransaction ? fn(db) : transact(pool, 'READ COMMITTED', fn));
-    const enqueueIn = (tx: Db) => (event: Parameters<typeof enqueueEvent>[1], now = new Date(), webhookId?: string) => enqueueEvent(tx, event, now, webhookId);
+    const enqueueIn = (tx: Db) => (event: Parameters<typeof enqueueEvent>[1], now = new Date(), onlyWebhook?: string) => enqueueEvent(tx, event, now, onlyWebhook);
 
     const store: Store = {
       engine: 'postgres',
@@ -174,7 +174,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         save: (owner, key, response, now) => storeResponse(db, owner, key, response, now),
       },
       outbox: {
-        enqueue: (body, now, webhookId) => atomic((tx) => enqueueIn(txDb(tx))(body, now, webhookId)),
+        enqueue: (body, now, onlyWebhook) => atomic((tx) => enqueueIn(txDb(tx))(body, now, onlyWebhook)),
         onEnqueue: (listener_) => listener.subscribe(listener_),
         claimDue: (claim) => dispatcherTransaction((tx) => claimDueDeliveries(tx, claim)),
         recordAttempts: (attempts) => dispatcherTransaction((tx) => recordAttempts(tx, attempts)),

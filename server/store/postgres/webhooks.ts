@@ -3,6 +3,7 @@
 import type { components } from '../../../generated/schema.d.ts';
 import type { CursorPosition } from '../../domain/cursor.ts';
 import type { WebhookFilters } from '../store.ts';
+import { secretAssignments, secretChange } from '../secret-rotation.ts';
 import { selectPage, type Db } from './queries.ts';
 
 type Webhook = components['schemas']['Webhook'];
@@ -34,15 +35,17 @@ export async function insertWebhook(db: Db, id: string, input: components['schem
   return (await getWebhook(db, id))!;
 }
 
-/** See WebhookStore.replace: the secret is kept, removed or replaced; enabling clears the service's reason. */
+/** See WebhookStore.replace: the secret is kept, removed or replaced (server/store/secret-rotation.ts); enabling clears the service's reason. */
 export async function replaceWebhook(db: Db, id: string, input: components['schemas']['WebhookUpdate'], now: string): Promise<Webhook | undefined> {
+  const change = secretChange(input.secret, now);
+  const placeholders = { keep: '$5', secret: '$6::text', previousUntil: '$9::bigint' } as const;
   const result = await db.query(
     `UPDATE webhooks SET url = $1, events = $2, description = $3, enabled = $4,
-       secret = CASE WHEN $5 THEN secret ELSE $6 END,
+       ${secretAssignments((name) => placeholders[name])},
        disabled_reason = CASE WHEN $4 THEN NULL WHEN enabled THEN NULL ELSE disabled_reason END,
        updated_at = $7
      WHERE id = $8`,
-    [input.url, JSON.stringify(input.events), input.description ?? '', input.enabled !== false, input.secret === undefined, input.secret ?? null, now, id],
+    [input.url, JSON.stringify(input.events), input.description ?? '', input.enabled !== false, change.keep, change.secret, now, id, change.previousUntil],
   );
   return result.rowCount === 0 ? undefined : getWebhook(db, id);
 }

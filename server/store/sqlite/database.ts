@@ -113,6 +113,11 @@ export const MIGRATIONS: readonly string[] = [
    CREATE TRIGGER webhooks_unsubscribe AFTER DELETE ON webhooks BEGIN
      DELETE FROM webhook_subscriptions WHERE id = OLD.id;
    END;`,
+
+  // Secret rotation: the secret a PUT replaced keeps signing deliveries (beside the new one) until
+  // previous_secret_expires_at (epoch ms), so receivers can switch without refusing any.
+  `ALTER TABLE webhooks ADD COLUMN previous_secret TEXT;
+   ALTER TABLE webhooks ADD COLUMN previous_secret_expires_at INTEGER;`,
 ];
 
 /**

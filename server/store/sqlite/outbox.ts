@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { EventType, WebhookEvent } from '../../../lib/events.ts';
 import { serializeEvent } from '../event-body.ts';
+import { validPreviousSecret } from '../secret-rotation.ts';
 import { transaction } from './database.ts';
 import type { SlotPlan } from '../../webhooks/endpoints.ts';
 import type { Attempt, AttemptOutcome, ClaimedDelivery, ClaimOptions, DeliveryRow, DeliveryState, RecordedAttempt } from '../store.ts';
@@ -54,15 +55,15 @@ export function onEnqueue(db: DatabaseSync, listener: () => void): () => void {
  * Queues an event for every enabled webhook subscribed to its type. Call it inside the
  * transaction that makes the change: if that rolls back, nothing is sent. The body is validated
  * against its webhook schema and serialised once; every attempt sends exactly these bytes.
- * Returns the number of deliveries queued.
+ * Returns the number of deliveries queued. `onlyWebhook` restricts it to that one subscriber.
  */
-export function enqueueEvent(db: DatabaseSync, body: WebhookEvent, now: Date = new Date(), webhookId?: string): number {
+export function enqueueEvent(db: DatabaseSync, body: WebhookEvent, now: Date = new Date(), onlyWebhook?: string): number {
   const text = serializeEvent(body);
   const subscribers = statement(
     db,
     `SELECT id FROM webhooks
-     WHERE enabled = 1 AND EXISTS (SELECT 1 FROM json_each(webhooks.events) e WHERE e.value = ?) AND (? IS NULL OR id = ?)`,
-  ).all(body.event, webhookId ?? null, webhookId ?? null) as { id: string }[];
+     WHERE enabled = 1 AND EXISTS (SELECT 1 FROM json_each(webhooks.events) e WHERE e.value = ?1) AND (?2 IS NULL OR id = ?2)`,
+  ).all(body.event, onlyWebhook ?? null) as { id: string }[];
   if (subscribers.length === 0) return 0;
 
   const eventId = randomUUID();
@@ -124,7 +125,8 @@ export function claimDueDeliveries(db: DatabaseSync, { now, limit, leaseMs, plan
 }
 
 /** Due pending deliveries, oldest first, without the webhooks in ?2 and with only retries of those in ?3. */
-const DUE_SQL = `SELECT d.id, d.webhook_id, d.attempts, d.first_attempt_at, d.created_at, e.type, e.body, w.url, w.secret, w.enabled
+const DUE_SQL = `SELECT d.id, d.webhook_id, d.attempts, d.first_attempt_at, d.created_at, e.type, e.body, w.url, w.secret, w.enabled,
+    ${validPreviousSecret('?1')}
   FROM webhook_deliveries d
   JOIN webhook_events e ON e.id = d.event_id
   LEFT JOIN webhooks w ON w.id = d.webhook_id
@@ -142,6 +144,7 @@ function toClaimed(row: Row): ClaimedDelivery {
     webhookId: row.webhook_id as string,
     url: row.url as string,
     secret: row.secret as string | null,
+    previousSecret: row.previous_secret as string | null,
     attempts: row.attempts as number,
     firstAttemptAt: row.first_attempt_at as number | null,
     createdAt: row.created_at as number,

@@ -133,7 +133,7 @@ function bind(db: DatabaseSync, call: <T>(fn: () => T) => Promise<T>, transact: 
         save: (owner, key, response, now) => call(() => storeResponse(db, owner, key, response, now)),
       },
       outbox: {
-        enqueue: (body, now, webhookId) => call(() => transaction(db, () => enqueueEvent(db, body, now, webhookId))),
+        enqueue: (body, now, onlyWebhook) => call(() => transaction(db, () => enqueueEvent(db, body, now, onlyWebhook))),
         onEnqueue: (listener) => onEnqueue(db, listener),
         // The server holds the file: only this process leases, and its own attempts it counts itself.
         claimDue: (options) => call(() => claimDueDeliveries(db, { ...options, plan: options.plan(new Map()) })),

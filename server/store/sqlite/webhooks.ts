@@ -5,6 +5,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { components } from '../../../generated/schema.d.ts';
 import type { CursorPosition } from '../../domain/cursor.ts';
 import type { WebhookFilters } from '../store.ts';
+import { secretAssignments, secretChange } from '../secret-rotation.ts';
 import { arrayStatement, jsonOrNull, json, selectPage, statement, type Values } from './statements.ts';
 
 type Webhook = components['schemas']['Webhook'];
@@ -60,20 +61,31 @@ export function insertWebhook(db: DatabaseSync, id: string, input: WebhookCreate
 }
 
 /**
- * Full replacement, except the secret: omitted keeps it, null removes it, a string replaces it.
+ * Full replacement, except the secret: omitted keeps it, null removes it, a string replaces it
+ * (the replaced one stays valid for a while: server/store/secret-rotation.ts).
  * Enabling clears the service's `disabled_reason`; disabling keeps a reason the service set.
  */
 export function replaceWebhook(db: DatabaseSync, id: string, input: WebhookUpdate, now: string): Webhook | undefined {
-  const keepSecret = input.secret === undefined ? 1 : 0;
   const enabled = input.enabled === false ? 0 : 1;
+  const change = secretChange(input.secret, now);
   const result = statement(
     db,
-    `UPDATE webhooks SET url = ?, events = ?, description = ?, enabled = ?,
-       secret = CASE WHEN ? THEN secret ELSE ? END,
-       disabled_reason = CASE WHEN ? THEN NULL WHEN enabled = 0 THEN disabled_reason ELSE NULL END,
-       updated_at = ?
-     WHERE id = ?`,
-  ).run(input.url, JSON.stringify(input.events), input.description ?? '', enabled, keepSecret, input.secret ?? null, enabled, now, id);
+    `UPDATE webhooks SET url = :url, events = :events, description = :description, enabled = :enabled,
+       ${secretAssignments((name) => `:${name}`)},
+       disabled_reason = CASE WHEN :enabled THEN NULL WHEN enabled = 0 THEN disabled_reason ELSE NULL END,
+       updated_at = :now
+     WHERE id = :id`,
+  ).run({
+    url: input.url,
+    events: JSON.stringify(input.events),
+    description: input.description ?? '',
+    enabled,
+    keep: change.keep ? 1 : 0,
+    secret: change.secret,
+    previousUntil: change.previousUntil,
+    now,
+    id,
+  });
   return result.changes === 0 ? undefined : getWebhook(db, id);
 }
 
