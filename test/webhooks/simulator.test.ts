@@ -80,7 +80,7 @@ describe('POST /_simulator/events', () => {
       expect((await targeted.json()).deliveries).toBe(1);
       const notSubscribed = await readProblem(await simulate({ event: 'device.connected', webhook_id: id }));
       expect(notSubscribed).toMatchObject({ status: 400, type: PROBLEM('validation-error') });
-      expect(notSubscribed.errors).toEqual([{ pointer: '/body/webhook_id', message: 'must be an enabled webhook subscribed to device.connected' }]);
+      expect(notSubscribed.errors).toEqual([{ pointer: '/body/webhook_id', message: expect.stringContaining('does not subscribe to device.connected') }]);
     } finally {
       await t.fetch(`/v1/webhooks/${id}`, { method: 'DELETE' });
     }
