@@ -101,11 +101,12 @@ export const DEFAULT_DEV_KEYS = 'dev-admin:read+write,dev-reader:read';
  */
 const DEFAULT_RATE_LIMIT = { development: 10_000, production: 120 } as const;
 /**
- * Failed authentications per client address per minute. Production: enough for a person mistyping
- * a key, far too few to guess one. Development: a contract-kit run's 401 checks (two per
- * operation) and test suites stay under it.
+ * Failed authentications per client address per minute. Production: far too few to guess a key,
+ * and enough for a contract-kit run's 401 checks (two per operation, 30 in all), so another team's
+ * CI against a production target does not wait a window for them. Development: test suites stay
+ * under it.
  */
-const DEFAULT_AUTH_FAILURE_LIMIT = { development: 1_000, production: 10 } as const;
+const DEFAULT_AUTH_FAILURE_LIMIT = { development: 1_000, production: 30 } as const;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
