@@ -342,12 +342,29 @@ describe('security rules', () => {
 });
 
 describe('schema rules', () => {
-  it('enum-value-removed and became-enum in requests; a response-only enum may lose a value', () => {
+  it('enum-value-removed in requests and in what the service sends (Versioning: no removal within v1); became-enum in requests', () => {
     expect(after((doc) => (schemas(doc).Kind.enum = ['small']))).toEqual([
       { rule: 'enum-value-removed', pointer: '#/components/schemas/Kind/enum', message: 'the value "large" was removed', before: ['small', 'large'], after: ['small'], audience: ['clients'] },
     ]);
     expect(located(after((doc) => (schemas(doc).ThingWrite.properties.name.enum = ['a', 'b'])))).toEqual(['became-enum #/components/schemas/ThingWrite/properties/name/enum']);
-    expect(after((doc) => (schemas(doc).Thing.properties.state.enum = ['active']))).toEqual([]);
+    expect(after((doc) => (schemas(doc).Thing.properties.state.enum = ['active']))).toEqual([
+      {
+        rule: 'enum-value-removed',
+        pointer: '#/components/schemas/Thing/properties/state/enum',
+        message: 'the value "archived" was removed',
+        before: ['active', 'archived'],
+        after: ['active'],
+        audience: ['clients'],
+      },
+    ]);
+  });
+
+  it('a value added to an enum the service sends is an addition, as the Versioning section allows', () => {
+    const [base, revision] = [released(), released()];
+    schemas(revision).Thing.properties.state.enum.push('deleted');
+    const report = compareReleases(base, revision);
+    expect(report.breaking).toEqual([]);
+    expect(report.additive.map((change) => `${change.rule} ${change.pointer}`)).toEqual(['enum-value-added #/components/schemas/Thing/properties/state/enum']);
   });
 
   it('const-changed: an event const changed, a request const added', () => {
@@ -483,7 +500,6 @@ describe('additive changes', () => {
     schemas(doc).Thing.properties.created_by = { type: 'string' };
     schemas(doc).Thing.required.push('count');
     schemas(doc).Thing.properties.name.maxLength = 64;
-    schemas(doc).Thing.properties.state.enum.pop();
     schemas(doc).Thing.properties.owner.oneOf.pop();
     event(doc).parameters.push({ name: 'X-Service-Webhook-Id', in: 'header', required: true, schema: { type: 'string' } });
     event(doc).responses['429'] = { description: 'retried after Retry-After' };
