@@ -479,6 +479,11 @@ describe('schema rules', () => {
     expect(after((doc) => (schemas(doc).Thing.properties.count = { oneOf: [{ type: 'integer' }, { type: 'string' }] }))).toMatchObject([{ rule: 'schema-variant-added' }, { rule: 'schema-variant-added' }, { rule: 'type-widened' }]);
   });
 
+  it('a member spelling out the type it had from its parent is the same member', () => {
+    const setUp = (doc: any) => (schemas(doc).Thing.properties.address = { type: 'string', maxLength: 45, anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] });
+    expect(after((doc) => (schemas(doc).Thing.properties.address.anyOf = [{ type: 'string', format: 'ipv4' }, { type: 'string', format: 'ipv6' }]), setUp)).toEqual([]);
+  });
+
   it('all-of-added: a request schema must also match another member', () => {
     expect(located(after((doc) => (schemas(doc).ThingWrite.properties.name.allOf = [{ maxLength: 10 }])))).toEqual(['all-of-added #/components/schemas/ThingWrite/properties/name/allOf']);
   });

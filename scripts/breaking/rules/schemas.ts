@@ -166,7 +166,7 @@ export const variantsChanged: SchemaRule = (pair) => {
   const toService = pair.direction === 'to-service';
   return (['oneOf', 'anyOf'] as const).flatMap((combinator) => {
     const [before, after] = [pair.base[combinator], pair.revision[combinator]];
-    const members = matchMembers(before, after);
+    const members = matchMembers(before, after, [pair.base.type, pair.revision.type]);
     return (toService ? members.removed : members.added).map((member) =>
       changeAt(toService ? 'schema-variant-removed' : 'schema-variant-added', pair, {
         pointer: `${pair.pointer}/${combinator}`,
