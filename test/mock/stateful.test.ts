@@ -102,3 +102,60 @@ describe('the stateful mock', () => {
     expect(reset.stderr).toContain('only a running stateful mock (--stateful) can be reset');
   }, 30_000);
 });
+
+describe('Prefer in the stateful mock, as the static mock honours it', () => {
+  const AUTH = { authorization: 'Bearer any-frontend-token' };
+  const finding = exampleIds('FindingList')[0]!;
+  const example = (name: string) => (doc.components!.examples![name] as { value: Record<string, unknown> }).value;
+
+  it('answers a documented error status with its documented problem, and refuses what it cannot answer', async () => {
+    const mock = await startStateful();
+    onTestFinished(() => void mock.stop());
+    const call = (path: string, prefer: string, init: RequestInit = {}) => fetch(`${mock.url}${path}`, { ...init, headers: { ...AUTH, prefer, ...(init.headers as object) } });
+
+    const missing = await call(`/v1/findings/${finding}`, 'code=404');
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const notFound = (await missing.json()) as { type: string; detail: string; instance: string };
+    expect(notFound).toMatchObject({ type: 'https://secmon.dev/problems/not-found', status: 404, instance: `/v1/findings/${finding}` });
+    expect(notFound.detail).toContain(finding);
+    expect(notFound.detail).not.toMatch(/pol_/);
+
+    const body = JSON.stringify({ title: 'SSH root login enabled', severity: 'high', status: 'open' });
+    const conflict = await call(`/v1/findings/${finding}`, 'code=409, example=invalidTransition', { method: 'PUT', body, headers: { 'content-type': 'application/json' } });
+    expect(conflict.status).toBe(409);
+    expect(await conflict.json()).toEqual({ ...example('InvalidTransition'), instance: `/v1/findings/${finding}` });
+
+    const unauthorised = await call('/v1/policies', 'code=401');
+    expect(unauthorised.status).toBe(401);
+    expect(unauthorised.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    const limited = await call('/v1/policies', 'code=429');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(((await (await call('/v1/webhooks', 'code=500')).json()) as { type: string }).type).toBe('https://secmon.dev/problems/internal-error');
+
+    // Nothing was changed by the preferred answers: the finding is still as seeded.
+    expect((await (await fetch(`${mock.url}/v1/findings/${finding}`, { headers: AUTH })).json()).id).toBe(finding);
+
+    const refused = async (response: Response, message: RegExp) => {
+      expect(response.status).toBe(400);
+      const problem = (await response.json()) as { errors: { pointer: string; message: string }[] };
+      expect(problem.errors).toEqual([{ pointer: '/headers/Prefer', message: expect.stringMatching(message) }]);
+    };
+    await refused(await call('/v1/policies', 'code=200'), /answers from its state/);
+    await refused(await call('/v1/policies', 'example=lastPage'), /answers from its state/);
+    await refused(await call('/v1/policies', 'code=418'), /names no documented answer \(code=418\); documented: code=200/);
+    await refused(await call('/v1/policies', 'code=400, example=nope'), /names no example nope of 400/);
+
+    // An invalid request gets its own validation problem, whatever Prefer asks for.
+    const invalid = await call('/v1/policies', 'code=500', { method: 'POST', body: JSON.stringify({ name: 'x', severity: 'urgent' }), headers: { 'content-type': 'application/json' } });
+    expect(invalid.status).toBe(400);
+    expect(((await invalid.json()) as { errors: { pointer: string }[] }).errors.map((error) => error.pointer)).toEqual(['/body/severity']);
+
+    const preflight = await fetch(`${mock.url}/v1/policies`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://app.example.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization,prefer' },
+    });
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase().split(',')).toContain('prefer');
+  });
+});
