@@ -212,8 +212,8 @@ describe('the contract shim in front of Prism', () => {
     const body = await problemOf(await call(getFinding, { ...AUTH, prefer: 'code=404' }), 404, 'not-found');
     expect(body).toMatchObject({ instance: getFinding.path });
     // The shared 404 example names a policy; answering for a finding, it names the finding's id.
-    expect(body.detail).toContain(getFinding.path.split('/').at(-1));
-    expect(body.detail).not.toMatch(/pol_/);
+    expect((body as { detail?: string }).detail).toContain(getFinding.path.split('/').at(-1));
+    expect((body as { detail?: string }).detail).not.toMatch(/pol_/);
     const unauthorised = (await (await call(getFinding, {})).json()) as { instance: string };
     expect(unauthorised.instance).toBe(getFinding.path);
   });

@@ -135,7 +135,7 @@ describe('Prefer in the stateful mock, as the static mock honours it', () => {
     expect(((await (await call('/v1/webhooks', 'code=500')).json()) as { type: string }).type).toBe('https://secmon.dev/problems/internal-error');
 
     // Nothing was changed by the preferred answers: the finding is still as seeded.
-    expect((await (await fetch(`${mock.url}/v1/findings/${finding}`, { headers: AUTH })).json()).id).toBe(finding);
+    expect(((await (await fetch(`${mock.url}/v1/findings/${finding}`, { headers: AUTH })).json()) as { id: string }).id).toBe(finding);
 
     const refused = async (response: Response, message: RegExp) => {
       expect(response.status).toBe(400);
