@@ -124,6 +124,12 @@ describe('secmon-api, the client', () => {
     expect(problems.filter((problem) => problem.resolutionKind !== 'node10' && problem.resolutionKind !== 'node16-cjs')).toEqual([]);
   });
 
+  it('its README says how to install the tarball `npm run pack` makes, by its real name', () => {
+    const name = tarballs.client.split('/').at(-1)!;
+    expect(name).toBe(`secmon-api-${document.info.version}.tgz`);
+    expect(readFileSync(join(root, 'lib/README.md'), 'utf8')).toContain(`npm install /path/to/${name}`);
+  });
+
   it('installs only its own dependencies: no server, mock or test framework', () => {
     const installed = installedPackages(clientProject);
     expect(installed).toEqual(expect.arrayContaining(['secmon-api', 'openapi-fetch', 'ajv', '@noble/hashes']));
