@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { eventSchemaPointer } from '../../lib/events.ts';
 import { listMediaTypes, loadDocument } from '../../lib/document.ts';
 import { createSchemaValidator, schemaPointer } from '../../lib/schema-validator.ts';
+import { createKitContext } from './kit/context.ts';
 import { ajvDetails, sentBodyValidator } from './kit/verify.ts';
 
 const doc = loadDocument();
@@ -40,5 +41,11 @@ describe('the kit and the Versioning section', () => {
     expect(newer.validate(schemaPointer('Policy'), noSeverity).valid).toBe(false);
     expect(newer.validate(eventSchemaPointer('finding.created'), { ...event, event: 'finding.resolved' }).valid).toBe(false);
     expect(sentBodyValidator(doc, strict, false)).toBe(strict);
+  });
+
+  it('the kit context checks what the target sends with the strict view unless allowNewerFields is set', () => {
+    const target = { baseUrl: 'http://127.0.0.1:9', apiKey: 'kit-key-123', profile: 'stateful' as const };
+    expect(createKitContext(target).sentValidator.validate(schemaPointer('Policy'), newerPolicy).valid).toBe(false);
+    expect(createKitContext({ ...target, allowNewerFields: true }).sentValidator.validate(schemaPointer('Policy'), newerPolicy)).toEqual({ valid: true });
   });
 });
