@@ -218,6 +218,17 @@ describe('the contract shim in front of Prism', () => {
     expect(unauthorised.instance).toBe(getFinding.path);
   });
 
+  it('a finding PUT without status gets one error: the conditions on status apply only when it is present', async () => {
+    const response = await fetch(`${mock.url}/v1/findings/fnd_01jbz3k7q2w9x8v6t5r4p3n2m1`, {
+      method: 'PUT',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'SSH root login enabled', severity: 'high' }),
+    });
+    const body = (await problemOf(response, 400, 'validation-error')) as { errors: { message: string }[] };
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors[0]!.message).toContain("'status'");
+  });
+
   it('returns a 400 example verbatim when Prefer names it on a valid request', async () => {
     const listFindings = operations.find((operation) => operation.operationId === 'listFindings')!;
     const example = listFindings.responses.get('400 application/problem+json')!.examples.find((candidate) => candidate.name === 'invalidCursor')!;
