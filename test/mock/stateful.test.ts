@@ -3,6 +3,8 @@
 // writes remembered, and `--reset` or a restart gives the seed back.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { loadDocument } from '../../lib/document.ts';
@@ -11,22 +13,24 @@ const MAIN = fileURLToPath(new URL('../../mock/main.ts', import.meta.url));
 const doc = loadDocument();
 const exampleIds = (name: string) => ((doc.components!.examples![name] as { value: { data: { id: string }[] } }).value.data.map((item) => item.id));
 
-async function startStateful(): Promise<{ url: string; stderr(): string; stop(): Promise<number | null>; kill(): void }> {
+async function startStateful(): Promise<{ url: string; pid: number; stderr(): string; stop(): Promise<number | null>; kill(): void }> {
   const child = spawn(process.execPath, [MAIN, '--stateful', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   onTestFinished(() => void (child.exitCode === null && child.kill('SIGKILL')));
   let output = '';
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
+  // The launcher's own server says where it listens and its pid (the launcher is its parent).
+  const { url, pid } = await new Promise<{ url: string; pid: number }>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      const listening = /"url":"(http:\/\/[^"]+)"[^\n]*"msg":"server listening"/.exec(output);
-      if (listening) resolve(listening[1]!);
+      const listening = /"url":"(http:\/\/[^"]+)","pid":(\d+)[^\n]*"msg":"server listening"/.exec(output);
+      if (listening) resolve({ url: listening[1]!, pid: Number(listening[2]) });
     });
     child.on('exit', () => reject(new Error(`the stateful mock exited:\n${output}${stderr}`)));
   });
   return {
     url,
+    pid,
     stderr: () => stderr,
     kill: () => child.kill('SIGKILL'),
     stop: async () => {
@@ -45,6 +49,15 @@ async function runLauncher(...args: string[]): Promise<{ code: number | null; st
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const [code] = (await once(child, 'exit')) as [number | null];
   return { code, stdout, stderr };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const get = async (url: string) => (await (await fetch(url, { headers: { authorization: 'Bearer whatever-the-app-sends' } })).json()) as { data: { id: string }[] };
@@ -77,27 +90,21 @@ describe('the stateful mock', () => {
 
   it('stops the server when the launcher dies, even by SIGKILL, so the port is free again', async () => {
     const mock = await startStateful();
+    expect(alive(mock.pid)).toBe(true);
     mock.kill();
+    // Its own process is gone (an answer on the port could come from another test's server).
     const deadline = performance.now() + 10_000;
-    let refused = false;
-    while (!refused && performance.now() < deadline) {
-      refused = await fetch(`${mock.url}/healthz`).then(
-        async (response) => {
-          await response.body?.cancel();
-          return false;
-        },
-        () => true,
-      );
-      if (!refused) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(refused).toBe(true);
+    while (alive(mock.pid) && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(alive(mock.pid)).toBe(false);
   }, 30_000);
 
   it('--reset says so when no stateful mock answers on the port', async () => {
-    const stopped = await startStateful();
-    const { port } = new URL(stopped.url);
-    await stopped.stop();
-    const reset = await runLauncher('--reset', '--port', port);
+    // A port this test holds, answering as anything but a stateful mock would: a freed port could
+    // be taken by another test's stateful mock, which --reset would then reset.
+    const other = createServer((_req, res) => res.writeHead(404).end());
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => void other.close());
+    const reset = await runLauncher('--reset', '--port', String((other.address() as AddressInfo).port));
     expect(reset.code).toBe(1);
     expect(reset.stderr).toContain('only a running stateful mock (--stateful) can be reset');
   }, 30_000);
