@@ -2,7 +2,8 @@
 // copy. Additive edits must pass, and are listed for the changelog.
 import { describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../../lib/document.ts';
-import { BREAKING_RULES } from '../../scripts/breaking/catalogue.ts';
+import { loadDocument } from '../../lib/document.ts';
+import { BREAKING_RULES, type AdditiveRuleId } from '../../scripts/breaking/catalogue.ts';
 import { compareReleases, findBreakingChanges } from '../../scripts/breaking/compare.ts';
 
 const problem = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } };
@@ -540,3 +541,23 @@ describe('additive changes', () => {
     expect([...found].sort()).toEqual(Object.keys(BREAKING_RULES).sort());
   });
 });
+
+describe('one compatibility model', () => {
+  // Each change the gate passes is one the document's Versioning section allows within v1, in its words.
+  const SECTION_ROW: Record<AdditiveRuleId, RegExp> = {
+    'operation-added': /\| new operations, /,
+    'event-type-added': /\| new event types \|/,
+    'parameter-added': /new optional request fields, parameters and headers \|/,
+    'status-code-added': /\| new statuses of an operation \|/,
+    'response-header-added': /\| new response headers and delivery headers \|/,
+    'media-type-added': /\| new media types of a request or response body \|/,
+    'field-added': /(optional request fields.*\n\| new fields in response bodies and event bodies \|)/,
+    'enum-value-added': /\| new values in an enumeration the service sends [^\n]*\n\| new values in an enumeration you send \|/,
+  };
+  const section = /## Versioning\n([\s\S]*?)(\n## |$)/.exec(loadDocument().info.description ?? '')![1]!;
+
+  it.each(Object.entries(SECTION_ROW))('%s is a row of the Versioning section', (_rule, row) => {
+    expect(section).toMatch(row);
+  });
+});
+
