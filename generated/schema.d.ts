@@ -402,7 +402,7 @@ export interface components {
                 /** @enum {string} */
                 platform: "linux" | "windows" | "macos" | "ios" | "android" | "other";
                 /** @description The address the agent connected from, IPv4 or IPv6. */
-                ip_address: string | unknown | unknown;
+                ip_address: string;
                 connected_at: components["schemas"]["Timestamp"];
             };
         };

@@ -2,7 +2,9 @@
 // check is the same section's request-body schema, so sender and receiver agree with the contract.
 import type { components, webhooks } from '../generated/schema.d.ts';
 import { escapePointer, loadDocument } from './document.ts';
+import { readerView } from './reader-view.ts';
 import { createSchemaValidator, type SchemaValidator, type ValidationResult } from './schema-validator.ts';
+import type { Extensible } from './extensible.ts';
 
 export type EventType = components['schemas']['EventType'];
 
@@ -10,8 +12,11 @@ type EventBodies = {
   [K in keyof webhooks]: NonNullable<webhooks[K]['post']>['requestBody']['content']['application/json'];
 };
 
-/** The body of any webhook notification, discriminated by `event`. */
-export type WebhookEvent = EventBodies[keyof webhooks];
+/**
+ * The body of any webhook notification, discriminated by `event`, as a receiver reads it: enum
+ * fields also admit values newer than this version (Versioning: the service may add them in v1).
+ */
+export type WebhookEvent = EventBodies[keyof webhooks] extends infer E ? (E extends { event: infer T } ? Omit<Extensible<E>, 'event'> & { event: T } : never) : never;
 
 /** The body of one event type. */
 export type EventOf<T extends EventType> = Extract<WebhookEvent, { event: T }>;
@@ -30,9 +35,17 @@ export function eventSchemaPointer(type: EventType): string {
 
 // Compiling the bundle takes a while; only processes that touch events pay for it.
 let validator: SchemaValidator | undefined;
+let readerValidator: SchemaValidator | undefined;
 
-/** Checks a parsed body against the webhook schema its `event` names. */
+/**
+ * Checks a parsed body against the webhook schema its `event` names, strictly: exactly this
+ * version, no unknown field or enum value (what the service itself must send).
+ */
 export function validateEvent(body: unknown): ValidationResult {
+  return validateWith(body, () => (validator ??= createSchemaValidator()));
+}
+
+function validateWith(body: unknown, validatorOf: () => SchemaValidator): ValidationResult {
   const type = (body as { event?: unknown } | null)?.event;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { valid: false, errors: [], message: 'body must be a JSON object' };
@@ -40,8 +53,7 @@ export function validateEvent(body: unknown): ValidationResult {
   if (!isEventType(type)) {
     return { valid: false, errors: [], message: `body/event must be one of ${EVENT_TYPES.join(', ')}` };
   }
-  validator ??= createSchemaValidator();
-  return validator.validate(eventSchemaPointer(type), body);
+  return validatorOf().validate(eventSchemaPointer(type), body);
 }
 
 export class InvalidEventError extends Error {
@@ -51,6 +63,8 @@ export class InvalidEventError extends Error {
 /**
  * Parses and validates a received notification body (the raw bytes, before any JSON parsing) into
  * the typed event. Throws InvalidEventError for invalid JSON or a body the document does not allow.
+ * As the Versioning section asks of clients, fields this version does not know are kept and not
+ * refused, and so are enum values newer than it; every field it knows is still checked.
  */
 export function parseEvent(rawBody: string | Uint8Array): WebhookEvent {
   const text = typeof rawBody === 'string' ? rawBody : new TextDecoder('utf-8', { fatal: false }).decode(rawBody);
@@ -60,7 +74,7 @@ export function parseEvent(rawBody: string | Uint8Array): WebhookEvent {
   } catch (error) {
     throw new InvalidEventError(`event body is not valid JSON: ${(error as Error).message}`);
   }
-  const result = validateEvent(body);
+  const result = validateWith(body, () => (readerValidator ??= createSchemaValidator(readerView(loadDocument()))));
   if (!result.valid) throw new InvalidEventError(`event body does not match its webhook schema: ${result.message}`);
   return body as WebhookEvent;
 }

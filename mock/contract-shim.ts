@@ -20,7 +20,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { escapePointer, findRoute, listOperations, loadDocument, operationRoutes, resolveRef, type OpenApiDocument } from '../lib/document.ts';
+import { escapePointer, findRoute, loadDocument, operationRoutes, resolveRef, type OpenApiDocument } from '../lib/document.ts';
+import { documentedChoices, problemForRequest } from '../lib/prefer.ts';
 import { BODY_LIMIT_BYTES, invalidPartsDetail, PAYLOAD_TOO_LARGE_DETAIL, problem, unknownQueryParameters, type ProblemDetail, type ProblemKind } from '../lib/problems.ts';
 import { believable } from './believable.ts';
 import { etagOf, isListBody, pageOf } from './pages.ts';
@@ -153,6 +154,13 @@ export function startShim(options: ShimOptions): Promise<Shim> {
     send(res, answer.status, out, isProblem && !prefersExample(req) ? withInstance(payload, instance) : payload);
   }
 
+  // The document's problem examples are shared by many operations, so their `instance` (and a
+  // `404`'s id) name some other path; a problem should name the request it answers.
+  function withInstance(payload: Buffer, instance: string): Buffer {
+    const body = parsed(payload);
+    return body === undefined ? payload : Buffer.from(JSON.stringify(problemForRequest(body, instance)));
+  }
+
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -199,30 +207,6 @@ function parsed(body: Buffer): unknown {
 }
 
 const PRISM_ERRORS = 'https://stoplight.io/prism/errors#';
-
-/** The statuses and named examples the operation at `path` documents, for a Prefer that names none. */
-function documentedChoices(doc: OpenApiDocument, method: string, path: string): string {
-  const template = findRoute(operationRoutes(doc), path)?.path;
-  const operation = listOperations(doc).find((candidate) => candidate.method.toUpperCase() === method && candidate.path === template)?.operation;
-  if (!operation) return 'this request has no documented answers';
-  const answers = Object.entries(operation.responses ?? {}).map(([status, response]) => {
-    const content = resolveRef<OpenAPIV3_1.ResponseObject>(doc, response).content ?? {};
-    const examples = Object.values(content).flatMap((media) => Object.keys(media.examples ?? {}));
-    return examples.length > 0 ? `${status} (examples: ${examples.join(', ')})` : status;
-  });
-  return `documented: code=${answers.join('; code=')}`;
-}
-
-// The document's problem examples are shared by many operations, so their `instance` names some
-// other path; a problem should name the request it answers.
-function withInstance(payload: Buffer, instance: string): Buffer {
-  try {
-    const body = JSON.parse(payload.toString('utf8')) as Record<string, unknown>;
-    return typeof body === 'object' && body !== null && 'instance' in body ? Buffer.from(JSON.stringify({ ...body, instance })) : payload;
-  } catch {
-    return payload;
-  }
-}
 
 // `Prefer: example=...` asks for a document example verbatim, even a 400 one.
 const prefersExample = (req: IncomingMessage) => /(^|[\s,;])example=/.test(String(req.headers.prefer ?? ''));

@@ -139,9 +139,12 @@ async function startOn(port: number, options: MockOptions, started: number): Pro
   const head: string[] = [];
   const tail: string[] = [];
   let dropped = 0;
+  // Prism's own "listening" line, on our port: the answer that follows is surely this child's.
+  let listening = false;
   const record = (chunk: string) => {
     for (const line of chunk.split('\n')) {
       if (line.trim() === '') continue;
+      if (new RegExp(`Prism is listening on \\S+:${port}\\b`).test(line)) listening = true;
       if (head.length < HEAD_LINES) head.push(line);
       else if (tail.push(line) > TAIL_LINES) {
         tail.shift();
@@ -158,7 +161,7 @@ async function startOn(port: number, options: MockOptions, started: number): Pro
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const stop = once(() => terminate(child, exited, options.stopTimeoutMs ?? 5_000));
   try {
-    await waitUntilReady(url, child, exited, options.readyTimeoutMs ?? 30_000);
+    await waitUntilReady(url, child, exited, () => listening, options.readyTimeoutMs ?? 30_000);
   } catch (error) {
     await stop();
     throw new MockStartError(`${(error as Error).message}\n--- prism output ---\n${output()}`);
@@ -166,13 +169,20 @@ async function startOn(port: number, options: MockOptions, started: number): Pro
   return { url, port, prismUrl: url, pid: child.pid ?? -1, startupMs: Math.round(performance.now() - started), output, stop };
 }
 
-/** Polls until any HTTP answer arrives (any status proves Prism is serving). */
-async function waitUntilReady(url: string, child: ChildProcess, exited: Promise<void>, timeoutMs: number) {
+/**
+ * Waits for the child's own "listening" line (a port answering proves nothing: another process may
+ * hold it), then until an HTTP answer arrives (any status proves Prism is serving).
+ */
+async function waitUntilReady(url: string, child: ChildProcess, exited: Promise<void>, listening: () => boolean, timeoutMs: number) {
   let hasExited = false;
   void exited.then(() => (hasExited = true));
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
     if (hasExited) throw new Error(`prism exited before it was ready (code ${child.exitCode}, signal ${child.signalCode})`);
+    if (!listening()) {
+      await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+      continue;
+    }
     try {
       const response = await fetch(`${url}/v1/policies`, { headers: READINESS_AUTH, signal: AbortSignal.timeout(1_000) });
       await response.body?.cancel();

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withCodeSamples } from './docs/code-samples.ts';
 
@@ -97,6 +97,14 @@ export function docsUpToDate(bundledJson: string, outFile: string): boolean {
   return readFileSync(outFile, 'utf8').endsWith(docsStamp(bundledJson));
 }
 
+/** Why `npm start` has to (re)build the page first, or undefined when it is up to date. */
+export function docsBuildReason(bundledJson: string, outFile: string): string | undefined {
+  const name = relative(root, outFile);
+  if (!existsSync(outFile)) return `${name} is not built yet; building it (a few seconds, once)`;
+  if (!docsUpToDate(bundledJson, outFile)) return `${name} is older than the document or how it is rendered; building it (a few seconds)`;
+  return undefined;
+}
+
 const REDOC_CDN_LOGO = /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g;
 const REDOCLY_LOGO_INLINE = `data:image/svg+xml,${encodeURIComponent(
   '<svg xmlns="http://www.w3.org/2000/svg" width="56" height="14"><text x="0" y="11" font-family="sans-serif" font-size="11" fill="#555">Redocly</text></svg>',
@@ -119,8 +127,9 @@ if (import.meta.main) {
     },
     // `npm start`: rebuild the page only when the committed bundle (or how it is rendered) changed.
     'docs-if-stale': () => {
-      if (docsUpToDate(committed.json, docsFile)) return;
-      console.log('docs: dist/docs.html is older than the document or how it is rendered; building it (a few seconds)');
+      const reason = docsBuildReason(committed.json, docsFile);
+      if (reason === undefined) return;
+      console.log(`docs: ${reason}`);
       buildDocs(committed.json, docsFile);
     },
   };

@@ -9,6 +9,7 @@ import { parseJson, requireJson } from './http/body.ts';
 import { corsForOrigins } from './http/cors.ts';
 import { DatabaseHealth } from './http/database-health.ts';
 import { createLogger, requestLogger } from './http/logging.ts';
+import { mockPrefer } from './http/mock-prefer.ts';
 import { MOCK_RESET_PATH, mockResetRouter } from './http/mock-reset.ts';
 import { operationsRouter } from './http/operations.ts';
 import { problemHandler, sendProblem } from './http/problems.ts';
@@ -94,7 +95,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Sec
   // The middleware order, in one place:
   // 1. request id and one structured log line per request
   app.use(requestLogger(logger));
-  app.use(corsForOrigins(config.corsOrigins));
+  app.use(corsForOrigins(config.corsOrigins, config.mock ? ['Prefer'] : []));
   // 2. operational endpoints, no API key
   app.use(operationsRouter({ health, docsPath: config.docsPath, isAccepting: () => accepting }));
   app.use(SETTINGS_PATH, settingsRouter(config.mode));
@@ -114,6 +115,8 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Sec
     requireJson,
     parseJson,
     ...contractValidator(config.validateResponses),
+    // the stateful mock answers a documented error status on request, as the static one does
+    ...(config.mock ? [mockPrefer()] : []),
   );
   app.use('/v1/policies', policiesRouter(context));
   app.use('/v1/findings', findingsRouter(context));

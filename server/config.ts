@@ -183,6 +183,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   };
 }
 
+/**
+ * What start-up should warn about in how the configuration was given: API keys as a flag show in
+ * `ps`, the shell history and the command line npm echoes (`npm start -- --api-keys …`).
+ */
+export function configWarnings(argv: readonly string[]): string[] {
+  return argv.some((arg) => arg === '--api-keys' || arg.startsWith('--api-keys='))
+    ? ['--api-keys puts the keys on the command line, where ps, the shell history and npm (which echoes the command) show them; set SECMON_API_KEYS in the environment instead']
+    : [];
+}
+
 // An attempt outliving its lease could be sent twice by live dispatchers.
 function withLease(env: NodeJS.ProcessEnv, delivery: DeliveryConfig): DeliveryConfig {
   const text = nonEmpty(env.SECMON_DELIVERY_LEASE_MS);

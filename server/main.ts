@@ -1,6 +1,6 @@
 // Process entry point (`npm start`): configuration, start-up, and graceful shutdown on
 // SIGTERM/SIGINT (finish in-flight requests, stop workers, close the database).
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { ConfigError, configWarnings, loadConfig, type Config } from './config.ts';
 import { startServer } from './server.ts';
 import { DatabaseHeldError } from './store/sqlite/writer-lock.ts';
 import { startupErrorMessage } from './startup-errors.ts';
@@ -13,6 +13,8 @@ try {
   process.stderr.write(`secmon: invalid configuration: ${error.message}\n`);
   process.exit(2);
 }
+
+for (const warning of configWarnings(process.argv.slice(2))) process.stderr.write(`secmon: warning: ${warning}\n`);
 
 if (config.usingDefaultKeys && !config.mock) {
   // Printed once, to the terminal rather than the structured log, which never carries keys.

@@ -81,7 +81,8 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
   for (const worker of workers) worker.start();
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  app.logger.info({ url, mode: config.mode, db: describeDatabase(config.database), store: app.store.engine }, 'server listening');
+  // The pid lets whoever started the process know the answer on this URL is its own.
+  app.logger.info({ url, pid: process.pid, mode: config.mode, db: describeDatabase(config.database), store: app.store.engine }, 'server listening');
 
   const close = () =>
     (closing ??= (async () => {

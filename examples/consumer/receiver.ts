@@ -1,7 +1,7 @@
 // An integrator's webhook receiver: verify the timestamped signature over the raw bytes and get
 // the typed event back, then handle each type; the switch is exhaustive over the six events.
 import { createServer } from 'node:http';
-import { verifyWebhook, WebhookVerificationError, type WebhookEvent } from 'secmon-api/webhooks';
+import { verifyWebhook, WebhookVerificationError, type EventOf, type WebhookEvent } from 'secmon-api/webhooks';
 
 export function describeEvent(event: WebhookEvent): string {
   switch (event.event) {
@@ -40,3 +40,24 @@ export function startReceiver(secret: string, port: number) {
     res.writeHead(204).end();
   }).listen(port, '127.0.0.1');
 }
+
+/**
+ * What to do about a new finding. A newer v1 service may send a severity this package does not list
+ * (the document's Versioning section): the type admits it, and the default branch handles it.
+ */
+export function urgencyOf(event: EventOf<'finding.created'>): string {
+  switch (event.data.severity) {
+    case 'critical':
+    case 'high':
+      return 'page the on-call engineer';
+    case 'medium':
+    case 'low':
+    case 'info':
+      return 'add to the weekly review';
+    default:
+      return `review by hand (severity ${event.data.severity} is newer than this receiver)`;
+  }
+}
+
+export const newerSeverity: EventOf<'finding.created'>['data']['severity'] = 'urgent';
+

@@ -76,8 +76,9 @@ export const BREAKING_RULES = {
     stricter: 'clients keep sending the old credentials',
   },
   'enum-value-removed': {
-    summary: 'a value the service accepted is no longer in the enum',
-    oasdiff: ['request-property-enum-value-removed', 'request-parameter-enum-value-removed', 'request-body-enum-value-removed', 'request-parameter-property-enum-value-removed'],
+    summary: 'a value is no longer in an enum the service accepts or sends',
+    oasdiff: ['request-property-enum-value-removed', 'request-parameter-enum-value-removed', 'request-body-enum-value-removed', 'request-parameter-property-enum-value-removed', 'response-property-enum-value-removed'],
+    stricter: "readers handle every value; the document's Versioning section allows adding values within v1, never removing one",
   },
   'became-enum': {
     summary: 'a free request value is now limited to an enum',

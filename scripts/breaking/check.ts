@@ -7,7 +7,7 @@
 //   --revision <file>  compare this bundle (JSON or YAML) instead of bundling the sources
 //   --base <file>      the released document to compare against
 //   --format <f>       text (default), json (for tools) or markdown (a changelog with the additions)
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -53,6 +53,7 @@ export interface CheckOptions {
 
 export function check(options: CheckOptions): { report: ChangeReport; context: ReportContext } {
   const source = options.source ?? defaultSource;
+  if (!existsSync(source)) throw new Error(`--source ${source}: no such folder (it should hold openapi.yaml and releases/)`);
   const basePath = options.base ?? newestRelease(join(source, 'releases'));
   const name = (path: string) => relative(process.cwd(), path) || '.';
   const revision = options.revision ? readDocument(options.revision) : bundleSources(source);

@@ -213,18 +213,19 @@ export interface SchemaPair {
  * oneOf/anyOf/allOf members matched across documents: `$ref` members by their target, inline
  * ones by their type and their order among inline members of that type.
  */
-export function matchMembers(base: unknown[] = [], revision: unknown[] = []) {
-  const keys = (members: unknown[]) => {
+export function matchMembers(base: unknown[] = [], revision: unknown[] = [], inherited: [unknown, unknown] = [undefined, undefined]) {
+  // A member without a `type` has its parent's: spelling that type out in the member changes nothing.
+  const keys = (members: unknown[], parentType: unknown) => {
     const seen = new Map<string, number>();
     return members.map((member) => {
       if (isRef(member)) return `$ref ${member.$ref}`;
-      const type = JSON.stringify((member as Schema).type ?? null);
+      const type = JSON.stringify((member as Schema).type ?? parentType ?? null);
       const n = seen.get(type) ?? 0;
       seen.set(type, n + 1);
       return `inline ${type} ${n}`;
     });
   };
-  const [before, after] = [keys(base), keys(revision)];
+  const [before, after] = [keys(base, inherited[0]), keys(revision, inherited[1])];
   return {
     pairs: before.flatMap((key, i) => (after.includes(key) ? [{ base: base[i], revision: revision[after.indexOf(key)], index: after.indexOf(key) }] : [])),
     removed: base.filter((_, i) => !after.includes(before[i]!)),
@@ -259,7 +260,7 @@ export function schemaPairsOf(comparison: Comparison): SchemaPair[] {
     }
     if ('items' in bs && 'items' in rs) visit(bs.items, rs.items, `${at}/items`, direction, audience);
     for (const combinator of ['allOf', 'anyOf', 'oneOf'] as const) {
-      for (const member of matchMembers(bs[combinator], rs[combinator]).pairs) {
+      for (const member of matchMembers(bs[combinator], rs[combinator], [bs.type, rs.type]).pairs) {
         visit(member.base, member.revision, `${at}/${combinator}/${member.index}`, direction, audience);
       }
     }

@@ -8,11 +8,12 @@ const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'If-Match', 'If-None-M
 /** Response headers a browser client needs to read (ETag for If-Match, Location after a create, the quota). */
 const EXPOSED_HEADERS = ['ETag', 'Location', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id'];
 
-export function corsForOrigins(origins: readonly (string | RegExp)[]): RequestHandler {
+/** `extraHeaders`: request headers only some modes read (the stateful mock's `Prefer`). */
+export function corsForOrigins(origins: readonly (string | RegExp)[], extraHeaders: readonly string[] = []): RequestHandler {
   return cors({
     origin: origins.length === 0 ? false : [...origins],
     methods: ['GET', 'POST', 'PUT', 'DELETE'],
-    allowedHeaders: ALLOWED_HEADERS,
+    allowedHeaders: [...ALLOWED_HEADERS, ...extraHeaders],
     exposedHeaders: EXPOSED_HEADERS,
     // Keys travel in Authorization, not cookies: no credentialed requests.
     credentials: false,

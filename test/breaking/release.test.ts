@@ -58,7 +58,7 @@ describe.concurrent('npm run check:breaking on edited sources', () => {
   });
 
   const breaking: [string, Record<string, (doc: any) => void>, string][] = [
-    ['an enum value removed', { 'components/schemas/Severity.yaml': (doc) => doc.enum.pop() }, '✗ enum-value-removed  #/components/schemas/Severity/enum  (breaks clients)'],
+    ['an enum value removed', { 'components/schemas/Severity.yaml': (doc) => doc.enum.pop() }, '✗ enum-value-removed  #/components/schemas/Severity/enum  (breaks clients, receivers)'],
     ['a 412 response removed', { 'paths/policies@{id}.yaml': (doc) => delete doc.put.responses['412'] }, '✗ status-code-removed  #/paths/~1v1~1policies~1{id}/put/responses/412  (breaks clients)'],
     [
       'a required query parameter on a path item',
@@ -93,6 +93,23 @@ describe.concurrent('npm run check:breaking on edited sources', () => {
     });
   }
 
+  it('follows the Versioning section on enums the service sends: a value removed fails, a value added passes and is listed', async () => {
+    const removed = await gate(['--source', editedSources('platform-removed', { 'components/schemas/DeviceConnectedEvent.yaml': (doc) => doc.properties.data.properties.platform.enum.pop() })]);
+    expect(removed.stderr).toContain('✗ enum-value-removed  #/components/schemas/DeviceConnectedEvent/properties/data/properties/platform/enum  (breaks receivers)');
+    expect(removed.status).toBe(1);
+    const added = editedSources('severity-added', { 'components/schemas/Severity.yaml': (doc) => doc.enum.push('urgent') });
+    expect((await gate(['--source', added])).status).toBe(0);
+    const markdown = await gate(['--source', added, '--format', 'markdown']);
+    expect(markdown.stdout).toContain('- the value "urgent" was added (`#/components/schemas/Severity/enum`; for clients, receivers)');
+    expect(markdown.status).toBe(0);
+  });
+
+  it('says in one line that a --source folder does not exist', async () => {
+    const result = await gate(['--source', join(scratch, 'no-such-folder')]);
+    expect(result.stderr).toBe(`check:breaking: --source ${join(scratch, 'no-such-folder')}: no such folder (it should hold openapi.yaml and releases/)\n`);
+    expect(result.status).toBe(2);
+  });
+
   it('passes an additive edit, and its markdown changelog lists the additions', async () => {
     const source = editedSources('additive', {
       'components/schemas/PolicyWrite.yaml': (doc) => (doc.properties.owner = { type: 'string', maxLength: 64 }),
@@ -123,7 +140,7 @@ describe.concurrent('npm run check:breaking on edited sources', () => {
       message: 'the value "critical" was removed',
       before: ['info', 'low', 'medium', 'high', 'critical'],
       after: ['low', 'high'],
-      breaks: ['clients'],
+      breaks: ['clients', 'receivers'],
     });
     expect((await gate(['--revision', base, '--base', base])).status).toBe(0);
   });

@@ -2,7 +2,8 @@
 // copy. Additive edits must pass, and are listed for the changelog.
 import { describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../../lib/document.ts';
-import { BREAKING_RULES } from '../../scripts/breaking/catalogue.ts';
+import { loadDocument } from '../../lib/document.ts';
+import { BREAKING_RULES, type AdditiveRuleId } from '../../scripts/breaking/catalogue.ts';
 import { compareReleases, findBreakingChanges } from '../../scripts/breaking/compare.ts';
 
 const problem = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } };
@@ -342,12 +343,29 @@ describe('security rules', () => {
 });
 
 describe('schema rules', () => {
-  it('enum-value-removed and became-enum in requests; a response-only enum may lose a value', () => {
+  it('enum-value-removed in requests and in what the service sends (Versioning: no removal within v1); became-enum in requests', () => {
     expect(after((doc) => (schemas(doc).Kind.enum = ['small']))).toEqual([
       { rule: 'enum-value-removed', pointer: '#/components/schemas/Kind/enum', message: 'the value "large" was removed', before: ['small', 'large'], after: ['small'], audience: ['clients'] },
     ]);
     expect(located(after((doc) => (schemas(doc).ThingWrite.properties.name.enum = ['a', 'b'])))).toEqual(['became-enum #/components/schemas/ThingWrite/properties/name/enum']);
-    expect(after((doc) => (schemas(doc).Thing.properties.state.enum = ['active']))).toEqual([]);
+    expect(after((doc) => (schemas(doc).Thing.properties.state.enum = ['active']))).toEqual([
+      {
+        rule: 'enum-value-removed',
+        pointer: '#/components/schemas/Thing/properties/state/enum',
+        message: 'the value "archived" was removed',
+        before: ['active', 'archived'],
+        after: ['active'],
+        audience: ['clients'],
+      },
+    ]);
+  });
+
+  it('a value added to an enum the service sends is an addition, as the Versioning section allows', () => {
+    const [base, revision] = [released(), released()];
+    schemas(revision).Thing.properties.state.enum.push('deleted');
+    const report = compareReleases(base, revision);
+    expect(report.breaking).toEqual([]);
+    expect(report.additive.map((change) => `${change.rule} ${change.pointer}`)).toEqual(['enum-value-added #/components/schemas/Thing/properties/state/enum']);
   });
 
   it('const-changed: an event const changed, a request const added', () => {
@@ -462,6 +480,11 @@ describe('schema rules', () => {
     expect(after((doc) => (schemas(doc).Thing.properties.count = { oneOf: [{ type: 'integer' }, { type: 'string' }] }))).toMatchObject([{ rule: 'schema-variant-added' }, { rule: 'schema-variant-added' }, { rule: 'type-widened' }]);
   });
 
+  it('a member spelling out the type it had from its parent is the same member', () => {
+    const setUp = (doc: any) => (schemas(doc).Thing.properties.address = { type: 'string', maxLength: 45, anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] });
+    expect(after((doc) => (schemas(doc).Thing.properties.address.anyOf = [{ type: 'string', format: 'ipv4' }, { type: 'string', format: 'ipv6' }]), setUp)).toEqual([]);
+  });
+
   it('all-of-added: a request schema must also match another member', () => {
     expect(located(after((doc) => (schemas(doc).ThingWrite.properties.name.allOf = [{ maxLength: 10 }])))).toEqual(['all-of-added #/components/schemas/ThingWrite/properties/name/allOf']);
   });
@@ -483,7 +506,6 @@ describe('additive changes', () => {
     schemas(doc).Thing.properties.created_by = { type: 'string' };
     schemas(doc).Thing.required.push('count');
     schemas(doc).Thing.properties.name.maxLength = 64;
-    schemas(doc).Thing.properties.state.enum.pop();
     schemas(doc).Thing.properties.owner.oneOf.pop();
     event(doc).parameters.push({ name: 'X-Service-Webhook-Id', in: 'header', required: true, schema: { type: 'string' } });
     event(doc).responses['429'] = { description: 'retried after Retry-After' };
@@ -519,3 +541,23 @@ describe('additive changes', () => {
     expect([...found].sort()).toEqual(Object.keys(BREAKING_RULES).sort());
   });
 });
+
+describe('one compatibility model', () => {
+  // Each change the gate passes is one the document's Versioning section allows within v1, in its words.
+  const SECTION_ROW: Record<AdditiveRuleId, RegExp> = {
+    'operation-added': /\| new operations, /,
+    'event-type-added': /\| new event types \|/,
+    'parameter-added': /new optional request fields, parameters and headers \|/,
+    'status-code-added': /\| new statuses of an operation \|/,
+    'response-header-added': /\| new response headers and delivery headers \|/,
+    'media-type-added': /\| new media types of a request or response body \|/,
+    'field-added': /(optional request fields.*\n\| new fields in response bodies and event bodies \|)/,
+    'enum-value-added': /\| new values in an enumeration the service sends [^\n]*\n\| new values in an enumeration you send \|/,
+  };
+  const section = /## Versioning\n([\s\S]*?)(\n## |$)/.exec(loadDocument().info.description ?? '')![1]!;
+
+  it.each(Object.entries(SECTION_ROW))('%s is a row of the Versioning section', (_rule, row) => {
+    expect(section).toMatch(row);
+  });
+});
+

@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadDocument } from '../../lib/document.ts';
 import { startMock, type MockServer } from '../../mock/prism.ts';
 import { loadConfig, parseApiKeys, testConfig } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
@@ -43,6 +44,18 @@ window.flow = async (apiUrl, key, staleHeaders) => {
   const removed = await secmon.DELETE('/v1/policies/{id}', { params: { path: { id }, header: { 'If-Match': updated.response.headers.get('etag') } } });
   steps.push(['delete', removed.response.status]);
   return steps;
+};
+// Error states built the way the README teaches: ask the mock for a documented error with Prefer.
+window.preferred = async (apiUrl, key, findingId) => {
+  const answers = [];
+  for (const [prefer, call] of [
+    ['code=500', (c) => c.GET('/v1/policies', {})],
+    ['code=404', (c) => c.GET('/v1/findings/{id}', { params: { path: { id: findingId } } })],
+  ]) {
+    const { response, error } = await call(createSecmonClient({ baseUrl: apiUrl, apiKey: key, headers: { Prefer: prefer } }));
+    answers.push([prefer, response.status, error.type, error.instance]);
+  }
+  return answers;
 };
 `;
 
@@ -112,6 +125,31 @@ describe('a page on another origin using the typed client', () => {
         ['update', 200, true],
         ['stale', 412, 'https://secmon.dev/problems/precondition-failed'],
         ['delete', 204],
+      ]);
+      expect(console.filter((line) => /CORS|blocked/i.test(line))).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
+describe('a page on another origin asking both mocks for an error state with Prefer', () => {
+  const findingId = (loadDocument().components!.examples!.FindingList as { value: { data: { id: string }[] } }).value.data[0]!.id;
+  it.each(TARGETS.slice(1))('%s answers the documented problem, with no CORS error', async (_name, target) => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const console: string[] = [];
+      page.on('console', (message) => console.push(`${message.type()}: ${message.text()}`));
+      await page.goto(`${siteUrl}/`);
+      await page.waitForFunction('typeof window.preferred === "function"');
+      const answers = await page.evaluate(
+        ([url, key, id]) => (globalThis as unknown as { preferred: (u: string, k: string, i: string) => Promise<unknown[]> }).preferred(url, key, id),
+        [target().replace('127.0.0.1', 'localhost'), KEY, findingId] as const,
+      );
+      expect(answers).toEqual([
+        ['code=500', 500, 'https://secmon.dev/problems/internal-error', '/v1/policies'],
+        ['code=404', 404, 'https://secmon.dev/problems/not-found', `/v1/findings/${findingId}`],
       ]);
       expect(console.filter((line) => /CORS|blocked/i.test(line))).toEqual([]);
     } finally {

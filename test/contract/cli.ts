@@ -51,6 +51,8 @@ const USAGE = `usage: secmon-contract --base-url <url> --api-key <key> [options]
   --event-timeout <ms>    how long to wait for the events' deliveries (default 15000)
   --no-foreign-deliveries refuse to run when enabled webhooks the kit did not create would get
                           its events (they are listed before every run)
+  --allow-newer-fields    accept fields and enum values newer than the document in responses and
+                          events (a target ahead of this version); by default they are violations
   --version               print the kit's version and the document version it checks
 
 Everything the kit creates is deleted at the end, also on failure and on Ctrl-C; its names start
@@ -86,6 +88,7 @@ try {
       'receiver-url': { type: 'string' },
       'receiver-listen': { type: 'string' },
       'event-timeout': { type: 'string' },
+      'allow-newer-fields': { type: 'boolean' },
       version: { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -164,6 +167,7 @@ const run = await runKit(
     receiverListen: { host: listen![1] ?? '127.0.0.1', port: Number(listen![2]) },
     ...(args['receiver-url'] ? { receiverUrl: args['receiver-url'] } : {}),
     ...(args['event-timeout'] ? { eventTimeoutMs: Number(args['event-timeout']) } : {}),
+    ...(args['allow-newer-fields'] ? { allowNewerFields: true } : {}),
     onWait: (ms, why) => process.stdout.write(`  … waiting ${(ms / 1000).toFixed(1)} s for the quota: ${why}\n`),
     ...(args['read-key'] ? { readKey: args['read-key'] } : {}),
     ...(args.seed ? { seed: Number(args.seed) } : {}),

@@ -165,6 +165,7 @@ describe('code samples in the docs', () => {
 
   it('the introduction shows installing and using the client', () => {
     expect(doc.info.description).toContain(`npm install ${CLIENT_PACKAGE}`);
+    expect(doc.info.description).toContain(`\`npm install /path/to/${CLIENT_PACKAGE}-${doc.info.version}.tgz\``);
     expect(doc.info.description).toContain(`import { createSecmonClient, unwrap } from '${CLIENT_PACKAGE}';`);
     expect(doc.info.description!.indexOf('## Client library')).toBeLessThan(doc.info.description!.indexOf('## Authentication'));
   });

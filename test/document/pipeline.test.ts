@@ -1,9 +1,9 @@
 // The document lints clean, bundles, and the committed generated files equal a fresh generation.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundle, committed, generatedIn, generateTypes, lint } from '../../scripts/pipeline.ts';
+import { bundle, committed, docsBuildReason, generatedIn, generateTypes, lint } from '../../scripts/pipeline.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'secmon-pipeline-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -28,5 +28,12 @@ describe('document pipeline', () => {
       const { parse } = await import('yaml');
       expect(parse(readFileSync(fresh.yaml, 'utf8'))).toEqual(JSON.parse(readFileSync(fresh.json, 'utf8')));
     });
+  });
+
+  it('npm start says why it builds the docs page: missing on a fresh clone, or older than the document', () => {
+    const page = join(scratch, 'docs.html');
+    expect(docsBuildReason(committed.json, page)).toMatch(/docs\.html is not built yet; building it/);
+    writeFileSync(page, '<!doctype html><title>an old page</title>');
+    expect(docsBuildReason(committed.json, page)).toMatch(/docs\.html is older than the document or how it is rendered; building it/);
   });
 });

@@ -144,6 +144,17 @@ describe('every schema is bounded and closed', () => {
       expect(schema.pattern).toBe(`^${prefix}_[0-7][0-9a-hjkmnp-tv-z]{25}$`);
     }
   });
+  it('every anyOf/oneOf branch carries its own type (generators read a branch alone)', () => {
+    const untyped = all.flatMap(([at, s]) =>
+      (['anyOf', 'oneOf'] as const).flatMap((combinator) =>
+        (s[combinator] ?? []).flatMap((branch, i) => {
+          const resolved = resolveRef<OpenAPIV3_1.SchemaObject>(doc, branch);
+          return resolved.type === undefined && resolved.const === undefined ? [`${at}/${combinator}/${i}`] : [];
+        }),
+      ),
+    );
+    expect(untyped).toEqual([]);
+  });
   it('every body has examples', () => {
     expect(listMediaTypes(doc).filter((m) => m.examples.length === 0)).toEqual([]);
   });

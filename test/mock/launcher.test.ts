@@ -3,6 +3,7 @@
 // fixes one shows up as a failing test and the shim's workaround can go.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -124,6 +125,20 @@ describe('life cycle', () => {
     } finally {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+
+  it('is not fooled by another server answering on its port: ready means its own Prism said so', async () => {
+    // Answers every request at once, as a server left over on a reused port would.
+    const impostor = createHttpServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[],"next_cursor":null}'));
+    await new Promise<void>((resolve) => impostor.listen(0, '127.0.0.1', resolve));
+    const port = (impostor.address() as { port: number }).port;
+    try {
+      const error = await startMock({ port, shim: false }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(MockStartError);
+      expect((error as Error).message).toMatch(/EADDRINUSE|exited before it was ready/);
+    } finally {
+      await new Promise((resolve) => impostor.close(resolve));
     }
   });
 

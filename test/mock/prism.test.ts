@@ -211,8 +211,22 @@ describe('the contract shim in front of Prism', () => {
     const getFinding = operations.find((operation) => operation.operationId === 'getFinding')!;
     const body = await problemOf(await call(getFinding, { ...AUTH, prefer: 'code=404' }), 404, 'not-found');
     expect(body).toMatchObject({ instance: getFinding.path });
+    // The shared 404 example names a policy; answering for a finding, it names the finding's id.
+    expect((body as { detail?: string }).detail).toContain(getFinding.path.split('/').at(-1));
+    expect((body as { detail?: string }).detail).not.toMatch(/pol_/);
     const unauthorised = (await (await call(getFinding, {})).json()) as { instance: string };
     expect(unauthorised.instance).toBe(getFinding.path);
+  });
+
+  it('a finding PUT without status gets one error: the conditions on status apply only when it is present', async () => {
+    const response = await fetch(`${mock.url}/v1/findings/fnd_01jbz3k7q2w9x8v6t5r4p3n2m1`, {
+      method: 'PUT',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'SSH root login enabled', severity: 'high' }),
+    });
+    const body = (await problemOf(response, 400, 'validation-error')) as { errors: { message: string }[] };
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors[0]!.message).toContain("'status'");
   });
 
   it('returns a 400 example verbatim when Prefer names it on a valid request', async () => {

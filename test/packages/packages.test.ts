@@ -127,6 +127,12 @@ describe('secmon-api, the client', () => {
     expect(problems.filter((problem) => problem.resolutionKind !== 'node10' && problem.resolutionKind !== 'node16-cjs')).toEqual([]);
   });
 
+  it('its README says how to install the tarball `npm run pack` makes, by its real name', () => {
+    const name = tarballs.client.split('/').at(-1)!;
+    expect(name).toBe(`secmon-api-${document.info.version}.tgz`);
+    expect(readFileSync(join(root, 'lib/README.md'), 'utf8')).toContain(`npm install /path/to/${name}`);
+  });
+
   it('installs only its own dependencies: no server, mock or test framework', () => {
     const installed = installedPackages(clientProject);
     expect(installed).toEqual(expect.arrayContaining(['secmon-api', 'openapi-fetch', 'ajv', '@noble/hashes']));
@@ -153,6 +159,35 @@ describe('secmon-api, the client', () => {
     expect(result.output).toContain(`listed ${before + 1} policies`);
     expect(result.output).toMatch(/verified finding\.created for fnd_\w+/);
     expect(await (await api(`/v1/policies/${id}`)).json()).toMatchObject({ name: 'Disk encryption (all laptops)', severity: 'critical', version: 2 });
+  });
+
+  // The Versioning section lets v1 add fields and enum values to what the service sends: a client
+  // released with this version must take a newer service's answers and events as they come.
+  it.each(nodes)('reads what a newer v1 sends on %s: an event and a response with an unknown field and enum value', async (_label, node) => {
+    const created = exampleEvent('finding.created') as { data: Record<string, unknown> };
+    const event = { ...created, region: 'eu-1', data: { ...created.data, severity: 'urgent', asset_tags: ['laptop'] } };
+    const policy = { ...(await (await fetch(`${reference.server.url}/v1/policies?limit=1`, { headers: { authorization: `Bearer ${WRITER_KEY}` } })).json()) as object, cost_centre: 'it-ops' };
+    const newer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(policy)));
+    await listen(newer);
+    onTestFinished(() => void newer.close());
+    writeFileSync(
+      join(clientProject, 'newer.mjs'),
+      `import { createSecmonClient, parseEvent, InvalidEventError } from 'secmon-api';
+const event = parseEvent(process.env.EVENT);
+const client = createSecmonClient({ baseUrl: process.env.SECMON_URL, apiKey: 'key_outsider_1' });
+const { data } = await client.GET('/v1/policies', {});
+let refused = '';
+try { parseEvent(process.env.EVENT.replace('"urgent"', '42')); } catch (error) { refused = error instanceof InvalidEventError ? error.message : 'other'; }
+console.log(JSON.stringify({ node: process.version, event, cost_centre: data.cost_centre, refused }));
+`,
+    );
+    const result = await run(node(), ['newer.mjs'], { cwd: clientProject, env: { ...outsiderEnv(), EVENT: JSON.stringify(event), SECMON_URL: `http://127.0.0.1:${(newer.address() as AddressInfo).port}` } });
+    expect(result.code, result.output).toBe(0);
+    const out = JSON.parse(result.stdout);
+    expect(out.event).toEqual(event);
+    expect(out.cost_centre).toBe('it-ops');
+    expect(out.refused).toMatch(/severity/);
+    if (_label === nodes[0][0]) expect(out.node).toMatch(/^v20\./);
   });
 
   it('machine Node satisfies the engines floor the packages state', async () => {

@@ -112,4 +112,25 @@ describe('server/main.ts', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('warns when API keys come as a flag (npm echoes the command line), without printing them', async () => {
+    const { child, out, err } = run(['--port', '0', '--db', ':memory:', '--api-keys', 'flag-key-0123456789:read'], {});
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no start-up line: ${out()} ${err()}`)), 20_000);
+        child.stdout.on('data', () => {
+          if (out().includes('"server listening"')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      });
+      expect(err()).toBe(
+        'secmon: warning: --api-keys puts the keys on the command line, where ps, the shell history and npm (which echoes the command) show them; set SECMON_API_KEYS in the environment instead\n',
+      );
+      expect(out()).not.toContain('flag-key-0123456789');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
 });

@@ -66,6 +66,13 @@ describe('createFinding', () => {
 });
 
 describe('updateFinding', () => {
+  it('400 without status names only the missing status (the status conditions apply only when it is present)', async () => {
+    const finding = await newFinding();
+    const response = await put(finding.id, { title: 'SSH root login enabled', severity: 'high' });
+    expect(response.status).toBe(400);
+    expect((await readProblem(response)).errors).toEqual([{ pointer: '/body/status', message: expect.stringContaining('status') }]);
+  });
+
   it('follows the life cycle; resolved_at set on resolve and cleared on reopen', async () => {
     const finding = await newFinding();
     const base = { title: 'SSH root login enabled', severity: 'high' };

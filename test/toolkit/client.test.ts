@@ -253,3 +253,13 @@ describe('retries of 429 (loopback stub)', () => {
     expect(() => createSecmonClient({ baseUrl, apiKey: '' })).toThrow(/apiKey/);
   });
 });
+
+describe('createSecmonClient and a newer v1 service (the Versioning section)', () => {
+  it('returns a response with an unknown field and enum value as it came', async () => {
+    const newer = { id: 'pol_01jbz1a2b3c4d5e6f7g8h9j0k1', severity: 'urgent', cost_centre: 'it-ops' };
+    const fetch = async () => new Response(JSON.stringify(newer), { headers: { 'content-type': 'application/json' } });
+    const client = createSecmonClient({ baseUrl: 'http://newer.invalid', apiKey: 'any-key-1', fetch });
+    const { data } = await client.GET('/v1/policies/{id}', { params: { path: { id: newer.id } } });
+    expect(data).toEqual(newer);
+  });
+});

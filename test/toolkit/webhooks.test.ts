@@ -1,7 +1,7 @@
 // Receiving events with the package, as an integrator would: verify the signature over the raw
 // bytes, then parse into the typed event. Bodies are the document's own examples.
 import { describe, expect, it } from 'vitest';
-import { EVENT_TYPES, InvalidEventError, parseEvent, sign, SIGNATURE_HEADER, verifySignature } from '../../lib/webhooks.ts';
+import { EVENT_TYPES, InvalidEventError, parseEvent, sign, SIGNATURE_HEADER, validateEvent, verifySignature, type EventOf } from '../../lib/webhooks.ts';
 import * as toolkit from '../../lib/index.ts';
 import { listMediaTypes, loadDocument } from '../../lib/document.ts';
 
@@ -54,9 +54,23 @@ describe('secmon-api/webhooks', () => {
     const body = first!.body as { event: string; data: Record<string, unknown> };
     expect(() => parseEvent('{not json')).toThrow(InvalidEventError);
     expect(() => parseEvent(JSON.stringify({ ...body, event: 'device.rebooted' }))).toThrow(/event/);
-    expect(() => parseEvent(JSON.stringify({ ...body, data: { ...body.data, extra: 1 } }))).toThrow(InvalidEventError);
     const { timestamp: _dropped, ...noTimestamp } = body as Record<string, unknown>;
     expect(() => parseEvent(JSON.stringify(noTimestamp))).toThrow(/timestamp/);
+    expect(() => parseEvent(JSON.stringify({ ...body, timestamp: 'yesterday' }))).toThrow(/timestamp/);
+    expect(() => parseEvent(JSON.stringify({ ...body, data: { ...body.data, finding_id: 42 } }))).toThrow(/finding_id/);
+  });
+
+  it('accepts what the Versioning section lets v1 add: unknown fields and enum values, and keeps them', () => {
+    const created = deliveries.find((delivery) => (delivery.body as { event: string }).event === 'finding.created')!.body as EventOf<'finding.created'>;
+    const newer = { ...created, delivered_by: 'eu-1', data: { ...created.data, severity: 'urgent', asset_tags: ['laptop'] } };
+    const event = parseEvent(JSON.stringify(newer));
+    expect(event).toEqual(newer);
+    // The type admits a value newer than this version beside the ones it lists.
+    const severity: EventOf<'finding.created'>['data']['severity'] = 'urgent';
+    expect(event.event === 'finding.created' && event.data.severity).toBe(severity);
+    // An implementation of this exact version sends none of that: the strict check says so.
+    expect(validateEvent(newer)).toMatchObject({ valid: false, message: expect.stringMatching(/additional properties|allowed values/) });
+    expect(validateEvent(created)).toEqual({ valid: true });
   });
 });
 

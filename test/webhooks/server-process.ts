@@ -1,5 +1,5 @@
 // The reference server as a child process (the real entry point, server/main.ts, on the pinned
-// Node), for tests that kill it: its URL is read from the "server listening" log line.
+// Node), for tests that kill it: its URL is read from its own "server listening" log line.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -41,10 +41,12 @@ export async function spawnServer(env: Record<string, string>, startTimeoutMs = 
       buffered = parts.pop()!;
       for (const line of parts) {
         lines.push(line);
-        if (line.includes('"server listening"')) {
-          clearTimeout(timer);
-          resolve((JSON.parse(line) as { url: string }).url);
-        }
+        if (!line.includes('"server listening"')) continue;
+        // Its own line (the pid is the child's), so the URL is the port this very process bound.
+        const listening = JSON.parse(line) as { url: string; pid: number };
+        if (listening.pid !== child.pid) continue;
+        clearTimeout(timer);
+        resolve(listening.url);
       }
     });
   });

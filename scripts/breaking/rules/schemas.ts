@@ -11,10 +11,14 @@ const changeAt = (rule: BreakingRuleId, pair: SchemaPair, fields: Omit<Change, '
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const field = (schema: Schema, key: string) => (schema as Record<string, unknown>)[key];
 
-/** A value the service accepted is gone from a request enum. */
+/**
+ * A value is gone from an enum. In a request, clients sending it are refused; in a response or
+ * event, readers lose a value they handle. The Versioning section allows neither within v1 (it
+ * allows new values, which additions.ts lists).
+ */
 export const enumValueRemoved: SchemaRule = (pair) => {
   const [before, after] = [pair.base.enum, pair.revision.enum];
-  if (pair.direction !== 'to-service' || !before || !after) return [];
+  if (!before || !after) return [];
   return before
     .filter((value) => !after.some((kept) => same(kept, value)))
     .map((value) => changeAt('enum-value-removed', pair, { pointer: `${pair.pointer}/enum`, message: `the value ${JSON.stringify(value)} was removed`, before, after }));
@@ -162,7 +166,7 @@ export const variantsChanged: SchemaRule = (pair) => {
   const toService = pair.direction === 'to-service';
   return (['oneOf', 'anyOf'] as const).flatMap((combinator) => {
     const [before, after] = [pair.base[combinator], pair.revision[combinator]];
-    const members = matchMembers(before, after);
+    const members = matchMembers(before, after, [pair.base.type, pair.revision.type]);
     return (toService ? members.removed : members.added).map((member) =>
       changeAt(toService ? 'schema-variant-removed' : 'schema-variant-added', pair, {
         pointer: `${pair.pointer}/${combinator}`,

@@ -9,7 +9,7 @@ import { createHttpClient, type Exchange, type HttpClient, type RequestSpec } fr
 import { startReceiver, type Receiver } from './receiver.ts';
 import { orderSeenTimes, SERVER_ISSUED_PARAMS } from './semantics.ts';
 import { buildModel, schemaAt, type ContractModel, type OperationModel, type ResourceModel } from './spec.ts';
-import { conformance, ContractViolation, type Violation } from './verify.ts';
+import { conformance, ContractViolation, sentBodyValidator, type Violation } from './verify.ts';
 
 export type Profile = 'stateful' | 'stateless';
 
@@ -43,6 +43,8 @@ export interface KitOptions {
   receiverListen?: { host: string; port: number };
   /** Told whenever the kit waits for the target's rate limit. */
   onWait?: (ms: number, why: string) => void;
+  /** Accept fields and enum values newer than the document in responses and events (`--allow-newer-fields`). */
+  allowNewerFields?: boolean;
 }
 
 /** Every name, title and description the kit writes starts with this, so leftovers can be found. */
@@ -54,6 +56,8 @@ export interface KitContext {
   options: Required<Omit<KitOptions, 'readKey' | 'document' | 'receiverUrl' | 'receiverListen' | 'onWait' | 'triggerCommand'>> & { readKey?: string; triggerCommand?: string };
   model: ContractModel;
   validator: SchemaValidator;
+  /** What response and event bodies are checked with (see sentBodyValidator). */
+  sentValidator: SchemaValidator;
   http: HttpClient;
   receiver(): Promise<Receiver>;
   /** An id for the item path of a resource: an existing resource (stateful) or a valid made-up one. */
@@ -95,6 +99,7 @@ export function createKitContext(options: KitOptions): KitContext {
   const doc = options.document ?? loadDocument();
   const model = buildModel(doc);
   const validator = createSchemaValidator(doc);
+  const sentValidator = sentBodyValidator(doc, validator, options.allowNewerFields ?? false);
   const settings = {
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
@@ -105,6 +110,7 @@ export function createKitContext(options: KitOptions): KitContext {
     eventTimeoutMs: options.eventTimeoutMs ?? 15_000,
     events: options.events ?? 'check',
     eventsOutOfScope: options.eventsOutOfScope ?? [],
+    allowNewerFields: options.allowNewerFields ?? false,
     ...(options.readKey ? { readKey: options.readKey } : {}),
     ...(options.triggerCommand ? { triggerCommand: options.triggerCommand } : {}),
   };
@@ -254,7 +260,7 @@ export function createKitContext(options: KitOptions): KitContext {
   }
 
   function expectOn(op: OperationModel, check: string, exchange: Exchange, expected: Expected, note?: string) {
-    const violations: Violation[] = conformance(validator, op, exchange);
+    const violations: Violation[] = conformance(sentValidator, op, exchange);
     const ok =
       'statuses' in expected
         ? expected.statuses.includes(exchange.status)
@@ -302,6 +308,7 @@ export function createKitContext(options: KitOptions): KitContext {
     options: settings,
     model,
     validator,
+    sentValidator,
     http,
     receiver: getReceiver,
     fixture,

@@ -2,7 +2,9 @@
 // the content type is one of the documented ones, the body validates against that status's schema
 // (Ajv 2020 + formats), and every required header is present and matches its header schema.
 import type { ErrorObject } from 'ajv';
-import type { SchemaValidator } from '../../../lib/schema-validator.ts';
+import type { OpenApiDocument } from '../../../lib/document.ts';
+import { readerView } from '../../../lib/reader-view.ts';
+import { createSchemaValidator, type SchemaValidator } from '../../../lib/schema-validator.ts';
 import type { Exchange, SentRequest } from './http.ts';
 import type { HeaderModel, OperationModel, ResponseModel } from './spec.ts';
 
@@ -14,6 +16,24 @@ export interface Violation {
   /** Ajv error paths with the offending values, or other specifics. */
   details: string[];
 }
+
+/**
+ * What the kit checks response and event bodies with. Strict by default: an implementation of this
+ * exact version sends only the fields and enum values the document lists. `allowNewerFields`
+ * (`--allow-newer-fields`) checks a target ahead of the document as a v1 client reads it, with the
+ * additions the Versioning section allows within v1 accepted and everything else still checked.
+ */
+export function sentBodyValidator(doc: OpenApiDocument, strict: SchemaValidator, allowNewerFields: boolean): SchemaValidator {
+  return allowNewerFields ? createSchemaValidator(readerView(doc)) : strict;
+}
+
+// The Versioning rule each kind of schema failure breaks, so a report says why it is one.
+const VERSIONING_RULE: Record<string, string> = {
+  additionalProperties:
+    "Versioning: an implementation of this exact version sends only the fields the document lists (a newer v1 may add fields; check such a target with --allow-newer-fields)",
+  enum: "Versioning: an implementation of this exact version sends only the enum values the document lists (a newer v1 may add values; check such a target with --allow-newer-fields)",
+};
+VERSIONING_RULE.unevaluatedProperties = VERSIONING_RULE.additionalProperties!;
 
 /** Violations of the document by one response; empty when it conforms. */
 export function conformance(validator: SchemaValidator, op: OperationModel, exchange: Exchange): Violation[] {
@@ -83,6 +103,11 @@ export function headerViolations(validator: SchemaValidator, headers: HeaderMode
 
 /** `instancePath: message (value: ...)` for each Ajv error, with the offending value looked up. */
 export function ajvDetails(errors: ErrorObject[], value: unknown): string[] {
+  const rules = [...new Set(errors.map((error) => VERSIONING_RULE[error.keyword]).filter((rule) => rule !== undefined))];
+  return [...errorLines(errors, value), ...rules];
+}
+
+function errorLines(errors: ErrorObject[], value: unknown): string[] {
   return errors.slice(0, 12).map((error) => {
     const offending = pointerGet(value, error.instancePath);
     const extra = error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties'

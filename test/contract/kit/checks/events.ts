@@ -270,7 +270,7 @@ export function deliveryViolations(ctx: KitContext, webhook: WebhookModel, deliv
   if (body === undefined) {
     violations.push({ aspect: 'response-schema', message: 'the body is not JSON', details: [truncate(delivery.raw.toString('utf8'))] });
   } else {
-    const result = ctx.validator.validate(webhook.bodyPointer, body);
+    const result = ctx.sentValidator.validate(webhook.bodyPointer, body);
     if (!result.valid) violations.push({ aspect: 'response-schema', message: `the body breaks the ${webhook.event} schema (${webhook.bodyPointer})`, details: ajvDetails(result.errors, body) });
   }
   const headers = new Headers();
