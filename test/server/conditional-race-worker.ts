@@ -4,12 +4,17 @@
 // transaction would then let every racer through; inside it, the reads take turns.
 import { parentPort, workerData } from 'node:worker_threads';
 import { writeIfMatch, PRECONDITION_FAILED } from '../../server/store/conditional.ts';
-import { openSqliteStore } from '../../server/store/sqlite/store.ts';
+import { openDatabase } from '../../server/store/sqlite/database.ts';
+import { sqliteStore } from '../../server/store/sqlite/store.ts';
 import type { Store } from '../../server/store/store.ts';
 
 const { path, id, etag, gate, racer, racers } = workerData as { path: string; id: string; etag: string; gate: Int32Array; racer: number; racers: number };
 const LINGER_MS = 50;
-const store = openSqliteStore(path);
+// Twenty connections take turns at the write lock, each holding it while it lingers: the last one
+// waits for all the others, longer than the server's short lock wait (one process holds the file).
+const db = openDatabase(path);
+db.exec('PRAGMA busy_timeout = 30000');
+const store = sqliteStore(db);
 parentPort!.postMessage('ready');
 Atomics.wait(gate, 0, 0);
 const readAndLinger = async (tx: Store) => {

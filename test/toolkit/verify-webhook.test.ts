@@ -63,7 +63,7 @@ describe('verifyWebhook', () => {
     expect(refusal(() => verifyWebhook(RAW, good, OTHER))).toBe('signature-mismatch');
     expect(refusal(() => verifyWebhook(RAW.replace('high', 'low'), good, SECRET))).toBe('signature-mismatch');
     expect(refusal(() => verifyWebhook(RAW, { ...good, 'webhook-id': crypto.randomUUID() }, SECRET))).toBe('signature-mismatch');
-    const invalid = RAW.replace('"high"', '"severe"');
+    const invalid = RAW.replace('"high"', '42');
     expect(refusal(() => verifyWebhook(invalid, headersFor(invalid, SECRET), SECRET))).toBe('invalid-event');
   });
 

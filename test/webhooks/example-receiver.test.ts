@@ -79,7 +79,7 @@ describe('example receiver', () => {
     const stale = deliveryHeaders({ ...signedInput(body, crypto.randomUUID()), timestamp: Math.floor(Date.now() / 1000) - 360 });
     expect((await post(body, stale)).status).toBe(401);
     expect(logs.some((line) => line.includes('"reason":"timestamp-out-of-tolerance"'))).toBe(true);
-    const invalid = body.replace('"linux"', '"beos"');
+    const invalid = body.replace('"linux"', '42');
     const refused = await post(invalid, signed(invalid, crypto.randomUUID()));
     expect(refused.status).toBe(400);
     expect(await refused.text()).toMatch(/platform/);
