@@ -39,6 +39,10 @@ export interface KitOptions {
   receiverListen?: { host: string; port: number };
   /** Told whenever the kit waits for the target's rate limit. */
   onWait?: (ms: number, why: string) => void;
+  /** An origin the target allows for browsers (the CORS check; without it a localhost origin is tried). */
+  corsOrigin?: string;
+  /** Why the first retry's wait and a Retry-After are not judged (the target compresses its retry schedule). */
+  skipRetryTiming?: string;
 }
 
 /** Every name, title and description the kit writes starts with this, so leftovers can be found. */
@@ -47,10 +51,12 @@ export const KIT_PREFIX = 'kit-';
 const NOWHERE = 'https://secmon-contract.invalid';
 
 export interface KitContext {
-  options: Required<Omit<KitOptions, 'readKey' | 'document' | 'receiverUrl' | 'receiverListen' | 'onWait'>> & { readKey?: string };
+  options: Required<Omit<KitOptions, 'readKey' | 'document' | 'receiverUrl' | 'receiverListen' | 'onWait' | 'corsOrigin' | 'skipRetryTiming'>> & { readKey?: string };
   model: ContractModel;
   validator: SchemaValidator;
   http: HttpClient;
+  /** Every exchange of the run so far, whoever sent it (the response audit reads them). */
+  exchanges: Exchange[];
   receiver(): Promise<Receiver>;
   /** An id for the item path of a resource: an existing resource (stateful) or a valid made-up one. */
   fixture(resource: ResourceModel, fresh?: boolean): Promise<string>;
@@ -108,6 +114,13 @@ export function createKitContext(options: KitOptions): KitContext {
     ...(options.readKey ? { readKey: options.readKey } : {}),
     ...(options.onWait ? { onWait: options.onWait } : {}),
   });
+  const exchanges: Exchange[] = [];
+  const sendAndKeep = http.send;
+  http.send = async (spec) => {
+    const exchange = await sendAndKeep(spec);
+    exchanges.push(exchange);
+    return exchange;
+  };
   const stateful = options.profile === 'stateful';
   const created: { resource: ResourceModel; id: string }[] = [];
   let closing = false;
@@ -292,6 +305,7 @@ export function createKitContext(options: KitOptions): KitContext {
     model,
     validator,
     http,
+    exchanges,
     receiver: getReceiver,
     fixture,
     create,

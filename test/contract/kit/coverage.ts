@@ -56,6 +56,20 @@ const ABBREVIATIONS: Record<string, string> = {
   transitions: 'states',
   delivery: 'event',
   'rate-limit-429': '429',
+  'finding-lifecycle': 'life',
+  references: 'refs',
+  'policy-in-use': 'inuse',
+  compliance: 'compl',
+  'replace-semantics': 'put',
+  secrets: 'secret',
+  'read-scope': 'read',
+  'pagination-rules': 'paging',
+  'problem-catalogue': 'probs',
+  cors: 'cors',
+  'delivery-semantics': 'fanout',
+  'delivery-retry': 'retry',
+  'endpoint-gone': '410',
+  'response-audit': 'audit',
 };
 
 /** The table as text: a matrix (✓ passed, ✗ failed, – skipped, ! known limit) and the reasons below it. */

@@ -104,6 +104,8 @@ export async function runKit(
     profile: options.profile,
     hasReadKey: options.readKey !== undefined,
     ...(options.events === 'skip' ? { skipEvents: 'events skipped (--events skip): the target cannot reach the kit’s receiver' } : {}),
+    ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
+    ...(options.skipRetryTiming ? { skipRetryTiming: options.skipRetryTiming } : {}),
   }).filter(selection.only ?? (() => true));
   const results: CheckResult[] = [];
   const aborted = new Promise<'aborted'>((resolve) => {
