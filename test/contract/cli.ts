@@ -8,6 +8,8 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadDocument } from '../../lib/document.ts';
 import { MARK } from './kit/coverage.ts';
+import { CHECKS } from './kit/plan.ts';
+import { formatRules, ruleCoverage } from './kit/rules/trace.ts';
 import { junitReport } from './kit/junit.ts';
 import { runKit, type KnownLimit } from './kit/runner.ts';
 
@@ -31,6 +33,10 @@ const USAGE = `usage: secmon-contract --base-url <url> --api-key <key> [options]
                           in front of --receiver-listen); default: loopback, for development targets
   --receiver-listen <a>   where the receiver listens: [host:]port (default 127.0.0.1, a free port)
   --event-timeout <ms>    how long to wait for the events' deliveries (default 15000)
+  --cors-origin <origin>  an origin the target allows for browsers (without it, the CORS check tries
+                          http://localhost:5173 and is skipped if the target does not allow it)
+  --rules                 print every rule of the document (each sentence of its descriptions) with
+                          its checks and status; with --base-url, after the run, with each verdict
   --version               print the kit's version and the document version it checks
 
 Everything the kit creates is deleted at the end, also on failure and on Ctrl-C; its names start
@@ -60,6 +66,8 @@ try {
       'receiver-url': { type: 'string' },
       'receiver-listen': { type: 'string' },
       'event-timeout': { type: 'string' },
+      'cors-origin': { type: 'string' },
+      rules: { type: 'boolean' },
       version: { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -74,6 +82,12 @@ if (args.help) {
 if (args.version) {
   process.stdout.write(`${VERSION}\n`);
   process.exit(0);
+}
+if (args.rules && !args['base-url']) {
+  const rules = ruleCoverage(document, undefined, undefined, CHECKS);
+  // Written before exiting: a pipe (`| less`) would otherwise get only what fitted its buffer.
+  await new Promise((done) => process.stdout.write(`${formatRules(rules)}\n`, done));
+  process.exit(rules.uncovered.length === 0 ? 0 : 1);
 }
 const { profile, events } = args;
 const listen = /^(?:(.+):)?(\d{1,5})$/.exec(args['receiver-listen'] ?? '127.0.0.1:0');
@@ -130,6 +144,7 @@ const run = await runKit(
     receiverListen: { host: listen![1] ?? '127.0.0.1', port: Number(listen![2]) },
     ...(args['receiver-url'] ? { receiverUrl: args['receiver-url'] } : {}),
     ...(args['event-timeout'] ? { eventTimeoutMs: Number(args['event-timeout']) } : {}),
+    ...(args['cors-origin'] ? { corsOrigin: args['cors-origin'] } : {}),
     onWait: (ms, why) => process.stdout.write(`  … waiting ${(ms / 1000).toFixed(1)} s: ${why}\n`),
     ...(args['read-key'] ? { readKey: args['read-key'] } : {}),
     ...(args.seed ? { seed: Number(args.seed) } : {}),
@@ -158,6 +173,7 @@ if (args.report) {
   mkdirSync(dirname(report), { recursive: true });
   writeFileSync(report, junitReport(`secmon-contract (${profile})`, run.results, seconds));
 }
+if (args.rules) process.stdout.write(`\n${formatRules(run.coverage.rules)}\n`);
 if (run.leftovers.length > 0) process.stdout.write(`\ncould not delete what the kit created: ${run.leftovers.join(', ')}\n`);
 const waited = run.waitedMs > 0 ? `, ${(run.waitedMs / 1000).toFixed(1)} s of it waiting for the rate limit` : '';
 process.stdout.write(

@@ -3,6 +3,7 @@
 import { createKitContext, type KitContext, type KitOptions } from './context.ts';
 import { coverage, formatCoverage, type Coverage } from './coverage.ts';
 import { planChecks, type PlannedCheck } from './plan.ts';
+import { traceFailure } from './rules/trace.ts';
 
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'known-limit';
 
@@ -56,7 +57,7 @@ export async function runCheck(ctx: KitContext, planned: PlannedCheck, knownLimi
     }
     return { ...describe(planned), outcome: 'passed', ...note, ms: ms() };
   } catch (error) {
-    const message = error instanceof Error ? (error.name === 'ContractViolation' ? error.message : `${planned.id}: ${messageOf(error)}`) : String(error);
+    const message = traceFailure(planned.check, error instanceof Error ? (error.name === 'ContractViolation' ? error.message : `${planned.id}: ${messageOf(error)}`) : String(error));
     if (limit) return { ...describe(planned), outcome: 'known-limit', reason: limit.reason, error: message, ms: ms() };
     return { ...describe(planned), outcome: 'failed', error: message, ms: ms() };
   }

@@ -22,7 +22,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: 'errors.8', at: '/info/description', text: '`unauthorized` | 401 | No API key, or an unknown one.', checks: ['problem-catalogue'] },
   { id: 'errors.9', at: '/info/description', text: '`forbidden` | 403 | The key lacks the `read` or `write` scope.', checks: ['problem-catalogue'] },
   { id: 'errors.10', at: '/info/description', text: '`not-found` | 404 | No resource has this id, or no such route.', checks: ['problem-catalogue'] },
-  { id: 'errors.11', at: '/info/description', text: '`method-not-allowed` | 405 | The path exists but not with this method.', checks: ['problem-catalogue'] },
+  { id: 'errors.11', at: '/info/description', text: '`method-not-allowed` | 405 | The path exists but not with this method.', checks: ['problem-catalogue', 'unsupported-method'] },
   { id: 'errors.12', at: '/info/description', text: "`request-timeout` | 408 | The request's header fields took over 10 s, or the whole request over 30 s, to arrive (refused before it reaches an operation; the connection is closed).", checks: ['problem-catalogue'] },
   { id: 'errors.13', at: '/info/description', text: '`invalid-transition` | 409 | A finding status change its life cycle does not allow.', checks: ['problem-catalogue'] },
   { id: 'errors.14', at: '/info/description', text: '`idempotency-key-reused` | 409 | An `Idempotency-Key` reused with a different body.', checks: ['problem-catalogue'] },
@@ -33,7 +33,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: 'errors.19', at: '/info/description', text: "`rate-limited` | 429 | The key's quota is used up; see `Retry-After`.", checks: ['rate-limit-429', 'response-audit'] },
   { id: 'errors.20', at: '/info/description', text: "`headers-too-large` | 431 | The request's header fields are over 16 KiB in all (refused before it reaches an operation).", checks: ['problem-catalogue'] },
   { id: 'errors.21', at: '/info/description', text: '`internal-error` | 500 | A fault in the service. Safe to retry with backoff.', unobservable: 'a correct request cannot make a correct service fail; any 500 the kit meets fails the check that met it' },
-  { id: 'pagination.1', at: '/info/description', text: 'List operations return `{ "data": [...], "next_cursor": "..." }`, newest first by (`created_at`, `id`).', checks: ['pagination', 'success-response'] },
+  { id: 'pagination.1', at: '/info/description', text: 'List operations return `{ "data": [...], "next_cursor": "..." }`, newest first by (`created_at`, `id`).', checks: ['pagination', 'success-response', 'available-after-create'] },
   { id: 'pagination.2', at: '/info/description', text: '`limit` is 1 to 100 (default 20).', checks: ['pagination-rules', 'invalid-parameters'] },
   { id: 'pagination.3', at: '/info/description', text: 'Pass `next_cursor` back as `cursor` until it is `null`.', checks: ['pagination'] },
   { id: 'pagination.4', at: '/info/description', text: 'Cursors are opaque and bound to the filters they were issued with; a cursor that is malformed or used with other filters gets `400`.', checks: ['pagination-rules'] },
@@ -113,7 +113,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   // /paths/~1v1~1policies/post/description
   { id: 'createPolicy.1', at: '/paths/~1v1~1policies/post/description', text: 'Creates a policy.', checks: ['success-response'] },
   { id: 'createPolicy.2', at: '/paths/~1v1~1policies/post/description', text: 'It starts at `version` 1 and `compliant` (no finding references it yet).', checks: ['compliance'] },
-  { id: 'createPolicy.3', at: '/paths/~1v1~1policies/post/description', text: 'Answers `201` with the policy, its `Location` and its `ETag`.', checks: ['success-response'] },
+  { id: 'createPolicy.3', at: '/paths/~1v1~1policies/post/description', text: 'Answers `201` with the policy, its `Location` and its `ETag`.', checks: ['success-response', 'available-after-create'] },
   { id: 'createPolicy.4', at: '/paths/~1v1~1policies/post/description', text: 'Send an `Idempotency-Key` to make retries safe.', checks: ['idempotency'] },
   { id: 'createPolicy.5', at: '/paths/~1v1~1policies/post/description', text: 'Needs the `write` scope.', checks: ['read-only-key-403'] },
   // /paths/~1v1~1policies/post/responses/201/description
@@ -157,7 +157,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   // /paths/~1v1~1findings/post/description
   { id: 'createFinding.1', at: '/paths/~1v1~1findings/post/description', text: 'Creates a finding in status `open` and emits `finding.created` to subscribed webhooks.', checks: ['finding-lifecycle', 'delivery'] },
   { id: 'createFinding.2', at: '/paths/~1v1~1findings/post/description', text: 'If it references a policy that was `compliant`, the policy becomes `non_compliant` and `compliance.changed` is emitted too.', checks: ['compliance'] },
-  { id: 'createFinding.3', at: '/paths/~1v1~1findings/post/description', text: 'Answers `201` with the finding, its `Location` and its `ETag`.', checks: ['success-response'] },
+  { id: 'createFinding.3', at: '/paths/~1v1~1findings/post/description', text: 'Answers `201` with the finding, its `Location` and its `ETag`.', checks: ['success-response', 'available-after-create'] },
   { id: 'createFinding.4', at: '/paths/~1v1~1findings/post/description', text: 'Send an `Idempotency-Key` to make retries safe.', checks: ['idempotency'] },
   { id: 'createFinding.5', at: '/paths/~1v1~1findings/post/description', text: 'Needs the `write` scope.', checks: ['read-only-key-403'] },
   // /paths/~1v1~1findings/post/responses/201/description
@@ -206,7 +206,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: 'createWebhook.1', at: '/paths/~1v1~1webhooks/post/description', text: 'Subscribes a URL to one or more event types.', checks: ['success-response'] },
   { id: 'createWebhook.2', at: '/paths/~1v1~1webhooks/post/description', text: 'The `secret` is stored for signing and never returned (`has_secret` shows it is set).', checks: ['secrets'] },
   { id: 'createWebhook.3', at: '/paths/~1v1~1webhooks/post/description', text: 'The URL is checked against the SSRF rules (see `url`); a refused URL gets `400` with the problem type `url-not-allowed`.', checks: ['problem-catalogue'] },
-  { id: 'createWebhook.4', at: '/paths/~1v1~1webhooks/post/description', text: 'Answers `201` with the webhook, its `Location` and its `ETag`.', checks: ['success-response'] },
+  { id: 'createWebhook.4', at: '/paths/~1v1~1webhooks/post/description', text: 'Answers `201` with the webhook, its `Location` and its `ETag`.', checks: ['success-response', 'available-after-create'] },
   { id: 'createWebhook.5', at: '/paths/~1v1~1webhooks/post/description', text: 'Send an `Idempotency-Key` to make retries safe.', checks: ['idempotency'] },
   { id: 'createWebhook.6', at: '/paths/~1v1~1webhooks/post/description', text: 'Needs the `write` scope.', checks: ['read-only-key-403'] },
   // /paths/~1v1~1webhooks/post/responses/201/description
