@@ -24,6 +24,10 @@ export interface Fault {
    * it (the service answered 204 for the receiver, as a service that never sent it).
    */
   delivery?(headers: Record<string, string>, body: Buffer): { headers: Record<string, string>; body: Buffer } | undefined;
+  /** Legal variations: every delivery is sent twice, after a random pause (so they also come out of order). */
+  duplicateDeliveries?: boolean;
+  /** Legal variation: response bodies are sent in chunks (Transfer-Encoding: chunked). */
+  chunked?: boolean;
   /** Rewrites the receiver's answer on its way back to the service (which then judges it). */
   deliveryAnswer?(answer: { status: number; headers: Record<string, string> }): { status: number; headers: Record<string, string> };
 }
@@ -44,7 +48,12 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<{
           res.writeHead(204).end();
           return;
         }
-        const answer = await fetch(target, { method: 'POST', headers: tampered.headers, body: new Uint8Array(tampered.body), redirect: 'manual' });
+        const forward = () => fetch(target, { method: 'POST', headers: tampered.headers, body: new Uint8Array(tampered.body), redirect: 'manual' });
+        if (fault.duplicateDeliveries) {
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 100));
+          await (await forward()).arrayBuffer();
+        }
+        const answer = await forward();
         const received = { status: answer.status, headers: Object.fromEntries([...answer.headers].filter(([name]) => !DROPPED.has(name))) };
         const passed = fault.deliveryAnswer?.(received) ?? received;
         res.writeHead(passed.status, passed.headers).end(Buffer.from(await answer.arrayBuffer()));
@@ -64,7 +73,11 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<{
         body: Buffer.from(await answer.arrayBuffer()),
       };
       const sent = fault.response?.({ method: req.method ?? 'GET', path, body, headers: headersOf(req) }, original) ?? original;
-      res.writeHead(sent.status, sent.headers).end(sent.body);
+      if (fault.chunked && sent.body.length > 1) {
+        res.writeHead(sent.status, sent.headers);
+        res.write(sent.body.subarray(0, sent.body.length >> 1));
+        res.end(sent.body.subarray(sent.body.length >> 1));
+      } else res.writeHead(sent.status, sent.headers).end(sent.body);
     } catch (error) {
       res.writeHead(502, { 'content-type': 'text/plain' }).end(String(error));
     }
