@@ -35,6 +35,8 @@ const USAGE = `usage: secmon-contract --base-url <url> --api-key <key> [options]
   --event-timeout <ms>    how long to wait for the events' deliveries (default 15000)
   --cors-origin <origin>  an origin the target allows for browsers (without it, the CORS check tries
                           http://localhost:5173 and is skipped if the target does not allow it)
+  --compressed-retries    the target compresses its webhook retry schedule (a test setting): the waits
+                          before the first retry and after a Retry-After are then not judged
   --rules                 print every rule of the document (each sentence of its descriptions) with
                           its checks and status; with --base-url, after the run, with each verdict
   --version               print the kit's version and the document version it checks
@@ -67,6 +69,7 @@ try {
       'receiver-listen': { type: 'string' },
       'event-timeout': { type: 'string' },
       'cors-origin': { type: 'string' },
+      'compressed-retries': { type: 'boolean' },
       rules: { type: 'boolean' },
       version: { type: 'boolean' },
       help: { type: 'boolean' },
@@ -145,6 +148,7 @@ const run = await runKit(
     ...(args['receiver-url'] ? { receiverUrl: args['receiver-url'] } : {}),
     ...(args['event-timeout'] ? { eventTimeoutMs: Number(args['event-timeout']) } : {}),
     ...(args['cors-origin'] ? { corsOrigin: args['cors-origin'] } : {}),
+    ...(args['compressed-retries'] ? { skipRetryTiming: 'the target compresses its retry schedule (--compressed-retries)' } : {}),
     onWait: (ms, why) => process.stdout.write(`  … waiting ${(ms / 1000).toFixed(1)} s: ${why}\n`),
     ...(args['read-key'] ? { readKey: args['read-key'] } : {}),
     ...(args.seed ? { seed: Number(args.seed) } : {}),

@@ -40,7 +40,7 @@ function startCli(args: string[], onStdout?: (text: string, child: ReturnType<ty
   return once(child, 'exit').then(([code]) => ({ code: code as number | null, stdout, stderr }));
 }
 
-const kitArgs = (target: string) => ['--base-url', target, '--api-key', WRITER_KEY, '--read-key', READER_KEY, '--cases', '4'];
+const kitArgs = (target: string) => ['--base-url', target, '--api-key', WRITER_KEY, '--read-key', READER_KEY, '--cases', '4', '--compressed-retries'];
 
 describe('the target holds what it held before', () => {
   let reference: ReferenceTarget;
