@@ -246,6 +246,15 @@ const unknownPolicyAccepted: Fault = {
     return json.policy_id === UNKNOWN_POLICY ? asBody({ ...json, policy_id: null }) : body;
   },
 };
+/** Seen times taken in either order (the service sorts them instead of refusing). */
+const seenTimesInAnyOrder: Fault = {
+  request: (method, path, body) => {
+    if (method !== 'POST' || path !== '/v1/findings' || body.length === 0) return body;
+    const json = asJson(body) as { first_seen_at?: string; last_seen_at?: string };
+    const { first_seen_at: first, last_seen_at: last } = json;
+    return first && last && last < first ? asBody({ ...json, first_seen_at: last, last_seen_at: first }) : body;
+  },
+};
 const policyDeletedWhileInUse: Fault = {
   response: (request, response) =>
     request.method === 'DELETE' && ITEM.test(request.path) && response.status === 409 ? { status: 204, headers: {}, body: Buffer.alloc(0) } : undefined,
@@ -366,6 +375,7 @@ const FINDINGS_PUT = 'updateFinding (PUT /v1/findings/{id})';
 const CREATED = 'findingCreated (webhook finding.created)';
 const RULE_FAULTS: [name: string, fault: Fault, subject: string, check: string, rule: string, options?: Partial<KitOptions>][] = [
   ['resolved_at kept after reopening', resolvedAtKeptOnReopen, FINDINGS_PUT, 'finding-lifecycle', 'updateFinding.3'],
+  ['last_seen_at before first_seen_at accepted', seenTimesInAnyOrder, FINDINGS_PUT, 'finding-lifecycle', 'schema.FindingCreate.2'],
   ['an unknown policy_id accepted', unknownPolicyAccepted, 'createFinding (POST /v1/findings)', 'references', 'schema.FindingCreate.3'],
   ['a policy deleted while an open finding references it', policyDeletedWhileInUse, 'deletePolicy (DELETE /v1/policies/{id})', 'policy-in-use', 'deletePolicy.2'],
   ['compliance_status always compliant', alwaysCompliant, 'getPolicy (GET /v1/policies/{id})', 'compliance', 'createFinding.2'],

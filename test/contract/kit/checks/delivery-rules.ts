@@ -53,7 +53,7 @@ export async function deliverySemantics(ctx: KitContext, check: string): Promise
   const created = label(ctx, 'finding.created');
   const resolvedLabel = label(ctx, 'finding.resolved');
   const [a, b, c, d, r] = await Promise.all(['a', 'b', 'c', 'd', 'r'].map((name) => sink(ctx, `semantics-${name}`)));
-  const aHook = await subscribe(ctx, check, a!.url, ['finding.created', 'finding.resolved']);
+  await subscribe(ctx, check, a!.url, ['finding.created', 'finding.resolved']);
   await subscribe(ctx, check, b!.url, ['compliance.changed']);
   await subscribe(ctx, check, c!.url, ['finding.created'], { enabled: false });
   await subscribe(ctx, check, d!.url, ['finding.created']);
@@ -107,7 +107,6 @@ export async function deliverySemantics(ctx: KitContext, check: string): Promise
       if (delivery.raw.length > MAX_EVENT_BYTES) fail(created, 'slow-and-failing-receivers.8', `an event body of ${delivery.raw.length} bytes, over 64 KiB`);
     }
   }
-  void aHook;
   return { note: waitedNote };
 }
 

@@ -74,18 +74,17 @@ export async function findingLifecycle(ctx: KitContext, check: string): Promise<
 export async function references(ctx: KitContext, check: string): Promise<void> {
   const findings = crudNamed(ctx, 'findings');
   const onCreate = await ctx.send(findings.create, { body: await bodyWith(ctx, findings.create, { policy_id: UNKNOWN_POLICY }) });
-  expectProblem(ctx, findings.create.label, check, onCreate, 400, 'validation-error', 'schema.FindingCreate.3', `creating a finding with policy_id ${UNKNOWN_POLICY}, which no policy has`);
+  expectProblem(findings.create.label, check, onCreate, 400, 'validation-error', 'schema.FindingCreate.3', `creating a finding with policy_id ${UNKNOWN_POLICY}, which no policy has`);
   const { id, exchange } = await ctx.create(findings, check, await bodyWith(ctx, findings.create, { policy_id: null }));
   const onUpdate = await ctx.send(findings.update, { id, body: findingUpdate(json(exchange), 'open', { policy_id: UNKNOWN_POLICY }) });
-  expectProblem(ctx, findings.update.label, check, onUpdate, 400, 'validation-error', 'errors.5', `updating a finding to policy_id ${UNKNOWN_POLICY}, which no policy has`);
+  expectProblem(findings.update.label, check, onUpdate, 400, 'validation-error', 'errors.5', `updating a finding to policy_id ${UNKNOWN_POLICY}, which no policy has`);
 }
 
-export function expectProblem(ctx: KitContext, subject: string, check: string, exchange: Exchange, status: number, type: string, rule: string, what: string): void {
+export function expectProblem(subject: string, check: string, exchange: Exchange, status: number, type: string, rule: string, what: string): void {
   const problem = exchange.json as { type?: unknown } | undefined;
   if (exchange.status !== status || problem?.type !== PROBLEMS + type) {
     breach(subject, check, rule, `${what}: expected ${status} ${type}, got ${exchange.status} ${String(problem?.type ?? exchange.mediaType)}`, [], exchange);
   }
-  void ctx;
 }
 
 /** `policy-in-use`: a policy open or in-progress findings reference cannot be deleted; afterwards the others lose the reference. */
@@ -97,7 +96,7 @@ export async function policyInUse(ctx: KitContext, check: string): Promise<void>
   for (const status of ['open', 'in_progress']) {
     if (status !== 'open') ctx.expect(findings.update, check, await ctx.send(findings.update, { id: findingId, body: findingUpdate(finding, status) }), { statuses: [200] }, `moving the finding to ${status}`);
     const refused = await ctx.send(policies.delete, { id: policyId });
-    expectProblem(ctx, policies.delete.label, check, refused, 409, 'policy-in-use', 'deletePolicy.2', `deleting a policy an ${status} finding references`);
+    expectProblem(policies.delete.label, check, refused, 409, 'policy-in-use', 'deletePolicy.2', `deleting a policy an ${status} finding references`);
   }
   ctx.expect(findings.update, check, await ctx.send(findings.update, { id: findingId, body: findingUpdate(finding, 'resolved') }), { statuses: [200] }, 'resolving the finding');
   ctx.expect(policies.delete, check, await ctx.send(policies.delete, { id: policyId }), { statuses: [204] }, 'deleting the policy once only a resolved finding references it');

@@ -102,7 +102,7 @@ export async function problemCatalogue(ctx: KitContext, check: string): Promise<
   expectType(policies.list, route, 'not-found', 'a route the document does not have');
   expectType(policies.list, await ctx.http.send({ method: 'PATCH', path: policies.list.path, body: {} }), 'method-not-allowed', 'PATCH on a collection');
 
-  const { id: live, exchange: liveCreated } = await ctx.create(policies, check);
+  const { id: live } = await ctx.create(policies, check);
   const stale = await ctx.send(policies.update, { id: live, body: await bodyWith(ctx, policies.update), headers: { 'If-Match': '"kit-stale-etag"' } });
   expectType(policies.update, stale, 'precondition-failed', 'If-Match with an ETag the policy never had', pathOf(stale));
   const { id: findingId, exchange: finding } = await ctx.create(findings, check, await bodyWith(ctx, findings.create, { policy_id: live }));
@@ -116,7 +116,6 @@ export async function problemCatalogue(ctx: KitContext, check: string): Promise<
   expectType(policies.create, reused, 'idempotency-key-reused', 'an Idempotency-Key reused with another body');
   expectType(policies.create, await ctx.send(policies.create, { rawBody: JSON.stringify({ description: 'x'.repeat(1024 * 1024 + 1024) }) }), 'payload-too-large', 'a body over 1 MiB');
   expectType(policies.create, await ctx.send(policies.create, { rawBody: JSON.stringify(created.json), contentType: 'text/plain' }), 'unsupported-media-type', 'Content-Type text/plain');
-  void liveCreated;
 
   const rawProblem = (answer: RawAnswer, type: string, what: string) => {
     const wanted = row(type);

@@ -6,9 +6,8 @@ import { isDeepStrictEqual } from 'node:util';
 import type { KitContext } from '../context.ts';
 import { schemaAt, type ResourceModel } from '../spec.ts';
 import { breach, bodyWith, crudNamed, defaultOf, newSecret, type Json } from './rule-support.ts';
-import type { isCrud } from './stateful.ts';
 
-type Crud = Parameters<typeof isCrud>[0] & Required<Pick<ResourceModel, 'create' | 'read' | 'update'>>;
+type Crud = ResourceModel & Required<Pick<ResourceModel, 'create' | 'read' | 'update'>>;
 
 /** The rule each resource's replace semantics come from. */
 const RULE: Record<string, string> = { policies: 'updatePolicy.1', findings: 'schema.FindingUpdate.3', webhooks: 'schema.WebhookUpdate.1' };
