@@ -7,7 +7,7 @@ import { deliveryCheck } from './checks/events.ts';
 import { compliance, findingLifecycle, policyInUse, references } from './checks/findings-rules.ts';
 import { invalidBodies, invalidParameters, refusedCredentials, successResponse, validInput } from './checks/operation.ts';
 import { paginationRules } from './checks/pagination-rules.ts';
-import { problemCatalogue, responseAudit } from './checks/problem-rules.ts';
+import { problemCatalogue, responseAudit, startRequestTimeoutProbe } from './checks/problem-rules.ts';
 import { rateLimitProbe } from './checks/rate-limit.ts';
 import { readScope, replaceSemantics, secrets, webhookSecret } from './checks/replace-rules.ts';
 import { availableAfterCreate, idempotency, isCrud, lifecycle, pagination, transitions, unsupportedMethod, useAfterDelete } from './checks/stateful.ts';
@@ -28,6 +28,11 @@ export interface PlannedCheck {
   /** Planned skip, with the reason shown in the coverage table. */
   skip?: string;
   run: CheckRun;
+  /**
+   * Started before the first check of the run, for a check that must wait on the target (the
+   * 408 probe waits out its header time-out): the wait then overlaps the other checks.
+   */
+  prepare?: (ctx: KitContext) => void;
 }
 
 export interface PlanOptions {
@@ -84,8 +89,8 @@ const STATELESS = 'stateless profile: needs a target that keeps state';
 export function planChecks(model: ContractModel, options: PlanOptions): PlannedCheck[] {
   const plan: PlannedCheck[] = [];
   const stateful = options.profile === 'stateful';
-  const add = (check: string, subjects: string[], exercisesSuccess: boolean, run: CheckRun, skip?: string) =>
-    plan.push({ id: `${subjects[0]} › ${check}`, check, subjects, exercisesSuccess, run, ...(skip ? { skip } : {}) });
+  const add = (check: string, subjects: string[], exercisesSuccess: boolean, run: CheckRun, skip?: string, prepare?: PlannedCheck['prepare']) =>
+    plan.push({ id: `${subjects[0]} › ${check}`, check, subjects, exercisesSuccess, run, ...(skip ? { skip } : {}), ...(prepare ? { prepare } : {}) });
 
   for (const op of model.operations) {
     if (op.kind === 'unknown') continue;
@@ -156,7 +161,11 @@ export function planChecks(model: ContractModel, options: PlanOptions): PlannedC
  * The checks of the rules the document states in words. They need the three resources (and the
  * events their changes cause), so a document without them gets none of these checks.
  */
-function planRuleChecks(model: ContractModel, options: PlanOptions, add: (check: string, subjects: string[], exercisesSuccess: boolean, run: CheckRun, skip?: string) => void): void {
+function planRuleChecks(
+  model: ContractModel,
+  options: PlanOptions,
+  add: (check: string, subjects: string[], exercisesSuccess: boolean, run: CheckRun, skip?: string, prepare?: PlannedCheck['prepare']) => void,
+): void {
   const [policies, findings, webhooks] = ['policies', 'findings', 'webhooks'].map((name) => model.resources.find((r) => r.name === name && isCrud(r)));
   if (!policies || !findings || !webhooks || !isCrud(policies) || !isCrud(findings) || !isCrud(webhooks)) return;
   const stateless = options.profile === 'stateful' ? undefined : STATELESS;
@@ -177,7 +186,7 @@ function planRuleChecks(model: ContractModel, options: PlanOptions, add: (check:
   const reads = model.resources.flatMap((r) => labels(r.list?.label, r.read?.label));
   add('read-scope', reads, true, (ctx) => readScope(ctx, 'read-scope'), stateless ?? (options.hasReadKey ? undefined : 'no --read-key given'));
   add('pagination-rules', [policies.list.label], true, (ctx) => paginationRules(ctx, 'pagination-rules'), stateless);
-  add('problem-catalogue', [policies.list.label, policies.create.label, policies.read.label, policies.update.label, policies.delete.label, findings.update.label, webhooks.create.label], false, (ctx) => problemCatalogue(ctx, 'problem-catalogue'), stateless);
+  add('problem-catalogue', [policies.list.label, policies.create.label, policies.read.label, policies.update.label, policies.delete.label, findings.update.label, webhooks.create.label], false, (ctx) => problemCatalogue(ctx, 'problem-catalogue'), stateless, startRequestTimeoutProbe);
   add('cors', [policies.list.label], false, (ctx) => cors(ctx, 'cors', options.corsOrigin));
   add('delivery-semantics', labels(hook('finding.created'), hook('finding.resolved')), true, (ctx) => deliverySemantics(ctx, 'delivery-semantics'), events);
   add('delivery-retry', labels(hook('finding.created')), true, (ctx) => deliveryRetry(ctx, 'delivery-retry', options.skipRetryTiming ? { skip: options.skipRetryTiming } : {}), events);

@@ -115,6 +115,7 @@ export async function runKit(
   });
   let interrupted = false;
   let leftovers: string[];
+  for (const planned of plan) if (!planned.skip) planned.prepare?.(ctx);
   try {
     for (const planned of plan) {
       const result = await Promise.race([runCheck(ctx, planned, selection.knownLimits), aborted]);

@@ -42,6 +42,7 @@ export function defineContractSuite(options: SuiteOptions): void {
   describe(options.name, () => {
     beforeAll(async () => {
       ctx = createKitContext(await options.target());
+      for (const planned of plan) if (!planned.skip) planned.prepare?.(ctx);
     });
     afterAll(async () => {
       await ctx?.cleanup();
