@@ -2,7 +2,7 @@
 // here names an operation. A check that needs what the run lacks (state, a read-only key) is
 // planned as skipped with its reason, so the coverage table can say why.
 import { cors } from './checks/cors.ts';
-import { deliveryRetry, deliverySemantics, endpointGone } from './checks/delivery-rules.ts';
+import { deliveryRetry, deliverySemantics, endpointGone, startRetryProbe } from './checks/delivery-rules.ts';
 import { deliveryCheck } from './checks/events.ts';
 import { compliance, findingLifecycle, policyInUse, references } from './checks/findings-rules.ts';
 import { invalidBodies, invalidParameters, refusedCredentials, successResponse, validInput } from './checks/operation.ts';
@@ -189,7 +189,8 @@ function planRuleChecks(
   add('problem-catalogue', [policies.list.label, policies.create.label, policies.read.label, policies.update.label, policies.delete.label, findings.update.label, webhooks.create.label], false, (ctx) => problemCatalogue(ctx, 'problem-catalogue'), stateless, startRequestTimeoutProbe);
   add('cors', [policies.list.label], false, (ctx) => cors(ctx, 'cors', options.corsOrigin));
   add('delivery-semantics', labels(hook('finding.created'), hook('finding.resolved')), true, (ctx) => deliverySemantics(ctx, 'delivery-semantics'), events);
-  add('delivery-retry', labels(hook('finding.created')), true, (ctx) => deliveryRetry(ctx, 'delivery-retry', options.skipRetryTiming ? { skip: options.skipRetryTiming } : {}), events);
+  const timing = options.skipRetryTiming ? { skip: options.skipRetryTiming } : {};
+  add('delivery-retry', labels(hook('finding.created')), true, (ctx) => deliveryRetry(ctx, 'delivery-retry', timing), events, (ctx) => void startRetryProbe(ctx, 'delivery-retry', timing));
   add('endpoint-gone', labels(hook('finding.created'), webhooks.update.label), true, (ctx) => endpointGone(ctx, 'endpoint-gone'), events);
   add('response-audit', model.operations.filter((op) => op.kind !== 'unknown').map((op) => op.label), false, (ctx) => responseAudit(ctx, 'response-audit'), stateless);
 }
