@@ -15,6 +15,8 @@ export interface ProxiedResponse {
 export interface Fault {
   /** Rewrites the path (and query) before it goes upstream, as an implementation that ignores a part would. */
   path?(method: string, path: string): string;
+  /** Rewrites request headers before they go upstream (names lowercase). */
+  headers?(headers: Record<string, string>): Record<string, string>;
   /** Rewrites a request body before it goes upstream, as an implementation that reads it wrongly would. */
   request?(method: string, path: string, body: Buffer): Buffer;
   /** Rewrites an upstream response; undefined leaves it as is. */
@@ -63,7 +65,7 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<{
       const forwarded = fault.delivery || fault.deliveryAnswer ? relayWebhookUrls(req.method ?? 'GET', path, rewritten, self) : rewritten;
       const answer = await fetch(upstream + (fault.path?.(req.method ?? 'GET', path) ?? path), {
         method: req.method ?? 'GET',
-        headers: headersOf(req),
+        headers: fault.headers?.(headersOf(req)) ?? headersOf(req),
         body: forwarded.length > 0 ? new Uint8Array(forwarded) : null,
         redirect: 'manual',
       });

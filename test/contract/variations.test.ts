@@ -1,6 +1,7 @@
 // No false alarms: the reference server behind a proxy that changes only what the document leaves
 // open — another cursor encoding, JSON key order and whitespace, header-name case, chunked bodies,
-// every delivery duplicated and delivered out of order — must pass every behaviour check.
+// another ETag encoding, every delivery duplicated and delivered out of order — must pass every
+// behaviour check.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKit } from './kit/runner.ts';
 import { startFaultProxy, type Fault, type ProxiedResponse } from './fault-proxy.ts';
@@ -25,6 +26,11 @@ function reversed(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).reverse().map(([key, inner]) => [key, reversed(inner)]));
 }
 
+/** Another strong ETag for the same representation: `"abc"` ↔ `"v2-abc"`. */
+const ETAG = /^"(.*)"$/;
+const wrapTag = (tag: string) => tag.replace(ETAG, '"v2-$1"');
+const unwrapTag = (tag: string) => tag.replace(/^"v2-(.*)"$/, '"$1"');
+
 const titleCase = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, dash: string, letter: string) => dash + letter.toUpperCase());
 
 const legalVariations: Fault = {
@@ -34,8 +40,9 @@ const legalVariations: Fault = {
     if (cursor?.startsWith(WRAP)) url.searchParams.set('cursor', Buffer.from(cursor.slice(WRAP.length), 'base64url').toString('utf8'));
     return url.pathname + url.search;
   },
+  headers: (headers) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, name === 'if-match' || name === 'if-none-match' ? unwrapTag(value) : value])),
   response: (_request, response): ProxiedResponse => {
-    const headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [titleCase(name), value]));
+    const headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [titleCase(name), name === 'etag' ? wrapTag(value) : value]));
     if (!/json/.test(response.headers['content-type'] ?? '') || response.body.length === 0) return { ...response, headers };
     const json = JSON.parse(response.body.toString('utf8')) as Record<string, unknown>;
     if (typeof json.next_cursor === 'string') json.next_cursor = wrap(json.next_cursor);
@@ -49,7 +56,7 @@ describe('legal variations of the reference server', () => {
   it('pass every behaviour check (the raw-socket problem provocations excepted)', async () => {
     const proxy = await startFaultProxy(reference.server.url, legalVariations);
     try {
-      const checks = ['pagination', 'finding-lifecycle', 'references', 'policy-in-use', 'compliance', 'replace-semantics', 'secrets', 'read-scope', 'pagination-rules', 'cors', 'delivery-semantics', 'delivery-retry', 'endpoint-gone', 'response-audit'];
+      const checks = ['lifecycle', 'pagination', 'finding-lifecycle', 'references', 'policy-in-use', 'compliance', 'replace-semantics', 'secrets', 'read-scope', 'pagination-rules', 'cors', 'delivery-semantics', 'delivery-retry', 'endpoint-gone', 'response-audit'];
       const run = await runKit(
         { ...reference.kit, baseUrl: proxy.url, corsOrigin: 'http://localhost:5173', skipRetryTiming: 'compressed schedule' },
         { only: (planned) => checks.includes(planned.check) },
