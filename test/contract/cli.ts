@@ -9,6 +9,8 @@ import { parseArgs } from 'node:util';
 import { loadDocument } from '../../lib/document.ts';
 import { formatSeconds } from './kit/budget.ts';
 import { MARK } from './kit/coverage.ts';
+import { CHECKS } from './kit/plan.ts';
+import { formatRules, ruleCoverage } from './kit/rules/trace.ts';
 import { junitReport } from './kit/junit.ts';
 import { receiverCommand } from './kit/receiver-check.ts';
 import { runKit, type KnownLimit } from './kit/runner.ts';
@@ -53,6 +55,12 @@ const USAGE = `usage: secmon-contract --base-url <url> --api-key <key> [options]
                           its events (they are listed before every run)
   --allow-newer-fields    accept fields and enum values newer than the document in responses and
                           events (a target ahead of this version); by default they are violations
+  --cors-origin <origin>  an origin the target allows for browsers (without it, the CORS check tries
+                          http://localhost:5173 and is skipped if the target does not allow it)
+  --compressed-retries    the target compresses its webhook retry schedule (a test setting): the waits
+                          before the first retry and after a Retry-After are then not judged
+  --rules                 print every rule of the document (each sentence of its descriptions) with
+                          its checks and status; with --base-url, after the run, with each verdict
   --version               print the kit's version and the document version it checks
 
 Everything the kit creates is deleted at the end, also on failure and on Ctrl-C; its names start
@@ -89,6 +97,9 @@ try {
       'receiver-listen': { type: 'string' },
       'event-timeout': { type: 'string' },
       'allow-newer-fields': { type: 'boolean' },
+      'cors-origin': { type: 'string' },
+      'compressed-retries': { type: 'boolean' },
+      rules: { type: 'boolean' },
       version: { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -103,6 +114,12 @@ if (args.help) {
 if (args.version) {
   process.stdout.write(`${VERSION}\n`);
   process.exit(0);
+}
+if (args.rules && !args['base-url']) {
+  const rules = ruleCoverage(document, undefined, undefined, CHECKS);
+  // Written before exiting: a pipe (`| less`) would otherwise get only what fitted its buffer.
+  await new Promise((done) => process.stdout.write(`${formatRules(rules)}\n`, done));
+  process.exit(rules.uncovered.length === 0 ? 0 : 1);
 }
 const { profile, events } = args;
 const listen = /^(?:(.+):)?(\d{1,5})$/.exec(args['receiver-listen'] ?? '127.0.0.1:0');
@@ -167,6 +184,8 @@ const run = await runKit(
     receiverListen: { host: listen![1] ?? '127.0.0.1', port: Number(listen![2]) },
     ...(args['receiver-url'] ? { receiverUrl: args['receiver-url'] } : {}),
     ...(args['event-timeout'] ? { eventTimeoutMs: Number(args['event-timeout']) } : {}),
+    ...(args['cors-origin'] ? { corsOrigin: args['cors-origin'] } : {}),
+    ...(args['compressed-retries'] ? { skipRetryTiming: 'the target compresses its retry schedule (--compressed-retries)' } : {}),
     ...(args['allow-newer-fields'] ? { allowNewerFields: true } : {}),
     onWait: (ms, why) => process.stdout.write(`  … waiting ${(ms / 1000).toFixed(1)} s for the quota: ${why}\n`),
     ...(args['read-key'] ? { readKey: args['read-key'] } : {}),
@@ -205,6 +224,7 @@ if (args.report) {
   mkdirSync(dirname(report), { recursive: true });
   writeFileSync(report, junitReport(`secmon-contract (${profile})`, run.results, seconds, run.waitedMs));
 }
+if (args.rules) process.stdout.write(`\n${formatRules(run.coverage.rules)}\n`);
 if (run.leftovers.length > 0) process.stdout.write(`\ncould not delete what the kit created: ${run.leftovers.join(', ')}\n`);
 const waited = run.waitedMs > 0 ? `, ${formatSeconds(run.waitedMs / 1000)} of it waiting for the quota` : '';
 const others = run.foreign.webhooks.length > 0 ? `\n${run.foreign.webhooks.length} webhook${run.foreign.webhooks.length === 1 ? '' : 's'} the kit did not create got this run's events: ${run.foreign.webhooks.map((w) => `${w.id} (${w.reached.join(', ')})`).join(', ')}` : '';

@@ -15,10 +15,23 @@ export interface ProxiedResponse {
 export interface Fault {
   /** Rewrites the path (and query) before it goes upstream, as an implementation that ignores a part would. */
   path?(method: string, path: string): string;
+  /** Rewrites request headers before they go upstream (names lowercase). */
+  headers?(headers: Record<string, string>): Record<string, string>;
+  /** Rewrites a request body before it goes upstream, as an implementation that reads it wrongly would. */
+  request?(method: string, path: string, body: Buffer): Buffer;
   /** Rewrites an upstream response; undefined leaves it as is. */
-  response?(request: { method: string; path: string; body: Buffer }, response: ProxiedResponse): ProxiedResponse | undefined;
-  /** Rewrites the headers and body of a webhook delivery on its way to the receiver. */
-  delivery?(headers: Record<string, string>, body: Buffer): { headers: Record<string, string>; body: Buffer };
+  response?(request: { method: string; path: string; body: Buffer; headers: Record<string, string> }, response: ProxiedResponse): ProxiedResponse | undefined;
+  /**
+   * Rewrites the headers and body of a webhook delivery on its way to the receiver; undefined drops
+   * it (the service answered 204 for the receiver, as a service that never sent it).
+   */
+  delivery?(headers: Record<string, string>, body: Buffer): { headers: Record<string, string>; body: Buffer } | undefined;
+  /** Legal variations: every delivery is sent twice, after a random pause (so they also come out of order). */
+  duplicateDeliveries?: boolean;
+  /** Legal variation: response bodies are sent in chunks (Transfer-Encoding: chunked). */
+  chunked?: boolean;
+  /** Rewrites the receiver's answer on its way back to the service (which then judges it). */
+  deliveryAnswer?(answer: { status: number; headers: Record<string, string> }): { status: number; headers: Record<string, string> };
 }
 
 const DROPPED = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'content-encoding']);
@@ -32,15 +45,27 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<{
       const path = req.url ?? '/';
       if (path.startsWith(RELAY)) {
         const target = Buffer.from(path.slice(RELAY.length), 'base64url').toString('utf8');
-        const tampered = fault.delivery!(headersOf(req), body);
-        const answer = await fetch(target, { method: 'POST', headers: tampered.headers, body: new Uint8Array(tampered.body) });
-        res.writeHead(answer.status).end(Buffer.from(await answer.arrayBuffer()));
+        const tampered = fault.delivery ? fault.delivery(headersOf(req), body) : { headers: headersOf(req), body };
+        if (!tampered) {
+          res.writeHead(204).end();
+          return;
+        }
+        const forward = () => fetch(target, { method: 'POST', headers: tampered.headers, body: new Uint8Array(tampered.body), redirect: 'manual' });
+        if (fault.duplicateDeliveries) {
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 100));
+          await (await forward()).arrayBuffer();
+        }
+        const answer = await forward();
+        const received = { status: answer.status, headers: Object.fromEntries([...answer.headers].filter(([name]) => !DROPPED.has(name))) };
+        const passed = fault.deliveryAnswer?.(received) ?? received;
+        res.writeHead(passed.status, passed.headers).end(Buffer.from(await answer.arrayBuffer()));
         return;
       }
-      const forwarded = fault.delivery ? relayWebhookUrls(req.method ?? 'GET', path, body, self) : body;
+      const rewritten = fault.request?.(req.method ?? 'GET', path, body) ?? body;
+      const forwarded = fault.delivery || fault.deliveryAnswer ? relayWebhookUrls(req.method ?? 'GET', path, rewritten, self) : rewritten;
       const answer = await fetch(upstream + (fault.path?.(req.method ?? 'GET', path) ?? path), {
         method: req.method ?? 'GET',
-        headers: headersOf(req),
+        headers: fault.headers?.(headersOf(req)) ?? headersOf(req),
         body: forwarded.length > 0 ? new Uint8Array(forwarded) : null,
         redirect: 'manual',
       });
@@ -49,8 +74,12 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<{
         headers: Object.fromEntries([...answer.headers].filter(([name]) => !DROPPED.has(name))),
         body: Buffer.from(await answer.arrayBuffer()),
       };
-      const sent = fault.response?.({ method: req.method ?? 'GET', path, body }, original) ?? original;
-      res.writeHead(sent.status, sent.headers).end(sent.body);
+      const sent = fault.response?.({ method: req.method ?? 'GET', path, body, headers: headersOf(req) }, original) ?? original;
+      if (fault.chunked && sent.body.length > 1) {
+        res.writeHead(sent.status, sent.headers);
+        res.write(sent.body.subarray(0, sent.body.length >> 1));
+        res.end(sent.body.subarray(sent.body.length >> 1));
+      } else res.writeHead(sent.status, sent.headers).end(sent.body);
     } catch (error) {
       res.writeHead(502, { 'content-type': 'text/plain' }).end(String(error));
     }

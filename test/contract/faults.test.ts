@@ -2,6 +2,7 @@
 // and the kit must fail naming the right operation (or webhook) and check. Each fault runs only
 // the checks that concern it, so the whole file stays a few seconds long.
 import { spawn } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,8 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { loadDocument } from '../../lib/document.ts';
 import { SIGNATURE_HEADER } from '../../lib/signing.ts';
+import type { KitOptions } from './kit/context.ts';
 import { coverage } from './kit/coverage.ts';
 import { planChecks } from './kit/plan.ts';
+import { CATALOGUE } from './kit/rules/catalogue.ts';
 import { runKit, type CheckResult } from './kit/runner.ts';
 import { buildModel } from './kit/spec.ts';
 import { editJson, startFaultProxy, type Fault, type ProxiedResponse } from './fault-proxy.ts';
@@ -36,11 +39,11 @@ const dropPolicyName: Fault = {
 };
 
 /** Runs one check of one operation or webhook through a faulty proxy; it must fail: returns its report. */
-async function failureUnder(fault: Fault, subject: string, check: string): Promise<string> {
-  const proxy = await startFaultProxy(reference.server.url, fault);
+async function failureUnder(fault: Fault, subject: string, check: string, options: Partial<KitOptions> = {}, target: ReferenceTarget = reference): Promise<string> {
+  const proxy = await startFaultProxy(target.server.url, fault);
   try {
     const run = await runKit(
-      { ...reference.kit, baseUrl: proxy.url, eventTimeoutMs: 5_000 },
+      { ...target.kit, baseUrl: proxy.url, eventTimeoutMs: 5_000, ...options },
       { only: (planned) => planned.subjects[0] === subject && planned.check === check },
     );
     expect(run.results.map((r) => [r.check, r.outcome])).toEqual([[check, 'failed']]);
@@ -217,6 +220,203 @@ describe('the kit fails on a broken implementation', () => {
       }
     });
   }
+});
+
+// Faults that break a rule the document states only in words; each is caught by the check the
+// catalogue names for that rule, and the report names the rule (id and sentence).
+const PROBLEMS = 'https://secmon.dev/problems/';
+const FINDING_ITEM = /^\/v1\/findings\/fnd_[^/?]+$/;
+const WEBHOOK_ITEM = /^\/v1\/webhooks\/whk_[^/?]+$/;
+const UNKNOWN_POLICY = 'pol_00000000000000000000000000';
+const asJson = (body: Buffer) => JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+const asBody = (json: unknown) => Buffer.from(JSON.stringify(json));
+
+const resolvedAtKeptOnReopen: Fault = {
+  response: (request, response) =>
+    request.method === 'PUT' && FINDING_ITEM.test(request.path) && response.status === 200
+      ? editJson(response, (json) => {
+          if (json.status === 'open' && json.resolved_at === null) json.resolved_at = '2026-01-01T00:00:00Z';
+        })
+      : undefined,
+};
+const unknownPolicyAccepted: Fault = {
+  request: (method, path, body) => {
+    if (!(method === 'POST' || method === 'PUT') || !path.startsWith('/v1/findings') || body.length === 0) return body;
+    const json = asJson(body);
+    return json.policy_id === UNKNOWN_POLICY ? asBody({ ...json, policy_id: null }) : body;
+  },
+};
+/** Seen times taken in either order (the service sorts them instead of refusing). */
+const seenTimesInAnyOrder: Fault = {
+  request: (method, path, body) => {
+    if (method !== 'POST' || path !== '/v1/findings' || body.length === 0) return body;
+    const json = asJson(body) as { first_seen_at?: string; last_seen_at?: string };
+    const { first_seen_at: first, last_seen_at: last } = json;
+    return first && last && last < first ? asBody({ ...json, first_seen_at: last, last_seen_at: first }) : body;
+  },
+};
+const policyDeletedWhileInUse: Fault = {
+  response: (request, response) =>
+    request.method === 'DELETE' && ITEM.test(request.path) && response.status === 409 ? { status: 204, headers: {}, body: Buffer.alloc(0) } : undefined,
+};
+const alwaysCompliant: Fault = {
+  response: (request, response) =>
+    request.method === 'GET' && request.path.startsWith('/v1/policies') && response.status === 200
+      ? editJson(response, (json) => {
+          for (const item of (json.data as Record<string, unknown>[] | undefined) ?? [json]) item.compliance_status = 'compliant';
+        })
+      : undefined,
+};
+const noComplianceChangedOnDelete: Fault = {
+  delivery: (headers, body) => {
+    const json = asJson(body) as { event?: string; data?: { finding_id?: unknown } };
+    return json.event === 'compliance.changed' && json.data?.finding_id === null ? undefined : { headers, body };
+  },
+};
+const complianceChangedWithoutChange: Fault = {
+  delivery: (headers, body) => {
+    const json = asJson(body) as { event?: string; data?: Record<string, unknown> };
+    if (json.event === 'compliance.changed' && json.data) json.data.previous_status = json.data.current_status;
+    return { headers, body: asBody(json) };
+  },
+};
+/** A PUT that merges into the resource (PATCH semantics): omitted fields keep the values they had. */
+function putKeepsOmittedFields(): Fault {
+  const last = new Map<string, Record<string, unknown>>();
+  return {
+    request: (method, path, body) => {
+      if (method !== 'PUT' || !ITEM.test(path) || body.length === 0) return body;
+      return asBody({ ...last.get(path.split('?')[0]!), ...asJson(body) });
+    },
+    response: (request, response) => {
+      const location = response.headers.location;
+      if (request.method === 'POST' && response.status === 201 && location && request.path.startsWith('/v1/policies')) {
+        const { id: _id, ...rest } = asJson(request.body);
+        last.set(new URL(location, 'http://x').pathname, rest);
+      }
+      return undefined;
+    },
+  };
+}
+const putWithoutSecretRemovesIt: Fault = {
+  request: (method, path, body) => {
+    if (method !== 'PUT' || !WEBHOOK_ITEM.test(path) || body.length === 0) return body;
+    const json = asJson(body);
+    return 'secret' in json ? body : asBody({ ...json, secret: null });
+  },
+};
+/** Webhook reads echo the secret the webhook was created or updated with. */
+function secretEchoed(): Fault {
+  const secrets = new Map<string, unknown>();
+  return {
+    response: (request, response) => {
+      const sent = request.body.length > 0 && request.path.startsWith('/v1/webhooks') ? asJson(request.body).secret : undefined;
+      if (typeof sent === 'string' && response.status < 300) secrets.set(String(asJson(response.body).id), sent);
+      if (request.method !== 'GET' || !WEBHOOK_ITEM.test(request.path) || response.status !== 200) return undefined;
+      return editJson(response, (json) => {
+        if (secrets.has(String(json.id))) json.secret = secrets.get(String(json.id));
+      });
+    },
+  };
+}
+const defaultLimitTen: Fault = {
+  path: (method, path) => (method === 'GET' && /^\/v1\/policies(\?|$)/.test(path) && !/[?&]limit=/.test(path) ? `${path}${path.includes('?') ? '&' : '?'}limit=10` : path),
+};
+const cursorAcceptedWithOtherFilters: Fault = {
+  response: (request, response) =>
+    request.method === 'GET' && /[?&]cursor=/.test(request.path) && response.status === 400
+      ? { status: 200, headers: { 'content-type': 'application/json' }, body: asBody({ data: [], next_cursor: null }) }
+      : undefined,
+};
+const conflictTypeForEvery409: Fault = {
+  response: (_request, response) =>
+    response.status === 409 ? editJson(response, (json) => void (json.type = `${PROBLEMS}conflict`)) : undefined,
+};
+const keyEchoedIn401: Fault = {
+  response: (request, response) =>
+    response.status === 401 ? editJson(response, (json) => void (json.detail = `Unknown API key: ${request.headers.authorization ?? ''}`)) : undefined,
+};
+const validationWithoutErrors: Fault = {
+  response: (_request, response) =>
+    response.status === 400 && response.headers['content-type']?.includes('problem') ? editJson(response, (json) => void delete json.errors) : undefined,
+};
+const noRateLimitOnUnknownRoutes: Fault = {
+  response: (_request, response) => {
+    if (response.status !== 404) return undefined;
+    const { ratelimit: _r, 'ratelimit-policy': _p, ...headers } = response.headers;
+    return { ...response, headers };
+  },
+};
+const noPreflight: Fault = {
+  response: (request, response) =>
+    request.method === 'OPTIONS'
+      ? { status: 401, headers: { 'content-type': 'application/problem+json' }, body: asBody({ type: `${PROBLEMS}unauthorized`, title: 'Unauthorized', status: 401 }) }
+      : response.status < 300 ? { ...response, headers: Object.fromEntries(Object.entries(response.headers).filter(([name]) => !name.startsWith('access-control-'))) } : undefined,
+};
+const disabledWebhooksReceive: Fault = {
+  request: (method, path, body) => {
+    if (method !== 'POST' || path !== '/v1/webhooks' || body.length === 0) return body;
+    return asBody({ ...asJson(body), enabled: true });
+  },
+};
+const oneDeliveryIdForAllWebhooks: Fault = {
+  delivery: (headers, body) => ({ headers: { ...headers, 'x-service-delivery': createHash('sha256').update(body).digest('hex').replace(/^(.{8})(.{4})(.{4})(.{4})(.{12}).*/, '$1-$2-$3-$4-$5') }, body }),
+};
+const newDeliveryIdOnRetry: Fault = { delivery: (headers, body) => ({ headers: { ...headers, 'x-service-delivery': randomUUID() }, body }) };
+const retryAfterIgnored: Fault = {
+  deliveryAnswer: ({ status, headers }) => {
+    const { 'retry-after': _dropped, ...rest } = headers;
+    return { status, headers: rest };
+  },
+};
+const goneNotDisabling: Fault = { deliveryAnswer: ({ status, headers }) => ({ status: status === 410 ? 500 : status, headers }) };
+
+const FINDINGS_PUT = 'updateFinding (PUT /v1/findings/{id})';
+const CREATED = 'findingCreated (webhook finding.created)';
+const RULE_FAULTS: [name: string, fault: Fault, subject: string, check: string, rule: string, options?: Partial<KitOptions>][] = [
+  ['resolved_at kept after reopening', resolvedAtKeptOnReopen, FINDINGS_PUT, 'finding-lifecycle', 'updateFinding.3'],
+  ['last_seen_at before first_seen_at accepted', seenTimesInAnyOrder, FINDINGS_PUT, 'finding-lifecycle', 'schema.FindingCreate.2'],
+  ['an unknown policy_id accepted', unknownPolicyAccepted, 'createFinding (POST /v1/findings)', 'references', 'schema.FindingCreate.3'],
+  ['a policy deleted while an open finding references it', policyDeletedWhileInUse, 'deletePolicy (DELETE /v1/policies/{id})', 'policy-in-use', 'deletePolicy.2'],
+  ['compliance_status always compliant', alwaysCompliant, 'getPolicy (GET /v1/policies/{id})', 'compliance', 'createFinding.2'],
+  ['no compliance.changed when a finding is deleted', noComplianceChangedOnDelete, 'getPolicy (GET /v1/policies/{id})', 'compliance', 'updateFinding.4', { eventTimeoutMs: 2_000 }],
+  ['compliance.changed with previous_status equal to current_status', complianceChangedWithoutChange, 'getPolicy (GET /v1/policies/{id})', 'compliance', 'complianceChanged.1'],
+  ['a policy PUT keeping omitted fields', putKeepsOmittedFields(), 'updatePolicy (PUT /v1/policies/{id})', 'replace-semantics', 'updatePolicy.1'],
+  ['a webhook PUT without secret removing it', putWithoutSecretRemovesIt, 'updateWebhook (PUT /v1/webhooks/{id})', 'replace-semantics', 'schema.WebhookUpdate.2'],
+  ['webhook secrets echoed on reads', secretEchoed(), 'getWebhook (GET /v1/webhooks/{id})', 'secrets', 'authentication.4'],
+  ['a default limit of 10', defaultLimitTen, 'listPolicies (GET /v1/policies)', 'pagination-rules', 'pagination.2'],
+  ['a cursor accepted with other filters', cursorAcceptedWithOtherFilters, 'listPolicies (GET /v1/policies)', 'pagination-rules', 'pagination.4'],
+  ['one problem type for every 409', conflictTypeForEvery409, 'listPolicies (GET /v1/policies)', 'problem-catalogue', 'errors.15'],
+  ['the API key echoed in a 401 detail', keyEchoedIn401, 'listPolicies (GET /v1/policies)', 'response-audit', 'authentication.4'],
+  ['validation problems without errors', validationWithoutErrors, 'listPolicies (GET /v1/policies)', 'response-audit', 'errors.2'],
+  ['no RateLimit headers on unknown routes', noRateLimitOnUnknownRoutes, 'listPolicies (GET /v1/policies)', 'response-audit', 'rate-limits.2'],
+  ['no CORS preflight', noPreflight, 'listPolicies (GET /v1/policies)', 'cors', 'browser-clients-cors.1', { corsOrigin: 'http://localhost:5173' }],
+  ['events sent to disabled webhooks', disabledWebhooksReceive, CREATED, 'delivery-semantics', 'schema.WebhookCreate.2'],
+  ['one X-Service-Delivery shared by several webhooks', oneDeliveryIdForAllWebhooks, CREATED, 'delivery-semantics', 'delivery-headers.3'],
+  ['a new X-Service-Delivery on every retry', newDeliveryIdOnRetry, CREATED, 'delivery-retry', 'delivery-headers.3', { skipRetryTiming: 'compressed schedule' }],
+  ['410 Gone not disabling the webhook', goneNotDisabling, CREATED, 'endpoint-gone', 'delivery-and-retries.3', { eventTimeoutMs: 2_000 }],
+];
+
+describe('the kit fails on an implementation that breaks a rule the document states in words', () => {
+  for (const [name, fault, subject, check, rule, options] of RULE_FAULTS) {
+    it(`${name}: ${check} names rule ${rule}`, async () => {
+      const error = await failureUnder(fault, subject, check, options);
+      expect(error.split('\n')[0]).toMatch(new RegExp(`check "${check}" failed \\(breaks rule ([\\w.-]+, )*${rule.replace(/\./g, '\\.')}(, |\\))`));
+      const sentence = CATALOGUE.find((entry) => entry.id === rule)!.text;
+      expect(error).toContain(`rule ${rule} (`);
+      expect(error).toContain(sentence.slice(0, 60));
+    });
+  }
+
+  it('a Retry-After longer than the first wait ignored: delivery-retry names rule delivery-and-retries.4', async () => {
+    const documented = await startReferenceTarget(undefined, 1);
+    try {
+      const error = await failureUnder(retryAfterIgnored, CREATED, 'delivery-retry', {}, documented);
+      expect(error).toMatch(/rule delivery-and-retries\.4: a receiver asked for Retry-After: \d+ \(longer than the first wait\) and the retry came after \d+\.\d s/);
+    } finally {
+      await documented.server.close();
+    }
+  }, 60_000);
 });
 
 describe('npm run contract against a broken implementation', () => {

@@ -41,7 +41,7 @@ function startCli(args: string[], onStdout?: (text: string, child: ReturnType<ty
 }
 
 // The 429 probe has its own test (reference.test.ts); these targets' quotas are too large to use up.
-const kitArgs = (target: string) => ['--base-url', target, '--api-key', WRITER_KEY, '--read-key', READER_KEY, '--cases', '4', '--rate-probe', 'skip'];
+const kitArgs = (target: string) => ['--base-url', target, '--api-key', WRITER_KEY, '--read-key', READER_KEY, '--cases', '4', '--rate-probe', 'skip', '--compressed-retries'];
 
 describe('the target holds what it held before', () => {
   let reference: ReferenceTarget;

@@ -1,6 +1,6 @@
 // The reference server as a contract-kit target: started in-process through its public factory
 // (port 0, a fresh database of the suite's store, known keys, development mode so loopback
-// webhooks are allowed, retries compressed with the SECMON_RETRY_SCALE setting).
+// webhooks are allowed, retries compressed with the SECMON_RETRY_SCALE setting unless asked not to).
 import { parseApiKeys, testConfig } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
 import { testDatabase } from '../support/database.ts';
@@ -17,14 +17,18 @@ export interface ReferenceTarget {
   kit: KitOptions;
 }
 
-export async function startReferenceTarget(rateLimitPerMinute = KIT_RATE_LIMIT): Promise<ReferenceTarget> {
+/**
+ * `retryScale` compresses the webhook retry schedule (the default, 0.001, retries in milliseconds);
+ * 1 is the documented schedule, for the check that times the first retry.
+ */
+export async function startReferenceTarget(rateLimitPerMinute = KIT_RATE_LIMIT, retryScale = 0.001): Promise<ReferenceTarget> {
   const config = testConfig({
     apiKeys: parseApiKeys(`${WRITER_KEY}:read+write,${READER_KEY}:read`),
     usingDefaultKeys: false,
     rateLimitPerMinute,
     database: await testDatabase(),
   });
-  config.delivery = { ...config.delivery, retryScale: 0.001 };
+  config.delivery = { ...config.delivery, retryScale };
   const server = await startServer(config);
   return { server, kit: { baseUrl: server.url, apiKey: WRITER_KEY, readKey: READER_KEY, profile: 'stateful' } };
 }

@@ -342,7 +342,7 @@ describe('secmon-contract, the contract kit', () => {
   it('npx secmon-contract passes against the reference server on the machine’s Node and writes JUnit in the caller’s folder', async () => {
     const result = await run(
       'npx',
-      ['secmon-contract', '--base-url', reference.server.url, '--api-key', reference.kit.apiKey, '--read-key', reference.kit.readKey!, '--cases', '8', '--rate-probe', 'skip', '--report', 'reports/junit.xml'],
+      ['secmon-contract', '--base-url', reference.server.url, '--api-key', reference.kit.apiKey, '--read-key', reference.kit.readKey!, '--cases', '8', '--rate-probe', 'skip', '--compressed-retries', '--report', 'reports/junit.xml'],
       { cwd: kitProject, env: outsiderEnv(machineNode()), timeoutMs: 180_000 },
     );
     expect(result.code, result.output).toBe(0);

@@ -45,6 +45,10 @@ export interface KitOptions {
   onWait?: (ms: number, why: string) => void;
   /** Accept fields and enum values newer than the document in responses and events (`--allow-newer-fields`). */
   allowNewerFields?: boolean;
+  /** An origin the target allows for browsers (the CORS check; without it a localhost origin is tried). */
+  corsOrigin?: string;
+  /** Why the first retry's wait and a Retry-After are not judged (the target compresses its retry schedule). */
+  skipRetryTiming?: string;
 }
 
 /** Every name, title and description the kit writes starts with this, so leftovers can be found. */
@@ -53,12 +57,17 @@ export const KIT_PREFIX = 'kit-';
 const NOWHERE = 'https://secmon-contract.invalid';
 
 export interface KitContext {
-  options: Required<Omit<KitOptions, 'readKey' | 'document' | 'receiverUrl' | 'receiverListen' | 'onWait' | 'triggerCommand'>> & { readKey?: string; triggerCommand?: string };
+  options: Required<Omit<KitOptions, 'readKey' | 'document' | 'receiverUrl' | 'receiverListen' | 'onWait' | 'triggerCommand' | 'corsOrigin' | 'skipRetryTiming'>> & {
+    readKey?: string;
+    triggerCommand?: string;
+  };
   model: ContractModel;
   validator: SchemaValidator;
   /** What response and event bodies are checked with (see sentBodyValidator). */
   sentValidator: SchemaValidator;
   http: HttpClient;
+  /** Every exchange of the run so far, whoever sent it (the response audit reads them). */
+  exchanges: Exchange[];
   receiver(): Promise<Receiver>;
   /** An id for the item path of a resource: an existing resource (stateful) or a valid made-up one. */
   fixture(resource: ResourceModel, fresh?: boolean): Promise<string>;
@@ -120,6 +129,13 @@ export function createKitContext(options: KitOptions): KitContext {
     ...(options.readKey ? { readKey: options.readKey } : {}),
     ...(options.onWait ? { onWait: options.onWait } : {}),
   });
+  const exchanges: Exchange[] = [];
+  const sendAndKeep = http.send;
+  http.send = async (spec) => {
+    const exchange = await sendAndKeep(spec);
+    exchanges.push(exchange);
+    return exchange;
+  };
   const stateful = options.profile === 'stateful';
   const created: { resource: ResourceModel; id: string }[] = [];
   let closing = false;
@@ -310,6 +326,7 @@ export function createKitContext(options: KitOptions): KitContext {
     validator,
     sentValidator,
     http,
+    exchanges,
     receiver: getReceiver,
     fixture,
     create,

@@ -4,6 +4,7 @@
 // stated reason.
 import type { CheckResult } from './runner.ts';
 import { CHECKS } from './plan.ts';
+import { formatRuleSummary, ruleCoverage, type RuleCoverage } from './rules/trace.ts';
 import type { ContractModel } from './spec.ts';
 
 export interface CoverageRow {
@@ -17,6 +18,8 @@ export interface CoverageRow {
 export interface Coverage {
   rows: CoverageRow[];
   failed: CheckResult[];
+  /** Every rule of the document's descriptions and what the run did for it. */
+  rules: RuleCoverage;
   passed: boolean;
 }
 
@@ -35,7 +38,13 @@ export function coverage(model: ContractModel, results: CheckResult[]): Coverage
     return { subject, kind, results: mine, ...(gap ? { gap } : {}) };
   });
   const failed = results.filter((r) => r.outcome === 'failed');
-  return { rows, failed, passed: failed.length === 0 && rows.every((row) => !row.gap) && results.every((r) => !r.gate) };
+  const rules = ruleCoverage(model.doc, results, undefined, CHECKS);
+  return {
+    rows,
+    failed,
+    rules,
+    passed: failed.length === 0 && rows.every((row) => !row.gap) && results.every((r) => !r.gate) && rules.uncovered.length === 0,
+  };
 }
 
 export const MARK = { passed: '✓', failed: '✗', skipped: '–', 'known-limit': '!' } as const;
@@ -56,6 +65,20 @@ const ABBREVIATIONS: Record<string, string> = {
   transitions: 'states',
   delivery: 'event',
   'rate-limit-429': '429',
+  'finding-lifecycle': 'life',
+  references: 'refs',
+  'policy-in-use': 'inuse',
+  compliance: 'compl',
+  'replace-semantics': 'put',
+  secrets: 'secret',
+  'read-scope': 'read',
+  'pagination-rules': 'paging',
+  'problem-catalogue': 'probs',
+  cors: 'cors',
+  'delivery-semantics': 'fanout',
+  'delivery-retry': 'retry',
+  'endpoint-gone': '410',
+  'response-audit': 'audit',
 };
 
 /** The table as text: a matrix (✓ passed, ✗ failed, – skipped, ! known limit) and the reasons below it. */
@@ -96,6 +119,7 @@ export function formatCoverage(report: Coverage, heading = 'Contract coverage'):
   }
   const unique = new Map(counts.map((r) => [r.id, r]));
   const tally = (outcome: string) => [...unique.values()].filter((r) => r.outcome === outcome).length;
+  lines.push('', ...formatRuleSummary(report.rules));
   lines.push(
     '',
     `${unique.size} checks: ${tally('passed')} passed, ${tally('failed')} failed, ${tally('skipped')} skipped, ${tally('known-limit')} known limits — gate ${report.passed ? 'PASSED' : 'FAILED'}`,

@@ -1,9 +1,15 @@
 // Which checks run for which operation and webhook, derived from the document model: nothing
 // here names an operation. A check that needs what the run lacks (state, a read-only key) is
 // planned as skipped with its reason, so the coverage table can say why.
+import { cors } from './checks/cors.ts';
+import { deliveryRetry, deliverySemantics, endpointGone, startRetryProbe } from './checks/delivery-rules.ts';
 import { deliveryCheck } from './checks/events.ts';
+import { compliance, findingLifecycle, policyInUse, references } from './checks/findings-rules.ts';
 import { invalidBodies, invalidParameters, refusedCredentials, successResponse, validInput } from './checks/operation.ts';
+import { paginationRules } from './checks/pagination-rules.ts';
+import { problemCatalogue, responseAudit, startRequestTimeoutProbe } from './checks/problem-rules.ts';
 import { rateLimitProbe } from './checks/rate-limit.ts';
+import { readScope, replaceSemantics, secrets, webhookSecret } from './checks/replace-rules.ts';
 import { availableAfterCreate, idempotency, isCrud, lifecycle, pagination, transitions, unsupportedMethod, useAfterDelete } from './checks/stateful.ts';
 import type { KitContext, Profile } from './context.ts';
 import { transitionsOf } from './semantics.ts';
@@ -23,6 +29,11 @@ export interface PlannedCheck {
   /** Planned skip, with the reason shown in the coverage table. */
   skip?: string;
   run: CheckRun;
+  /**
+   * Started before the first check of the run, for a check that must wait on the target (the
+   * 408 probe waits out its header time-out): the wait then overlaps the other checks.
+   */
+  prepare?: (ctx: KitContext) => void;
 }
 
 export interface PlanOptions {
@@ -32,6 +43,10 @@ export interface PlanOptions {
   skipRateProbe?: string;
   /** Why the event checks are not run (the target cannot reach the kit's receiver). */
   skipEvents?: string;
+  /** The origin the target allows for browsers (the CORS check); without it a localhost origin is tried. */
+  corsOrigin?: string;
+  /** Why the first retry's wait and a Retry-After are not judged (a target with a compressed retry schedule). */
+  skipRetryTiming?: string;
 }
 
 /** The check names, in table order. */
@@ -52,6 +67,22 @@ export const CHECKS = [
   'transitions',
   'delivery',
   'rate-limit-429',
+  // The rules the document states in words (rules/catalogue.ts names them).
+  'finding-lifecycle',
+  'references',
+  'policy-in-use',
+  'compliance',
+  'replace-semantics',
+  'secrets',
+  'read-scope',
+  'pagination-rules',
+  'problem-catalogue',
+  'cors',
+  'delivery-semantics',
+  'delivery-retry',
+  'endpoint-gone',
+  // Last: it audits every answer the run saw.
+  'response-audit',
 ] as const;
 
 const STATELESS = 'stateless profile: needs a target that keeps state';
@@ -59,8 +90,8 @@ const STATELESS = 'stateless profile: needs a target that keeps state';
 export function planChecks(model: ContractModel, options: PlanOptions): PlannedCheck[] {
   const plan: PlannedCheck[] = [];
   const stateful = options.profile === 'stateful';
-  const add = (check: string, subjects: string[], exercisesSuccess: boolean, run: CheckRun, skip?: string) =>
-    plan.push({ id: `${subjects[0]} › ${check}`, check, subjects, exercisesSuccess, run, ...(skip ? { skip } : {}) });
+  const add = (check: string, subjects: string[], exercisesSuccess: boolean, run: CheckRun, skip?: string, prepare?: PlannedCheck['prepare']) =>
+    plan.push({ id: `${subjects[0]} › ${check}`, check, subjects, exercisesSuccess, run, ...(skip ? { skip } : {}), ...(prepare ? { prepare } : {}) });
 
   for (const op of model.operations) {
     if (op.kind === 'unknown') continue;
@@ -120,9 +151,49 @@ export function planChecks(model: ContractModel, options: PlanOptions): PlannedC
     );
   }
 
+  planRuleChecks(model, options, add);
+
   const probe = model.operations.find((op) => op.kind === 'list' && op.responses.has('429'));
   if (probe) add('rate-limit-429', [probe.label], false, (ctx) => rateLimitProbe(ctx, probe, 'rate-limit-429'), options.skipRateProbe);
   return plan;
+}
+
+/**
+ * The checks of the rules the document states in words. They need the three resources (and the
+ * events their changes cause), so a document without them gets none of these checks.
+ */
+function planRuleChecks(
+  model: ContractModel,
+  options: PlanOptions,
+  add: (check: string, subjects: string[], exercisesSuccess: boolean, run: CheckRun, skip?: string, prepare?: PlannedCheck['prepare']) => void,
+): void {
+  const [policies, findings, webhooks] = ['policies', 'findings', 'webhooks'].map((name) => model.resources.find((r) => r.name === name && isCrud(r)));
+  if (!policies || !findings || !webhooks || !isCrud(policies) || !isCrud(findings) || !isCrud(webhooks)) return;
+  const stateless = options.profile === 'stateful' ? undefined : STATELESS;
+  const events = stateless ?? options.skipEvents;
+  const hook = (event: string) => model.webhooks.find((w) => w.event === event)?.label;
+  const labels = (...items: (string | undefined)[]) => items.filter((item): item is string => item !== undefined);
+  add('finding-lifecycle', [findings.update.label, findings.create.label, findings.read.label], true, (ctx) => findingLifecycle(ctx, 'finding-lifecycle'), stateless);
+  add('references', [findings.create.label, findings.update.label], false, (ctx) => references(ctx, 'references'), stateless);
+  add('policy-in-use', [policies.delete.label, findings.update.label], true, (ctx) => policyInUse(ctx, 'policy-in-use'), stateless);
+  add('compliance', labels(policies.read.label, findings.create.label, findings.update.label, findings.delete.label, hook('compliance.changed')), true, (ctx) => compliance(ctx, 'compliance'), stateless);
+  for (const resource of [policies, findings, webhooks]) {
+    add('replace-semantics', [resource.update.label], true, async (ctx) => {
+      await replaceSemantics(ctx, resource, 'replace-semantics');
+      if (resource === webhooks) await webhookSecret(ctx, 'replace-semantics');
+    }, stateless);
+  }
+  add('secrets', [webhooks.read.label, webhooks.list.label, webhooks.create.label, webhooks.update.label], true, (ctx) => secrets(ctx, 'secrets'), stateless);
+  const reads = model.resources.flatMap((r) => labels(r.list?.label, r.read?.label));
+  add('read-scope', reads, true, (ctx) => readScope(ctx, 'read-scope'), stateless ?? (options.hasReadKey ? undefined : 'no --read-key given'));
+  add('pagination-rules', [policies.list.label], true, (ctx) => paginationRules(ctx, 'pagination-rules'), stateless);
+  add('problem-catalogue', [policies.list.label, policies.create.label, policies.read.label, policies.update.label, policies.delete.label, findings.update.label, webhooks.create.label], false, (ctx) => problemCatalogue(ctx, 'problem-catalogue'), stateless, startRequestTimeoutProbe);
+  add('cors', [policies.list.label], false, (ctx) => cors(ctx, 'cors', options.corsOrigin));
+  add('delivery-semantics', labels(hook('finding.created'), hook('finding.resolved')), true, (ctx) => deliverySemantics(ctx, 'delivery-semantics'), events);
+  const timing = options.skipRetryTiming ? { skip: options.skipRetryTiming } : {};
+  add('delivery-retry', labels(hook('finding.created')), true, (ctx) => deliveryRetry(ctx, 'delivery-retry', timing), events, (ctx) => void startRetryProbe(ctx, 'delivery-retry', timing));
+  add('endpoint-gone', labels(hook('finding.created'), webhooks.update.label), true, (ctx) => endpointGone(ctx, 'endpoint-gone'), events);
+  add('response-audit', model.operations.filter((op) => op.kind !== 'unknown').map((op) => op.label), false, (ctx) => responseAudit(ctx, 'response-audit'), stateless);
 }
 
 function hasQuery(op: OperationModel): boolean {

@@ -1,5 +1,6 @@
 // A loopback webhook receiver: keeps every delivery's raw body bytes and headers (a signature can
-// only be checked on the exact bytes) and answers 204. Routes are free-form: the kit subscribes
+// only be checked on the exact bytes) and answers 204, or what a check asked for on a path (a
+// receiver failing on purpose, to see the retries). Routes are free-form: the kit subscribes
 // /events for the event checks and /sink for webhooks it creates only to exercise the API.
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
@@ -13,10 +14,15 @@ export interface Delivery {
   receivedAt: number;
 }
 
+/** How the receiver answers a delivery on a path a check claimed; `attempt` counts from 1 per path. */
+export type Responder = (delivery: Delivery, attempt: number) => { status: number; headers?: Record<string, string> };
+
 export interface Receiver {
   url: string;
   deliveries: Delivery[];
   /** Resolves once `done` holds for the deliveries so far, or at the deadline; says which and after how long. */
+  /** Answers deliveries whose path starts with `prefix` with `responder` instead of 204. */
+  answer(prefix: string, responder: Responder): void;
   waitUntil(done: (deliveries: Delivery[]) => boolean, timeoutMs: number): Promise<{ met: boolean; waitedMs: number }>;
   close(): Promise<void>;
 }
@@ -28,12 +34,16 @@ export interface Receiver {
 export async function startReceiver(listen: { host: string; port: number }, publicUrl?: string): Promise<Receiver> {
   const deliveries: Delivery[] = [];
   const waiters = new Set<() => void>();
+  const responders = new Map<string, { responder: Responder; attempts: number }>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      deliveries.push({ path: req.url ?? '/', method: req.method ?? '', headers: req.headers, raw: Buffer.concat(chunks), receivedAt: Date.now() });
-      res.writeHead(204).end();
+      const delivery = { path: req.url ?? '/', method: req.method ?? '', headers: req.headers, raw: Buffer.concat(chunks), receivedAt: Date.now() };
+      deliveries.push(delivery);
+      const claimed = [...responders].find(([prefix]) => delivery.path.startsWith(prefix))?.[1];
+      const answer = claimed ? claimed.responder(delivery, ++claimed.attempts) : { status: 204 };
+      res.writeHead(answer.status, answer.headers).end();
       for (const wake of waiters) wake();
     });
   });
@@ -44,6 +54,9 @@ export async function startReceiver(listen: { host: string; port: number }, publ
   return {
     url: publicUrl?.replace(/\/+$/, '') ?? `http://${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${port}`,
     deliveries,
+    answer(prefix, responder) {
+      responders.set(prefix, { responder, attempts: 0 });
+    },
     async waitUntil(done, timeoutMs) {
       const started = Date.now();
       if (!done(deliveries)) {

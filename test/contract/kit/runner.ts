@@ -7,6 +7,7 @@ import { coverage, formatCoverage, type Coverage } from './coverage.ts';
 import { describeForeign, foreignSubscribers, type ForeignWebhook } from './foreign.ts';
 import { planChecks, type PlannedCheck } from './plan.ts';
 import type { ContractModel } from './spec.ts';
+import { traceFailure } from './rules/trace.ts';
 
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'known-limit';
 
@@ -85,7 +86,7 @@ export async function runCheck(ctx: KitContext, planned: PlannedCheck, knownLimi
     }
     return { ...describe(planned), outcome: 'passed', ...note, ...cost() };
   } catch (error) {
-    const message = error instanceof Error ? (error.name === 'ContractViolation' ? error.message : `${planned.id}: ${messageOf(error)}`) : String(error);
+    const message = traceFailure(planned.check, error instanceof Error ? (error.name === 'ContractViolation' ? error.message : `${planned.id}: ${messageOf(error)}`) : String(error));
     if (limit) return { ...describe(planned), outcome: 'known-limit', reason: limit.reason, error: message, ...cost() };
     return { ...describe(planned), outcome: 'failed', error: message, ...cost() };
   }
@@ -155,6 +156,8 @@ export async function runKit(options: KitOptions, selection: RunSelection = {}):
       hasReadKey: options.readKey !== undefined,
       ...(options.events === 'skip' ? { skipEvents: 'events skipped (--events skip): the target cannot reach the kit’s receiver' } : {}),
       ...(selection.skipRateProbe ? { skipRateProbe: selection.skipRateProbe } : {}),
+      ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
+      ...(options.skipRetryTiming ? { skipRetryTiming: options.skipRetryTiming } : {}),
     }),
     ctx.model,
     ctx.options.eventsOutOfScope,
@@ -190,6 +193,7 @@ export async function runKit(options: KitOptions, selection: RunSelection = {}):
   });
   let interrupted = false;
   let leftovers: string[];
+  for (const planned of plan) if (!planned.skip) planned.prepare?.(ctx);
   try {
     for (const planned of plan) {
       // Stopped between checks: the next one is not started.

@@ -21,6 +21,10 @@ export interface SuiteOptions {
   resultsFile?: string;
   document?: OpenApiDocument;
   skipRateProbe?: string;
+  /** An origin the target allows (the CORS check must then pass, not skip). */
+  corsOrigin?: string;
+  /** Why the retry waits are not judged (the target compresses its retry schedule). */
+  skipRetryTiming?: string;
 }
 
 export function defineContractSuite(options: SuiteOptions): void {
@@ -29,6 +33,8 @@ export function defineContractSuite(options: SuiteOptions): void {
     profile: options.profile,
     hasReadKey: options.hasReadKey,
     ...(options.skipRateProbe ? { skipRateProbe: options.skipRateProbe } : {}),
+    ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
+    ...(options.skipRetryTiming ? { skipRetryTiming: options.skipRetryTiming } : {}),
   });
   const results: CheckResult[] = plan.filter((p) => p.skip).map(plannedSkip);
   let ctx: KitContext | undefined;
@@ -36,6 +42,7 @@ export function defineContractSuite(options: SuiteOptions): void {
   describe(options.name, () => {
     beforeAll(async () => {
       ctx = createKitContext(await options.target());
+      for (const planned of plan) if (!planned.skip) planned.prepare?.(ctx);
     });
     afterAll(async () => {
       await ctx?.cleanup();

@@ -1,0 +1,80 @@
+// The paging rules the document states in words beyond what every page's schema shows: the default
+// `limit`, cursors bound to the filters they were issued with (and malformed ones refused), and a
+// walk that stays stable while other clients add items.
+import type { KitContext } from '../context.ts';
+import type { Exchange } from '../http.ts';
+import type { OperationModel } from '../spec.ts';
+import { breach, bodyWith, crudNamed, type Json } from './rule-support.ts';
+
+/** The default page size the document states ("`limit` is 1 to 100 (default 20)"). */
+export function defaultLimit(ctx: KitContext): number | undefined {
+  const match = /\(default (\d+)\)/.exec(ctx.model.doc.info.description ?? '');
+  return match ? Number(match[1]) : undefined;
+}
+
+type Page = { data: Json[]; next_cursor: string | null };
+const page = (exchange: Exchange) => exchange.json as Page;
+
+/** `pagination-rules`, on the policies list (the one list whose items the kit can make alike). */
+export async function paginationRules(ctx: KitContext, check: string): Promise<void> {
+  const policies = crudNamed(ctx, 'policies');
+  const list = policies.list;
+  const limit = defaultLimit(ctx);
+  if (limit === undefined) throw new Error('the document states no default limit');
+  // Enough identical policies (names are not unique: schema.PolicyWrite.3) that a default page is full.
+  const body = await bodyWith(ctx, policies.create, { enabled: true });
+  const mine: string[] = [];
+  for (let i = 0; i <= limit; i++) {
+    const { id } = await ctx.create(policies, check, body);
+    mine.push(id);
+  }
+  const get = async (query: Record<string, string>, why: string, statuses = [200]) => {
+    const answer = await ctx.send(list, { query });
+    ctx.expect(list, check, answer, { statuses }, why);
+    return answer;
+  };
+  const unlimited = await get({}, 'a list without limit');
+  if (page(unlimited).data.length !== limit) {
+    breach(list.label, check, 'pagination.2', `without limit a page has ${page(unlimited).data.length} items; the default is ${limit} and at least ${limit + 1} exist`, [], unlimited);
+  }
+  if (page(unlimited).next_cursor === null) breach(list.label, check, 'schema.NextCursor.1', `a full default page of ${limit} with more items has next_cursor null`, [], unlimited);
+
+  const filtered = await get({ enabled: 'true', limit: '1' }, 'a filtered first page');
+  const cursor = page(filtered).next_cursor;
+  if (!cursor) breach(list.label, check, 'schema.NextCursor.1', 'a one-item page of many enabled policies has no next_cursor', [], filtered);
+  await get({ enabled: 'true', limit: '1', cursor }, 'the cursor with the filters it was issued with');
+  const rebound = await ctx.send(list, { query: { enabled: 'false', limit: '1', cursor } });
+  expectBadRequest(list, check, rebound, 'pagination.4', 'a cursor issued for enabled=true used with enabled=false');
+  const dropped = await ctx.send(list, { query: { limit: '1', cursor } });
+  expectBadRequest(list, check, dropped, 'schema.Cursor.3', 'a cursor issued for enabled=true used without the filter');
+  const malformed = await ctx.send(list, { query: { cursor: `${cursor}!~` } });
+  expectBadRequest(list, check, malformed, 'pagination.4', 'a malformed cursor (a valid one with characters appended)');
+
+  await stableWalk(ctx, list, check, mine, async () => (await ctx.create(policies, check, body)).id);
+}
+
+function expectBadRequest(op: OperationModel, check: string, exchange: Exchange, rule: string, what: string): void {
+  if (exchange.status !== 400) breach(op.label, check, rule, `${what} answered ${exchange.status}, not 400`, [], exchange);
+}
+
+/** A walk with small pages while new items arrive between pages: no duplicates, nothing that existed skipped. */
+async function stableWalk(ctx: KitContext, list: OperationModel, check: string, existing: string[], add: () => Promise<string>): Promise<void> {
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const answer = await ctx.send(list, { query: { limit: '7', ...(cursor ? { cursor } : {}) } });
+    ctx.expect(list, check, answer, { statuses: [200] }, `page ${pages + 1} of a walk while items are added`);
+    seen.push(...page(answer).data.map((item) => String(item.id)));
+    cursor = page(answer).next_cursor;
+    if (pages++ < 3) await add();
+  } while (cursor !== null && pages < 2000);
+  const duplicates = seen.filter((id, index) => seen.indexOf(id) !== index);
+  const skipped = existing.filter((id) => !seen.includes(id));
+  if (duplicates.length > 0 || skipped.length > 0) {
+    breach(list.label, check, 'listPolicies.2', 'a walk while items were added between pages was not stable', [
+      ...(duplicates.length > 0 ? [`seen twice: ${duplicates.slice(0, 5).join(', ')}`] : []),
+      ...(skipped.length > 0 ? [`existed before the walk and were skipped: ${skipped.slice(0, 5).join(', ')}`] : []),
+    ]);
+  }
+}

@@ -1,0 +1,240 @@
+// Problem details as the document's *Errors* section states them: each problem type of its table
+// provoked once where a client can provoke it, answered with that type and status; and an audit of
+// every answer the run saw: errors are problem documents with a type the table gives their status,
+// validation problems list `errors` with JSON Pointers into the request, authenticated answers
+// carry the rate-limit headers, ETags are strong, and no answer echoes an API key or a secret.
+import type { KitContext } from '../context.ts';
+import type { Exchange } from '../http.ts';
+import type { OperationModel } from '../spec.ts';
+import { ContractViolation, truncate, type Violation } from '../verify.ts';
+import { breach, bodyWith, crudNamed, findingUpdate, newSecret, ruleViolation, type Json } from './rule-support.ts';
+import { rawRequest, type RawAnswer } from './raw-http.ts';
+import { REFUSALS } from './operation.ts';
+import { CATALOGUE } from '../rules/catalogue.ts';
+
+export const PROBLEM_BASE = 'https://secmon.dev/problems/';
+
+export interface ProblemRow {
+  type: string;
+  status: number;
+  /** The catalogue id of the row's sentence (`errors.<n>`). */
+  rule: string;
+}
+
+/** The problem types of the document's *Errors* table, with their status. */
+export function problemTable(ctx: KitContext): ProblemRow[] {
+  const rows: ProblemRow[] = [];
+  for (const line of (ctx.model.doc.info.description ?? '').split('\n')) {
+    const match = /^\|\s*`([a-z-]+)`\s*\|\s*(\d{3})\s*\|/.exec(line.trim());
+    if (match) rows.push({ type: match[1]!, status: Number(match[2]), rule: '' });
+  }
+  for (const row of rows) {
+    row.rule = CATALOGUE.find((entry) => entry.at === '/info/description' && entry.text.startsWith(`\`${row.type}\` |`))?.id ?? 'errors.1';
+  }
+  return rows;
+}
+
+/** Types a client cannot provoke from outside, or that another check provokes. */
+const NOT_PROVOKED: Record<string, string> = {
+  'internal-error': 'a correct service does not fail on a correct request',
+  'rate-limited': 'provoked by the rate-limit-429 check',
+};
+
+/** How long the kit waits for the 408 of a request whose header fields stop arriving: 10 s stated, plus slack. */
+const HEADERS_WAIT_MS = 15_000;
+
+const slowProbes = new WeakMap<KitContext, Promise<RawAnswer>>();
+
+/**
+ * A request whose header fields stop arriving, to be answered `408` once the target's header
+ * time-out passes. Started once per run, as early as the plan allows (plan.ts `prepare`), so the
+ * wait overlaps the other checks instead of adding to them.
+ */
+export function startRequestTimeoutProbe(ctx: KitContext): Promise<RawAnswer> {
+  let probe = slowProbes.get(ctx);
+  if (!probe) {
+    const base = ctx.http.baseUrl;
+    const list = crudNamed(ctx, 'policies').list;
+    const request = `GET ${new URL(base).pathname.replace(/\/+$/, '')}${list.path} HTTP/1.1\r\nHost: ${new URL(base).host}\r\nX-Kit-Slow: `;
+    probe = rawRequest(base, request, HEADERS_WAIT_MS);
+    slowProbes.set(ctx, probe);
+  }
+  return probe;
+}
+
+/** `problem-catalogue`: every problem type of the table that a client can provoke, provoked once. */
+export async function problemCatalogue(ctx: KitContext, check: string): Promise<'passed' | { note: string }> {
+  const table = problemTable(ctx);
+  const row = (type: string) => table.find((r) => r.type === type);
+  const [policies, findings, webhooks] = [crudNamed(ctx, 'policies'), crudNamed(ctx, 'findings'), crudNamed(ctx, 'webhooks')];
+  const base = ctx.http.baseUrl;
+  const path = new URL(base).pathname.replace(/\/+$/, '');
+  const host = new URL(base).host;
+  const slow = row('request-timeout') ? startRequestTimeoutProbe(ctx) : undefined;
+  const provoked: string[] = [];
+  const notes: string[] = [];
+
+  const expectType = (op: OperationModel, exchange: Exchange, type: string, what: string, instance?: string) => {
+    const wanted = row(type);
+    if (!wanted) return;
+    provoked.push(type);
+    const problem = exchange.json as Json | undefined;
+    const violations: Violation[] = [];
+    if (exchange.status !== wanted.status || problem?.type !== PROBLEM_BASE + type) {
+      violations.push(ruleViolation(wanted.rule, `${what}: expected ${wanted.status} with type ${PROBLEM_BASE}${type}, got ${exchange.status} ${String(problem?.type ?? exchange.mediaType)}`));
+    } else if (exchange.mediaType !== 'application/problem+json') {
+      violations.push(ruleViolation('errors.1', `${what}: the ${exchange.status} is ${exchange.mediaType || 'without a body'}, not application/problem+json`));
+    } else if (instance !== undefined && problem.instance !== instance) {
+      violations.push(ruleViolation('schema.Problem.8', `${what}: instance is ${JSON.stringify(problem.instance)}, not the request path ${instance}`));
+    }
+    if (violations.length > 0) throw new ContractViolation(op.label, check, violations, exchange);
+  };
+  const pathOf = (exchange: Exchange) => new URL(exchange.request.url).pathname;
+
+  const invalid = await ctx.send(policies.create, { body: { kit_unknown_field: true } });
+  expectType(policies.create, invalid, 'validation-error', 'a body without the required fields and with an unknown one', pathOf(invalid));
+  const pointers = ((invalid.json as { errors?: { pointer?: string }[] }).errors ?? []).map((e) => e.pointer);
+  if (!pointers.some((p) => p === '/body/kit_unknown_field' || p === '/body')) {
+    breach(policies.create.label, check, 'schema.ProblemError.2', `no error points at the unknown field /body/kit_unknown_field (or the body): ${JSON.stringify(pointers)}`, [], invalid);
+  }
+  expectType(policies.create, await ctx.send(policies.create, { rawBody: '{"name": ' }), 'malformed-json', 'a body that is not JSON');
+  const metadata = await ctx.send(webhooks.create, { body: await bodyWith(ctx, webhooks.create, { url: 'https://169.254.169.254/latest/meta-data' }) });
+  if (metadata.status >= 200 && metadata.status < 300) {
+    provoked.push('url-not-allowed');
+    notes.push('a cloud-metadata webhook URL was accepted (allowed outside production; the document refuses it in production)');
+  } else {
+    expectType(webhooks.create, metadata, 'url-not-allowed', 'a webhook URL on the cloud-metadata address 169.254.169.254');
+  }
+  const anonymous = await ctx.send(policies.list, { auth: 'none' });
+  expectType(policies.list, anonymous, 'unauthorized', 'no API key');
+  if (!/^bearer\b/i.test(anonymous.headers.get('www-authenticate') ?? '')) {
+    breach(policies.list.label, check, 'authentication.3', `the 401 carries WWW-Authenticate: ${String(anonymous.headers.get('www-authenticate'))}, not Bearer`, [], anonymous);
+  }
+  if (ctx.http.hasReadKey) expectType(policies.create, await ctx.send(policies.create, { auth: 'read', body: await bodyWith(ctx, policies.create) }), 'forbidden', 'a read-only key on a create');
+  else notes.push('forbidden not provoked: no --read-key');
+  const { id: policyId, exchange: created } = await ctx.create(policies, check);
+  await ctx.send(policies.delete, { id: policyId });
+  const gone = await ctx.send(policies.read, { id: policyId });
+  expectType(policies.read, gone, 'not-found', 'a deleted policy', pathOf(gone));
+  const route = await ctx.http.send({ method: 'GET', path: `${policies.list.path}-kit-no-such-route` });
+  expectType(policies.list, route, 'not-found', 'a route the document does not have');
+  expectType(policies.list, await ctx.http.send({ method: 'PATCH', path: policies.list.path, body: {} }), 'method-not-allowed', 'PATCH on a collection');
+
+  const { id: live } = await ctx.create(policies, check);
+  const stale = await ctx.send(policies.update, { id: live, body: await bodyWith(ctx, policies.update), headers: { 'If-Match': '"kit-stale-etag"' } });
+  expectType(policies.update, stale, 'precondition-failed', 'If-Match with an ETag the policy never had', pathOf(stale));
+  const { id: findingId, exchange: finding } = await ctx.create(findings, check, await bodyWith(ctx, findings.create, { policy_id: live }));
+  expectType(policies.delete, await ctx.send(policies.delete, { id: live }), 'policy-in-use', 'deleting a policy an open finding references');
+  ctx.expect(findings.update, check, await ctx.send(findings.update, { id: findingId, body: findingUpdate(finding.json as Json, 'resolved') }), { statuses: [200] }, 'resolving a finding');
+  const illegal = await ctx.send(findings.update, { id: findingId, body: findingUpdate(finding.json as Json, 'suppressed') });
+  expectType(findings.update, illegal, 'invalid-transition', 'resolved → suppressed', pathOf(illegal));
+  const key = `kit-${crypto.randomUUID()}`;
+  await ctx.create(policies, check, await bodyWith(ctx, policies.create), { 'Idempotency-Key': key });
+  const reused = await ctx.send(policies.create, { body: await bodyWith(ctx, policies.create, { name: 'kit-another-body' }), headers: { 'Idempotency-Key': key } });
+  expectType(policies.create, reused, 'idempotency-key-reused', 'an Idempotency-Key reused with another body');
+  expectType(policies.create, await ctx.send(policies.create, { rawBody: JSON.stringify({ description: 'x'.repeat(1024 * 1024 + 1024) }) }), 'payload-too-large', 'a body over 1 MiB');
+  expectType(policies.create, await ctx.send(policies.create, { rawBody: JSON.stringify(created.json), contentType: 'text/plain' }), 'unsupported-media-type', 'Content-Type text/plain');
+
+  const rawProblem = (answer: RawAnswer, type: string, what: string) => {
+    const wanted = row(type);
+    if (!wanted) return;
+    provoked.push(type);
+    let problem: Json | undefined;
+    try {
+      problem = JSON.parse(answer.body) as Json;
+    } catch {
+      problem = undefined;
+    }
+    if (answer.status !== wanted.status || problem?.type !== PROBLEM_BASE + type) {
+      breach(policies.list.label, check, wanted.rule, `${what}: expected ${wanted.status} with type ${PROBLEM_BASE}${type}, got ${String(answer.status ?? 'no answer')} ${truncate(answer.body, 200)}`, [`the kit waited ${answer.answeredAfterMs} ms for the answer`]);
+    }
+  };
+  if (row('headers-too-large')) {
+    const big = await rawRequest(base, `GET ${path}${policies.list.path} HTTP/1.1\r\nHost: ${host}\r\nX-Kit-Padding: ${'x'.repeat(17 * 1024)}\r\n\r\n`, 10_000);
+    rawProblem(big, 'headers-too-large', 'header fields of 17 KiB');
+  }
+  if (row('malformed-request')) {
+    const garbled = await rawRequest(base, `GET ${path}${policies.list.path} HTTP/1.1\r\nHost: ${host}\r\nthis is not a header\r\n\r\n`, 10_000);
+    rawProblem(garbled, 'malformed-request', 'a header line without a colon');
+  }
+  if (slow) {
+    const answer = await slow;
+    rawProblem(answer, 'request-timeout', 'header fields that stop arriving (the document allows 10 s)');
+    // "took over 10 s": a 408 sooner refuses a request the document says may still arrive.
+    const allowed = Number(/header fields took over (\d+) s/.exec(ctx.model.doc.info.description ?? '')?.[1] ?? 0) * 1000;
+    if (answer.answeredAfterMs < allowed - 500) breach(policies.list.label, check, row('request-timeout')!.rule, `the 408 came ${(answer.answeredAfterMs / 1000).toFixed(1)} s after the header fields stopped; the document gives them ${allowed / 1000} s`);
+    if (!answer.closed) breach(policies.list.label, check, row('request-timeout')!.rule, 'the connection stayed open after the 408', [`the kit waited ${answer.answeredAfterMs} ms`]);
+    notes.push(`request-timeout came after ${(answer.answeredAfterMs / 1000).toFixed(1)} s`);
+  }
+  const missing = table.filter((r) => !provoked.includes(r.type) && !NOT_PROVOKED[r.type]).map((r) => r.type);
+  if (missing.length > 0) notes.push(`not provoked (the kit knows no way from outside): ${missing.join(', ')}`);
+  return notes.length === 0 ? 'passed' : { note: notes.join('; ') };
+}
+
+const JSON_POINTER = /^(\/([^~/]|~[01])*)*$/;
+const REQUEST_PARTS = new Set(['body', 'query', 'path', 'headers']);
+
+/** `response-audit`: a few answers of its own, then every exchange of the run so far. */
+export async function responseAudit(ctx: KitContext, check: string): Promise<'passed' | { note: string }> {
+  const [policies, webhooks] = [crudNamed(ctx, 'policies'), crudNamed(ctx, 'webhooks')];
+  await ctx.send(policies.list, { auth: REFUSALS['unknown-key-401'].auth });
+  await ctx.send(policies.create, { body: { name: '', kit_unknown_field: 1 } });
+  await ctx.send(policies.list, { query: { limit: '0' } });
+  const { id } = await ctx.create(webhooks, check, await bodyWith(ctx, webhooks.create, { secret: newSecret() }));
+  await ctx.send(webhooks.read, { id, ...(ctx.http.hasReadKey ? { auth: 'read' as const } : {}) });
+  await ctx.http.send({ method: 'GET', path: `${policies.list.path}-kit-no-such-route` });
+
+  const table = problemTable(ctx);
+  const secrets = new Set<string>([ctx.options.apiKey, ...(ctx.options.readKey ? [ctx.options.readKey] : []), (REFUSALS['unknown-key-401'].auth as { token: string }).token]);
+  // The secrets the kit made up itself: random enough that finding one in an answer is no accident
+  // (a generated one may be "xxxxxxxxxxxxxxxx", which other generated fields contain too).
+  for (const exchange of ctx.exchanges) {
+    for (const match of exchange.request.body?.matchAll(/"secret"\s*:\s*"(kit_[0-9a-f]{32,})"/g) ?? []) secrets.add(match[1]!);
+  }
+  // Only the API's own answers: the simulator and other test-support routes are not the contract.
+  const root = new URL(ctx.http.baseUrl).pathname.replace(/\/+$/, '');
+  const prefixes = new Set(ctx.model.operations.map((op) => `/${op.path.split('/')[1]}`));
+  const exchanges = ctx.exchanges.filter((e) => [...prefixes].some((prefix) => new URL(e.request.url).pathname.slice(root.length).startsWith(prefix)));
+  for (const exchange of exchanges) {
+    const violations = auditOne(exchange, table, secrets);
+    if (violations.length > 0) throw new ContractViolation(policies.list.label, check, violations, exchange);
+  }
+  return { note: `${exchanges.length} answers audited` };
+}
+
+function auditOne(exchange: Exchange, table: ProblemRow[], secrets: Set<string>): Violation[] {
+  const violations: Violation[] = [];
+  const text = `${exchange.text}\n${[...exchange.headers].map(([n, v]) => `${n}: ${v}`).join('\n')}`;
+  for (const secret of secrets) {
+    if (secret && text.includes(secret)) violations.push(ruleViolation('authentication.4', 'the answer contains an API key or a webhook secret the kit sent', [`${secret.slice(0, 4)}…`]));
+  }
+  const role = exchange.request.headers.Authorization?.replace(/^Bearer /, '');
+  if ((role === '<api-key>' || role === '<read-key>') && exchange.status !== 401 && exchange.request.method !== 'OPTIONS') {
+    for (const header of ['ratelimit', 'ratelimit-policy']) {
+      if (!exchange.headers.has(header)) violations.push(ruleViolation('rate-limits.2', `an authenticated ${exchange.status} answer has no ${header} header`));
+    }
+  }
+  const etag = exchange.headers.get('etag');
+  if (etag?.startsWith('W/')) violations.push(ruleViolation('header.ETag.1', `the ETag ${etag} is weak; the document promises strong ETags`));
+  if (exchange.status >= 400) {
+    const problem = exchange.json as Json | undefined;
+    const types = table.filter((row) => row.status === exchange.status);
+    if (exchange.mediaType !== 'application/problem+json' || !problem) {
+      violations.push(ruleViolation('errors.1', `a ${exchange.status} answer is ${exchange.mediaType || 'without a body'}, not a problem document`));
+    } else if (types.length === 0) {
+      violations.push(ruleViolation('errors.1', `status ${exchange.status} has no problem type in the document's catalogue`));
+    } else if (!types.some((row) => problem.type === PROBLEM_BASE + row.type)) {
+      violations.push(ruleViolation(types[0]!.rule, `a ${exchange.status} has type ${String(problem.type)}; the catalogue's types for ${exchange.status}: ${types.map((r) => r.type).join(', ')}`));
+    } else if (problem.type === `${PROBLEM_BASE}validation-error`) {
+      const errors = problem.errors as { pointer?: unknown }[] | undefined;
+      if (!Array.isArray(errors) || errors.length === 0) violations.push(ruleViolation('errors.2', 'a validation problem without errors'));
+      for (const error of errors ?? []) {
+        const pointer = String(error.pointer);
+        if (!JSON_POINTER.test(pointer) || !REQUEST_PARTS.has(pointer.split('/')[1] ?? '')) {
+          violations.push(ruleViolation('schema.ProblemError.2', `errors[].pointer ${JSON.stringify(error.pointer)} is not a JSON Pointer into { body, query, path, headers }`));
+        }
+      }
+    }
+  }
+  return violations;
+}

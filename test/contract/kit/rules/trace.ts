@@ -1,0 +1,132 @@
+// From the sentence to the verdict and back: which rules a check judges, the rule a failure breaks
+// (named in the report's first line, so the console and JUnit show it), what a run did for every
+// rule of the catalogue, and the catalogue as `--rules` prints it.
+import type { OpenApiDocument } from '../../../../lib/document.ts';
+import type { CheckResult } from '../runner.ts';
+import { CATALOGUE } from './catalogue.ts';
+import { catalogueDrift, statusOf, type CatalogueEntry, type CheckedRule } from './rule.ts';
+
+const isChecked = (entry: CatalogueEntry): entry is CheckedRule => 'checks' in entry;
+
+/** The checked rules a check judges. */
+export function rulesOfCheck(check: string, catalogue: readonly CatalogueEntry[] = CATALOGUE): CheckedRule[] {
+  return catalogue.filter(isChecked).filter((entry) => entry.checks.includes(check));
+}
+
+const quote = (text: string) => `“${text.length > 240 ? `${text.slice(0, 240)}…` : text}”`;
+
+/**
+ * A failure report with the rule it breaks: the ids a violation names (`rule <id>:`) go to the end of
+ * the first line, each with its sentence below; a failure that names none lists the rules its check
+ * judges.
+ */
+export function traceFailure(check: string, report: string, catalogue: readonly CatalogueEntry[] = CATALOGUE): string {
+  const named = [...new Set([...report.matchAll(/\brule ([\w.-]+\.\d+):/g)].map((match) => match[1]!))];
+  const broken = named.map((id) => catalogue.find((entry) => entry.id === id)).filter((entry): entry is CatalogueEntry => entry !== undefined);
+  const [first = '', ...rest] = report.split('\n');
+  if (broken.length > 0) {
+    return [`${first} (breaks rule ${broken.map((e) => e.id).join(', ')})`, ...rest, ...broken.map((e) => `  rule ${e.id} (${e.at}): ${quote(e.text)}`)].join('\n');
+  }
+  const judged = rulesOfCheck(check, catalogue);
+  if (judged.length === 0) return report;
+  const shown = judged.slice(0, 4).map((e) => `    ${e.id}: ${quote(e.text)}`);
+  const more = judged.length > 4 ? [`    … and ${judged.length - 4} more (secmon-contract --rules)`] : [];
+  return [report, `  the check "${check}" judges the rules:`, ...shown, ...more].join('\n');
+}
+
+export type RuleVerdict = 'checked' | 'passed' | 'failed' | 'skipped' | 'not run' | 'not observable' | 'informative' | 'uncovered';
+
+export interface RuleRow {
+  id: string;
+  at: string;
+  text: string;
+  checks: string[];
+  verdict: RuleVerdict;
+  /** Why: the reason it is not observable, or why it is uncovered. */
+  reason?: string;
+}
+
+export interface RuleCoverage {
+  rows: RuleRow[];
+  counts: Record<RuleVerdict, number> & { rules: number; checked: number };
+  /** Sentences of the document the catalogue lacks, and checked rules with no check in the run's plan. */
+  uncovered: RuleRow[];
+}
+
+/**
+ * Every rule's verdict in a run: `results` are the run's check results (planned skips included);
+ * without them, only what the catalogue says. A rule none of whose checks was planned, or a sentence
+ * the catalogue lacks, is uncovered.
+ */
+export function ruleCoverage(doc: OpenApiDocument, results?: CheckResult[], catalogue: readonly CatalogueEntry[] = CATALOGUE, known?: readonly string[]): RuleCoverage {
+  const drift = catalogueDrift(doc, catalogue);
+  const stale = new Set(drift.stale);
+  const rows: RuleRow[] = [];
+  for (const entry of catalogue) {
+    if (stale.has(entry)) continue;
+    const base = { id: entry.id, at: entry.at, text: entry.text, checks: isChecked(entry) ? entry.checks : [] };
+    if (!isChecked(entry)) {
+      rows.push({ ...base, verdict: statusOf(entry) === 'informative' ? 'informative' : 'not observable', ...('unobservable' in entry ? { reason: entry.unobservable } : {}) });
+      continue;
+    }
+    const unknown = known ? entry.checks.filter((c) => !known.includes(c)) : [];
+    if (entry.checks.length === 0 || unknown.length > 0) {
+      rows.push({ ...base, verdict: 'uncovered', reason: entry.checks.length === 0 ? 'no check named' : `no such check: ${unknown.join(', ')}` });
+      continue;
+    }
+    if (!results) {
+      rows.push({ ...base, verdict: 'checked' });
+      continue;
+    }
+    const mine = results.filter((r) => entry.checks.includes(r.check));
+    let verdict: RuleVerdict;
+    if (mine.length === 0) verdict = 'not run';
+    else if (mine.some((r) => r.outcome === 'failed')) verdict = 'failed';
+    else if (mine.some((r) => r.outcome === 'passed' || r.outcome === 'known-limit')) verdict = 'passed';
+    else verdict = 'skipped';
+    rows.push({ ...base, verdict });
+  }
+  for (const sentence of drift.missing) {
+    rows.push({ id: '(none)', at: sentence.at, text: sentence.text, checks: [], verdict: 'uncovered', reason: 'not in the rule catalogue (npm run contract:rules)' });
+  }
+  for (const entry of drift.stale) {
+    rows.push({ id: entry.id, at: entry.at, text: entry.text, checks: [], verdict: 'uncovered', reason: 'stale: the document no longer says this (npm run contract:rules)' });
+  }
+  const verdicts: RuleVerdict[] = ['checked', 'passed', 'failed', 'skipped', 'not run', 'not observable', 'informative', 'uncovered'];
+  const counts = Object.fromEntries(verdicts.map((v) => [v, rows.filter((r) => r.verdict === v).length])) as RuleCoverage['counts'];
+  counts.rules = rows.filter((r) => r.verdict !== 'informative').length;
+  counts.checked = rows.filter((r) => r.checks.length > 0 && r.verdict !== 'uncovered').length;
+  return { rows, counts, uncovered: rows.filter((r) => r.verdict === 'uncovered') };
+}
+
+/** The coverage summary's lines about rules. */
+export function formatRuleSummary(report: RuleCoverage): string[] {
+  const { counts } = report;
+  // After a run (not for the catalogue alone), what the checks said.
+  const ran = counts.checked > 0 && report.rows.every((r) => r.verdict !== 'checked');
+  const run = ran
+    ? ` (${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, ${counts['not run']} not run)`
+    : '';
+  const lines = [
+    `${counts.rules} rules in the document's descriptions: ${counts.checked} checked${run}, ${counts['not observable']} not observable from outside, ${counts.uncovered} not covered; ${counts.informative} informative sentences`,
+  ];
+  for (const row of report.uncovered.slice(0, 10)) lines.push(`  ← RULE GAP ${row.id} (${row.at}): ${quote(row.text)} — ${row.reason}`);
+  if (report.uncovered.length > 10) lines.push(`  … and ${report.uncovered.length - 10} more rule gaps`);
+  return lines;
+}
+
+/** `secmon-contract --rules`: every catalogue entry with its status and checks, grouped by where it is. */
+export function formatRules(report: RuleCoverage): string {
+  const lines: string[] = [];
+  let at = '';
+  for (const row of report.rows) {
+    if (row.at !== at) {
+      at = row.at;
+      lines.push('', at);
+    }
+    const how = row.checks.length > 0 ? `checks: ${row.checks.join(', ')}` : row.reason ? `${row.verdict}: ${row.reason}` : row.verdict;
+    lines.push(`  ${row.id.padEnd(34)} [${row.verdict}] ${quote(row.text)}`, `  ${''.padEnd(34)} ${how}`);
+  }
+  lines.push('', ...formatRuleSummary(report));
+  return lines.join('\n').trimStart();
+}

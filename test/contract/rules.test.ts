@@ -1,0 +1,133 @@
+// The rule catalogue against the document: every sentence of every description is an entry, no
+// entry is stale, every check an entry names exists, every rule a check cites exists; and the
+// reports that trace a failure back to its sentence.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadDocument } from '../../lib/document.ts';
+import { coverage } from './kit/coverage.ts';
+import { CHECKS, planChecks } from './kit/plan.ts';
+import type { CheckResult } from './kit/runner.ts';
+import { CATALOGUE } from './kit/rules/catalogue.ts';
+import { catalogueDrift, nextId, statusOf } from './kit/rules/rule.ts';
+import { splitDescription } from './kit/rules/sentences.ts';
+import { formatRules, ruleCoverage, traceFailure } from './kit/rules/trace.ts';
+import { buildModel } from './kit/spec.ts';
+
+describe('the rule catalogue', () => {
+  it('holds every sentence of the document’s descriptions, and nothing the document no longer says', () => {
+    const drift = catalogueDrift(loadDocument(), CATALOGUE);
+    const hint = 'run `npm run contract:rules` and paste what it prints into test/contract/kit/rules/catalogue.ts';
+    expect(drift.missing.map((s) => `${s.at}: ${s.text}`), hint).toEqual([]);
+    expect(drift.stale.map((e) => `${e.id} ${e.at}: ${e.text}`), hint).toEqual([]);
+    expect(drift.duplicateIds).toEqual([]);
+  });
+
+  it('names only checks the kit has, and every behaviour check judges at least one rule', () => {
+    const named = new Set(CATALOGUE.flatMap((entry) => ('checks' in entry ? entry.checks : [])));
+    expect([...named].filter((check) => !(CHECKS as readonly string[]).includes(check))).toEqual([]);
+    expect(CHECKS.filter((check) => !named.has(check))).toEqual([]);
+    for (const entry of CATALOGUE) {
+      if ('checks' in entry) expect(entry.checks.length, entry.id).toBeGreaterThan(0);
+      if ('unobservable' in entry) expect(entry.unobservable.length, entry.id).toBeGreaterThan(10);
+    }
+  });
+
+  it('every rule a check cites (`breach(…, "<id>", …)`) is in the catalogue and judged by that kind of check', () => {
+    const folder = fileURLToPath(new URL('./kit/checks/', import.meta.url));
+    const ids = new Set(CATALOGUE.map((entry) => entry.id));
+    const cited = readdirSync(folder).flatMap((file) =>
+      [...readFileSync(folder + file, 'utf8').matchAll(/(?:breach\([^;]*?|ruleViolation\(|fail\([^;]*?)'([a-zA-Z][\w-]*(?:\.[\w-]+)*\.\d+)'/g)].map((m) => `${file}: ${m[1]}`),
+    );
+    expect(cited.length).toBeGreaterThan(40);
+    expect(cited.filter((c) => !ids.has(c.split(': ')[1]!))).toEqual([]);
+  });
+
+  it('counts: most sentences are rules, and every rule is checked or says why it cannot be', () => {
+    const counts = { checked: 0, 'not observable': 0, informative: 0 };
+    for (const entry of CATALOGUE) counts[statusOf(entry)]++;
+    expect(counts.checked).toBeGreaterThan(counts['not observable'] * 5);
+    expect(ruleCoverage(loadDocument(), undefined, CATALOGUE, CHECKS).uncovered).toEqual([]);
+  });
+
+  it('`npm run contract:rules` agrees (exit 0) and `--rules` lists every entry', () => {
+    const sync = execFileSync(process.execPath, [fileURLToPath(new URL('./kit/rules/sync.ts', import.meta.url))], { encoding: 'utf8' });
+    expect(sync).toContain(`the catalogue matches the document: ${CATALOGUE.length} entries`);
+    const listed = formatRules(ruleCoverage(loadDocument(), undefined, CATALOGUE, CHECKS));
+    for (const entry of CATALOGUE) expect(listed).toContain(entry.id);
+    expect(listed).toMatch(/\d+ rules in the document's descriptions: \d+ checked, \d+ not observable from outside, 0 not covered/);
+  });
+});
+
+describe('drift between the document and the catalogue', () => {
+  it('a changed sentence is one missing and one stale entry, and fails the coverage gate until re-synced', () => {
+    const doc = loadDocument();
+    const put = doc.paths!['/v1/webhooks/{id}']!.put!;
+    put.description = put.description!.replace(/Re-enabling a\s+webhook the service disabled clears `disabled_reason`\./, 'Re-enabling a webhook clears `disabled_reason` at once.');
+    const drift = catalogueDrift(doc, CATALOGUE);
+    expect(drift.missing.map((s) => s.text)).toEqual(['Re-enabling a webhook clears `disabled_reason` at once.']);
+    expect(drift.stale.map((e) => e.id)).toEqual(['updateWebhook.2']);
+    const model = buildModel(doc);
+    const plan = planChecks(model, { profile: 'stateful', hasReadKey: true });
+    const allPassed: CheckResult[] = plan.map((p) => ({ id: p.id, check: p.check, subjects: p.subjects, exercisesSuccess: p.exercisesSuccess, outcome: 'passed', ms: 0 }));
+    const report = coverage(model, allPassed);
+    expect(report.passed).toBe(false);
+    expect(report.rules.uncovered.map((r) => r.reason)).toEqual([
+      'not in the rule catalogue (npm run contract:rules)',
+      'stale: the document no longer says this (npm run contract:rules)',
+    ]);
+  });
+
+  it('a rule whose checks are gone from the plan is uncovered', () => {
+    const doc = loadDocument();
+    const catalogue = CATALOGUE.map((entry) => (entry.id === 'deletePolicy.2' ? { ...entry, checks: ['policy-in-use-v2'] } : entry));
+    expect(ruleCoverage(doc, [], catalogue, CHECKS).uncovered.map((r) => [r.id, r.reason])).toEqual([['deletePolicy.2', 'no such check: policy-in-use-v2']]);
+  });
+
+  it('new ids continue the numbering of their area', () => {
+    expect(nextId(CATALOGUE, 'updateWebhook')).toBe('updateWebhook.7');
+    expect(nextId(CATALOGUE, 'schema.NewThing')).toBe('schema.NewThing.1');
+  });
+});
+
+describe('sentences of a Markdown description', () => {
+  // A sentence ends at `.`, `!` or `?` right before a space: one closed by `**` or `)` runs on.
+  it('splits paragraphs into sentences, keeps table rows, list items and code blocks whole, and skips headings', () => {
+    const text = [
+      '## Errors',
+      'Every error is a problem. Branch on `type`, which is stable:',
+      '',
+      '| type | status |',
+      '|---|---|',
+      '| `not-found` | 404 |',
+      '',
+      '1. `GET` it; keep the `ETag`.',
+      '2. `PUT` it.',
+      '```json',
+      '{"a": 1}',
+      '```',
+      '**Bold.** Still one. Done? (A parenthesis.) Not cut there.',
+    ].join('\n');
+    expect(splitDescription(text)).toEqual(
+      ['Every error is a problem.', 'Branch on `type`, which is stable:', '`not-found` | 404', '`GET` it; keep the `ETag`.', '`PUT` it.', '```json {"a": 1} ```', '**Bold.** Still one.', 'Done?', '(A parenthesis.) Not cut there.'].map(
+        (sentence) => ({ text: sentence, section: 'Errors' }),
+      ),
+    );
+  });
+});
+
+describe('a failure names the rule it breaks', () => {
+  it('first line with the rule ids (what JUnit shows), the sentence below', () => {
+    const traced = traceFailure('policy-in-use', 'deletePolicy (DELETE /v1/policies/{id}) — check "policy-in-use" failed\n  ✗ [expectation] rule deletePolicy.2: deleting answered 204');
+    const [first, ...rest] = traced.split('\n');
+    expect(first).toBe('deletePolicy (DELETE /v1/policies/{id}) — check "policy-in-use" failed (breaks rule deletePolicy.2)');
+    expect(rest.at(-1)).toMatch(/^ {2}rule deletePolicy\.2 \(\/paths\/~1v1~1policies~1\{id\}\/delete\/description\): “Refused with `409` \(`policy-in-use`\)/);
+  });
+
+  it('a failure that cites no rule lists the rules its check judges', () => {
+    const traced = traceFailure('unsupported-method', 'listPolicies (GET /v1/policies) — check "unsupported-method" failed');
+    expect(traced).toContain('the check "unsupported-method" judges the rules:');
+    expect(traced).toContain('errors.11');
+  });
+});

@@ -1,0 +1,70 @@
+// No false alarms: the reference server behind a proxy that changes only what the document leaves
+// open — another cursor encoding, JSON key order and whitespace, header-name case, chunked bodies,
+// another ETag encoding, every delivery duplicated and delivered out of order — must pass every
+// behaviour check.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runKit } from './kit/runner.ts';
+import { startFaultProxy, type Fault, type ProxiedResponse } from './fault-proxy.ts';
+import { startReferenceTarget, type ReferenceTarget } from './reference-target.ts';
+
+let reference: ReferenceTarget;
+beforeAll(async () => {
+  reference = await startReferenceTarget();
+});
+afterAll(async () => {
+  await reference?.server.close();
+});
+
+// Still within the Cursor schema ([A-Za-z0-9_-], at most 512 characters).
+const WRAP = 'v2_';
+const wrap = (cursor: string) => WRAP + Buffer.from(cursor).toString('base64url');
+
+/** Keys in reverse order, at every depth. */
+function reversed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reversed);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).reverse().map(([key, inner]) => [key, reversed(inner)]));
+}
+
+/** Another strong ETag for the same representation: `"abc"` ↔ `"v2-abc"`. */
+const ETAG = /^"(.*)"$/;
+const wrapTag = (tag: string) => tag.replace(ETAG, '"v2-$1"');
+const unwrapTag = (tag: string) => tag.replace(/^"v2-(.*)"$/, '"$1"');
+
+const titleCase = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, dash: string, letter: string) => dash + letter.toUpperCase());
+
+const legalVariations: Fault = {
+  path: (_method, path) => {
+    const url = new URL(path, 'http://x');
+    const cursor = url.searchParams.get('cursor');
+    if (cursor?.startsWith(WRAP)) url.searchParams.set('cursor', Buffer.from(cursor.slice(WRAP.length), 'base64url').toString('utf8'));
+    return url.pathname + url.search;
+  },
+  headers: (headers) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, name === 'if-match' || name === 'if-none-match' ? unwrapTag(value) : value])),
+  response: (_request, response): ProxiedResponse => {
+    const headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [titleCase(name), name === 'etag' ? wrapTag(value) : value]));
+    if (!/json/.test(response.headers['content-type'] ?? '') || response.body.length === 0) return { ...response, headers };
+    const json = JSON.parse(response.body.toString('utf8')) as Record<string, unknown>;
+    if (typeof json.next_cursor === 'string') json.next_cursor = wrap(json.next_cursor);
+    return { ...response, headers, body: Buffer.from(`\n${JSON.stringify(reversed(json), null, 2)}\n`) };
+  },
+  duplicateDeliveries: true,
+  chunked: true,
+};
+
+describe('legal variations of the reference server', () => {
+  it('pass every behaviour check (the raw-socket problem provocations excepted)', async () => {
+    const proxy = await startFaultProxy(reference.server.url, legalVariations);
+    try {
+      const checks = ['lifecycle', 'pagination', 'finding-lifecycle', 'references', 'policy-in-use', 'compliance', 'replace-semantics', 'secrets', 'read-scope', 'pagination-rules', 'cors', 'delivery-semantics', 'delivery-retry', 'endpoint-gone', 'response-audit'];
+      const run = await runKit(
+        { ...reference.kit, baseUrl: proxy.url, corsOrigin: 'http://localhost:5173', skipRetryTiming: 'compressed schedule' },
+        { only: (planned) => checks.includes(planned.check) },
+      );
+      expect(run.results.filter((r) => r.outcome !== 'passed').map((r) => `${r.id}: ${r.error ?? r.reason}`)).toEqual([]);
+      expect(new Set(run.results.map((r) => r.check))).toEqual(new Set(checks));
+    } finally {
+      await proxy.close();
+    }
+  }, 120_000);
+});
