@@ -11,6 +11,7 @@ import { loadDocument } from '../../lib/document.ts';
 import { startMock, type MockServer } from '../../mock/prism.ts';
 import { loadConfig, parseApiKeys, testConfig } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
+import type { Browser } from 'playwright-core';
 import { launchChromium } from './chromium.ts';
 
 const KEY = 'frontend-writer-7e8f9a';
@@ -104,15 +105,21 @@ const TARGETS = [
   ['the static mock', () => staticMock.url, ['walk', 2, 4], { Prefer: 'code=412' }],
 ] as const;
 
+/** Opens the other-origin page once `fn` is defined, collecting its console lines (for CORS errors). */
+async function otherOriginPage(browser: Browser, fn: string) {
+  const page = await browser.newPage();
+  const console: string[] = [];
+  page.on('console', (message) => console.push(`${message.type()}: ${message.text()}`));
+  await page.goto(`${siteUrl}/`);
+  await page.waitForFunction(`typeof window.${fn} === "function"`);
+  return { page, corsErrors: () => console.filter((line) => /CORS|blocked/i.test(line)) };
+}
+
 describe('a page on another origin using the typed client', () => {
   it.each(TARGETS)('against %s: walks every page, creates, updates with If-Match, gets a 412 and deletes, with no CORS error', async (_name, target, walk, staleHeaders) => {
     const browser = await launchChromium();
     try {
-      const page = await browser.newPage();
-      const console: string[] = [];
-      page.on('console', (message) => console.push(`${message.type()}: ${message.text()}`));
-      await page.goto(`${siteUrl}/`);
-      await page.waitForFunction('typeof window.flow === "function"');
+      const { page, corsErrors } = await otherOriginPage(browser, 'flow');
       // The API on another origin: another host name and another port.
       const apiUrl = target().replace('127.0.0.1', 'localhost');
       const steps = await page.evaluate(
@@ -126,7 +133,7 @@ describe('a page on another origin using the typed client', () => {
         ['stale', 412, 'https://secmon.dev/problems/precondition-failed'],
         ['delete', 204],
       ]);
-      expect(console.filter((line) => /CORS|blocked/i.test(line))).toEqual([]);
+      expect(corsErrors()).toEqual([]);
     } finally {
       await browser.close();
     }
@@ -138,11 +145,7 @@ describe('a page on another origin asking both mocks for an error state with Pre
   it.each(TARGETS.slice(1))('%s answers the documented problem, with no CORS error', async (_name, target) => {
     const browser = await launchChromium();
     try {
-      const page = await browser.newPage();
-      const console: string[] = [];
-      page.on('console', (message) => console.push(`${message.type()}: ${message.text()}`));
-      await page.goto(`${siteUrl}/`);
-      await page.waitForFunction('typeof window.preferred === "function"');
+      const { page, corsErrors } = await otherOriginPage(browser, 'preferred');
       const answers = await page.evaluate(
         ([url, key, id]) => (globalThis as unknown as { preferred: (u: string, k: string, i: string) => Promise<unknown[]> }).preferred(url, key, id),
         [target().replace('127.0.0.1', 'localhost'), KEY, findingId] as const,
@@ -151,7 +154,7 @@ describe('a page on another origin asking both mocks for an error state with Pre
         ['code=500', 500, 'https://secmon.dev/problems/internal-error', '/v1/policies'],
         ['code=404', 404, 'https://secmon.dev/problems/not-found', `/v1/findings/${findingId}`],
       ]);
-      expect(console.filter((line) => /CORS|blocked/i.test(line))).toEqual([]);
+      expect(corsErrors()).toEqual([]);
     } finally {
       await browser.close();
     }

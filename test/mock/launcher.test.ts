@@ -10,17 +10,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MockStartError, startMock, type MockServer } from '../../mock/prism.ts';
+import { alive } from '../support/process.ts';
 
 const AUTH = { authorization: 'Bearer any-token-at-all' };
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function gone(pid: number, withinMs: number): Promise<boolean> {
   const deadline = Date.now() + withinMs;

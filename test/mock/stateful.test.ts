@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { loadDocument } from '../../lib/document.ts';
+import { alive } from '../support/process.ts';
 
 const MAIN = fileURLToPath(new URL('../../mock/main.ts', import.meta.url));
 const doc = loadDocument();
@@ -51,14 +52,6 @@ async function runLauncher(...args: string[]): Promise<{ code: number | null; st
   return { code, stdout, stderr };
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const get = async (url: string) => (await (await fetch(url, { headers: { authorization: 'Bearer whatever-the-app-sends' } })).json()) as { data: { id: string }[] };
 
