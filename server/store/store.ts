@@ -5,7 +5,6 @@ import type { Store as RateLimitStore } from 'express-rate-limit';
 import type { components, operations } from '../../generated/schema.d.ts';
 import type { EventType, WebhookEvent } from '../../lib/events.ts';
 import type { CursorPosition } from '../domain/cursor.ts';
-import type { SlotPlan } from '../webhooks/endpoints.ts';
 
 type Schemas = components['schemas'];
 type Policy = Schemas['Policy'];
@@ -97,44 +96,64 @@ export interface ClaimedDelivery {
    * Epoch ms when this claim's lease runs out. Where several processes claim (PostgreSQL), the
    * outcome is recorded only while the delivery still carries this lease.
    */
-  leasedUntil?: number;
+  leasedUntil: number;
 }
 
-export interface ClaimOptions {
+/** A due delivery as a claim reads it: what an attempt needs, and whether its webhook still wants it. */
+export interface DueDelivery extends Omit<ClaimedDelivery, 'leasedUntil'> {
+  webhook: 'enabled' | 'disabled' | 'deleted';
+}
+
+export interface DueQuery {
   now: number;
+  /** Webhooks left out of the window. */
+  exclude: ReadonlySet<string>;
+  /** Webhooks of which only retries (attempts > 0) are read. */
+  retriesOnly: ReadonlySet<string>;
   limit: number;
-  leaseMs: number;
-  /**
-   * Which webhooks may send now and which due deliveries to take (server/webhooks/endpoints.ts),
-   * given, per webhook, the deliveries leased at `now` by every process on the database (this one
-   * included), read inside the claim so that several instances keep each endpoint's limit. Empty
-   * where this process is the only one claiming.
-   */
-  plan: (leased: ReadonlyMap<string, number>) => SlotPlan;
 }
 
-/** What one attempt came to, as the dispatcher judged it. */
-export type AttemptOutcome =
-  | { kind: 'delivered'; status: number }
-  | { kind: 'gone'; status: number }
-  | { kind: 'retry'; status: number | null; error: string; dueAt: number }
-  | { kind: 'exhausted'; status: number | null; error: string };
-
-export interface RecordedAttempt {
-  /** Set when the webhook was disabled by this attempt. */
-  disabled: 'endpoint_gone' | 'failing' | null;
-  /**
-   * True when the lease had run out and another dispatcher had claimed the delivery again: the
-   * outcome was not recorded (that dispatcher's attempt will be), and the receiver got it twice.
-   */
-  stale?: boolean;
+/**
+ * One claim's transaction (server/webhooks/claim.ts plans it). The store brings its own
+ * concurrency: SQLite's single writer; on PostgreSQL claims take turns (an advisory lock) and the
+ * rows read are locked FOR UPDATE SKIP LOCKED until the claim commits.
+ */
+export interface ClaimTransaction {
+  /** Per webhook, deliveries leased at `now` by any process on the database; empty where this process is the only one claiming. */
+  leased(now: number): Promise<ReadonlyMap<string, number>>;
+  /** Pending deliveries due at `now`, oldest due first, up to `limit`. */
+  due(query: DueQuery): Promise<DueDelivery[]>;
+  /** Finishes deliveries as cancelled, each with its reason as its last error. */
+  cancel(cancelled: readonly { id: string; reason: string }[], now: number): Promise<void>;
+  /** Leases deliveries until `until`: their due time moves to it, so a lease that runs out makes them due again. */
+  lease(ids: readonly string[], until: number): Promise<void>;
 }
 
-export interface Attempt {
-  delivery: ClaimedDelivery;
-  outcome: AttemptOutcome;
-  /** Epoch ms when the attempt ended. */
-  at: number;
+type LastDelivery = NonNullable<Webhook['last_delivery']>;
+export type DisabledReason = NonNullable<Webhook['disabled_reason']>;
+
+/** What an attempt leaves on its delivery row (server/webhooks/outcomes.ts decides it). */
+export interface DeliveryUpdate {
+  id: string;
+  /** The claim's lease: where several processes claim, the update applies only while the delivery still carries it. */
+  leasedUntil: number;
+  state: DeliveryState;
+  firstAttemptAt: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  dueAt: number;
+  finishedAt: number | null;
+}
+
+/** The transaction recording a batch of attempts' outcomes (server/webhooks/outcomes.ts). */
+export interface RecordTransaction {
+  /** Counts an attempt on a pending delivery; false (nothing changed) when its lease was lost to another claim. */
+  update(update: DeliveryUpdate): Promise<boolean>;
+  setLastDelivery(webhookId: string, lastDelivery: LastDelivery): Promise<void>;
+  /** True when a delivery of the webhook finished delivered at or after `since` (epoch ms). */
+  deliveredSince(webhookId: string, since: number): Promise<boolean>;
+  /** Disables an enabled webhook with the service's reason; false when it was not enabled (or is gone). */
+  disable(webhookId: string, reason: DisabledReason, at: string): Promise<boolean>;
 }
 
 export interface DeliveryRow {
@@ -164,14 +183,10 @@ export interface OutboxStore {
   enqueue(body: WebhookEvent, now?: Date, onlyWebhook?: string): Promise<number>;
   /** Calls `listener` soon after any committed enqueue, by any process on this database. Returns the unsubscribe function. */
   onEnqueue(listener: () => void): () => void;
-  /**
-   * Leases up to `limit` due deliveries that the plan chooses, oldest due first. A lease moves
-   * `due_at` to its expiry; one that runs out (its process died) makes the delivery due again, so
-   * it is sent at least once. Deliveries of deleted or disabled webhooks are cancelled on the way.
-   */
-  claimDue(options: ClaimOptions): Promise<ClaimedDelivery[]>;
-  /** Records attempts' outcomes on their deliveries and webhooks' `last_delivery`, in order, atomically. */
-  recordAttempts(attempts: readonly Attempt[]): Promise<RecordedAttempt[]>;
+  /** Runs a claim (server/webhooks/claim.ts) in a transaction of its own; see ClaimTransaction. */
+  claim<T>(fn: (tx: ClaimTransaction) => Promise<T>): Promise<T>;
+  /** Records attempts' outcomes (server/webhooks/outcomes.ts) atomically, in one transaction of their own. */
+  record<T>(fn: (tx: RecordTransaction) => Promise<T>): Promise<T>;
   /** Gives a claimed delivery back, due at `now`, without counting an attempt (shutdown aborted it). */
   releaseLease(delivery: ClaimedDelivery, now: number): Promise<void>;
   /**

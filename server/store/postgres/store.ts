@@ -10,7 +10,7 @@ import { getFinding, listFindings, writeFinding } from './findings.ts';
 import { findStoredResponse, storeResponse } from './idempotency.ts';
 import { OutboxListener } from './listener.ts';
 import {
-  claimDueDeliveries,
+  claimTransaction,
   countDeliveries,
   enqueueEvent,
   listDeliveries,
@@ -18,7 +18,7 @@ import {
   nextDueAt,
   OUTBOX_CHANNEL,
   pruneFinished,
-  recordAttempts,
+  recordTransaction,
   releaseLease,
 } from './outbox.ts';
 import { deletePolicy, getPolicy, insertPolicy, listPolicies, replacePolicy } from './policies.ts';
@@ -176,8 +176,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       outbox: {
         enqueue: (body, now, onlyWebhook) => atomic((tx) => enqueueIn(txDb(tx))(body, now, onlyWebhook)),
         onEnqueue: (listener_) => listener.subscribe(listener_),
-        claimDue: (claim) => dispatcherTransaction((tx) => claimDueDeliveries(tx, claim)),
-        recordAttempts: (attempts) => dispatcherTransaction((tx) => recordAttempts(tx, attempts)),
+        claim: (fn) => dispatcherTransaction(async (tx) => fn(await claimTransaction(tx))),
+        record: (fn) => dispatcherTransaction((tx) => fn(recordTransaction(tx))),
         releaseLease: (delivery, now) => releaseLease(db, delivery, now),
         // Leases of other instances are live; those of a dead one run out by themselves.
         resumeOrphaned: async () => 0,

@@ -8,17 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { components } from '../../generated/schema.d.ts';
-import type { CursorPosition } from '../../server/domain/cursor.ts';
-import { MIGRATIONS, openDatabase } from '../../server/store/sqlite/database.ts';
-import { listFindings, seekColumns, writeFinding } from '../../server/store/sqlite/findings.ts';
-import { complianceOf, deletePolicy, getPolicy, insertPolicy, listPolicies } from '../../server/store/sqlite/policies.ts';
-import { deleteWebhook, insertWebhook, listWebhooks, replaceWebhook } from '../../server/store/sqlite/webhooks.ts';
+import type { components } from '../../../generated/schema.d.ts';
+import type { CursorPosition } from '../../../server/domain/cursor.ts';
+import { MIGRATIONS, openDatabase } from '../../../server/store/sqlite/database.ts';
+import { listFindings, seekColumns, writeFinding } from '../../../server/store/sqlite/findings.ts';
+import { complianceOf, deletePolicy, getPolicy, insertPolicy, listPolicies } from '../../../server/store/sqlite/policies.ts';
+import { deleteWebhook, insertWebhook, listWebhooks, replaceWebhook } from '../../../server/store/sqlite/webhooks.ts';
 
 type Finding = components['schemas']['Finding'];
 type Filters = Record<string, string | boolean>;
 
-const document = JSON.parse(readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8'));
+const document = JSON.parse(readFileSync(new URL('../../../generated/openapi.json', import.meta.url), 'utf8'));
 
 /** The query parameters of a list operation other than its page size and cursor. */
 function documentedFilters(path: string): string[] {

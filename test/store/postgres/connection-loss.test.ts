@@ -4,11 +4,11 @@
 // with a fault the server answers 503, and the store goes on: new connections, LISTEN again.
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { classifyDatabaseError } from '../../server/store/faults.ts';
-import { openPostgresStore } from '../../server/store/postgres/store.ts';
-import type { Store } from '../../server/store/store.ts';
-import { freshPostgresDatabase } from '../support/postgres.ts';
-import { waitUntil } from '../webhooks/wait.ts';
+import { classifyDatabaseError } from '../../../server/store/faults.ts';
+import { openPostgresStore } from '../../../server/store/postgres/store.ts';
+import type { Store } from '../../../server/store/store.ts';
+import { freshPostgresDatabase } from '../../support/postgres.ts';
+import { waitUntil } from '../../webhooks/wait.ts';
 
 let database: string;
 let store: Store;

@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { etagOf } from '../../server/domain/etag.ts';
-import { openDatabase } from '../../server/store/sqlite/database.ts';
-import { getPolicy, insertPolicy } from '../../server/store/sqlite/policies.ts';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { etagOf } from '../../../server/domain/etag.ts';
+import { openDatabase } from '../../../server/store/sqlite/database.ts';
+import { getPolicy, insertPolicy } from '../../../server/store/sqlite/policies.ts';
+import { startTestServer, type TestServer } from '../helpers.ts';
 
 const RACERS = 20;
 const dir = mkdtempSync(join(tmpdir(), 'secmon-race-'));

@@ -3,9 +3,9 @@
 // policy it lingers until every racer has read (at most 50 ms): a check made outside the write's
 // transaction would then let every racer through; inside it, the reads take turns.
 import { parentPort, workerData } from 'node:worker_threads';
-import { writeIfMatch, PRECONDITION_FAILED } from '../../server/store/conditional.ts';
-import { openSqliteStore } from '../../server/store/sqlite/store.ts';
-import type { Store } from '../../server/store/store.ts';
+import { writeIfMatch, PRECONDITION_FAILED } from '../../../server/store/conditional.ts';
+import { openSqliteStore } from '../../../server/store/sqlite/store.ts';
+import type { Store } from '../../../server/store/store.ts';
 
 const { path, id, etag, gate, racer, racers } = workerData as { path: string; id: string; etag: string; gate: Int32Array; racer: number; racers: number };
 const LINGER_MS = 50;
