@@ -1,7 +1,6 @@
 // The store: every read and write the server makes, behind one interface that the embedded
 // SQLite store (server/store/sqlite/) and the PostgreSQL store (server/store/postgres/) both
 // implement. Handlers, the dispatcher, the simulator and the mock's seed only see this.
-import type { Store as RateLimitStore } from 'express-rate-limit';
 import type { components, operations } from '../../generated/schema.d.ts';
 import type { EventType, WebhookEvent } from '../../lib/events.ts';
 import type { CursorPosition } from '../domain/cursor.ts';
@@ -206,6 +205,21 @@ export interface OutboxStore {
   countDeliveries(): Promise<Record<DeliveryState, number>>;
 }
 
+/** A key's count in its current window. */
+export interface WindowCount {
+  hits: number;
+  resetAt: Date;
+}
+
+/** Hits per key in fixed windows, counted in the database (server/http/shared-rate-limit.ts adapts them to express-rate-limit). */
+export interface SharedCounters {
+  /** Counts a hit on `key`, in a new window of `windowMs` when the last one ran out; timed by the database's clock. */
+  increment(key: string, windowMs: number): Promise<WindowCount>;
+  get(key: string): Promise<WindowCount | undefined>;
+  decrement(key: string): Promise<void>;
+  reset(key: string): Promise<void>;
+}
+
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
   readonly policies: PolicyStore;
@@ -223,10 +237,10 @@ export interface Store {
   /** Deletes every row of every table (the stateful mock's reset), inside the caller's transaction. */
   clear(): Promise<void>;
   /**
-   * A rate-limit counter store shared by every process on this database, or undefined where one
-   * process serves the database (then each process counts in memory).
+   * Request counters shared by every process on this database (the rate limits), or undefined
+   * where one process serves the database (then each process counts in memory).
    */
-  rateLimitStore?(): RateLimitStore;
+  readonly rateLimits?: SharedCounters;
   /** True when the database answers a trivial query (readiness). */
   ping(): Promise<boolean>;
   /**

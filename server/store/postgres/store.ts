@@ -23,7 +23,7 @@ import {
 } from './outbox.ts';
 import { deletePolicy, getPolicy, insertPolicy, listPolicies, replacePolicy } from './policies.ts';
 import type { Db } from './queries.ts';
-import { PostgresRateLimitStore } from './rate-limit.ts';
+import { postgresCounters } from './rate-limit.ts';
 import { DATA_TABLES, migrate } from './schema.ts';
 
 export interface PostgresStoreOptions {
@@ -122,7 +122,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     await migrator.end();
   }
   const listener = new OutboxListener(untimed, OUTBOX_CHANNEL);
-  const rateLimits = new PostgresRateLimitStore(pool);
+  const rateLimits = postgresCounters(pool);
   let closing: Promise<void> | undefined;
 
   const bound = (db: Db, inTransaction: boolean): Store => {
@@ -189,7 +189,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       },
       transaction: atomic,
       clear: () => atomic(async (tx) => void (await txDb(tx).query(`TRUNCATE ${DATA_TABLES.join(', ')}`))),
-      rateLimitStore: () => rateLimits,
+      rateLimits,
       ping: async () => {
         try {
           return (await db.query('SELECT 1')).rowCount === 1;

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DatabaseHeldError, holdDatabase } from '../../../server/store/sqlite/writer-lock.ts';
 import { startReceiver, type TestReceiver } from '../../webhooks/receiver.ts';
-import { spawnServer, type ServerProcess } from '../../webhooks/server-process.ts';
+import { spawnServer, type ServerProcess } from '../../../scripts/server-process.ts';
 import { sleep } from '../../webhooks/wait.ts';
 import { DEVICE_ID } from '../helpers.ts';
 
