@@ -4,6 +4,8 @@
 import type { components, operations } from '../../generated/schema.d.ts';
 import type { EventType, WebhookEvent } from '../../lib/events.ts';
 import type { CursorPosition } from '../domain/cursor.ts';
+import type { PolicyRecord } from '../domain/policies.ts';
+import type { NewWebhook, WebhookReplacement } from '../domain/webhooks.ts';
 
 type Schemas = components['schemas'];
 type Policy = Schemas['Policy'];
@@ -24,9 +26,10 @@ type Page<F, T> = (filters: F, after: CursorPosition | undefined, limit: number)
 export interface PolicyStore {
   list: Page<PolicyFilters, Policy>;
   get(id: string): Promise<Policy | undefined>;
-  insert(id: string, input: Schemas['PolicyWrite'], now: string): Promise<Policy>;
-  /** Replaces every writable field and increments the version; undefined when there is no such policy. */
-  replace(id: string, input: Schemas['PolicyWrite'], now: string): Promise<Policy | undefined>;
+  /** Stores a new policy (server/domain/policies.ts makes it). */
+  insert(policy: PolicyRecord): Promise<Policy>;
+  /** Writes every field but `created_at`; undefined when there is no such policy. */
+  replace(policy: PolicyRecord): Promise<Policy | undefined>;
   /** Refused while open or in-progress findings reference it; closed ones keep their record, unlinked. */
   delete(id: string, now: string): Promise<'deleted' | 'in-use' | 'not-found'>;
 }
@@ -45,12 +48,10 @@ export interface FindingStore {
 export interface WebhookStore {
   list: Page<WebhookFilters, Webhook>;
   get(id: string): Promise<Webhook | undefined>;
-  insert(id: string, input: Schemas['WebhookCreate'], now: string): Promise<Webhook>;
-  /**
-   * Full replacement, except the secret: omitted keeps it, null removes it, a string replaces it.
-   * Enabling clears the service's `disabled_reason`; disabling keeps a reason the service set.
-   */
-  replace(id: string, input: Schemas['WebhookUpdate'], now: string): Promise<Webhook | undefined>;
+  /** Stores a new webhook (server/domain/webhooks.ts makes it). */
+  insert(webhook: NewWebhook): Promise<Webhook>;
+  /** Applies a replacement (server/domain/webhooks.ts): every field, and the secret change with its rotation; undefined when there is no such webhook. */
+  replace(webhook: WebhookReplacement): Promise<Webhook | undefined>;
   delete(id: string): Promise<boolean>;
 }
 

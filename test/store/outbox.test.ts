@@ -2,13 +2,17 @@
 // enqueue, subscriber selection, leases, per-webhook limits, cancellation, the outcome of each
 // attempt and pruning, through the one delivery engine (server/webhooks/claim.ts, outcomes.ts).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EventOf } from '../../lib/events.ts';
+import type { components } from '../../generated/schema.d.ts';
+import type { EventOf, EventType } from '../../lib/events.ts';
+import { newWebhook, replacedWebhook } from '../../server/domain/webhooks.ts';
 import { serializeEvent } from '../../server/store/event-body.ts';
 import type { ClaimedDelivery, Store } from '../../server/store/store.ts';
 import { claimDue } from '../../server/webhooks/claim.ts';
 import { EndpointScheduler } from '../../server/webhooks/endpoints.ts';
 import { recordAttempts, type AttemptOutcome } from '../../server/webhooks/outcomes.ts';
 import { openTestStore } from './open-store.ts';
+
+type WebhookUpdate = components['schemas']['WebhookUpdate'];
 
 const NOW = Date.parse('2026-11-02T09:30:00Z');
 const event: EventOf<'finding.created'> = {
@@ -32,13 +36,10 @@ afterEach(async () => {
 });
 
 const url = (id: string) => `http://127.0.0.1:9/${id}`;
-async function addWebhook(id: string, events: EventOf<'finding.created'>['event'][] | string[], { enabled = true, secret = null as string | null } = {}) {
-  await store.webhooks.insert(
-    id,
-    { url: url(id), events: events as EventOf<'finding.created'>['event'][], enabled, ...(secret ? { secret } : {}) },
-    '2026-11-01T00:00:00Z',
-  );
+async function addWebhook(id: string, events: string[], { enabled = true, secret = null as string | null } = {}) {
+  await store.webhooks.insert(newWebhook(id, { url: url(id), events: events as EventType[], enabled, ...(secret ? { secret } : {}) }, '2026-11-01T00:00:00Z'));
 }
+const replace = async (id: string, input: WebhookUpdate, now: string) => store.webhooks.replace(replacedWebhook((await store.webhooks.get(id))!, input, now));
 const enqueue = (body = event as Parameters<Store['outbox']['enqueue']>[0], now = NOW) => store.outbox.enqueue(body, new Date(now));
 
 const endpoints = (maxPerEndpoint = 100) => new EndpointScheduler({ concurrency: 1000, maxPerEndpoint, probeAfterMs: 1000 });
@@ -187,7 +188,7 @@ describe('claims', () => {
     await addWebhook('whk_on', ['finding.created']);
     await enqueue();
     await store.webhooks.delete('whk_gone');
-    await store.webhooks.replace('whk_off', { url: url('whk_off'), events: ['finding.created'], enabled: false }, '2026-11-02T09:00:00Z');
+    await replace('whk_off', { url: url('whk_off'), events: ['finding.created'], enabled: false }, '2026-11-02T09:00:00Z');
     expect((await claim()).map((delivery) => delivery.webhookId)).toEqual(['whk_on']);
     expect((await store.outbox.listDeliveries('whk_gone'))[0]).toMatchObject({ state: 'cancelled', lastError: 'webhook deleted' });
     expect((await store.outbox.listDeliveries('whk_off'))[0]).toMatchObject({ state: 'cancelled', lastError: 'webhook disabled' });
@@ -196,7 +197,7 @@ describe('claims', () => {
   it('reads the URL and secret at claim time, with the secret a change replaced', async () => {
     await addWebhook('whk_a', ['finding.created'], { secret: 'whsec_old_secret_0000' });
     await enqueue();
-    await store.webhooks.replace('whk_a', { url: 'http://127.0.0.1:9/new', events: ['finding.created'], secret: 'whsec_new_secret_0000' }, new Date(NOW).toISOString());
+    await replace('whk_a', { url: 'http://127.0.0.1:9/new', events: ['finding.created'], secret: 'whsec_new_secret_0000' }, new Date(NOW).toISOString());
     expect((await claim())[0]).toMatchObject({ url: 'http://127.0.0.1:9/new', secret: 'whsec_new_secret_0000', previousSecret: 'whsec_old_secret_0000' });
   });
 });

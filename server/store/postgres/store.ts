@@ -6,7 +6,8 @@ import pg from 'pg';
 import { classifyDatabaseError, rollBackAfter } from '../faults.ts';
 import type { Store } from '../store.ts';
 import { deleteWebhook, getWebhook, insertWebhook, listWebhooks, replaceWebhook } from './webhooks.ts';
-import { getFinding, listFindings, writeFinding } from './findings.ts';
+import { writeFinding } from '../finding-write.ts';
+import { findingRows, getFinding, listFindings } from './findings.ts';
 import { findStoredResponse, storeResponse } from './idempotency.ts';
 import { OutboxListener } from './listener.ts';
 import {
@@ -153,20 +154,20 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       policies: {
         list: (filters, after, limit) => listPolicies(db, filters, after, limit),
         get: (id) => getPolicy(db, id),
-        insert: (id, input, now) => insertPolicy(db, id, input, now),
-        replace: (id, input, now) => replacePolicy(db, id, input, now),
+        insert: (policy) => insertPolicy(db, policy),
+        replace: (policy) => replacePolicy(db, policy),
         delete: (id, now) => atomic((tx) => deletePolicy(txDb(tx), id, now)),
       },
       findings: {
         list: (filters, after, limit) => listFindings(db, filters, after, limit),
         get: (id) => getFinding(db, id),
-        write: (before, after, now) => atomic((tx) => writeFinding(txDb(tx), before, after, now, enqueueIn(txDb(tx)))),
+        write: (before, after, now) => atomic((tx) => writeFinding(findingRows(txDb(tx), enqueueIn(txDb(tx))), before, after, now)),
       },
       webhooks: {
         list: (filters, after, limit) => listWebhooks(db, filters, after, limit),
         get: (id) => getWebhook(db, id),
-        insert: (id, input, now) => insertWebhook(db, id, input, now),
-        replace: (id, input, now) => replaceWebhook(db, id, input, now),
+        insert: (webhook) => insertWebhook(db, webhook),
+        replace: (webhook) => replaceWebhook(db, webhook),
         delete: (id) => deleteWebhook(db, id),
       },
       idempotency: {

@@ -4,7 +4,8 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { Store } from '../store.ts';
 import { openDatabase, transaction } from './database.ts';
-import { getFinding, listFindings, writeFinding } from './findings.ts';
+import { writeFinding } from '../finding-write.ts';
+import { findingRows, getFinding, listFindings } from './findings.ts';
 import { findStoredResponse, storeResponse } from './idempotency.ts';
 import {
   claimTransaction,
@@ -104,20 +105,20 @@ function bind(db: DatabaseSync, call: <T>(fn: () => T) => Promise<T>, transact: 
       policies: {
         list: (filters, after, limit) => call(() => listPolicies(db, filters, after, limit)),
         get: (id) => call(() => getPolicy(db, id)),
-        insert: (id, input, now) => call(() => insertPolicy(db, id, input, now)),
-        replace: (id, input, now) => call(() => replacePolicy(db, id, input, now)),
+        insert: (policy) => call(() => insertPolicy(db, policy)),
+        replace: (policy) => call(() => replacePolicy(db, policy)),
         delete: (id, now) => call(() => deletePolicy(db, id, now)),
       },
       findings: {
         list: (filters, after, limit) => call(() => listFindings(db, filters, after, limit)),
         get: (id) => call(() => getFinding(db, id)),
-        write: (before, after, now) => call(() => writeFinding(db, before, after, now)),
+        write: (before, after, now) => transact(() => writeFinding(findingRows(db), before, after, now), txStore ?? store),
       },
       webhooks: {
         list: (filters, after, limit) => call(() => listWebhooks(db, filters, after, limit)),
         get: (id) => call(() => getWebhook(db, id)),
-        insert: (id, input, now) => call(() => insertWebhook(db, id, input, now)),
-        replace: (id, input, now) => call(() => replaceWebhook(db, id, input, now)),
+        insert: (webhook) => call(() => insertWebhook(db, webhook)),
+        replace: (webhook) => call(() => replaceWebhook(db, webhook)),
         delete: (id) => call(() => deleteWebhook(db, id)),
       },
       idempotency: {

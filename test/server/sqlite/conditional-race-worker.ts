@@ -3,6 +3,7 @@
 // policy it lingers until every racer has read (at most 50 ms): a check made outside the write's
 // transaction would then let every racer through; inside it, the reads take turns.
 import { parentPort, workerData } from 'node:worker_threads';
+import { replacedPolicy } from '../../../server/domain/policies.ts';
 import { writeIfMatch, PRECONDITION_FAILED } from '../../../server/store/conditional.ts';
 import { openSqliteStore } from '../../../server/store/sqlite/store.ts';
 import type { Store } from '../../../server/store/store.ts';
@@ -21,8 +22,8 @@ const readAndLinger = async (tx: Store) => {
   Atomics.notify(gate, 1);
   return current;
 };
-const outcome = await writeIfMatch(store, etag, readAndLinger, (tx) =>
-  tx.policies.replace(id, { name: `Racer ${racer}`, severity: 'high' }, new Date().toISOString()),
+const outcome = await writeIfMatch(store, etag, readAndLinger, (tx, current) =>
+  tx.policies.replace(replacedPolicy(current, { name: `Racer ${racer}`, severity: 'high' }, new Date().toISOString())),
 );
 await store.close();
 parentPort!.postMessage(outcome === PRECONDITION_FAILED ? 'precondition-failed' : 'written');

@@ -4,6 +4,7 @@
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventOf } from '../../../lib/events.ts';
+import { newWebhook } from '../../../server/domain/webhooks.ts';
 import { openPostgresStore } from '../../../server/store/postgres/store.ts';
 import { MIGRATIONS } from '../../../server/store/postgres/schema.ts';
 import type { ClaimedDelivery, Store } from '../../../server/store/store.ts';
@@ -36,7 +37,7 @@ afterEach(async () => {
 
 async function queue(store: Store, events: number, webhooks = 2): Promise<void> {
   for (let index = 0; index < webhooks; index++) {
-    await store.webhooks.insert(`whk_0${index}`, { url: `https://receiver.example.com/${index}`, events: ['finding.created'] }, '2026-11-02T09:00:00Z');
+    await store.webhooks.insert(newWebhook(`whk_0${index}`, { url: `https://receiver.example.com/${index}`, events: ['finding.created'] }, '2026-11-02T09:00:00Z'));
   }
   for (let index = 0; index < events; index++) await store.outbox.enqueue(event(index), new Date(NOW));
 }
