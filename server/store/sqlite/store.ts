@@ -29,9 +29,16 @@ export interface SqliteStore extends Store {
 
 const connections = new WeakMap<Store, DatabaseSync>();
 
-/** The connection under a SQLite store, for SQLite-specific tools (query plans, PRAGMAs); undefined for another store. */
+/**
+ * The connection under a SQLite store (or a wrapper made with Object.create over one, such as the
+ * app's fault reporting), for SQLite-specific tools (query plans, PRAGMAs); undefined for another store.
+ */
 export function sqliteConnection(store: Store): DatabaseSync | undefined {
-  return connections.get(store);
+  for (let current: object | null = store; current; current = Object.getPrototypeOf(current)) {
+    const db = connections.get(current as Store);
+    if (db) return db;
+  }
+  return undefined;
 }
 
 /** Runs a synchronous call and hands its result (or error) over as a promise. */
