@@ -10,27 +10,6 @@ import { MIGRATIONS } from '../../../server/store/sqlite/database.ts';
 import { openSqliteStore, sqliteConnection } from '../../../server/store/sqlite/store.ts';
 import type { Store } from '../../../server/store/store.ts';
 
-// What every start ran after the numbered migrations until they included the outbox, verbatim.
-const OLD_OUTBOX_SQL = `
-  CREATE TABLE IF NOT EXISTS webhook_events (id TEXT PRIMARY KEY, type TEXT NOT NULL, body TEXT NOT NULL, created_at TEXT NOT NULL);
-  CREATE TABLE IF NOT EXISTS webhook_deliveries (
-    id TEXT PRIMARY KEY,
-    event_id TEXT NOT NULL REFERENCES webhook_events (id) ON DELETE CASCADE,
-    webhook_id TEXT NOT NULL,
-    state TEXT NOT NULL,
-    attempts INTEGER NOT NULL DEFAULT 0,
-    due_at INTEGER NOT NULL,
-    leased_until INTEGER,
-    first_attempt_at INTEGER,
-    last_status INTEGER,
-    last_error TEXT,
-    created_at INTEGER NOT NULL,
-    finished_at INTEGER
-  );
-  CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (due_at) WHERE state = 'pending';
-  CREATE INDEX IF NOT EXISTS webhook_deliveries_webhook ON webhook_deliveries (webhook_id, state, finished_at);
-  CREATE INDEX IF NOT EXISTS webhook_deliveries_event ON webhook_deliveries (event_id);`;
-
 const dir = mkdtempSync(join(tmpdir(), 'secmon-migrations-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -48,7 +27,8 @@ describe('SQLite migrations', () => {
       old.exec(sql);
       old.prepare('INSERT INTO schema_migrations VALUES (?, ?)').run(index + 1, '2026-11-01T00:00:00Z');
     });
-    old.exec(OLD_OUTBOX_SQL);
+    // Every start created the outbox tables with this very DDL, without recording a version.
+    old.exec(MIGRATIONS[3]!);
     old.exec(`INSERT INTO webhooks (id, url, events, secret, description, enabled, created_at, updated_at)
       VALUES ('whk_a', 'https://receiver.example.com/a', '["finding.created"]', NULL, '', 1, '2026-11-01T00:00:00Z', '2026-11-01T00:00:00Z');
       INSERT INTO webhook_events VALUES ('evt_1', 'finding.created', '{}', '2026-11-01T00:00:00Z');
