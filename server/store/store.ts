@@ -99,7 +99,10 @@ export interface ClaimedDelivery {
   leasedUntil: number;
 }
 
-/** A due delivery as a claim reads it: what an attempt needs, and whether its webhook still wants it. */
+/**
+ * A due delivery as a claim reads it: what an attempt needs, and whether its webhook still wants
+ * it (the URL and secrets mean something only while it is 'enabled'; a claim cancels the others).
+ */
 export interface DueDelivery extends Omit<ClaimedDelivery, 'leasedUntil'> {
   webhook: 'enabled' | 'disabled' | 'deleted';
 }
