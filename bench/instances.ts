@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCluster, type Cluster } from '../scripts/postgres/cluster.ts';
-import { spawnServer, type ServerProcess } from '../test/webhooks/server-process.ts';
+import { spawnServer, type ServerProcess } from '../scripts/server-process.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = 12;

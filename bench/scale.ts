@@ -15,6 +15,8 @@ import { encodeCursor, type CursorPosition } from '../server/domain/cursor.ts';
 import { encodeBase32, uuidv7Bytes } from '../server/domain/ids.ts';
 import { startServer } from '../server/server.ts';
 import { openDatabase, transaction, type DatabaseSync } from '../server/store/sqlite/database.ts';
+import { newPolicy } from '../server/domain/policies.ts';
+import { newWebhook } from '../server/domain/webhooks.ts';
 import { insertPolicy } from '../server/store/sqlite/policies.ts';
 import { insertWebhook } from '../server/store/sqlite/webhooks.ts';
 
@@ -76,11 +78,11 @@ function build(dir: string, findings: number): Dataset {
   const next = random(16);
   const created = new Date(START_MS - 1000).toISOString();
   const policies = Array.from({ length: POLICIES }, (_, index) =>
-    insertPolicy(db, id('pol', START_MS - 1000, next), { name: `policy ${index}`, severity: pick(next, SEVERITIES) }, created).id,
+    insertPolicy(db, newPolicy(id('pol', START_MS - 1000, next), { name: `policy ${index}`, severity: pick(next, SEVERITIES) }, created)).id,
   );
   for (let index = 0; index < WEBHOOKS; index++) {
     const events = EVENTS.filter(() => next() < 0.5);
-    insertWebhook(db, id('whk', START_MS - 1000, next), { url: `https://hooks.example/${index}`, events: events.length ? events : ['finding.created'], enabled: index % 4 !== 0 }, created);
+    insertWebhook(db, newWebhook(id('whk', START_MS - 1000, next), { url: `https://hooks.example/${index}`, events: events.length ? events : ['finding.created'], enabled: index % 4 !== 0 }, created));
   }
   const devices = Array.from({ length: Math.max(1, Math.round(findings / FINDINGS_PER_DEVICE)) }, () => id('dev', START_MS, next));
   const dataset = insertFindings(db, findings, devices, policies, next);

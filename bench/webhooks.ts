@@ -14,7 +14,7 @@ import { createServer as createNetServer, type AddressInfo, type Socket } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifySignature } from '../lib/signing.ts';
-import { spawnServer, type ServerProcess } from '../test/webhooks/server-process.ts';
+import { spawnServer, type ServerProcess } from '../scripts/server-process.ts';
 
 const KEY = 'bench-webhooks-key-0123';
 const SECRET = 'whsec_bench_0123456789abcdef';

@@ -14,6 +14,7 @@ import { MOCK_RESET_PATH, mockResetRouter } from './http/mock-reset.ts';
 import { operationsRouter } from './http/operations.ts';
 import { problemHandler, sendProblem } from './http/problems.ts';
 import { rateLimitPerKey } from './http/rate-limit.ts';
+import { sharedRateLimitStore } from './http/shared-rate-limit.ts';
 import { contractValidator } from './http/validator.ts';
 import type { RouteContext, WebhookUrlCheck } from './routes/context.ts';
 import { findingsRouter } from './routes/findings.ts';
@@ -83,7 +84,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Sec
   const now = deps.now ?? (() => new Date());
   let accepting = true;
   const app = express();
-  const authThrottle = authFailureThrottle(config.authFailuresPerMinute, store.rateLimitStore?.());
+  const authThrottle = authFailureThrottle(config.authFailuresPerMinute, sharedRateLimitStore(store.rateLimits));
   const secmon: SecmonApp = { express: app, store, logger, config, now, authThrottle, stopAccepting: () => (accepting = false) };
   const context: RouteContext = { store, now, checkWebhookUrl: deps.checkWebhookUrl ?? ((url) => checkWebhookUrl(url, { mode: config.mode })) };
 
@@ -110,7 +111,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Sec
     '/v1',
     health.watchWrites(),
     authenticate(config.apiKeys, config.mock, authThrottle),
-    rateLimitPerKey(config.rateLimitPerMinute, store.rateLimitStore?.()),
+    rateLimitPerKey(config.rateLimitPerMinute, sharedRateLimitStore(store.rateLimits)),
     requireScope,
     requireJson,
     parseJson,

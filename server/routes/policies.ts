@@ -3,6 +3,7 @@
 import { Router } from 'express';
 import type { components, operations } from '../../generated/schema.d.ts';
 import { newId } from '../domain/ids.ts';
+import { newPolicy, replacedPolicy } from '../domain/policies.ts';
 import { sendRead, sendResource, writeIfMatch } from '../http/etag.ts';
 import { respondCreated } from '../http/idempotency.ts';
 import { listHandler } from '../http/pages.ts';
@@ -31,7 +32,7 @@ export function policiesRouter({ store, now }: RouteContext): Router {
   router.post('/', async (req, res) => {
     const at = now();
     await respondCreated(req, res, store, at, async (tx) => {
-      const policy = await tx.policies.insert(newId('pol', at.getTime()), req.body as PolicyWrite, at.toISOString());
+      const policy = await tx.policies.insert(newPolicy(newId('pol', at.getTime()), req.body as PolicyWrite, at.toISOString()));
       return { location: `/v1/policies/${policy.id}`, resource: policy };
     });
   });
@@ -40,7 +41,7 @@ export function policiesRouter({ store, now }: RouteContext): Router {
 
   router.put('/:id', async (req, res) => {
     const id = req.params.id;
-    const replaced = await writeIfMatch(req, store, (tx) => found(tx, id), async (tx) => (await tx.policies.replace(id, req.body as PolicyWrite, now().toISOString()))!);
+    const replaced = await writeIfMatch(req, store, (tx) => found(tx, id), async (tx, current) => (await tx.policies.replace(replacedPolicy(current, req.body as PolicyWrite, now().toISOString())))!);
     sendResource(res, 200, replaced);
   });
 

@@ -3,6 +3,7 @@
 import { Router, type Request } from 'express';
 import type { components, operations } from '../../generated/schema.d.ts';
 import { newId } from '../domain/ids.ts';
+import { newWebhook, replacedWebhook } from '../domain/webhooks.ts';
 import { sendRead, sendResource, writeIfMatch } from '../http/etag.ts';
 import { respondCreated } from '../http/idempotency.ts';
 import { listHandler } from '../http/pages.ts';
@@ -38,7 +39,7 @@ export function webhooksRouter({ store, now, checkWebhookUrl }: RouteContext): R
     await checkUrl(checkWebhookUrl, req);
     const at = now();
     await respondCreated(req, res, store, at, async (tx) => {
-      const webhook = await tx.webhooks.insert(newId('whk', at.getTime()), req.body as components['schemas']['WebhookCreate'], at.toISOString());
+      const webhook = await tx.webhooks.insert(newWebhook(newId('whk', at.getTime()), req.body as components['schemas']['WebhookCreate'], at.toISOString()));
       return { location: `/v1/webhooks/${webhook.id}`, resource: webhook };
     });
   });
@@ -50,7 +51,7 @@ export function webhooksRouter({ store, now, checkWebhookUrl }: RouteContext): R
     await checkUrl(checkWebhookUrl, req);
     // Judged after the asynchronous URL check, against the state the write replaces.
     const id = req.params.id;
-    const webhook = await writeIfMatch(req, store, (tx) => found(tx, id), async (tx) => (await tx.webhooks.replace(id, req.body as components['schemas']['WebhookUpdate'], now().toISOString()))!);
+    const webhook = await writeIfMatch(req, store, (tx) => found(tx, id), async (tx, current) => (await tx.webhooks.replace(replacedWebhook(current, req.body as components['schemas']['WebhookUpdate'], now().toISOString())))!);
     sendResource(res, 200, webhook);
   });
 

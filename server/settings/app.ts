@@ -2,10 +2,14 @@
 // deleted through the typed client (secmon-api), exactly as an integrator's code would call the
 // API. The key stays in sessionStorage. Problems are shown with their title and detail, and each
 // `errors` entry next to the field its pointer names.
-import { createSecmonClient, isProblem, type Problem, type SecmonClient } from '../../lib/client.ts';
+import { createSecmonClient, isProblem, type SecmonClient } from '../../lib/client.ts';
 import { EVENT_TYPES } from '../../lib/events.ts';
 import type { components } from '../../lib/types.ts';
 import { fieldErrors } from './field-errors.ts';
+import { $, el } from './page/dom.ts';
+import { clearFieldErrors, fieldLabel, problemText, showFieldErrors, showFormProblem, showProblem, showStatus } from './page/messages.ts';
+import { forgetSecret, wireSecretButtons } from './page/secret-field.ts';
+import { testEventControls } from './page/test-events.ts';
 
 type Webhook = components['schemas']['Webhook'];
 type WebhookUpdate = components['schemas']['WebhookUpdate'];
@@ -15,17 +19,7 @@ const KEY_STORAGE = 'secmon-api-key';
 // without changing anything.
 const PROBE_ID = 'whk_00000000000000000000000000';
 const PAGE_SIZE = 20;
-const DELIVERY_POLL_MS = 500;
-const DELIVERY_POLL_LIMIT_MS = 20_000;
 const development = document.body.dataset.mode === 'development';
-
-const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, unknown> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  Object.assign(node, props);
-  node.append(...children);
-  return node;
-}
 
 let client: SecmonClient | undefined;
 let canWrite = false;
@@ -122,7 +116,7 @@ function renderWebhook(webhook: Webhook): HTMLElement {
   action('Edit', () => void openForm(webhook.id));
   action(webhook.enabled ? 'Disable' : 'Enable', () => void setEnabled(webhook.id, !webhook.enabled));
   action('Delete', () => void remove(webhook), 'danger');
-  if (development) actions.append(testEventControls(webhook));
+  if (development) actions.append(testEventControls(webhook, { canWrite, client: client!, apiKey: () => sessionStorage.getItem(KEY_STORAGE), render: renderWebhook }));
   item.append(heading, details, actions);
   return item;
 }
@@ -145,42 +139,6 @@ function lastDeliveryNode(webhook: Webhook): Node {
   return node;
 }
 
-// ---- test events (development only: the simulator) -----------------------------------------------
-
-function testEventControls(webhook: Webhook): HTMLElement {
-  const wrapper = el('div');
-  const select = el('select', { id: `test-event-${webhook.id}`, disabled: !canWrite });
-  for (const type of webhook.events) select.append(el('option', { value: type, textContent: type }));
-  const label = el('label', { htmlFor: select.id, textContent: 'Test event' });
-  const button = el('button', { type: 'button', className: 'secondary', textContent: 'Send test event', disabled: !canWrite });
-  button.setAttribute('aria-label', `Send test event to ${webhook.url} (${webhook.id})`);
-  button.addEventListener('click', () => void sendTestEvent(webhook, select.value));
-  wrapper.append(label, select, button);
-  return wrapper;
-}
-
-async function sendTestEvent(webhook: Webhook, type: string): Promise<void> {
-  const before = webhook.last_delivery?.attempted_at ?? null;
-  const response = await fetch('/_simulator/events', {
-    method: 'POST',
-    headers: { authorization: `Bearer ${sessionStorage.getItem(KEY_STORAGE)}`, 'content-type': 'application/json' },
-    // Only this webhook: another one subscribed to the type must not get the test event.
-    body: JSON.stringify({ event: type, webhook_id: webhook.id }),
-  });
-  if (!response.ok) return showProblem(await response.json().catch(() => undefined), response);
-  showStatus(`Sent a test ${type} event; waiting for the delivery to ${webhook.url}…`);
-  for (let waited = 0; waited < DELIVERY_POLL_LIMIT_MS; waited += DELIVERY_POLL_MS) {
-    await new Promise((resolve) => setTimeout(resolve, DELIVERY_POLL_MS));
-    const { data } = await client!.GET('/v1/webhooks/{id}', { params: { path: { id: webhook.id } } });
-    if (data && data.last_delivery && data.last_delivery.attempted_at !== before) {
-      $(`webhook-${webhook.id}`).replaceWith(renderWebhook(data));
-      const last = data.last_delivery;
-      return showStatus(`Test ${type} event: delivery ${last.succeeded ? 'succeeded' : 'failed'} (${last.status_code ?? 'no answer'}).`);
-    }
-  }
-  showStatus(`No delivery attempt to ${webhook.url} within ${DELIVERY_POLL_LIMIT_MS / 1000} s; it is still queued.`);
-}
-
 // ---- create and edit ------------------------------------------------------------------------
 
 const form = $<HTMLFormElement>('webhook-form');
@@ -197,41 +155,7 @@ function syncSecretField(): void {
   $<HTMLButtonElement>('wh-secret-generate').disabled = !setting;
 }
 
-// ---- generated secrets ------------------------------------------------------------------------
-
-const SECRET_BYTES = 32;
-
-/** `whsec_` and 32 random bytes in base64, as Stripe and Standard Webhooks secrets look. */
-function generateSecret(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(SECRET_BYTES));
-  return `whsec_${btoa(String.fromCharCode(...bytes))}`;
-}
-
-$('wh-secret-generate').addEventListener('click', () => {
-  const input = $<HTMLInputElement>('wh-secret');
-  input.value = generateSecret();
-  // Shown while the form is open, so it can be copied; the form forgets it when it closes.
-  input.type = 'text';
-  $('wh-secret-once').hidden = false;
-  $('wh-secret-copied').textContent = '';
-  input.select();
-});
-
-$('wh-secret-copy').addEventListener('click', () => {
-  const copied = $('wh-secret-copied');
-  navigator.clipboard.writeText($<HTMLInputElement>('wh-secret').value).then(
-    () => (copied.textContent = 'Copied.'),
-    () => (copied.textContent = 'Copying was refused by the browser: select the secret and copy it by hand.'),
-  );
-});
-
-function forgetSecret(): void {
-  const input = $<HTMLInputElement>('wh-secret');
-  input.value = '';
-  input.type = 'password';
-  $('wh-secret-once').hidden = true;
-}
-
+wireSecretButtons();
 $('new-webhook').addEventListener('click', () => void openForm());
 $('cancel').addEventListener('click', () => closeForm());
 
@@ -341,63 +265,6 @@ async function remove(webhook: Webhook): Promise<void> {
   if (!response.ok) return showProblem(error, response);
   $(`webhook-${webhook.id}`).remove();
   showStatus(`Deleted the webhook for ${webhook.url}.`);
-}
-
-// ---- problems ---------------------------------------------------------------------------------
-
-function problemText(error: unknown, response: Response): string {
-  return isProblem(error) ? `${error.title}: ${error.detail}` : `${response.status} ${response.statusText}`;
-}
-
-function showProblem(error: unknown, response: Response): void {
-  const box = $('problem');
-  box.textContent = problemText(error, response);
-  box.hidden = false;
-  $('status').hidden = true;
-}
-
-function showStatus(message: string): void {
-  const box = $('status');
-  box.textContent = message;
-  box.hidden = false;
-  $('problem').hidden = true;
-}
-
-function showFormProblem(message: string): void {
-  const box = $('form-problem');
-  box.textContent = message;
-  box.hidden = false;
-}
-
-/** Field of the form a problem's pointer names (`/body/url` → the URL input). */
-const FIELDS: Record<string, string> = { url: 'wh-url', events: 'wh-events', description: 'wh-description', secret: 'wh-secret' };
-
-/** A field's name as the form shows it: its label, or its fieldset's legend. */
-function fieldLabel(field: string): string {
-  const id = FIELDS[field];
-  const element = id ? $(id) : undefined;
-  const text = element instanceof HTMLFieldSetElement ? element.querySelector('legend')?.textContent : document.querySelector(`label[for="${id}"]`)?.textContent;
-  return (text ?? field).replace(/\s*\(optional\)$/, '').trim();
-}
-
-function showFieldErrors(errors: NonNullable<Problem['errors']>): void {
-  for (const { pointer, message } of errors) {
-    const field = FIELDS[pointer.split('/')[2] ?? ''];
-    if (!field) continue;
-    const slot = $(`${field}-error`);
-    slot.textContent = message;
-    slot.hidden = false;
-    $(field).setAttribute('aria-invalid', 'true');
-  }
-  form.querySelector<HTMLElement>('[aria-invalid=true]')?.focus();
-}
-
-function clearFieldErrors(): void {
-  for (const field of Object.values(FIELDS)) {
-    $(`${field}-error`).hidden = true;
-    $(field).removeAttribute('aria-invalid');
-  }
-  $('form-problem').hidden = true;
 }
 
 const saved = sessionStorage.getItem(KEY_STORAGE);

@@ -3,7 +3,6 @@
 // its disk is full" (503 storage-full, until an operator frees space) and everything else (a fault
 // in our code: 500). The cause is named in words for the log, with the store and the operation
 // that met it, and a failed ROLLBACK is kept beside the error that caused it, never instead.
-import type { Store as RateLimitStore } from 'express-rate-limit';
 import type { Store } from './store.ts';
 
 export type FaultKind = 'unavailable' | 'full';
@@ -154,25 +153,8 @@ export function reportingFaultSites(store: Store): Store {
     idempotency: group('idempotency', store.idempotency),
     outbox: group('outbox', store.outbox),
     transaction: <T>(fn: (tx: Store) => Promise<T>) => store.transaction((tx) => fn(reportingFaultSites(tx))).catch(mark('transaction')),
-    ...(store.rateLimitStore ? { rateLimitStore: () => rateLimitsReportingSites(store.engine, store.rateLimitStore!()) } : {}),
+    ...(store.rateLimits ? { rateLimits: group('rateLimits', store.rateLimits) } : {}),
   });
-}
-
-// The rate-limit store is a class (its methods live on its prototype): wrapped method by method.
-function rateLimitsReportingSites(engine: Store['engine'], limits: RateLimitStore): RateLimitStore {
-  const mark = (operation: string) => (error: unknown) => {
-    if (isObject(error) && !sites.has(error)) sites.set(error, { store: engine, operation: `rateLimits.${operation}` });
-    throw error;
-  };
-  return {
-    localKeys: limits.localKeys,
-    prefix: limits.prefix,
-    init: (options) => limits.init?.(options),
-    get: (key) => Promise.resolve(limits.get?.(key)).catch(mark('get')),
-    increment: (key) => Promise.resolve(limits.increment(key)).catch(mark('increment')),
-    decrement: (key) => Promise.resolve(limits.decrement(key)).catch(mark('decrement')),
-    resetKey: (key) => Promise.resolve(limits.resetKey(key)).catch(mark('resetKey')),
-  };
 }
 
 const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;

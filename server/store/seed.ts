@@ -3,6 +3,8 @@
 // what a frontend writes on top.
 import type { components } from '../../generated/schema.d.ts';
 import type { OpenApiDocument } from '../../lib/document.ts';
+import { newPolicy } from '../domain/policies.ts';
+import { newWebhook } from '../domain/webhooks.ts';
 import type { Store } from './store.ts';
 
 type Schemas = components['schemas'];
@@ -29,10 +31,10 @@ export function resetToExamples(store: Store, doc: OpenApiDocument): Promise<voi
 
 async function insertExamples(tx: Store, doc: OpenApiDocument): Promise<void> {
   for (const { id, name, description, severity, enabled, frameworks, rule, created_at } of listExample<Schemas['Policy']>(doc, 'PolicyList')) {
-    await tx.policies.insert(id, { name, description, severity, enabled, frameworks, rule }, created_at);
+    await tx.policies.insert(newPolicy(id, { name, description, severity, enabled, frameworks, rule }, created_at));
   }
   for (const finding of listExample<Schemas['Finding']>(doc, 'FindingList')) await tx.findings.write(null, finding, finding.created_at);
   for (const { id, url, events, description, enabled, created_at } of listExample<Schemas['Webhook']>(doc, 'WebhookList')) {
-    await tx.webhooks.insert(id, { url, events, description, enabled }, created_at);
+    await tx.webhooks.insert(newWebhook(id, { url, events, description, enabled }, created_at));
   }
 }

@@ -1,11 +1,11 @@
 // The store: every read and write the server makes, behind one interface that the embedded
 // SQLite store (server/store/sqlite/) and the PostgreSQL store (server/store/postgres/) both
 // implement. Handlers, the dispatcher, the simulator and the mock's seed only see this.
-import type { Store as RateLimitStore } from 'express-rate-limit';
 import type { components, operations } from '../../generated/schema.d.ts';
 import type { EventType, WebhookEvent } from '../../lib/events.ts';
 import type { CursorPosition } from '../domain/cursor.ts';
-import type { SlotPlan } from '../webhooks/endpoints.ts';
+import type { PolicyRecord } from '../domain/policies.ts';
+import type { NewWebhook, WebhookReplacement } from '../domain/webhooks.ts';
 
 type Schemas = components['schemas'];
 type Policy = Schemas['Policy'];
@@ -26,9 +26,10 @@ type Page<F, T> = (filters: F, after: CursorPosition | undefined, limit: number)
 export interface PolicyStore {
   list: Page<PolicyFilters, Policy>;
   get(id: string): Promise<Policy | undefined>;
-  insert(id: string, input: Schemas['PolicyWrite'], now: string): Promise<Policy>;
-  /** Replaces every writable field and increments the version; undefined when there is no such policy. */
-  replace(id: string, input: Schemas['PolicyWrite'], now: string): Promise<Policy | undefined>;
+  /** Stores a new policy (server/domain/policies.ts makes it). */
+  insert(policy: PolicyRecord): Promise<Policy>;
+  /** Writes every field but `created_at`; undefined when there is no such policy. */
+  replace(policy: PolicyRecord): Promise<Policy | undefined>;
   /** Refused while open or in-progress findings reference it; closed ones keep their record, unlinked. */
   delete(id: string, now: string): Promise<'deleted' | 'in-use' | 'not-found'>;
 }
@@ -47,12 +48,10 @@ export interface FindingStore {
 export interface WebhookStore {
   list: Page<WebhookFilters, Webhook>;
   get(id: string): Promise<Webhook | undefined>;
-  insert(id: string, input: Schemas['WebhookCreate'], now: string): Promise<Webhook>;
-  /**
-   * Full replacement, except the secret: omitted keeps it, null removes it, a string replaces it.
-   * Enabling clears the service's `disabled_reason`; disabling keeps a reason the service set.
-   */
-  replace(id: string, input: Schemas['WebhookUpdate'], now: string): Promise<Webhook | undefined>;
+  /** Stores a new webhook (server/domain/webhooks.ts makes it). */
+  insert(webhook: NewWebhook): Promise<Webhook>;
+  /** Applies a replacement (server/domain/webhooks.ts): every field, and the secret change with its rotation; undefined when there is no such webhook. */
+  replace(webhook: WebhookReplacement): Promise<Webhook | undefined>;
   delete(id: string): Promise<boolean>;
 }
 
@@ -97,44 +96,67 @@ export interface ClaimedDelivery {
    * Epoch ms when this claim's lease runs out. Where several processes claim (PostgreSQL), the
    * outcome is recorded only while the delivery still carries this lease.
    */
-  leasedUntil?: number;
+  leasedUntil: number;
 }
 
-export interface ClaimOptions {
+/**
+ * A due delivery as a claim reads it: what an attempt needs, and whether its webhook still wants
+ * it (the URL and secrets mean something only while it is 'enabled'; a claim cancels the others).
+ */
+export interface DueDelivery extends Omit<ClaimedDelivery, 'leasedUntil'> {
+  webhook: 'enabled' | 'disabled' | 'deleted';
+}
+
+export interface DueQuery {
   now: number;
+  /** Webhooks left out of the window. */
+  exclude: ReadonlySet<string>;
+  /** Webhooks of which only retries (attempts > 0) are read. */
+  retriesOnly: ReadonlySet<string>;
   limit: number;
-  leaseMs: number;
-  /**
-   * Which webhooks may send now and which due deliveries to take (server/webhooks/endpoints.ts),
-   * given, per webhook, the deliveries leased at `now` by every process on the database (this one
-   * included), read inside the claim so that several instances keep each endpoint's limit. Empty
-   * where this process is the only one claiming.
-   */
-  plan: (leased: ReadonlyMap<string, number>) => SlotPlan;
 }
 
-/** What one attempt came to, as the dispatcher judged it. */
-export type AttemptOutcome =
-  | { kind: 'delivered'; status: number }
-  | { kind: 'gone'; status: number }
-  | { kind: 'retry'; status: number | null; error: string; dueAt: number }
-  | { kind: 'exhausted'; status: number | null; error: string };
-
-export interface RecordedAttempt {
-  /** Set when the webhook was disabled by this attempt. */
-  disabled: 'endpoint_gone' | 'failing' | null;
-  /**
-   * True when the lease had run out and another dispatcher had claimed the delivery again: the
-   * outcome was not recorded (that dispatcher's attempt will be), and the receiver got it twice.
-   */
-  stale?: boolean;
+/**
+ * One claim's transaction (server/webhooks/claim.ts plans it). The store brings its own
+ * concurrency: SQLite's single writer; on PostgreSQL claims take turns (an advisory lock) and the
+ * rows read are locked FOR UPDATE SKIP LOCKED until the claim commits.
+ */
+export interface ClaimTransaction {
+  /** Per webhook, deliveries leased at `now` by any process on the database; empty where this process is the only one claiming. */
+  leased(now: number): Promise<ReadonlyMap<string, number>>;
+  /** Pending deliveries due at `now`, oldest due first, up to `limit`. */
+  due(query: DueQuery): Promise<DueDelivery[]>;
+  /** Finishes deliveries as cancelled, each with its reason as its last error. */
+  cancel(cancelled: readonly { id: string; reason: string }[], now: number): Promise<void>;
+  /** Leases deliveries until `until`: their due time moves to it, so a lease that runs out makes them due again. */
+  lease(ids: readonly string[], until: number): Promise<void>;
 }
 
-export interface Attempt {
-  delivery: ClaimedDelivery;
-  outcome: AttemptOutcome;
-  /** Epoch ms when the attempt ended. */
-  at: number;
+type LastDelivery = NonNullable<Webhook['last_delivery']>;
+export type DisabledReason = NonNullable<Webhook['disabled_reason']>;
+
+/** What an attempt leaves on its delivery row (server/webhooks/outcomes.ts decides it). */
+export interface DeliveryUpdate {
+  id: string;
+  /** The claim's lease: where several processes claim, the update applies only while the delivery still carries it. */
+  leasedUntil: number;
+  state: DeliveryState;
+  firstAttemptAt: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  dueAt: number;
+  finishedAt: number | null;
+}
+
+/** The transaction recording a batch of attempts' outcomes (server/webhooks/outcomes.ts). */
+export interface RecordTransaction {
+  /** Counts an attempt on a pending delivery; false (nothing changed) when its lease was lost to another claim. */
+  update(update: DeliveryUpdate): Promise<boolean>;
+  setLastDelivery(webhookId: string, lastDelivery: LastDelivery): Promise<void>;
+  /** True when a delivery of the webhook finished delivered at or after `since` (epoch ms). */
+  deliveredSince(webhookId: string, since: number): Promise<boolean>;
+  /** Disables an enabled webhook with the service's reason; false when it was not enabled (or is gone). */
+  disable(webhookId: string, reason: DisabledReason, at: string): Promise<boolean>;
 }
 
 export interface DeliveryRow {
@@ -164,14 +186,10 @@ export interface OutboxStore {
   enqueue(body: WebhookEvent, now?: Date, onlyWebhook?: string): Promise<number>;
   /** Calls `listener` soon after any committed enqueue, by any process on this database. Returns the unsubscribe function. */
   onEnqueue(listener: () => void): () => void;
-  /**
-   * Leases up to `limit` due deliveries that the plan chooses, oldest due first. A lease moves
-   * `due_at` to its expiry; one that runs out (its process died) makes the delivery due again, so
-   * it is sent at least once. Deliveries of deleted or disabled webhooks are cancelled on the way.
-   */
-  claimDue(options: ClaimOptions): Promise<ClaimedDelivery[]>;
-  /** Records attempts' outcomes on their deliveries and webhooks' `last_delivery`, in order, atomically. */
-  recordAttempts(attempts: readonly Attempt[]): Promise<RecordedAttempt[]>;
+  /** Runs a claim (server/webhooks/claim.ts) in a transaction of its own; see ClaimTransaction. */
+  claim<T>(fn: (tx: ClaimTransaction) => Promise<T>): Promise<T>;
+  /** Records attempts' outcomes (server/webhooks/outcomes.ts) atomically, in one transaction of their own. */
+  record<T>(fn: (tx: RecordTransaction) => Promise<T>): Promise<T>;
   /** Gives a claimed delivery back, due at `now`, without counting an attempt (shutdown aborted it). */
   releaseLease(delivery: ClaimedDelivery, now: number): Promise<void>;
   /**
@@ -191,6 +209,21 @@ export interface OutboxStore {
   countDeliveries(): Promise<Record<DeliveryState, number>>;
 }
 
+/** A key's count in its current window. */
+export interface WindowCount {
+  hits: number;
+  resetAt: Date;
+}
+
+/** Hits per key in fixed windows, counted in the database (server/http/shared-rate-limit.ts adapts them to express-rate-limit). */
+export interface SharedCounters {
+  /** Counts a hit on `key`, in a new window of `windowMs` when the last one ran out; timed by the database's clock. */
+  increment(key: string, windowMs: number): Promise<WindowCount>;
+  get(key: string): Promise<WindowCount | undefined>;
+  decrement(key: string): Promise<void>;
+  reset(key: string): Promise<void>;
+}
+
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
   readonly policies: PolicyStore;
@@ -208,10 +241,10 @@ export interface Store {
   /** Deletes every row of every table (the stateful mock's reset), inside the caller's transaction. */
   clear(): Promise<void>;
   /**
-   * A rate-limit counter store shared by every process on this database, or undefined where one
-   * process serves the database (then each process counts in memory).
+   * Request counters shared by every process on this database (the rate limits), or undefined
+   * where one process serves the database (then each process counts in memory).
    */
-  rateLimitStore?(): RateLimitStore;
+  readonly rateLimits?: SharedCounters;
   /** True when the database answers a trivial query (readiness). */
   ping(): Promise<boolean>;
   /**

@@ -1,22 +1,22 @@
-// The delivery worker: claims due deliveries from the outbox, POSTs each stored body to its
-// webhook and records the outcome (delivered, endpoint gone, retry later, or exhausted).
+// The delivery worker: claims due deliveries from the outbox (claim.ts), POSTs each stored body
+// to its webhook (attempt.ts) and records the outcome (outcomes.ts), in batches.
 import type { Logger } from 'pino';
-import { Agent, request } from 'undici';
-import { deliveryHeaders } from '../../lib/delivery-headers.ts';
+import { Agent } from 'undici';
 import type { DeliveryConfig, Mode } from '../config.ts';
-import type { Attempt, AttemptOutcome, ClaimedDelivery, RecordedAttempt, Store } from '../store/store.ts';
+import type { ClaimedDelivery, Store } from '../store/store.ts';
 import { faultLogFields } from '../store/faults.ts';
+import { AttemptTimeout, judgeAnswer, judgeError, send } from './attempt.ts';
+import { claimDue } from './claim.ts';
 import { EndpointScheduler, healthOf, type EndpointHealth } from './endpoints.ts';
-import { parseRetryAfter, RETRY_DELAYS_MS, retryDelayMs } from './schedule.ts';
-import { guardedLookup, urlRefusal, type Resolver } from './ssrf.ts';
+import { recordAttempts, type Attempt, type AttemptOutcome, type RecordedAttempt } from './outcomes.ts';
+import { RETRY_DELAYS_MS } from './schedule.ts';
+import { guardedLookup, type Resolver } from './ssrf.ts';
 
 /** Due retries are found by a timer; this bounds how long a delivery queued elsewhere can wait. */
 const MAX_IDLE_MS = 1000;
 /** Finished deliveries are kept a week for inspection, then pruned. */
 const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
-/** How much of a receiver's answer is read (and thrown away) so the connection can be reused. */
-const RESPONSE_BODY_LIMIT = 64 * 1024;
 
 export interface DispatcherOptions {
   store: Store;
@@ -86,7 +86,7 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
         // Where several instances claim, their attempts count against each endpoint's limit too.
         const plan = (leased: ReadonlyMap<string, number>) =>
           endpoints.plan(now, new Map([...leased].map(([id, count]) => [id, Math.max(0, count - endpoints.describe(id).inFlight)])));
-        const claimed = await outbox.claimDue({ now, limit: free, leaseMs, plan });
+        const claimed = await claimDue(outbox, { now, limit: free, leaseMs, plan });
         for (const delivery of claimed) launch(delivery);
         if (claimed.length === free) pumpAgain = true;
       } while (pumpAgain && running);
@@ -125,7 +125,8 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
   function flush(): void {
     const items = batch;
     batch = [];
-    outbox.recordAttempts(items.map((item) => item.attempt)).then(
+    const attempts = items.map((item) => item.attempt);
+    outbox.record((tx) => recordAttempts(tx, attempts)).then(
       (recorded) => items.forEach((item, index) => item.resolve(recorded[index]!)),
       // The leases stay: once they run out the deliveries are tried again.
       (error: unknown) => items.forEach((item) => item.reject(error)),
@@ -182,9 +183,9 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
     let endedAt: number;
     const deadline = setTimeout(() => controller.abort(new AttemptTimeout(settings.timeoutMs)), settings.timeoutMs);
     try {
-      const response = await send(delivery, controller.signal);
+      const response = await send(delivery, { mode, agent, signal: controller.signal });
       endedAt = Date.now();
-      outcome = judge(response.status, response.retryAfter, attemptNumber, endedAt);
+      outcome = judgeAnswer(response.status, response.retryAfter, { attemptNumber, at: endedAt, retryScale: settings.retryScale });
     } catch (error) {
       if (controller.signal.reason === SHUTDOWN) {
         await outbox.releaseLease(delivery, Date.now());
@@ -192,7 +193,7 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
         return;
       }
       endedAt = Date.now();
-      outcome = failure(null, describeError(controller.signal.reason ?? error), null, attemptNumber, endedAt);
+      outcome = judgeError(controller.signal.reason ?? error, { attemptNumber, at: endedAt, retryScale: settings.retryScale });
     } finally {
       clearTimeout(deadline);
     }
@@ -209,37 +210,6 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
       log.info({ ...fields, status: outcome.status, error: outcome.error, retry_in_ms: outcome.dueAt - Date.now() }, 'webhook delivery failed; will retry');
     } else log.warn({ ...fields, status: outcome.status, outcome: outcome.kind }, 'webhook delivery given up');
     if (disabled) log.warn({ webhook_id: delivery.webhookId, reason: disabled }, 'webhook disabled');
-  }
-
-  async function send(delivery: ClaimedDelivery, signal: AbortSignal): Promise<{ status: number; retryAfter: string | null }> {
-    // The literal-address and scheme check; names are checked by the agent's lookup on the
-    // address the socket really connects to.
-    const refusal = urlRefusal(delivery.url, mode);
-    if (refusal) throw new DeliveryRefused(refusal);
-    const headers = deliveryHeaders({
-      body: delivery.body,
-      eventType: delivery.eventType,
-      deliveryId: delivery.id,
-      webhookId: delivery.webhookId,
-      secret: delivery.secret,
-      previousSecret: delivery.previousSecret,
-    });
-    // undici's request() never follows redirects, so a 3xx comes back as a failed attempt.
-    const response = await request(delivery.url, { method: 'POST', headers, body: delivery.body, signal, dispatcher: agent });
-    await response.body.dump({ limit: RESPONSE_BODY_LIMIT, signal }).catch(() => undefined);
-    const retryAfter = response.headers['retry-after'];
-    return { status: response.statusCode, retryAfter: typeof retryAfter === 'string' ? retryAfter : null };
-  }
-
-  function judge(status: number, retryAfter: string | null, attemptNumber: number, at: number): AttemptOutcome {
-    if (status >= 200 && status < 300) return { kind: 'delivered', status };
-    if (status === 410) return { kind: 'gone', status };
-    return failure(status, `HTTP ${status}`, retryAfter, attemptNumber, at);
-  }
-
-  function failure(status: number | null, error: string, retryAfter: string | null, attemptNumber: number, at: number): AttemptOutcome {
-    const delay = retryDelayMs(attemptNumber, { scale: settings.retryScale, retryAfterMs: parseRetryAfter(retryAfter, at) });
-    return delay === null ? { kind: 'exhausted', status, error } : { kind: 'retry', status, error, dueAt: at + delay };
   }
 
   return {
@@ -284,27 +254,5 @@ export function deliveryWorker(options: Pick<DispatcherOptions, 'resolve'> = {})
     createDispatcher({ store: app.store, config: app.config, logger: app.logger, ...options });
 }
 
-/** Abort reasons: the dispatcher is stopping (leave the delivery pending) or the attempt ran out of time. */
+/** Abort reason: the dispatcher is stopping (leave the delivery pending). */
 const SHUTDOWN = new Error('dispatcher stopping');
-class AttemptTimeout extends Error {
-  override name = 'AttemptTimeout';
-  constructor(ms: number) {
-    super(`no answer within ${ms} ms`);
-  }
-}
-
-/** The URL itself is not allowed (scheme or literal address): a failed attempt, never a request. */
-class DeliveryRefused extends Error {
-  override name = 'DeliveryRefused';
-}
-
-// A short reason for the delivery row and the log; never the URL (it may carry a token).
-function describeError(error: unknown): string {
-  if (error instanceof AttemptTimeout) return error.message;
-  if (error instanceof DeliveryRefused) return `refused: ${error.message}`;
-  const err = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-  const blocked = err.code === 'ERR_SSRF_BLOCKED' ? err : err.cause?.code === 'ERR_SSRF_BLOCKED' ? err.cause : undefined;
-  if (blocked) return `refused: ${blocked.message}`;
-  const code = err.code ?? err.cause?.code;
-  return code ? `connection failed (${code})` : `connection failed (${err.message ?? String(error)})`;
-}

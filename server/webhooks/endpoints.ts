@@ -4,7 +4,7 @@
 // open its circuit (one attempt at a time, and new deliveries wait for a probe); endpoints that
 // are failing share at most three quarters of the slots, and extra parallelism never takes the
 // last quarter, so an endpoint that answers always finds a free slot.
-import type { AttemptOutcome } from '../store/store.ts';
+import type { AttemptOutcome } from './outcomes.ts';
 
 /** Failures in a row that open an endpoint's circuit. */
 export const BREAK_AFTER = 3;
@@ -51,7 +51,7 @@ interface EndpointState {
 
 export function healthOf(outcome: AttemptOutcome): EndpointHealth {
   // A refused URL never reached the endpoint, so it says nothing about its health.
-  if ('error' in outcome && outcome.status === null) return outcome.error.startsWith('refused:') ? 'unknown' : 'failed';
+  if ('cause' in outcome && outcome.status === null) return outcome.cause === 'refused' ? 'unknown' : 'failed';
   return outcome.status !== null && (outcome.status >= 500 || outcome.status === 429) ? 'failed' : 'answered';
 }
 

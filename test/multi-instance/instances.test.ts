@@ -7,7 +7,7 @@ import { parseEvent } from '../../lib/events.ts';
 import { DEVICE_ID } from '../server/helpers.ts';
 import { freshPostgresDatabase } from '../support/postgres.ts';
 import { startReceiver, type TestReceiver } from '../webhooks/receiver.ts';
-import { spawnServer, type ServerProcess } from '../webhooks/server-process.ts';
+import { spawnServer, type ServerProcess } from '../../scripts/server-process.ts';
 import { sleep, waitUntil } from '../webhooks/wait.ts';
 
 const KEY = 'multi-instance-key-4e8b2c';

@@ -8,7 +8,7 @@ import { createSchemaValidator, schemaPointer } from '../../lib/schema-validator
 import { parseApiKeys, testConfig, type Config } from '../../server/config.ts';
 import { REDACT_PATHS } from '../../server/http/logging.ts';
 import { startServer, type RunningServer, type ServerDeps } from '../../server/server.ts';
-import type { SqliteStore } from '../../server/store/sqlite/store.ts';
+import { sqliteConnection } from '../../server/store/sqlite/store.ts';
 import { testDatabase } from '../support/database.ts';
 
 export const WRITER_KEY = 'test-writer-5f2a9c1e7b';
@@ -102,7 +102,8 @@ export const DEVICE_ID = 'dev_01jbz2m4n6p8q0r2s4t6v8w0x2';
  */
 export async function querySql(server: RunningServer, sql: string): Promise<Record<string, unknown>[]> {
   const { store, config } = server.app;
-  if (store.engine === 'sqlite') return (store as SqliteStore).db.prepare(sql).all();
+  const sqlite = sqliteConnection(store);
+  if (sqlite) return sqlite.prepare(sql).all();
   const client = new pg.Client(config.database);
   await client.connect();
   try {

@@ -5,7 +5,7 @@
 // at the receiver.
 import { parseEvent } from '../../lib/events.ts';
 import { startReceiver, type TestReceiver } from '../webhooks/receiver.ts';
-import { spawnServer, type ServerProcess } from '../webhooks/server-process.ts';
+import { spawnServer, type ServerProcess } from '../../scripts/server-process.ts';
 import { waitUntil } from '../webhooks/wait.ts';
 
 const KEY = 'fault-load-key-7d1e4a';

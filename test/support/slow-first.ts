@@ -13,7 +13,7 @@ const SLOW = [
   'test/browser/settings',
   'test/webhooks/retries',
   'test/browser/docs-page',
-  'test/webhooks/crash',
+  'test/webhooks/sqlite/crash',
   'test/mock/launcher',
   'test/contract/mock',
   'test/browser/cross-origin',

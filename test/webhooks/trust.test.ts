@@ -7,6 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { standardWebhooksKey } from '../../lib/standard-webhooks.ts';
 import { verifyWebhook, WebhookVerificationError } from '../../lib/verify-webhook.ts';
+import { replacedWebhook } from '../../server/domain/webhooks.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { PROBLEM, WRITER_KEY, readProblem, startTestServer, type TestServer } from '../server/helpers.ts';
 import { startReceiver, type Receipt, type TestReceiver } from './receiver.ts';
@@ -94,7 +95,8 @@ describe('secret rotation', () => {
     const id = await createWebhook(`/expired`, { secret: OLD });
     // The replacement as the store records it, a day and a minute ago.
     const replacedAt = new Date(Date.now() - DAY_MS - 60_000).toISOString();
-    await t.server.app.store.webhooks.replace(id, { url: `${receiver.url}/expired`, events: ['scan.completed'], secret: NEW }, replacedAt);
+    const { store } = t.server.app;
+    await store.webhooks.replace(replacedWebhook((await store.webhooks.get(id))!, { url: `${receiver.url}/expired`, events: ['scan.completed'], secret: NEW }, replacedAt));
     const receipt = await deliveryTo(id);
     expect(signatures(receipt)).toHaveLength(1);
     expect(standard(receipt, NEW)).toMatchObject({ event: 'scan.completed' });

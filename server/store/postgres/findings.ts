@@ -1,7 +1,7 @@
-// Findings on PostgreSQL: rows, and the one write path that queues compliance events with the change.
+// Findings on PostgreSQL: rows, and the statements of the one write path (server/store/finding-write.ts).
 import type { components } from '../../../generated/schema.d.ts';
 import type { CursorPosition } from '../../domain/cursor.ts';
-import { eventsForFindingChange, type ComplianceFlip } from '../../domain/events.ts';
+import type { FindingRows } from '../finding-write.ts';
 import type { FindingFilters } from '../store.ts';
 import { complianceOf, policyExists } from './policies.ts';
 import { selectPage, type Db } from './queries.ts';
@@ -38,27 +38,15 @@ export async function getFinding(db: Db, id: string): Promise<Finding | undefine
   return (await db.query<Finding>(`${SELECT} WHERE f.id = $1`, [id])).rows[0];
 }
 
-/**
- * Applies a create (`before` null), replacement, or delete (`after` null) and queues the events
- * it causes through `enqueue`. Run inside a transaction, so the events and compliance are judged
- * against the state the change replaces.
- */
-export async function writeFinding(
-  db: Db,
-  before: Finding | null,
-  after: Finding | null,
-  now: string,
-  enqueue: (event: ReturnType<typeof eventsForFindingChange>[number]) => Promise<unknown>,
-): Promise<'ok' | 'unknown-policy'> {
-  if (after?.policy_id && after.policy_id !== before?.policy_id && !(await policyExists(db, after.policy_id))) return 'unknown-policy';
-  const touched = [...new Set([before?.policy_id, after?.policy_id])].filter((id): id is string => typeof id === 'string');
-  const previous = await Promise.all(touched.map((id) => complianceOf(db, id)));
-  if (after === null) await db.query('DELETE FROM findings WHERE id = $1', [before!.id]);
-  else await upsert(db, after);
-  const compliance: ComplianceFlip[] = [];
-  for (const [index, policy_id] of touched.entries()) compliance.push({ policy_id, before: previous[index]!, after: await complianceOf(db, policy_id) });
-  for (const event of eventsForFindingChange({ before, after, compliance, at: now })) await enqueue(event);
-  return 'ok';
+/** A finding write's statements (server/store/finding-write.ts), on the transaction's client. */
+export function findingRows(db: Db, enqueue: FindingRows['enqueue']): FindingRows {
+  return {
+    policyExists: (id) => policyExists(db, id),
+    complianceOf: (id) => complianceOf(db, id),
+    upsert: (finding) => upsert(db, finding),
+    delete: async (id) => void (await db.query('DELETE FROM findings WHERE id = $1', [id])),
+    enqueue,
+  };
 }
 
 async function upsert(db: Db, finding: Finding): Promise<void> {

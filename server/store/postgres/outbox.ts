@@ -1,11 +1,12 @@
-// The webhook outbox on PostgreSQL, for several dispatchers on one database: claims lock due rows
-// with FOR UPDATE SKIP LOCKED and lease them, outcomes are recorded only under the claim's lease,
-// and a committed enqueue notifies every instance (NOTIFY secmon_outbox).
+// The webhook outbox's SQL on PostgreSQL, for several dispatchers on one database: claims take
+// turns and lock due rows with FOR UPDATE SKIP LOCKED, outcomes are recorded only under the
+// claim's lease, and a committed enqueue notifies every instance (NOTIFY secmon_outbox). What a
+// claim takes and what an outcome means is decided once for both stores, in server/webhooks/.
 import { randomUUID } from 'node:crypto';
 import type { EventType, WebhookEvent } from '../../../lib/events.ts';
 import { serializeEvent } from '../event-body.ts';
 import { validPreviousSecret } from '../secret-rotation.ts';
-import type { Attempt, AttemptOutcome, ClaimedDelivery, ClaimOptions, DeliveryRow, DeliveryState, RecordedAttempt } from '../store.ts';
+import type { ClaimTransaction, DeliveryRow, DeliveryState, DueDelivery, RecordTransaction } from '../store.ts';
 import type { Db } from './queries.ts';
 
 export const OUTBOX_CHANNEL = 'secmon_outbox';
@@ -63,49 +64,35 @@ const DUE_SQL = `SELECT d.id, d.webhook_id, d.attempts, d.first_attempt_at, d.cr
   LIMIT $4
   FOR UPDATE OF d SKIP LOCKED`;
 
-/** See OutboxStore.claimDue; run inside a READ COMMITTED transaction of its own. */
-export async function claimDueDeliveries(db: Db, { now, limit, leaseMs, plan: planFor }: ClaimOptions): Promise<ClaimedDelivery[]> {
-  if (limit <= 0) return [];
+/**
+ * A claim's statements (see ClaimTransaction), on the client of a READ COMMITTED transaction of
+ * its own: claims take turns (CLAIM_LOCK), and the due rows stay locked until the claim commits.
+ */
+export async function claimTransaction(db: Db): Promise<ClaimTransaction> {
   await db.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK]);
-  const { rows: leasedRows } = await db.query<{ webhook_id: string; n: number }>(
-    `SELECT webhook_id, COUNT(*) AS n FROM webhook_deliveries WHERE state = 'pending' AND leased_until > $1 GROUP BY webhook_id`,
-    [now],
-  );
-  const plan = planFor(new Map(leasedRows.map((row) => [row.webhook_id, row.n])));
-  const skip = new Set(plan.blocked);
-  const retriesOnly = [...plan.retriesOnly];
-  const leasedUntil = now + leaseMs;
-  const claimed: ClaimedDelivery[] = [];
-  // A window of a few rows per free slot; a webhook whose due rows the plan passed over is left
-  // out of the next window, so one webhook's backlog cannot hide another's delivery.
-  for (;;) {
-    const window = (limit - claimed.length) * 4;
-    const { rows } = await db.query<DueRow>(DUE_SQL, [now, [...skip], retriesOnly, window]);
-    const candidates: ClaimedDelivery[] = [];
-    const cancelled: { id: string; reason: string }[] = [];
-    for (const row of rows) {
-      if (row.url === null || row.enabled !== true) cancelled.push({ id: row.id, reason: row.url === null ? 'webhook deleted' : 'webhook disabled' });
-      else candidates.push(toClaimed(row, leasedUntil));
-    }
-    if (cancelled.length > 0) {
+  return {
+    leased: async (now) => {
+      const { rows } = await db.query<{ webhook_id: string; n: number }>(
+        `SELECT webhook_id, COUNT(*) AS n FROM webhook_deliveries WHERE state = 'pending' AND leased_until > $1 GROUP BY webhook_id`,
+        [now],
+      );
+      return new Map(rows.map((row) => [row.webhook_id, row.n]));
+    },
+    due: async ({ now, exclude, retriesOnly, limit }) => (await db.query<DueRow>(DUE_SQL, [now, [...exclude], [...retriesOnly], limit])).rows.map(toDue),
+    cancel: async (cancelled, now) => {
       await db.query(
         `UPDATE webhook_deliveries d SET state = 'cancelled', leased_until = NULL, finished_at = $1, last_error = c.reason
          FROM unnest($2::text[], $3::text[]) AS c (id, reason) WHERE d.id = c.id`,
         [now, cancelled.map((row) => row.id), cancelled.map((row) => row.reason)],
       );
-    }
-    const chosen = plan.choose(candidates).slice(0, limit - claimed.length);
-    if (chosen.length > 0) {
-      await db.query('UPDATE webhook_deliveries SET leased_until = $1, due_at = $1 WHERE id = ANY($2::text[])', [leasedUntil, chosen.map((delivery) => delivery.id)]);
-      claimed.push(...chosen);
-    }
-    const passedOver = candidates.filter((candidate) => !chosen.includes(candidate) && !skip.has(candidate.webhookId));
-    for (const candidate of passedOver) skip.add(candidate.webhookId);
-    if (claimed.length >= limit || rows.length < window || passedOver.length === 0) return claimed;
-  }
+    },
+    lease: async (ids, until) => {
+      await db.query('UPDATE webhook_deliveries SET leased_until = $1, due_at = $1 WHERE id = ANY($2::text[])', [until, ids]);
+    },
+  };
 }
 
-function toClaimed(row: DueRow, leasedUntil: number): ClaimedDelivery {
+function toDue(row: DueRow): DueDelivery {
   return {
     id: row.id,
     eventType: row.type,
@@ -117,12 +104,12 @@ function toClaimed(row: DueRow, leasedUntil: number): ClaimedDelivery {
     attempts: row.attempts,
     firstAttemptAt: row.first_attempt_at,
     createdAt: row.created_at,
-    leasedUntil,
+    webhook: row.url === null ? 'deleted' : row.enabled === true ? 'enabled' : 'disabled',
   };
 }
 
 /** Gives a delivery back, due at `now`, if this claim still holds its lease. */
-export async function releaseLease(db: Db, delivery: ClaimedDelivery, now: number): Promise<void> {
+export async function releaseLease(db: Db, delivery: { id: string; leasedUntil: number }, now: number): Promise<void> {
   await db.query(`UPDATE webhook_deliveries SET leased_until = NULL, due_at = $1 WHERE id = $2 AND state = 'pending' AND leased_until = $3`, [
     now,
     delivery.id,
@@ -130,60 +117,38 @@ export async function releaseLease(db: Db, delivery: ClaimedDelivery, now: numbe
   ]);
 }
 
-/**
- * Records attempts in webhook order (several instances recording at once then lock webhook rows
- * in one order and cannot deadlock), each only under its claim's lease; see OutboxStore.recordAttempts.
- */
-export async function recordAttempts(db: Db, attempts: readonly Attempt[]): Promise<RecordedAttempt[]> {
-  const webhookOf = (index: number) => attempts[index]!.delivery.webhookId;
-  const order = attempts.map((_, index) => index).sort((a, b) => webhookOf(a).localeCompare(webhookOf(b)) || a - b);
-  const recorded: RecordedAttempt[] = [];
-  for (const index of order) recorded[index] = await applyAttempt(db, attempts[index]!);
-  return recorded;
-}
-
-async function applyAttempt(db: Db, { delivery, outcome, at }: Attempt): Promise<RecordedAttempt> {
-  const firstAttemptAt = delivery.firstAttemptAt ?? at;
-  const status = outcome.status;
-  const error = outcome.kind === 'retry' || outcome.kind === 'exhausted' ? outcome.error : null;
-  const state = stateAfter(outcome);
-  const result = await db.query(
-    `UPDATE webhook_deliveries
-     SET state = $1, attempts = attempts + 1, first_attempt_at = $2, last_status = $3, last_error = $4, leased_until = NULL,
-         due_at = $5, finished_at = $6
-     WHERE id = $7 AND state = 'pending' AND leased_until = $8`,
-    [state, firstAttemptAt, status, error, outcome.kind === 'retry' ? outcome.dueAt : at, state === 'pending' ? null : at, delivery.id, delivery.leasedUntil],
-  );
-  if (result.rowCount === 0) return { disabled: null, stale: true };
-  const attemptedAt = new Date(at).toISOString();
-  const lastDelivery = JSON.stringify({ attempted_at: attemptedAt, status_code: status, succeeded: outcome.kind === 'delivered' });
-  await db.query('UPDATE webhooks SET last_delivery = $1 WHERE id = $2', [lastDelivery, delivery.webhookId]);
-
-  let disabled: RecordedAttempt['disabled'] = null;
-  if (outcome.kind === 'gone') disabled = 'endpoint_gone';
-  else if (outcome.kind === 'exhausted' && !(await deliveredSince(db, delivery.webhookId, firstAttemptAt))) disabled = 'failing';
-  if (disabled) {
-    const changed = await db.query('UPDATE webhooks SET enabled = false, disabled_reason = $1, updated_at = $2 WHERE id = $3 AND enabled', [
-      disabled,
-      attemptedAt,
-      delivery.webhookId,
-    ]);
-    if (changed.rowCount === 0) disabled = null;
-  }
-  return { disabled };
-}
-
-function stateAfter(outcome: AttemptOutcome): DeliveryState {
-  return outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'gone' ? 'gone' : outcome.kind === 'retry' ? 'pending' : 'failed';
-}
-
-// "Recent deliveries keep failing": nothing reached the receiver during the whole retry run.
-async function deliveredSince(db: Db, webhookId: string, since: number): Promise<boolean> {
-  const { rowCount } = await db.query(`SELECT 1 FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'delivered' AND finished_at >= $2 LIMIT 1`, [
-    webhookId,
-    since,
-  ]);
-  return (rowCount ?? 0) > 0;
+/** The statements recording outcomes (see RecordTransaction): an update applies only under its claim's lease. */
+export function recordTransaction(db: Db): RecordTransaction {
+  return {
+    update: async (update) => {
+      const result = await db.query(
+        `UPDATE webhook_deliveries
+         SET state = $1, attempts = attempts + 1, first_attempt_at = $2, last_status = $3, last_error = $4, leased_until = NULL,
+             due_at = $5, finished_at = $6
+         WHERE id = $7 AND state = 'pending' AND leased_until = $8`,
+        [update.state, update.firstAttemptAt, update.lastStatus, update.lastError, update.dueAt, update.finishedAt, update.id, update.leasedUntil],
+      );
+      return (result.rowCount ?? 0) > 0;
+    },
+    setLastDelivery: async (webhookId, lastDelivery) => {
+      await db.query('UPDATE webhooks SET last_delivery = $1 WHERE id = $2', [JSON.stringify(lastDelivery), webhookId]);
+    },
+    deliveredSince: async (webhookId, since) => {
+      const { rowCount } = await db.query(`SELECT 1 FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'delivered' AND finished_at >= $2 LIMIT 1`, [
+        webhookId,
+        since,
+      ]);
+      return (rowCount ?? 0) > 0;
+    },
+    disable: async (webhookId, reason, at) => {
+      const { rowCount } = await db.query('UPDATE webhooks SET enabled = false, disabled_reason = $1, updated_at = $2 WHERE id = $3 AND enabled', [
+        reason,
+        at,
+        webhookId,
+      ]);
+      return (rowCount ?? 0) > 0;
+    },
+  };
 }
 
 export async function nextDueAt(db: Db, after = -Infinity): Promise<number | null> {

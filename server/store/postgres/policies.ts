@@ -1,12 +1,12 @@
 // Policies on PostgreSQL: rows, the derived compliance status and the delete rule.
 import type { components } from '../../../generated/schema.d.ts';
 import type { CursorPosition } from '../../domain/cursor.ts';
+import type { PolicyRecord } from '../../domain/policies.ts';
 import { nonCompliant, SELECT_POLICY as SELECT } from '../policy-sql.ts';
 import type { PolicyFilters } from '../store.ts';
 import { selectPage, type Db } from './queries.ts';
 
 type Policy = components['schemas']['Policy'];
-type PolicyWrite = components['schemas']['PolicyWrite'];
 type ComplianceStatus = components['schemas']['ComplianceStatus'];
 
 interface PolicyRow extends Omit<Policy, 'compliance_status'> {
@@ -39,34 +39,27 @@ export async function complianceOf(db: Db, id: string): Promise<ComplianceStatus
   return row?.non_compliant ? 'non_compliant' : 'compliant';
 }
 
-// PUT replaces every writable field, so create and replace share the defaults.
-function writable(input: PolicyWrite) {
-  return [
-    input.name,
-    input.description ?? '',
-    input.severity,
-    input.enabled !== false,
-    JSON.stringify(input.frameworks ?? []),
-    input.rule ? JSON.stringify(input.rule) : null,
-  ];
+function fields(policy: PolicyRecord): unknown[] {
+  const { name, description, severity, enabled, frameworks, rule, version, updated_at } = policy;
+  return [name, description, severity, enabled, JSON.stringify(frameworks), rule ? JSON.stringify(rule) : null, version, updated_at];
 }
 
-export async function insertPolicy(db: Db, id: string, input: PolicyWrite, now: string): Promise<Policy> {
+export async function insertPolicy(db: Db, policy: PolicyRecord): Promise<Policy> {
   await db.query(
-    `INSERT INTO policies (id, name, description, severity, enabled, frameworks, rule, version, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $8)`,
-    [id, ...writable(input), now],
+    `INSERT INTO policies (name, description, severity, enabled, frameworks, rule, version, updated_at, created_at, id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [...fields(policy), policy.created_at, policy.id],
   );
-  return (await getPolicy(db, id))!;
+  return (await getPolicy(db, policy.id))!;
 }
 
-export async function replacePolicy(db: Db, id: string, input: PolicyWrite, now: string): Promise<Policy | undefined> {
+export async function replacePolicy(db: Db, policy: PolicyRecord): Promise<Policy | undefined> {
   const result = await db.query(
-    `UPDATE policies SET name = $1, description = $2, severity = $3, enabled = $4, frameworks = $5, rule = $6,
-       version = version + 1, updated_at = $7 WHERE id = $8`,
-    [...writable(input), now, id],
+    `UPDATE policies SET name = $1, description = $2, severity = $3, enabled = $4, frameworks = $5, rule = $6, version = $7, updated_at = $8
+     WHERE id = $9`,
+    [...fields(policy), policy.id],
   );
-  return result.rowCount === 0 ? undefined : getPolicy(db, id);
+  return result.rowCount === 0 ? undefined : getPolicy(db, policy.id);
 }
 
 /** Run inside a transaction: the in-use check and the delete must see the same findings. */

@@ -6,11 +6,12 @@ import pg from 'pg';
 import { classifyDatabaseError, rollBackAfter } from '../faults.ts';
 import type { Store } from '../store.ts';
 import { deleteWebhook, getWebhook, insertWebhook, listWebhooks, replaceWebhook } from './webhooks.ts';
-import { getFinding, listFindings, writeFinding } from './findings.ts';
+import { writeFinding } from '../finding-write.ts';
+import { findingRows, getFinding, listFindings } from './findings.ts';
 import { findStoredResponse, storeResponse } from './idempotency.ts';
 import { OutboxListener } from './listener.ts';
 import {
-  claimDueDeliveries,
+  claimTransaction,
   countDeliveries,
   enqueueEvent,
   listDeliveries,
@@ -18,12 +19,12 @@ import {
   nextDueAt,
   OUTBOX_CHANNEL,
   pruneFinished,
-  recordAttempts,
+  recordTransaction,
   releaseLease,
 } from './outbox.ts';
 import { deletePolicy, getPolicy, insertPolicy, listPolicies, replacePolicy } from './policies.ts';
 import type { Db } from './queries.ts';
-import { PostgresRateLimitStore } from './rate-limit.ts';
+import { postgresCounters } from './rate-limit.ts';
 import { DATA_TABLES, migrate } from './schema.ts';
 
 export interface PostgresStoreOptions {
@@ -122,7 +123,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     await migrator.end();
   }
   const listener = new OutboxListener(untimed, OUTBOX_CHANNEL);
-  const rateLimits = new PostgresRateLimitStore(pool);
+  const rateLimits = postgresCounters(pool);
   let closing: Promise<void> | undefined;
 
   const bound = (db: Db, inTransaction: boolean): Store => {
@@ -153,20 +154,20 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       policies: {
         list: (filters, after, limit) => listPolicies(db, filters, after, limit),
         get: (id) => getPolicy(db, id),
-        insert: (id, input, now) => insertPolicy(db, id, input, now),
-        replace: (id, input, now) => replacePolicy(db, id, input, now),
+        insert: (policy) => insertPolicy(db, policy),
+        replace: (policy) => replacePolicy(db, policy),
         delete: (id, now) => atomic((tx) => deletePolicy(txDb(tx), id, now)),
       },
       findings: {
         list: (filters, after, limit) => listFindings(db, filters, after, limit),
         get: (id) => getFinding(db, id),
-        write: (before, after, now) => atomic((tx) => writeFinding(txDb(tx), before, after, now, enqueueIn(txDb(tx)))),
+        write: (before, after, now) => atomic((tx) => writeFinding(findingRows(txDb(tx), enqueueIn(txDb(tx))), before, after, now)),
       },
       webhooks: {
         list: (filters, after, limit) => listWebhooks(db, filters, after, limit),
         get: (id) => getWebhook(db, id),
-        insert: (id, input, now) => insertWebhook(db, id, input, now),
-        replace: (id, input, now) => replaceWebhook(db, id, input, now),
+        insert: (webhook) => insertWebhook(db, webhook),
+        replace: (webhook) => replaceWebhook(db, webhook),
         delete: (id) => deleteWebhook(db, id),
       },
       idempotency: {
@@ -176,8 +177,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       outbox: {
         enqueue: (body, now, onlyWebhook) => atomic((tx) => enqueueIn(txDb(tx))(body, now, onlyWebhook)),
         onEnqueue: (listener_) => listener.subscribe(listener_),
-        claimDue: (claim) => dispatcherTransaction((tx) => claimDueDeliveries(tx, claim)),
-        recordAttempts: (attempts) => dispatcherTransaction((tx) => recordAttempts(tx, attempts)),
+        claim: (fn) => dispatcherTransaction(async (tx) => fn(await claimTransaction(tx))),
+        record: (fn) => dispatcherTransaction((tx) => fn(recordTransaction(tx))),
         releaseLease: (delivery, now) => releaseLease(db, delivery, now),
         // Leases of other instances are live; those of a dead one run out by themselves.
         resumeOrphaned: async () => 0,
@@ -189,7 +190,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       },
       transaction: atomic,
       clear: () => atomic(async (tx) => void (await txDb(tx).query(`TRUNCATE ${DATA_TABLES.join(', ')}`))),
-      rateLimitStore: () => rateLimits,
+      rateLimits,
       ping: async () => {
         try {
           return (await db.query('SELECT 1')).rowCount === 1;

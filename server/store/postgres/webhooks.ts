@@ -2,8 +2,9 @@
 // view: rows map to the public representation (`has_secret`); only the outbox reads the secret.
 import type { components } from '../../../generated/schema.d.ts';
 import type { CursorPosition } from '../../domain/cursor.ts';
+import type { NewWebhook, WebhookReplacement } from '../../domain/webhooks.ts';
 import type { WebhookFilters } from '../store.ts';
-import { secretAssignments, secretChange } from '../secret-rotation.ts';
+import { secretAssignments } from '../secret-rotation.ts';
 import { selectPage, type Db } from './queries.ts';
 
 type Webhook = components['schemas']['Webhook'];
@@ -26,26 +27,27 @@ export async function getWebhook(db: Db, id: string): Promise<Webhook | undefine
   return (await db.query<Webhook>(`${SELECT} WHERE w.id = $1`, [id])).rows[0];
 }
 
-export async function insertWebhook(db: Db, id: string, input: components['schemas']['WebhookCreate'], now: string): Promise<Webhook> {
+export async function insertWebhook(db: Db, webhook: NewWebhook): Promise<Webhook> {
+  const { id, url, events, secret, description, enabled, created_at, updated_at } = webhook;
   await db.query(
     `INSERT INTO webhooks (id, url, events, secret, description, enabled, disabled_reason, last_delivery, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, NULL, NULL, $7, $7)`,
-    [id, input.url, JSON.stringify(input.events), input.secret ?? null, input.description ?? '', input.enabled !== false, now],
+     VALUES ($1, $2, $3, $4, $5, $6, NULL, NULL, $7, $8)`,
+    [id, url, JSON.stringify(events), secret, description, enabled, created_at, updated_at],
   );
   return (await getWebhook(db, id))!;
 }
 
-/** See WebhookStore.replace: the secret is kept, removed or replaced (server/store/secret-rotation.ts); enabling clears the service's reason. */
-export async function replaceWebhook(db: Db, id: string, input: components['schemas']['WebhookUpdate'], now: string): Promise<Webhook | undefined> {
-  const change = secretChange(input.secret, now);
+/** See WebhookStore.replace; the secret's change is applied against the row (server/store/secret-rotation.ts). */
+export async function replaceWebhook(db: Db, webhook: WebhookReplacement): Promise<Webhook | undefined> {
+  const { id, url, events, description, enabled, disabled_reason, updated_at, secret } = webhook;
   const placeholders = { keep: '$5', secret: '$6::text', previousUntil: '$9::bigint' } as const;
   const result = await db.query(
     `UPDATE webhooks SET url = $1, events = $2, description = $3, enabled = $4,
        ${secretAssignments((name) => placeholders[name])},
-       disabled_reason = CASE WHEN $4 THEN NULL WHEN enabled THEN NULL ELSE disabled_reason END,
+       disabled_reason = $10,
        updated_at = $7
      WHERE id = $8`,
-    [input.url, JSON.stringify(input.events), input.description ?? '', input.enabled !== false, change.keep, change.secret, now, id, change.previousUntil],
+    [url, JSON.stringify(events), description, enabled, secret.keep, secret.secret, updated_at, id, secret.previousUntil, disabled_reason],
   );
   return result.rowCount === 0 ? undefined : getWebhook(db, id);
 }

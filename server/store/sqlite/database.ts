@@ -1,10 +1,9 @@
-// Opens the SQLite database (WAL), applies the migrations and gives the store its transaction
+// Opens the SQLite database (WAL), applies the migrations and gives the store its one transaction
 // helper. Every SQL statement of the server lives under server/store/.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { rollBackAfterSync } from '../faults.ts';
-import { migrateOutbox } from './outbox.ts';
 
 export type { DatabaseSync };
 
@@ -118,6 +117,32 @@ export const MIGRATIONS: readonly string[] = [
   // previous_secret_expires_at (epoch ms), so receivers can switch without refusing any.
   `ALTER TABLE webhooks ADD COLUMN previous_secret TEXT;
    ALTER TABLE webhooks ADD COLUMN previous_secret_expires_at INTEGER;`,
+
+  // The webhook outbox. Databases made before it was numbered created these tables at every
+  // start outside the migrations: IF NOT EXISTS leaves theirs as they are.
+  `CREATE TABLE IF NOT EXISTS webhook_events (
+     id TEXT PRIMARY KEY,
+     type TEXT NOT NULL,
+     body TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );
+   CREATE TABLE IF NOT EXISTS webhook_deliveries (
+     id TEXT PRIMARY KEY,
+     event_id TEXT NOT NULL REFERENCES webhook_events (id) ON DELETE CASCADE,
+     webhook_id TEXT NOT NULL,
+     state TEXT NOT NULL,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     due_at INTEGER NOT NULL,
+     leased_until INTEGER,
+     first_attempt_at INTEGER,
+     last_status INTEGER,
+     last_error TEXT,
+     created_at INTEGER NOT NULL,
+     finished_at INTEGER
+   );
+   CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (due_at) WHERE state = 'pending';
+   CREATE INDEX IF NOT EXISTS webhook_deliveries_webhook ON webhook_deliveries (webhook_id, state, finished_at);
+   CREATE INDEX IF NOT EXISTS webhook_deliveries_event ON webhook_deliveries (event_id);`,
 ];
 
 /**
@@ -146,23 +171,38 @@ function migrate(db: DatabaseSync): void {
       db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, new Date().toISOString());
     });
   });
-  migrateOutbox(db);
 }
 
 /**
- * Runs `fn` atomically. The outer call takes the write lock up front (BEGIN IMMEDIATE) so two
- * writers never deadlock upgrading a read lock; nested calls become savepoints.
+ * Runs `fn` atomically, whether it returns a value or a promise (then the caller must keep other
+ * work off the connection until it settles: the store's gate). The outer call takes the write
+ * lock up front (BEGIN IMMEDIATE) so two writers never deadlock upgrading a read lock; nested
+ * calls become savepoints.
  */
 export function transaction<T>(db: DatabaseSync, fn: () => T): T {
   const nested = db.isTransaction;
+  const commit = nested ? 'RELEASE nested' : 'COMMIT';
+  const fail = (error: unknown): never => {
+    rollBack(db, error, nested ? 'ROLLBACK TO nested; RELEASE nested' : 'ROLLBACK');
+    throw error;
+  };
   db.exec(nested ? 'SAVEPOINT nested' : 'BEGIN IMMEDIATE');
   try {
     const result = fn();
-    db.exec(nested ? 'RELEASE nested' : 'COMMIT');
+    if (result instanceof Promise) {
+      return result.then((value: unknown) => {
+        try {
+          db.exec(commit);
+          return value;
+        } catch (error) {
+          return fail(error);
+        }
+      }, fail) as T;
+    }
+    db.exec(commit);
     return result;
   } catch (error) {
-    rollBack(db, error, nested ? 'ROLLBACK TO nested; RELEASE nested' : 'ROLLBACK');
-    throw error;
+    return fail(error);
   }
 }
 

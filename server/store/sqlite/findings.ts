@@ -1,10 +1,9 @@
-// Findings: rows, and the one write path that keeps compliance events in the same transaction.
+// Findings on SQLite: rows, and the statements of the one write path (server/store/finding-write.ts).
 import type { DatabaseSync } from 'node:sqlite';
 import type { components } from '../../../generated/schema.d.ts';
 import type { CursorPosition } from '../../domain/cursor.ts';
 import type { FindingFilters } from '../store.ts';
-import { eventsForFindingChange, type ComplianceFlip } from '../../domain/events.ts';
-import { transaction } from './database.ts';
+import type { FindingRows } from '../finding-write.ts';
 import { enqueueEvent } from './outbox.ts';
 import { complianceOf, policyExists } from './policies.ts';
 import { arrayStatement, jsonOrNull, selectPage, statement, type Values } from './statements.ts';
@@ -67,31 +66,18 @@ export function getFinding(db: DatabaseSync, id: string): Finding | undefined {
   return row && toFinding(row);
 }
 
-/**
- * Applies a create (`before` null), replacement, or delete (`after` null) and, in the same
- * transaction, enqueues the webhook events it causes. Returns 'unknown-policy' (and changes
- * nothing) when `after` links to a policy that does not exist.
- */
-export function writeFinding(db: DatabaseSync, before: Finding | null, after: Finding | null, now: string): 'ok' | 'unknown-policy' {
-  return transaction(db, () => {
-    if (after?.policy_id && after.policy_id !== before?.policy_id && !policyExists(db, after.policy_id)) {
-      return 'unknown-policy';
-    }
-    const touched = [...new Set([before?.policy_id, after?.policy_id])].filter((id): id is string => typeof id === 'string');
-    const previous = touched.map((id) => complianceOf(db, id));
-    if (after === null) statement(db, 'DELETE FROM findings WHERE id = ?').run(before!.id);
-    else upsert(db, after);
-    const compliance: ComplianceFlip[] = touched.map((policy_id, index) => ({
-      policy_id,
-      before: previous[index]!,
-      after: complianceOf(db, policy_id),
-    }));
-    for (const event of eventsForFindingChange({ before, after, compliance, at: now })) enqueueEvent(db, event);
-    return 'ok';
-  });
+/** A finding write's statements (server/store/finding-write.ts), inside the caller's transaction. */
+export function findingRows(db: DatabaseSync): FindingRows {
+  return {
+    policyExists: async (id) => policyExists(db, id),
+    complianceOf: async (id) => complianceOf(db, id),
+    upsert: async (finding) => upsertFinding(db, finding),
+    delete: async (id) => void statement(db, 'DELETE FROM findings WHERE id = ?').run(id),
+    enqueue: async (event) => enqueueEvent(db, event),
+  };
 }
 
-function upsert(db: DatabaseSync, finding: Finding): void {
+export function upsertFinding(db: DatabaseSync, finding: Finding): void {
   statement(
     db,
     `INSERT INTO findings (id, title, description, severity, status, resolution, device_id, policy_id,

@@ -1,43 +1,13 @@
-// The webhook outbox: events and their deliveries are rows written in the same transaction as the
-// change that caused them, and the dispatcher works through them from here. Every SQL statement
-// of webhook delivery lives in this module.
+// The webhook outbox's SQL on SQLite: events and their deliveries are rows written in the same
+// transaction as the change that caused them. What a claim takes and what an outcome means is
+// decided once for both stores, in server/webhooks/; this module only reads and writes rows.
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { EventType, WebhookEvent } from '../../../lib/events.ts';
 import { serializeEvent } from '../event-body.ts';
 import { validPreviousSecret } from '../secret-rotation.ts';
-import { transaction } from './database.ts';
-import type { SlotPlan } from '../../webhooks/endpoints.ts';
-import type { Attempt, AttemptOutcome, ClaimedDelivery, ClaimOptions, DeliveryRow, DeliveryState, RecordedAttempt } from '../store.ts';
+import type { ClaimTransaction, DeliveryRow, DeliveryState, DueDelivery, RecordTransaction } from '../store.ts';
 import { statement, type Row } from './statements.ts';
-
-export function migrateOutbox(db: DatabaseSync): void {
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS webhook_events (
-      id TEXT PRIMARY KEY,
-      type TEXT NOT NULL,
-      body TEXT NOT NULL,
-      created_at TEXT NOT NULL
-    );
-    CREATE TABLE IF NOT EXISTS webhook_deliveries (
-      id TEXT PRIMARY KEY,
-      event_id TEXT NOT NULL REFERENCES webhook_events (id) ON DELETE CASCADE,
-      webhook_id TEXT NOT NULL,
-      state TEXT NOT NULL,
-      attempts INTEGER NOT NULL DEFAULT 0,
-      due_at INTEGER NOT NULL,
-      leased_until INTEGER,
-      first_attempt_at INTEGER,
-      last_status INTEGER,
-      last_error TEXT,
-      created_at INTEGER NOT NULL,
-      finished_at INTEGER
-    );
-    CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (due_at) WHERE state = 'pending';
-    CREATE INDEX IF NOT EXISTS webhook_deliveries_webhook ON webhook_deliveries (webhook_id, state, finished_at);
-    CREATE INDEX IF NOT EXISTS webhook_deliveries_event ON webhook_deliveries (event_id);
-  `);
-}
 
 // The dispatcher shares the store's connection; node:sqlite is synchronous, so a listener
 // scheduled with setImmediate runs after the caller's transaction has committed or rolled back.
@@ -86,42 +56,23 @@ export function enqueueEvent(db: DatabaseSync, body: WebhookEvent, now: Date = n
 }
 
 /**
- * Leases up to `limit` due deliveries that the plan chooses, reading them oldest due first. A
- * lease moves `due_at` to its expiry, so the one index on due pending rows serves claims and
- * wake-ups; a lease that runs out (the process died mid-attempt) makes the delivery due again, so
- * it is sent at least once. Deliveries of deleted or disabled webhooks are cancelled on the way.
+ * A claim's statements (see ClaimTransaction), run inside the caller's transaction. The server
+ * holds the file (writer-lock.ts): only this process leases, and its own attempts it counts itself.
  */
-export function claimDueDeliveries(db: DatabaseSync, { now, limit, leaseMs, plan }: Omit<ClaimOptions, 'plan'> & { plan: SlotPlan }): ClaimedDelivery[] {
-  if (limit <= 0) return [];
-  const skip = new Set(plan.blocked);
-  const retriesOnly = JSON.stringify([...plan.retriesOnly]);
-  return transaction(db, () => {
-    const cancel = statement(
-      db,
-      `UPDATE webhook_deliveries SET state = 'cancelled', leased_until = NULL, finished_at = ?, last_error = ? WHERE id = ?`,
-    );
-    const lease = statement(db, 'UPDATE webhook_deliveries SET leased_until = ?, due_at = ? WHERE id = ?');
-    const claimed: ClaimedDelivery[] = [];
-    // A window of a few rows per free slot; a webhook whose due rows the plan passed over is left
-    // out of the next window, so one webhook's backlog cannot hide another's delivery.
-    for (;;) {
-      const window = (limit - claimed.length) * 4;
-      const rows = statement(db, DUE_SQL).all(now, JSON.stringify([...skip]), retriesOnly, window) as Row[];
-      const candidates: ClaimedDelivery[] = [];
-      for (const row of rows) {
-        if (row.url === null || row.enabled !== 1) cancel.run(now, row.url === null ? 'webhook deleted' : 'webhook disabled', row.id as string);
-        else candidates.push(toClaimed(row));
-      }
-      const chosen = plan.choose(candidates).slice(0, limit - claimed.length);
-      for (const delivery of chosen) {
-        lease.run(now + leaseMs, now + leaseMs, delivery.id);
-        claimed.push(delivery);
-      }
-      const passedOver = candidates.filter((candidate) => !chosen.includes(candidate) && !skip.has(candidate.webhookId));
-      for (const candidate of passedOver) skip.add(candidate.webhookId);
-      if (claimed.length >= limit || rows.length < window || passedOver.length === 0) return claimed;
-    }
-  });
+export function claimTransaction(db: DatabaseSync): ClaimTransaction {
+  return {
+    leased: async () => new Map(),
+    due: async ({ now, exclude, retriesOnly, limit }) =>
+      (statement(db, DUE_SQL).all(now, JSON.stringify([...exclude]), JSON.stringify([...retriesOnly]), limit) as Row[]).map(toDue),
+    cancel: async (cancelled, now) => {
+      const cancel = statement(db, `UPDATE webhook_deliveries SET state = 'cancelled', leased_until = NULL, finished_at = ?, last_error = ? WHERE id = ?`);
+      for (const { id, reason } of cancelled) cancel.run(now, reason, id);
+    },
+    lease: async (ids, until) => {
+      const lease = statement(db, 'UPDATE webhook_deliveries SET leased_until = ?, due_at = ? WHERE id = ?');
+      for (const id of ids) lease.run(until, until, id);
+    },
+  };
 }
 
 /** Due pending deliveries, oldest first, without the webhooks in ?2 and with only retries of those in ?3. */
@@ -136,7 +87,7 @@ const DUE_SQL = `SELECT d.id, d.webhook_id, d.attempts, d.first_attempt_at, d.cr
   ORDER BY d.due_at
   LIMIT ?4`;
 
-function toClaimed(row: Row): ClaimedDelivery {
+function toDue(row: Row): DueDelivery {
   return {
     id: row.id as string,
     eventType: row.type as EventType,
@@ -148,6 +99,7 @@ function toClaimed(row: Row): ClaimedDelivery {
     attempts: row.attempts as number,
     firstAttemptAt: row.first_attempt_at as number | null,
     createdAt: row.created_at as number,
+    webhook: row.url === null ? 'deleted' : row.enabled === 1 ? 'enabled' : 'disabled',
   };
 }
 
@@ -168,63 +120,29 @@ export function releaseLease(db: DatabaseSync, deliveryId: string, now: number):
   statement(db, `UPDATE webhook_deliveries SET leased_until = NULL, due_at = ? WHERE id = ? AND state = 'pending'`).run(now, deliveryId);
 }
 
-/** Records an attempt's outcome on the delivery and the webhook's `last_delivery`, atomically. */
-export function recordAttempt(db: DatabaseSync, delivery: ClaimedDelivery, outcome: AttemptOutcome, at: number): RecordedAttempt {
-  return transaction(db, () => applyAttempt(db, { delivery, outcome, at }));
-}
-
-/** Records many attempts in one transaction (the dispatcher's batch of one event-loop turn), in order. */
-export function recordAttempts(db: DatabaseSync, attempts: readonly Attempt[]): RecordedAttempt[] {
-  return transaction(db, () => attempts.map((attempt) => applyAttempt(db, attempt)));
-}
-
-function applyAttempt(db: DatabaseSync, { delivery, outcome, at }: Attempt): RecordedAttempt {
-  const firstAttemptAt = delivery.firstAttemptAt ?? at;
-  const status = outcome.status;
-  const error = outcome.kind === 'retry' || outcome.kind === 'exhausted' ? outcome.error : null;
-  const state: DeliveryState =
-    outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'gone' ? 'gone' : outcome.kind === 'retry' ? 'pending' : 'failed';
-  statement(
-    db,
-    `UPDATE webhook_deliveries
-     SET state = ?, attempts = attempts + 1, first_attempt_at = ?, last_status = ?, last_error = ?, leased_until = NULL,
-         due_at = ?, finished_at = ?
-     WHERE id = ?`,
-  ).run(
-    state,
-    firstAttemptAt,
-    status,
-    error,
-    outcome.kind === 'retry' ? outcome.dueAt : at,
-    state === 'pending' ? null : at,
-    delivery.id,
-  );
-  const attemptedAt = new Date(at).toISOString();
-  const lastDelivery = JSON.stringify({ attempted_at: attemptedAt, status_code: status, succeeded: outcome.kind === 'delivered' });
-  statement(db, 'UPDATE webhooks SET last_delivery = ? WHERE id = ?').run(lastDelivery, delivery.webhookId);
-
-  let disabled: RecordedAttempt['disabled'] = null;
-  if (outcome.kind === 'gone') disabled = 'endpoint_gone';
-  else if (outcome.kind === 'exhausted' && !deliveredSince(db, delivery.webhookId, firstAttemptAt)) disabled = 'failing';
-  if (disabled) {
-    const changed = statement(
-      db,
-      `UPDATE webhooks SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ? AND enabled = 1`,
-    ).run(disabled, attemptedAt, delivery.webhookId).changes;
-    if (Number(changed) === 0) disabled = null;
-  }
-  return { disabled };
-}
-
-// "Recent deliveries keep failing": nothing reached the receiver during the whole retry run of
-// the delivery that just ran out, so the endpoint has been failing for about three days.
-function deliveredSince(db: DatabaseSync, webhookId: string, since: number): boolean {
-  return (
-    statement(
-      db,
-      `SELECT 1 FROM webhook_deliveries WHERE webhook_id = ? AND state = 'delivered' AND finished_at >= ? LIMIT 1`,
-    ).get(webhookId, since) !== undefined
-  );
+/** The statements recording outcomes (see RecordTransaction), run inside the caller's transaction; one process leases, so no lease check. */
+export function recordTransaction(db: DatabaseSync): RecordTransaction {
+  return {
+    update: async (update) => {
+      statement(
+        db,
+        `UPDATE webhook_deliveries
+         SET state = ?, attempts = attempts + 1, first_attempt_at = ?, last_status = ?, last_error = ?, leased_until = NULL,
+             due_at = ?, finished_at = ?
+         WHERE id = ?`,
+      ).run(update.state, update.firstAttemptAt, update.lastStatus, update.lastError, update.dueAt, update.finishedAt, update.id);
+      return true;
+    },
+    setLastDelivery: async (webhookId, lastDelivery) => {
+      statement(db, 'UPDATE webhooks SET last_delivery = ? WHERE id = ?').run(JSON.stringify(lastDelivery), webhookId);
+    },
+    deliveredSince: async (webhookId, since) =>
+      statement(db, `SELECT 1 FROM webhook_deliveries WHERE webhook_id = ? AND state = 'delivered' AND finished_at >= ? LIMIT 1`).get(webhookId, since) !==
+      undefined,
+    disable: async (webhookId, reason, at) =>
+      Number(statement(db, `UPDATE webhooks SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ? AND enabled = 1`).run(reason, at, webhookId).changes) >
+      0,
+  };
 }
 
 /** Epoch ms of the earliest due time of a pending delivery after `after` (all of them by default), or null. */
@@ -237,14 +155,9 @@ export function nextDueAt(db: DatabaseSync, after = -Infinity): number | null {
 
 /** Deletes finished deliveries older than `before` (epoch ms) and events left without deliveries. */
 export function pruneFinished(db: DatabaseSync, before: number): number {
-  return transaction(db, () => {
-    const removed = statement(db, `DELETE FROM webhook_deliveries WHERE state <> 'pending' AND finished_at < ?`).run(before).changes;
-    statement(
-      db,
-      `DELETE FROM webhook_events WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)`,
-    ).run();
-    return Number(removed);
-  });
+  const removed = statement(db, `DELETE FROM webhook_deliveries WHERE state <> 'pending' AND finished_at < ?`).run(before).changes;
+  statement(db, `DELETE FROM webhook_events WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)`).run();
+  return Number(removed);
 }
 
 /** Every queued event body in the order it was queued (operators, tests). */

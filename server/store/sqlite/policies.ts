@@ -2,13 +2,13 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { components } from '../../../generated/schema.d.ts';
 import type { CursorPosition } from '../../domain/cursor.ts';
+import type { PolicyRecord } from '../../domain/policies.ts';
 import type { PolicyFilters } from '../store.ts';
 import { nonCompliant, SELECT_POLICY as SELECT } from '../policy-sql.ts';
 import { transaction } from './database.ts';
 import { arrayStatement, json, jsonOrNull, selectPage, statement, type Row, type Values } from './statements.ts';
 
 type Policy = components['schemas']['Policy'];
-type PolicyWrite = components['schemas']['PolicyWrite'];
 type Severity = components['schemas']['Severity'];
 type ComplianceStatus = components['schemas']['ComplianceStatus'];
 
@@ -51,34 +51,27 @@ export function complianceOf(db: DatabaseSync, id: string): ComplianceStatus {
   return row.non_compliant === 1 ? 'non_compliant' : 'compliant';
 }
 
-// PUT replaces every writable field, so create and replace share the defaults.
-function writable(input: PolicyWrite) {
-  return [
-    input.name,
-    input.description ?? '',
-    input.severity,
-    input.enabled === false ? 0 : 1,
-    JSON.stringify(input.frameworks ?? []),
-    input.rule ? JSON.stringify(input.rule) : null,
-  ] as const;
+function fields(policy: PolicyRecord) {
+  const { name, description, severity, enabled, frameworks, rule, version, updated_at } = policy;
+  return [name, description, severity, enabled ? 1 : 0, JSON.stringify(frameworks), rule ? JSON.stringify(rule) : null, version, updated_at] as const;
 }
 
-export function insertPolicy(db: DatabaseSync, id: string, input: PolicyWrite, now: string): Policy {
+export function insertPolicy(db: DatabaseSync, policy: PolicyRecord): Policy {
   statement(
     db,
-    `INSERT INTO policies (id, name, description, severity, enabled, frameworks, rule, version, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-  ).run(id, ...writable(input), now, now);
-  return getPolicy(db, id)!;
+    `INSERT INTO policies (name, description, severity, enabled, frameworks, rule, version, updated_at, created_at, id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(...fields(policy), policy.created_at, policy.id);
+  return getPolicy(db, policy.id)!;
 }
 
-export function replacePolicy(db: DatabaseSync, id: string, input: PolicyWrite, now: string): Policy | undefined {
+export function replacePolicy(db: DatabaseSync, policy: PolicyRecord): Policy | undefined {
   const result = statement(
     db,
-    `UPDATE policies SET name = ?, description = ?, severity = ?, enabled = ?, frameworks = ?, rule = ?,
-       version = version + 1, updated_at = ? WHERE id = ?`,
-  ).run(...writable(input), now, id);
-  return result.changes === 0 ? undefined : getPolicy(db, id);
+    `UPDATE policies SET name = ?, description = ?, severity = ?, enabled = ?, frameworks = ?, rule = ?, version = ?, updated_at = ?
+     WHERE id = ?`,
+  ).run(...fields(policy), policy.id);
+  return result.changes === 0 ? undefined : getPolicy(db, policy.id);
 }
 
 /**

@@ -3,11 +3,12 @@
 // calls made meanwhile by other requests wait for it instead of joining its BEGIN ... COMMIT.
 import type { DatabaseSync } from 'node:sqlite';
 import type { Store } from '../store.ts';
-import { openDatabase, rollBack, transaction } from './database.ts';
-import { getFinding, listFindings, writeFinding } from './findings.ts';
+import { openDatabase, transaction } from './database.ts';
+import { writeFinding } from '../finding-write.ts';
+import { findingRows, getFinding, listFindings } from './findings.ts';
 import { findStoredResponse, storeResponse } from './idempotency.ts';
 import {
-  claimDueDeliveries,
+  claimTransaction,
   countDeliveries,
   enqueueEvent,
   listDeliveries,
@@ -15,7 +16,7 @@ import {
   nextDueAt,
   onEnqueue,
   pruneFinished,
-  recordAttempts,
+  recordTransaction,
   releaseAllLeases,
   releaseLease,
 } from './outbox.ts';
@@ -24,8 +25,20 @@ import { deleteWebhook, getWebhook, insertWebhook, listWebhooks, replaceWebhook 
 
 export interface SqliteStore extends Store {
   readonly engine: 'sqlite';
-  /** The connection, for SQLite-specific tools and tests (query plans, PRAGMAs). */
-  readonly db: DatabaseSync;
+}
+
+const connections = new WeakMap<Store, DatabaseSync>();
+
+/**
+ * The connection under a SQLite store (or a wrapper made with Object.create over one, such as the
+ * app's fault reporting), for SQLite-specific tools (query plans, PRAGMAs); undefined for another store.
+ */
+export function sqliteConnection(store: Store): DatabaseSync | undefined {
+  for (let current: object | null = store; current; current = Object.getPrototypeOf(current)) {
+    const db = connections.get(current as Store);
+    if (db) return db;
+  }
+  return undefined;
 }
 
 /** Runs a synchronous call and hands its result (or error) over as a promise. */
@@ -78,28 +91,16 @@ export function sqliteStore(db: DatabaseSync): SqliteStore {
   const outside = bind(db, (call) => gate.run(call), async (fn, tx) => {
     await gate.acquire();
     try {
-      return await inTransaction(db, 'BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK', () => fn(tx));
+      return await transaction(db, () => fn(tx));
     } finally {
       gate.release();
     }
   });
   // Inside a transaction the gate is ours: calls run at once, nested transactions are savepoints.
-  const tx = bind(db, settle, (fn, self) =>
-    inTransaction(db, 'SAVEPOINT nested', 'RELEASE nested', 'ROLLBACK TO nested; RELEASE nested', () => fn(self)),
-  )();
-  return outside(tx);
-}
-
-async function inTransaction<T>(db: DatabaseSync, begin: string, commit: string, rollback: string, fn: () => Promise<T>): Promise<T> {
-  db.exec(begin);
-  try {
-    const result = await fn();
-    db.exec(commit);
-    return result;
-  } catch (error) {
-    rollBack(db, error, rollback);
-    throw error;
-  }
+  const tx = bind(db, settle, (fn, self) => transaction(db, () => fn(self)))();
+  const store = outside(tx);
+  connections.set(store, db);
+  return store;
 }
 
 type Transact = <T>(fn: (tx: Store) => Promise<T>, tx: SqliteStore) => Promise<T>;
@@ -108,24 +109,23 @@ function bind(db: DatabaseSync, call: <T>(fn: () => T) => Promise<T>, transact: 
   return (txStore) => {
     const store: SqliteStore = {
       engine: 'sqlite',
-      db,
       policies: {
         list: (filters, after, limit) => call(() => listPolicies(db, filters, after, limit)),
         get: (id) => call(() => getPolicy(db, id)),
-        insert: (id, input, now) => call(() => insertPolicy(db, id, input, now)),
-        replace: (id, input, now) => call(() => replacePolicy(db, id, input, now)),
+        insert: (policy) => call(() => insertPolicy(db, policy)),
+        replace: (policy) => call(() => replacePolicy(db, policy)),
         delete: (id, now) => call(() => deletePolicy(db, id, now)),
       },
       findings: {
         list: (filters, after, limit) => call(() => listFindings(db, filters, after, limit)),
         get: (id) => call(() => getFinding(db, id)),
-        write: (before, after, now) => call(() => writeFinding(db, before, after, now)),
+        write: (before, after, now) => transact(() => writeFinding(findingRows(db), before, after, now), txStore ?? store),
       },
       webhooks: {
         list: (filters, after, limit) => call(() => listWebhooks(db, filters, after, limit)),
         get: (id) => call(() => getWebhook(db, id)),
-        insert: (id, input, now) => call(() => insertWebhook(db, id, input, now)),
-        replace: (id, input, now) => call(() => replaceWebhook(db, id, input, now)),
+        insert: (webhook) => call(() => insertWebhook(db, webhook)),
+        replace: (webhook) => call(() => replaceWebhook(db, webhook)),
         delete: (id) => call(() => deleteWebhook(db, id)),
       },
       idempotency: {
@@ -135,14 +135,15 @@ function bind(db: DatabaseSync, call: <T>(fn: () => T) => Promise<T>, transact: 
       outbox: {
         enqueue: (body, now, onlyWebhook) => call(() => transaction(db, () => enqueueEvent(db, body, now, onlyWebhook))),
         onEnqueue: (listener) => onEnqueue(db, listener),
-        // The server holds the file: only this process leases, and its own attempts it counts itself.
-        claimDue: (options) => call(() => claimDueDeliveries(db, { ...options, plan: options.plan(new Map()) })),
-        recordAttempts: (attempts) => call(() => recordAttempts(db, attempts)),
+        // The claim and the outcomes of a batch are each one write transaction (the gate keeps
+        // other calls off the connection meanwhile).
+        claim: (fn) => transact(() => fn(claimTransaction(db)), txStore ?? store),
+        record: (fn) => transact(() => fn(recordTransaction(db)), txStore ?? store),
         releaseLease: (delivery, now) => call(() => releaseLease(db, delivery.id, now)),
         // The server holds the database file (writer-lock.ts): a lease found at start-up belongs to a dead process.
         resumeOrphaned: (now) => call(() => releaseAllLeases(db, now)),
         nextDueAt: (after) => call(() => nextDueAt(db, after)),
-        pruneFinished: (before) => call(() => pruneFinished(db, before)),
+        pruneFinished: (before) => call(() => transaction(db, () => pruneFinished(db, before))),
         listEvents: () => call(() => listEvents(db)),
         listDeliveries: (webhookId) => call(() => listDeliveries(db, webhookId)),
         countDeliveries: () => call(() => countDeliveries(db)),

@@ -4,13 +4,12 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { components } from '../../../generated/schema.d.ts';
 import type { CursorPosition } from '../../domain/cursor.ts';
+import type { NewWebhook, WebhookReplacement } from '../../domain/webhooks.ts';
 import type { WebhookFilters } from '../store.ts';
-import { secretAssignments, secretChange } from '../secret-rotation.ts';
+import { secretAssignments } from '../secret-rotation.ts';
 import { arrayStatement, jsonOrNull, json, selectPage, statement, type Values } from './statements.ts';
 
 type Webhook = components['schemas']['Webhook'];
-type WebhookCreate = components['schemas']['WebhookCreate'];
-type WebhookUpdate = components['schemas']['WebhookUpdate'];
 type EventType = components['schemas']['EventType'];
 
 const COLUMNS = `w.id, w.url, w.events, w.secret IS NOT NULL AS has_secret, w.description, w.enabled,
@@ -51,39 +50,36 @@ export function getWebhook(db: DatabaseSync, id: string): Webhook | undefined {
   return row && toWebhook(row);
 }
 
-export function insertWebhook(db: DatabaseSync, id: string, input: WebhookCreate, now: string): Webhook {
+export function insertWebhook(db: DatabaseSync, webhook: NewWebhook): Webhook {
+  const { id, url, events, secret, description, enabled, created_at, updated_at } = webhook;
   statement(
     db,
     `INSERT INTO webhooks (id, url, events, secret, description, enabled, disabled_reason, last_delivery, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?)`,
-  ).run(id, input.url, JSON.stringify(input.events), input.secret ?? null, input.description ?? '', input.enabled === false ? 0 : 1, now, now);
+  ).run(id, url, JSON.stringify(events), secret, description, enabled ? 1 : 0, created_at, updated_at);
   return getWebhook(db, id)!;
 }
 
-/**
- * Full replacement, except the secret: omitted keeps it, null removes it, a string replaces it
- * (the replaced one stays valid for a while: server/store/secret-rotation.ts).
- * Enabling clears the service's `disabled_reason`; disabling keeps a reason the service set.
- */
-export function replaceWebhook(db: DatabaseSync, id: string, input: WebhookUpdate, now: string): Webhook | undefined {
-  const enabled = input.enabled === false ? 0 : 1;
-  const change = secretChange(input.secret, now);
+/** See WebhookStore.replace; the secret's change is applied against the row (server/store/secret-rotation.ts). */
+export function replaceWebhook(db: DatabaseSync, webhook: WebhookReplacement): Webhook | undefined {
+  const { id, url, events, description, enabled, disabled_reason, updated_at, secret } = webhook;
   const result = statement(
     db,
     `UPDATE webhooks SET url = :url, events = :events, description = :description, enabled = :enabled,
        ${secretAssignments((name) => `:${name}`)},
-       disabled_reason = CASE WHEN :enabled THEN NULL WHEN enabled = 0 THEN disabled_reason ELSE NULL END,
-       updated_at = :now
+       disabled_reason = :disabled_reason,
+       updated_at = :updated_at
      WHERE id = :id`,
   ).run({
-    url: input.url,
-    events: JSON.stringify(input.events),
-    description: input.description ?? '',
-    enabled,
-    keep: change.keep ? 1 : 0,
-    secret: change.secret,
-    previousUntil: change.previousUntil,
-    now,
+    url,
+    events: JSON.stringify(events),
+    description,
+    enabled: enabled ? 1 : 0,
+    keep: secret.keep ? 1 : 0,
+    secret: secret.secret,
+    previousUntil: secret.previousUntil,
+    disabled_reason,
+    updated_at,
     id,
   });
   return result.changes === 0 ? undefined : getWebhook(db, id);

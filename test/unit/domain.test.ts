@@ -8,7 +8,7 @@ import { etagOf, ifMatchSatisfied, ifNoneMatchHits } from '../../server/domain/e
 import { eventsForFindingChange } from '../../server/domain/events.ts';
 import { canTransition, newFinding, updatedFinding, type FindingStatus } from '../../server/domain/findings.ts';
 import { encodeBase32, newId, uuidv7Bytes } from '../../server/domain/ids.ts';
-import { schemaErrors, DEVICE_ID } from './helpers.ts';
+import { schemaErrors, DEVICE_ID } from '../server/helpers.ts';
 
 type Finding = components['schemas']['Finding'];
 

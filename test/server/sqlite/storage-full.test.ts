@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SqliteStore } from '../../server/store/sqlite/store.ts';
-import { DEVICE_ID, PROBLEM, readProblem, startTestServer, type TestServer } from './helpers.ts';
+import { sqliteConnection } from '../../../server/store/sqlite/store.ts';
+import { DEVICE_ID, PROBLEM, readProblem, startTestServer, type TestServer } from '../helpers.ts';
 
 let folder: string;
 let t: TestServer;
@@ -27,7 +27,7 @@ const readiness = async () => {
 
 describe('a full SQLite database', () => {
   it('answers 503 storage-full, names the cause, is not ready until a write succeeds, and loses nothing acknowledged', async () => {
-    const db = (t.server.app.store as SqliteStore).db;
+    const db = sqliteConnection(t.server.app.store)!;
     expect((await t.fetch('/v1/webhooks', { method: 'POST', json: { url: 'http://127.0.0.1:9/hook', events: ['finding.created'] } })).status).toBe(201);
     const acknowledged: string[] = [];
     for (let index = 0; index < 5; index++) {

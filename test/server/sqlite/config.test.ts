@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_DEV_KEYS, loadConfig } from '../../server/config.ts';
+import { ConfigError, DEFAULT_DEV_KEYS, loadConfig } from '../../../server/config.ts';
 
 describe('loadConfig', () => {
   it('documented defaults', () => {

@@ -7,10 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { etagOf } from '../../server/domain/etag.ts';
-import { openDatabase } from '../../server/store/sqlite/database.ts';
-import { getPolicy, insertPolicy } from '../../server/store/sqlite/policies.ts';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { etagOf } from '../../../server/domain/etag.ts';
+import { newPolicy } from '../../../server/domain/policies.ts';
+import { openDatabase } from '../../../server/store/sqlite/database.ts';
+import { getPolicy, insertPolicy } from '../../../server/store/sqlite/policies.ts';
+import { startTestServer, type TestServer } from '../helpers.ts';
 
 const RACERS = 20;
 const dir = mkdtempSync(join(tmpdir(), 'secmon-race-'));
@@ -28,7 +29,7 @@ describe('conditional writes', () => {
   it(`store: ${RACERS} connections with one ETag, released at once: one write, the rest precondition-failed`, async () => {
     const path = join(dir, 'race.db');
     const db = openDatabase(path);
-    const policy = insertPolicy(db, 'pol_race', { name: 'Original', severity: 'low' }, new Date().toISOString());
+    const policy = insertPolicy(db, newPolicy('pol_race', { name: 'Original', severity: 'low' }, new Date().toISOString()));
     const gate = new Int32Array(new SharedArrayBuffer(8));
     const workers = Array.from(
       { length: RACERS },

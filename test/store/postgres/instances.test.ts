@@ -3,14 +3,17 @@
 // which delivery, a lease that ran out, when a wake-up arrives, and the shared rate limit.
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EventOf } from '../../lib/events.ts';
-import { openPostgresStore } from '../../server/store/postgres/store.ts';
-import { MIGRATIONS } from '../../server/store/postgres/schema.ts';
-import type { ClaimedDelivery, Store } from '../../server/store/store.ts';
-import { EndpointScheduler } from '../../server/webhooks/endpoints.ts';
-import { startTestServer, type TestServer } from '../server/helpers.ts';
-import { freshPostgresDatabase } from '../support/postgres.ts';
-import { sleep, waitUntil } from '../webhooks/wait.ts';
+import type { EventOf } from '../../../lib/events.ts';
+import { newWebhook } from '../../../server/domain/webhooks.ts';
+import { openPostgresStore } from '../../../server/store/postgres/store.ts';
+import { MIGRATIONS } from '../../../server/store/postgres/schema.ts';
+import type { ClaimedDelivery, Store } from '../../../server/store/store.ts';
+import { claimDue } from '../../../server/webhooks/claim.ts';
+import { EndpointScheduler } from '../../../server/webhooks/endpoints.ts';
+import { recordAttempts, type Attempt } from '../../../server/webhooks/outcomes.ts';
+import { startTestServer, type TestServer } from '../../server/helpers.ts';
+import { freshPostgresDatabase } from '../../support/postgres.ts';
+import { sleep, waitUntil } from '../../webhooks/wait.ts';
 
 const NOW = Date.parse('2026-11-02T09:30:00Z');
 const event = (index: number): EventOf<'finding.created'> => ({
@@ -34,14 +37,14 @@ afterEach(async () => {
 
 async function queue(store: Store, events: number, webhooks = 2): Promise<void> {
   for (let index = 0; index < webhooks; index++) {
-    await store.webhooks.insert(`whk_0${index}`, { url: `https://receiver.example.com/${index}`, events: ['finding.created'] }, '2026-11-02T09:00:00Z');
+    await store.webhooks.insert(newWebhook(`whk_0${index}`, { url: `https://receiver.example.com/${index}`, events: ['finding.created'] }, '2026-11-02T09:00:00Z'));
   }
   for (let index = 0; index < events; index++) await store.outbox.enqueue(event(index), new Date(NOW));
 }
 
 const claim = (store: Store, limit: number, now = NOW, leaseMs = 30_000) => {
   const endpoints = scheduler();
-  return store.outbox.claimDue({ now, limit, leaseMs, plan: (leased) => endpoints.plan(now, leased) });
+  return claimDue(store.outbox, { now, limit, leaseMs, plan: (leased) => endpoints.plan(now, leased) });
 };
 
 describe('PostgreSQL store, two instances on one database', () => {
@@ -69,9 +72,10 @@ describe('PostgreSQL store, two instances on one database', () => {
     expect(await claim(b, 1, NOW + 500)).toEqual([]);
     const [second] = (await claim(b, 1, NOW + 1001)) as [ClaimedDelivery];
     expect(second.id).toBe(first!.id);
-    const [late] = await a.outbox.recordAttempts([{ delivery: first!, outcome: { kind: 'delivered', status: 200 }, at: NOW + 1100 }]);
+    const record = (store: Store, attempt: Attempt) => store.outbox.record((tx) => recordAttempts(tx, [attempt]));
+    const [late] = await record(a, { delivery: first!, outcome: { kind: 'delivered', status: 200 }, at: NOW + 1100 });
     expect(late).toEqual({ disabled: null, stale: true });
-    const [current] = await b.outbox.recordAttempts([{ delivery: second, outcome: { kind: 'retry', status: 500, error: 'HTTP 500', dueAt: NOW + 9000 } , at: NOW + 1200 }]);
+    const [current] = await record(b, { delivery: second, outcome: { kind: 'retry', status: 500, cause: 'http', error: 'HTTP 500', dueAt: NOW + 9000 }, at: NOW + 1200 });
     expect(current).toEqual({ disabled: null });
     expect(await a.outbox.listDeliveries('whk_00')).toMatchObject([{ state: 'pending', attempts: 1, lastStatus: 500, dueAt: NOW + 9000 }]);
   });
@@ -80,7 +84,7 @@ describe('PostgreSQL store, two instances on one database', () => {
     await queue(a, 10, 1);
     const limited = () => new EndpointScheduler({ concurrency: 100, maxPerEndpoint: 3, probeAfterMs: 1000 });
     const endpoints = [limited(), limited()];
-    const take = (store: Store, index: number) => store.outbox.claimDue({ now: NOW, limit: 10, leaseMs: 30_000, plan: (leased) => endpoints[index]!.plan(NOW, leased) });
+    const take = (store: Store, index: number) => claimDue(store.outbox, { now: NOW, limit: 10, leaseMs: 30_000, plan: (leased) => endpoints[index]!.plan(NOW, leased) });
     const first = await take(a, 0);
     const second = await take(b, 1);
     expect(first.length + second.length).toBe(3);

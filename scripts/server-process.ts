@@ -4,9 +4,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
-const MAIN = fileURLToPath(new URL('../../server/main.ts', import.meta.url));
+const MAIN = fileURLToPath(new URL('../server/main.ts', import.meta.url));
 // Exits the child when this process goes away, however it dies, so no server outlives its test.
-const EXIT_WITH_PARENT = fileURLToPath(new URL('../../mock/exit-with-parent.ts', import.meta.url));
+const EXIT_WITH_PARENT = fileURLToPath(new URL('../mock/exit-with-parent.ts', import.meta.url));
 
 export interface ServerProcess {
   url: string;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { DEVICE_ID, startTestServer, querySql } from './helpers.ts';
+import { DEVICE_ID, startTestServer, querySql } from '../helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'secmon-db-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -79,10 +79,10 @@ describe('EndpointScheduler', () => {
   it('judges an attempt: no answer, 5xx and 429 fail; other answers count; a refused URL says nothing', () => {
     expect(healthOf({ kind: 'delivered', status: 204 })).toBe('answered');
     expect(healthOf({ kind: 'gone', status: 410 })).toBe('answered');
-    expect(healthOf({ kind: 'retry', status: 400, error: 'HTTP 400', dueAt: 0 })).toBe('answered');
-    expect(healthOf({ kind: 'retry', status: 503, error: 'HTTP 503', dueAt: 0 })).toBe('failed');
-    expect(healthOf({ kind: 'retry', status: 429, error: 'HTTP 429', dueAt: 0 })).toBe('failed');
-    expect(healthOf({ kind: 'retry', status: null, error: 'no answer within 2000 ms', dueAt: 0 })).toBe('failed');
-    expect(healthOf({ kind: 'exhausted', status: null, error: 'refused: private address' })).toBe('unknown');
+    expect(healthOf({ kind: 'retry', status: 400, cause: 'http', error: 'HTTP 400', dueAt: 0 })).toBe('answered');
+    expect(healthOf({ kind: 'retry', status: 503, cause: 'http', error: 'HTTP 503', dueAt: 0 })).toBe('failed');
+    expect(healthOf({ kind: 'retry', status: 429, cause: 'http', error: 'HTTP 429', dueAt: 0 })).toBe('failed');
+    expect(healthOf({ kind: 'retry', status: null, cause: 'timeout', error: 'no answer within 2000 ms', dueAt: 0 })).toBe('failed');
+    expect(healthOf({ kind: 'exhausted', status: null, cause: 'refused', error: 'refused: private address' })).toBe('unknown');
   });
 });

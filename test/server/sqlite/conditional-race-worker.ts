@@ -3,10 +3,11 @@
 // policy it lingers until every racer has read (at most 50 ms): a check made outside the write's
 // transaction would then let every racer through; inside it, the reads take turns.
 import { parentPort, workerData } from 'node:worker_threads';
-import { writeIfMatch, PRECONDITION_FAILED } from '../../server/store/conditional.ts';
-import { openDatabase } from '../../server/store/sqlite/database.ts';
-import { sqliteStore } from '../../server/store/sqlite/store.ts';
-import type { Store } from '../../server/store/store.ts';
+import { replacedPolicy } from '../../../server/domain/policies.ts';
+import { writeIfMatch, PRECONDITION_FAILED } from '../../../server/store/conditional.ts';
+import { openDatabase } from '../../../server/store/sqlite/database.ts';
+import { sqliteStore } from '../../../server/store/sqlite/store.ts';
+import type { Store } from '../../../server/store/store.ts';
 
 const { path, id, etag, gate, racer, racers } = workerData as { path: string; id: string; etag: string; gate: Int32Array; racer: number; racers: number };
 const LINGER_MS = 50;
@@ -26,8 +27,8 @@ const readAndLinger = async (tx: Store) => {
   Atomics.notify(gate, 1);
   return current;
 };
-const outcome = await writeIfMatch(store, etag, readAndLinger, (tx) =>
-  tx.policies.replace(id, { name: `Racer ${racer}`, severity: 'high' }, new Date().toISOString()),
+const outcome = await writeIfMatch(store, etag, readAndLinger, (tx, current) =>
+  tx.policies.replace(replacedPolicy(current, { name: `Racer ${racer}`, severity: 'high' }, new Date().toISOString())),
 );
 await store.close();
 parentPort!.postMessage(outcome === PRECONDITION_FAILED ? 'precondition-failed' : 'written');

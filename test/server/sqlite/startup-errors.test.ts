@@ -7,9 +7,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../server/config.ts';
-import { startupErrorMessage } from '../../server/startup-errors.ts';
-import { DatabaseUnavailableError, openStore } from '../../server/store/open.ts';
+import { ConfigError, loadConfig } from '../../../server/config.ts';
+import { startupErrorMessage } from '../../../server/startup-errors.ts';
+import { DatabaseUnavailableError, openStore } from '../../../server/store/open.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'secmon-startup-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

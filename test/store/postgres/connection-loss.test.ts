@@ -4,11 +4,12 @@
 // with a fault the server answers 503, and the store goes on: new connections, LISTEN again.
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { classifyDatabaseError } from '../../server/store/faults.ts';
-import { openPostgresStore } from '../../server/store/postgres/store.ts';
-import type { Store } from '../../server/store/store.ts';
-import { freshPostgresDatabase } from '../support/postgres.ts';
-import { waitUntil } from '../webhooks/wait.ts';
+import { newWebhook } from '../../../server/domain/webhooks.ts';
+import { classifyDatabaseError } from '../../../server/store/faults.ts';
+import { openPostgresStore } from '../../../server/store/postgres/store.ts';
+import type { Store } from '../../../server/store/store.ts';
+import { freshPostgresDatabase } from '../../support/postgres.ts';
+import { waitUntil } from '../../webhooks/wait.ts';
 
 let database: string;
 let store: Store;
@@ -63,7 +64,7 @@ describe('PostgreSQL connections ended under the store', () => {
     expect(classifyDatabaseError(failure)).toMatchObject({ kind: 'unavailable' });
 
     // The pool replaces what it lost; the LISTEN connection comes back and is woken again.
-    await store.webhooks.insert('whk_01jbz4a5b6c7d8e9f0g1h2j3k4', WEBHOOK, '2026-11-02T09:00:00Z');
+    await store.webhooks.insert(newWebhook('whk_01jbz4a5b6c7d8e9f0g1h2j3k4', WEBHOOK, '2026-11-02T09:00:00Z'));
     expect(await store.webhooks.get('whk_01jbz4a5b6c7d8e9f0g1h2j3k4')).toMatchObject({ url: WEBHOOK.url });
     // LISTEN reconnects after a short pause; once it has, a commit elsewhere wakes this store.
     const listening = async () => {

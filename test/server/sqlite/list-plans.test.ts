@@ -8,17 +8,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { components } from '../../generated/schema.d.ts';
-import type { CursorPosition } from '../../server/domain/cursor.ts';
-import { MIGRATIONS, openDatabase } from '../../server/store/sqlite/database.ts';
-import { listFindings, seekColumns, writeFinding } from '../../server/store/sqlite/findings.ts';
-import { complianceOf, deletePolicy, getPolicy, insertPolicy, listPolicies } from '../../server/store/sqlite/policies.ts';
-import { deleteWebhook, insertWebhook, listWebhooks, replaceWebhook } from '../../server/store/sqlite/webhooks.ts';
+import type { components } from '../../../generated/schema.d.ts';
+import type { CursorPosition } from '../../../server/domain/cursor.ts';
+import { newPolicy } from '../../../server/domain/policies.ts';
+import { newWebhook, replacedWebhook } from '../../../server/domain/webhooks.ts';
+import { MIGRATIONS, openDatabase } from '../../../server/store/sqlite/database.ts';
+import { listFindings, seekColumns, upsertFinding } from '../../../server/store/sqlite/findings.ts';
+import { complianceOf, deletePolicy, getPolicy, insertPolicy, listPolicies } from '../../../server/store/sqlite/policies.ts';
+import { deleteWebhook, insertWebhook, listWebhooks, replaceWebhook } from '../../../server/store/sqlite/webhooks.ts';
 
 type Finding = components['schemas']['Finding'];
 type Filters = Record<string, string | boolean>;
 
-const document = JSON.parse(readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8'));
+const document = JSON.parse(readFileSync(new URL('../../../generated/openapi.json', import.meta.url), 'utf8'));
 
 /** The query parameters of a list operation other than its page size and cursor. */
 function documentedFilters(path: string): string[] {
@@ -112,7 +114,7 @@ describe('list query plans', () => {
   }
 
   it('a policy read and the compliance and policy-in-use checks seek findings by policy and status', () => {
-    const policy = insertPolicy(db, 'pol_01jbz1a2b3c4d5e6f7g8h9j0k1', { name: 'p', severity: 'high' }, CURSOR.created_at);
+    const policy = insertPolicy(db, newPolicy('pol_01jbz1a2b3c4d5e6f7g8h9j0k1', { name: 'p', severity: 'high' }, CURSOR.created_at));
     sql.prepared.length = 0;
     getPolicy(db, policy.id);
     complianceOf(db, policy.id);
@@ -150,7 +152,7 @@ describe('list pages over the new indexes', () => {
     const rows = Array.from({ length: 7 }, (_, index) =>
       finding(`fnd_01jbz3k7q2w9x8v6t5r4p3n2m${index}`, `2026-01-0${1 + (index % 3)}T00:00:00.000Z`, index === 3 ? 'resolved' : 'open'),
     );
-    for (const row of rows) writeFinding(db, null, row, CURSOR.created_at);
+    for (const row of rows) upsertFinding(db, row);
     const seen: string[] = [];
     let after: CursorPosition | undefined;
     for (;;) {
@@ -171,10 +173,10 @@ describe('list pages over the new indexes', () => {
   it('webhook_subscriptions follows inserts, event and enabled changes (also by other writers) and deletes', () => {
     const db = openDatabase(':memory:');
     const at = CURSOR.created_at;
-    const a = insertWebhook(db, 'whk_01jbz4c8d2e6f0g4h8j2k6m0n4', { url: 'https://a.example', events: ['finding.created', 'scan.completed'] }, at);
+    const a = insertWebhook(db, newWebhook('whk_01jbz4c8d2e6f0g4h8j2k6m0n4', { url: 'https://a.example', events: ['finding.created', 'scan.completed'] }, at));
     const byEvent = (filters: Filters) => listWebhooks(db, filters, undefined, 20).map((webhook) => webhook.id);
     expect(byEvent({ event: 'scan.completed' })).toEqual([a.id]);
-    replaceWebhook(db, a.id, { url: a.url, events: ['device.connected'] }, at);
+    replaceWebhook(db, replacedWebhook(a, { url: a.url, events: ['device.connected'] }, at));
     expect(byEvent({ event: 'scan.completed' })).toEqual([]);
     expect(byEvent({ event: 'device.connected', enabled: true })).toEqual([a.id]);
     db.prepare('UPDATE webhooks SET enabled = 0 WHERE id = ?').run(a.id);

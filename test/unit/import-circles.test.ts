@@ -1,0 +1,45 @@
+// Layout tells the architecture: arrows one way, no import circles. Every relative import
+// (static, `import type` included) of the product folders is followed; a circle fails with its path.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const FOLDERS = ['lib', 'server', 'mock', 'scripts', 'bench'];
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/g;
+
+function sources(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.parentPath.includes('node_modules') && !entry.parentPath.includes('dist'))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+function circles(): string[][] {
+  const graph = new Map<string, string[]>();
+  for (const file of FOLDERS.flatMap(sources)) {
+    const text = readFileSync(file, 'utf8');
+    graph.set(file, [...text.matchAll(IMPORT)].map((match) => resolve(dirname(file), match[1]!)).filter((target) => target.endsWith('.ts')));
+  }
+  const found: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (file: string): void => {
+    state.set(file, 'open');
+    stack.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!graph.has(next)) continue;
+      if (state.get(next) === 'open') found.push([...stack.slice(stack.indexOf(next)), next].map((path) => relative(ROOT, path)));
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  return found;
+}
+
+describe('imports', () => {
+  it(`${FOLDERS.join(', ')}: no module imports itself through others`, () => {
+    expect(circles().map((cycle) => cycle.join(' → '))).toEqual([]);
+  });
+});
