@@ -2,7 +2,8 @@
 // headers, media types, fields and enum values. None of them fails the gate.
 import { escapePointer } from '../../lib/document.ts';
 import type { AdditiveRuleId } from './catalogue.ts';
-import { headerNamed, keptOperations, parametersOf, requestBodyOf, responsesOf, type Audience, type Change, type Comparison, type SchemaPair } from './model.ts';
+import { headerNamed, keptOperations, parametersOf, requestBodyOf, responsesOf, type Audience, type Change, type Comparison } from './model.ts';
+import type { SchemaPair } from './schema-pairs.ts';
 
 const addition = (rule: AdditiveRuleId, audience: Audience, pointer: string, message: string): Change => ({ rule, pointer, message, audience: [audience] });
 

@@ -1,6 +1,7 @@
 // Runs every rule over a released document and a revision.
 import type { OpenApiDocument } from '../../lib/document.ts';
-import { compareDocuments, schemaPairsOf, type Change, type Comparison, type SchemaPair } from './model.ts';
+import { compareDocuments, type Change, type Comparison } from './model.ts';
+import { schemaPairsOf, type SchemaPair } from './schema-pairs.ts';
 import { ADDITIVE_DOCUMENT_RULES, ADDITIVE_SCHEMA_RULES, DOCUMENT_RULES, SCHEMA_RULES, type DocumentRule, type SchemaRule } from './rules.ts';
 
 export type { Change } from './model.ts';

@@ -3,7 +3,8 @@
 // must not send what readers did not expect, nor stop sending what they read.
 import { escapePointer } from '../../../lib/document.ts';
 import type { BreakingRuleId } from '../catalogue.ts';
-import { matchMembers, typesOf, type Change, type Schema, type SchemaPair } from '../model.ts';
+import type { Change, Schema } from '../model.ts';
+import { matchMembers, typesOf, type SchemaPair } from '../schema-pairs.ts';
 
 export type SchemaRule = (pair: SchemaPair) => Change[];
 
