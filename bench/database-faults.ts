@@ -12,9 +12,9 @@ import { DatabaseSync } from 'node:sqlite';
 import { startCluster, type Cluster } from '../scripts/postgres/cluster.ts';
 import { READINESS_TIMEOUT_MS } from '../server/http/database-health.ts';
 import { DEFAULT_ACQUIRE_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } from '../server/store/postgres/store.ts';
-import { FaultLoad, percentile, type Answer } from '../test/support/database-faults.ts';
-import { stallCluster } from '../test/support/postgres-stall.ts';
-import { waitUntil } from '../test/webhooks/wait.ts';
+import { FaultLoad, percentile, type Answer } from '../scripts/fault-load.ts';
+import { stallCluster } from '../scripts/postgres/stall.ts';
+import { waitUntil } from '../scripts/wait.ts';
 
 const DEADLINE_MS = DEFAULT_ACQUIRE_TIMEOUT_MS + DEFAULT_STATEMENT_TIMEOUT_MS + 250;
 const RATE = 20;

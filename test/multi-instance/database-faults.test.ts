@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../scripts/postgres/cluster.ts';
 import { READINESS_TIMEOUT_MS } from '../../server/http/database-health.ts';
-import { FaultLoad, type Answer } from '../support/database-faults.ts';
-import { stallCluster } from '../support/postgres-stall.ts';
-import { sleep } from '../webhooks/wait.ts';
+import { FaultLoad, type Answer } from '../../scripts/fault-load.ts';
+import { stallCluster } from '../../scripts/postgres/stall.ts';
+import { sleep } from '../../scripts/wait.ts';
 
 const STATEMENT_MS = 1000;
 const ACQUIRE_MS = 1000;

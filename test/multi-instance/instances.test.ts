@@ -6,9 +6,9 @@ import pg from 'pg';
 import { parseEvent } from '../../lib/events.ts';
 import { DEVICE_ID } from '../server/helpers.ts';
 import { freshPostgresDatabase } from '../support/postgres.ts';
-import { startReceiver, type TestReceiver } from '../webhooks/receiver.ts';
+import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
 import { spawnServer, type ServerProcess } from '../../scripts/server-process.ts';
-import { sleep, waitUntil } from '../webhooks/wait.ts';
+import { sleep, waitUntil } from '../../scripts/wait.ts';
 
 const KEY = 'multi-instance-key-4e8b2c';
 const INSTANCES = 3;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOperations, loadDocument } from '../../lib/document.ts';
 import { scopeFor } from '../../server/http/auth.ts';
-import { waitUntil } from '../webhooks/wait.ts';
+import { waitUntil } from '../../scripts/wait.ts';
 import { PROBLEM, READER_KEY, readProblem, startTestServer, WRITE_ONLY_KEY, WRITER_KEY, type TestServer, querySql } from './helpers.ts';
 
 let t: TestServer;

@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { startCluster } from '../../scripts/postgres/cluster.ts';
-import { waitUntil } from '../webhooks/wait.ts';
+import { waitUntil } from '../../scripts/wait.ts';
 
 async function query(url: string, sql: string): Promise<unknown[]> {
   const client = new pg.Client({ connectionString: url });

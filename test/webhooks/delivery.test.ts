@@ -6,8 +6,8 @@ import { verifySignature } from '../../lib/signing.ts';
 import { USER_AGENT } from '../../lib/delivery-headers.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
-import { startReceiver, type Receipt, type TestReceiver } from './receiver.ts';
-import { sleep, waitUntil } from './wait.ts';
+import { startReceiver, type Receipt, type TestReceiver } from '../../scripts/receiver.ts';
+import { sleep, waitUntil } from '../../scripts/wait.ts';
 
 const SECRET = 'whsec_delivery_test_0123456789';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

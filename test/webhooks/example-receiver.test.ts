@@ -12,7 +12,7 @@ import type { WebhookEvent } from '../../lib/events.ts';
 import { deliveryHeaders } from '../../lib/delivery-headers.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
-import { waitUntil } from './wait.ts';
+import { waitUntil } from '../../scripts/wait.ts';
 
 const SECRET = 'whsec_example_receiver_4f9a2c';
 const MAIN = fileURLToPath(new URL('../../examples/receiver/main.ts', import.meta.url));

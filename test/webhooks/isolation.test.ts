@@ -8,8 +8,8 @@ import type { DeliveryConfig } from '../../server/config.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { JITTER, RETRY_DELAYS_MS } from '../../server/webhooks/schedule.ts';
 import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
-import { startReceiver, type TestReceiver } from './receiver.ts';
-import { waitUntil } from './wait.ts';
+import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
+import { waitUntil } from '../../scripts/wait.ts';
 
 const DELIVERY: DeliveryConfig = { retryScale: 0.001, timeoutMs: 2000, concurrency: 16, perWebhookConcurrency: 8 };
 const BLACK_HOLES = 10;

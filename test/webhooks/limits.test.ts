@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DeliveryConfig } from '../../server/config.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
-import { startReceiver, type TestReceiver } from './receiver.ts';
-import { waitUntil } from './wait.ts';
+import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
+import { waitUntil } from '../../scripts/wait.ts';
 
 const SECRET = 'whsec_limits_test_never_logged_77';
 

@@ -8,8 +8,8 @@ import type { DeliveryConfig } from '../../server/config.ts';
 import { JITTER, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../server/webhooks/schedule.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
-import { startReceiver, type TestReceiver } from './receiver.ts';
-import { sleep, waitUntil } from './wait.ts';
+import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
+import { sleep, waitUntil } from '../../scripts/wait.ts';
 
 const SECRET = 'whsec_retry_test_abcdefghijkl';
 const TIMEOUT_MS = 400;

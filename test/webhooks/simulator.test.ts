@@ -7,7 +7,7 @@ import { EVENT_TYPES, parseEvent, validateEvent } from '../../lib/events.ts';
 import { parseTriggerArgs } from '../../server/simulator/cli.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { PROBLEM, READER_KEY, WRITER_KEY, readProblem, startTestServer, type TestServer } from '../server/helpers.ts';
-import { startReceiver, type TestReceiver } from './receiver.ts';
+import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
 
 const CLI = fileURLToPath(new URL('../../server/simulator/cli.ts', import.meta.url));
 

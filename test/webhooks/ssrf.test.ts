@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { addressRefusal, checkWebhookUrl, classifyAddress, guardedLookup, urlRefusal, type Resolver } from '../../server/webhooks/ssrf.ts';
 import { PROBLEM, readProblem, startTestServer, type TestServer } from '../server/helpers.ts';
-import { startReceiver, type TestReceiver } from './receiver.ts';
-import { waitUntil } from './wait.ts';
+import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
+import { waitUntil } from '../../scripts/wait.ts';
 
 const fixed = (table: Record<string, string[]>): Resolver => async (hostname) => {
   const addresses = table[hostname];

@@ -10,7 +10,7 @@ import { verifyWebhook, WebhookVerificationError } from '../../lib/verify-webhoo
 import { replacedWebhook } from '../../server/domain/webhooks.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { PROBLEM, WRITER_KEY, readProblem, startTestServer, type TestServer } from '../server/helpers.ts';
-import { startReceiver, type Receipt, type TestReceiver } from './receiver.ts';
+import { startReceiver, type Receipt, type TestReceiver } from '../../scripts/receiver.ts';
 
 const OLD = 'whsec_old_secret_0123456789abcdef';
 const NEW = 'whsec_new_secret_fedcba9876543210';

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DatabaseHeldError, holdDatabase } from '../../../server/store/sqlite/writer-lock.ts';
-import { startReceiver, type TestReceiver } from '../../webhooks/receiver.ts';
+import { startReceiver, type TestReceiver } from '../../../scripts/receiver.ts';
 import { spawnServer, type ServerProcess } from '../../../scripts/server-process.ts';
-import { sleep } from '../../webhooks/wait.ts';
+import { sleep } from '../../../scripts/wait.ts';
 import { DEVICE_ID } from '../helpers.ts';
 
 const MAIN = fileURLToPath(new URL('../../../server/main.ts', import.meta.url));

@@ -9,7 +9,7 @@ import { classifyDatabaseError } from '../../../server/store/faults.ts';
 import { openPostgresStore } from '../../../server/store/postgres/store.ts';
 import type { Store } from '../../../server/store/store.ts';
 import { freshPostgresDatabase } from '../../support/postgres.ts';
-import { waitUntil } from '../../webhooks/wait.ts';
+import { waitUntil } from '../../../scripts/wait.ts';
 
 let database: string;
 let store: Store;

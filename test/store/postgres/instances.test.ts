@@ -13,7 +13,7 @@ import { EndpointScheduler } from '../../../server/webhooks/endpoints.ts';
 import { recordAttempts, type Attempt } from '../../../server/webhooks/outcomes.ts';
 import { startTestServer, type TestServer } from '../../server/helpers.ts';
 import { freshPostgresDatabase } from '../../support/postgres.ts';
-import { sleep, waitUntil } from '../../webhooks/wait.ts';
+import { sleep, waitUntil } from '../../../scripts/wait.ts';
 
 const NOW = Date.parse('2026-11-02T09:30:00Z');
 const event = (index: number): EventOf<'finding.created'> => ({

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parseEvent } from '../../../lib/events.ts';
 import { DEVICE_ID } from '../../server/helpers.ts';
-import { startReceiver, type TestReceiver } from '../receiver.ts';
+import { startReceiver, type TestReceiver } from '../../../scripts/receiver.ts';
 import { spawnServer, type ServerProcess } from '../../../scripts/server-process.ts';
-import { sleep, waitUntil } from '../wait.ts';
+import { sleep, waitUntil } from '../../../scripts/wait.ts';
 
 const KEY = 'crash-test-key-7c1d9e';
 const EVENTS = 60;

@@ -3,10 +3,10 @@
 // stream of creates spread round-robin over the instances and /readyz probed on each, every answer
 // recorded with its time. What was acknowledged is then read back through the API and looked for
 // at the receiver.
-import { parseEvent } from '../../lib/events.ts';
-import { startReceiver, type TestReceiver } from '../webhooks/receiver.ts';
-import { spawnServer, type ServerProcess } from '../../scripts/server-process.ts';
-import { waitUntil } from '../webhooks/wait.ts';
+import { parseEvent } from '../lib/events.ts';
+import { startReceiver, type TestReceiver } from './receiver.ts';
+import { spawnServer, type ServerProcess } from './server-process.ts';
+import { waitUntil } from './wait.ts';
 
 const KEY = 'fault-load-key-7d1e4a';
 const DEVICE_ID = 'dev_01jbz2m4n6p8q0r2s4t6v8w0x2';

@@ -1,4 +1,4 @@
-// A loopback webhook receiver for tests: records every request with its raw body and answers
+// A loopback webhook receiver for tests and benchmarks: records every request with its raw body and answers
 // each one as the test scripts it (a status, a time-out, a connection reset).
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';

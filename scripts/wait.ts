@@ -1,4 +1,4 @@
-// Waiting in tests. State the server records after a receiver answered is awaited as a condition
+// Waiting in tests and benchmarks. State the server records after a receiver answered is awaited as a condition
 // with a generous bound (a loaded CI machine can take far longer than a fixed sleep guesses);
 // `sleep` is only for asserting that nothing more happens within a window.
 
