@@ -14,12 +14,17 @@ function sources(folder: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
-function circles(): string[][] {
+function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of FOLDERS.flatMap(sources)) {
     const text = readFileSync(file, 'utf8');
     graph.set(file, [...text.matchAll(IMPORT)].map((match) => resolve(dirname(file), match[1]!)).filter((target) => target.endsWith('.ts')));
   }
+  return graph;
+}
+
+function circles(): string[][] {
+  const graph = importGraph();
   const found: string[][] = [];
   const state = new Map<string, 'open' | 'done'>();
   const stack: string[] = [];
@@ -41,5 +46,13 @@ function circles(): string[][] {
 describe('imports', () => {
   it(`${FOLDERS.join(', ')}: no module imports itself through others`, () => {
     expect(circles().map((cycle) => cycle.join(' → '))).toEqual([]);
+  });
+
+  it(`${FOLDERS.join(', ')}: nothing imports from test/ (tests depend on the product, never the reverse)`, () => {
+    const tests = join(ROOT, 'test') + '/';
+    const wrong = [...importGraph()].flatMap(([file, targets]) =>
+      targets.filter((target) => target.startsWith(tests)).map((target) => `${relative(ROOT, file)} → ${relative(ROOT, target)}`),
+    );
+    expect(wrong).toEqual([]);
   });
 });
