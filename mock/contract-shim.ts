@@ -21,8 +21,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { escapePointer, findRoute, loadDocument, operationRoutes, resolveRef, type OpenApiDocument } from '../lib/document.ts';
-import { documentedChoices, problemForRequest } from '../lib/prefer.ts';
-import { BODY_LIMIT_BYTES, invalidPartsDetail, PAYLOAD_TOO_LARGE_DETAIL, problem, unknownQueryParameters, type ProblemDetail, type ProblemKind } from '../lib/problems.ts';
+import { documentedChoices, problemForRequest } from '../common/prefer.ts';
+import { BODY_LIMIT_BYTES, invalidPartsDetail, PAYLOAD_TOO_LARGE_DETAIL, problem, unknownQueryParameters, type ProblemDetail, type ProblemKind } from '../common/problems.ts';
 import { believable } from './believable.ts';
 import { etagOf, isListBody, pageOf } from './pages.ts';
 

@@ -1,10 +1,10 @@
 // The document's example webhook payloads, delivered the way the service delivers them: the exact
-// bytes it would send, the same headers and signature (lib/delivery-headers.ts), no redirects,
+// bytes it would send, the same headers and signature (common/delivery-headers.ts), no redirects,
 // the same 10 s deadline. Used by `npm run mock:events` and by anyone testing a receiver.
 import { randomUUID } from 'node:crypto';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { listWebhookOperations, loadDocument, resolveRef, type OpenApiDocument } from '../lib/document.ts';
-import { deliveryHeaders } from '../lib/delivery-headers.ts';
+import { deliveryHeaders } from '../common/delivery-headers.ts';
 import { EVENT_TYPES, isEventType, type EventType } from '../lib/events.ts';
 
 /** The service gives a receiver this long to answer (brief §6). */

@@ -67,7 +67,7 @@ export const manifestOf = (name: PackageName): PackageManifest =>
 const documentFilesBesideCode: Plugin = {
   name: 'document-files-beside-code',
   setup(pluginBuild) {
-    pluginBuild.onLoad({ filter: /[\\/]lib[\\/]document-files\.ts$/ }, () => ({
+    pluginBuild.onLoad({ filter: /[\\/]common[\\/]document-files\.ts$/ }, () => ({
       loader: 'ts',
       contents: [
         "import { fileURLToPath } from 'node:url';",

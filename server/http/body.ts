@@ -1,7 +1,7 @@
 // Request bodies: required on POST and PUT, JSON only (415 otherwise), at most 1 MiB (413), parsed strictly (400
 // malformed-json). Errors go to the problem handler.
 import express, { type RequestHandler } from 'express';
-import { BODY_LIMIT_BYTES } from '../../lib/problems.ts';
+import { BODY_LIMIT_BYTES } from '../../common/problems.ts';
 import { invalid, ProblemError } from './problems.ts';
 
 function hasBody(headers: Record<string, string | string[] | undefined>): boolean {

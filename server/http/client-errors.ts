@@ -2,7 +2,7 @@
 // bare `431`, a garbled request a bare `400` and a request that arrives too slowly a bare `408`
 // from Node itself. They get problem documents too.
 import type { Socket } from 'node:net';
-import { problem, type ProblemKind } from '../../lib/problems.ts';
+import { problem, type ProblemKind } from '../../common/problems.ts';
 
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   // A reset leaves no one to answer; a response already under way on this socket (Node keeps it in

@@ -4,7 +4,7 @@
 // static mock), and only answers documented error statuses: successes come from the mock's state.
 import type { RequestHandler } from 'express';
 import { loadDocument } from '../../lib/document.ts';
-import { documentedAnswer, parsePrefer, problemForRequest } from '../../lib/prefer.ts';
+import { documentedAnswer, parsePrefer, problemForRequest } from '../../common/prefer.ts';
 import { invalid } from './problems.ts';
 
 export function mockPrefer(): RequestHandler {

@@ -2,7 +2,7 @@
 // the offline docs page. None needs an API key.
 import compression from 'compression';
 import { Router } from 'express';
-import { bundledJsonPath, bundledYamlPath } from '../../lib/document-files.ts';
+import { bundledJsonPath, bundledYamlPath } from '../../common/document-files.ts';
 import type { DatabaseHealth } from './database-health.ts';
 import { DOCS_PATH, mountDocsPage } from './docs-page.ts';
 

@@ -1,12 +1,12 @@
 // RFC 9457 problem documents in the server: the error type handlers throw, and the last error
 // handler that turns anything thrown, including body-parser and validator errors, into a problem.
-// The catalogue of kinds lives in lib/problems.ts (the mock's contract shim uses it too).
+// The catalogue of kinds lives in common/problems.ts (the mock's contract shim uses it too).
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { requestIdOf } from './logging.ts';
 import type { DatabaseHealth } from './database-health.ts';
 import { classifyDatabaseError, faultLogFields, type DatabaseFault } from '../store/faults.ts';
-import { invalidPartsDetail, PAYLOAD_TOO_LARGE_DETAIL, problem, type ProblemDetail, type ProblemKind } from '../../lib/problems.ts';
+import { invalidPartsDetail, PAYLOAD_TOO_LARGE_DETAIL, problem, type ProblemDetail, type ProblemKind } from '../../common/problems.ts';
 
 export class ProblemError extends Error {
   readonly kind: ProblemKind;

@@ -8,7 +8,7 @@
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { findRoute, loadDocument, operationRoutes } from '../../lib/document.ts';
-import { invalidPartsDetail, unknownQueryParameters, type ProblemDetail } from '../../lib/problems.ts';
+import { invalidPartsDetail, unknownQueryParameters, type ProblemDetail } from '../../common/problems.ts';
 import { ProblemError } from './problems.ts';
 
 export function contractValidator(validateResponses: boolean): (RequestHandler | ErrorRequestHandler)[] {

@@ -9,7 +9,7 @@ import { authenticate, requireScope } from '../http/auth.ts';
 import type { AuthFailureThrottle } from '../http/auth-throttle.ts';
 import { parseJson, requireJson } from '../http/body.ts';
 import { loadDocument } from '../../lib/document.ts';
-import { invalidPartsDetail } from '../../lib/problems.ts';
+import { invalidPartsDetail } from '../../common/problems.ts';
 import { ProblemError } from '../http/problems.ts';
 import type { Store } from '../store/store.ts';
 import { mergeOverrides, sampleEvent } from './samples.ts';

@@ -1,7 +1,7 @@
 // One delivery attempt over HTTP and what it came to: the signed POST of the stored body, and
 // the judgement of its answer (delivered, endpoint gone, retry later, or exhausted).
 import { type Agent, request } from 'undici';
-import { deliveryHeaders } from '../../lib/delivery-headers.ts';
+import { deliveryHeaders } from '../../common/delivery-headers.ts';
 import type { Mode } from '../config.ts';
 import type { ClaimedDelivery } from '../store/store.ts';
 import type { AttemptOutcome, FailureCause } from './outcomes.ts';

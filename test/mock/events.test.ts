@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { escapePointer, listWebhookOperations, loadDocument, resolveRef } from '../../lib/document.ts';
-import { USER_AGENT } from '../../lib/delivery-headers.ts';
+import { USER_AGENT } from '../../common/delivery-headers.ts';
 import { EVENT_TYPES, eventSchemaPointer, validateEvent } from '../../lib/events.ts';
 import { createSchemaValidator } from '../../lib/schema-validator.ts';
 import { verifySignature } from '../../lib/signing.ts';

@@ -12,7 +12,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { listMediaTypes, loadDocument } from '../../lib/document.ts';
 import { sign, verifySignature } from '../../lib/signing.ts';
-import { deliveryHeaders } from '../../lib/delivery-headers.ts';
+import { deliveryHeaders } from '../../common/delivery-headers.ts';
 import { createReceiverApp } from '../../examples/receiver/app.ts';
 import { pino } from 'pino';
 import { PACKAGES, manifestOf, type PackageName } from '../../scripts/packages.ts';

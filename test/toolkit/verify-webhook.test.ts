@@ -3,7 +3,7 @@
 // `sha256=` signature only when asked for.
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { deliveryHeaders } from '../../lib/delivery-headers.ts';
+import { deliveryHeaders } from '../../common/delivery-headers.ts';
 import { standardWebhooksKey, verifyWebhook, WebhookVerificationError, type VerificationFailure } from '../../lib/webhooks.ts';
 import * as toolkit from '../../lib/index.ts';
 

@@ -5,7 +5,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const FOLDERS = ['lib', 'server', 'mock', 'scripts', 'bench'];
+const FOLDERS = ['lib', 'common', 'server', 'mock', 'scripts', 'bench'];
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/g;
 
 function sources(folder: string): string[] {

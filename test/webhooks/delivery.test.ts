@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES, parseEvent, validateEvent, type EventType } from '../../lib/events.ts';
 import { verifySignature } from '../../lib/signing.ts';
-import { USER_AGENT } from '../../lib/delivery-headers.ts';
+import { USER_AGENT } from '../../common/delivery-headers.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
 import { startReceiver, type Receipt, type TestReceiver } from '../../scripts/receiver.ts';

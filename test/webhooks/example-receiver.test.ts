@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReceiverApp } from '../../examples/receiver/app.ts';
 import type { WebhookEvent } from '../../lib/events.ts';
-import { deliveryHeaders } from '../../lib/delivery-headers.ts';
+import { deliveryHeaders } from '../../common/delivery-headers.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
 import { waitUntil } from '../../scripts/wait.ts';

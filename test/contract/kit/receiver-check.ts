@@ -1,13 +1,13 @@
 // `secmon-contract receiver --url <receiver>`: checks an integrator's webhook receiver, the code
 // most likely to be wrong (a parsed instead of the raw body, no signature check, no replay check,
 // duplicates refused). It sends deliveries signed exactly as the service signs them (the headers
-// come from lib/delivery-headers.ts, which the reference server and the mock use too): each event
+// come from common/delivery-headers.ts, which the reference server and the mock use too): each event
 // type and a redelivery must be accepted (2xx within the service's 10 s time-out), and forged,
 // altered, stale or foreign-signed ones refused (anything but 2xx). One verdict per case.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { deliveryHeaders } from '../../../lib/delivery-headers.ts';
+import { deliveryHeaders } from '../../../common/delivery-headers.ts';
 import { listMediaTypes, loadDocument } from '../../../lib/document.ts';
 import { EVENT_TYPES, type EventType } from '../../../lib/events.ts';
 import { DEFAULT_TOLERANCE_SECONDS } from '../../../lib/standard-webhooks.ts';

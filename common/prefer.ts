@@ -3,7 +3,7 @@
 // stateful one (the reference server with --mock) read the header and pick the answer here, so a
 // page written against one behaves the same against the other.
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { findRoute, listOperations, operationRoutes, resolveRef, type OpenApiDocument } from './document.ts';
+import { findRoute, listOperations, operationRoutes, resolveRef, type OpenApiDocument } from '../lib/document.ts';
 
 export interface Preference {
   code?: string;

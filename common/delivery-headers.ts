@@ -1,8 +1,8 @@
 // The headers of one webhook delivery (brief §6), built in one place so the real dispatcher and
 // the mock event sender cannot drift apart. The signature itself comes from lib/signing.ts.
-import { loadDocument } from './document.ts';
-import { SIGNATURE_HEADER, sign } from './signing.ts';
-import { STANDARD_ID_HEADER, STANDARD_SIGNATURE_HEADER, STANDARD_TIMESTAMP_HEADER, standardSignatureHeader } from './standard-webhooks.ts';
+import { loadDocument } from '../lib/document.ts';
+import { SIGNATURE_HEADER, sign } from '../lib/signing.ts';
+import { STANDARD_ID_HEADER, STANDARD_SIGNATURE_HEADER, STANDARD_TIMESTAMP_HEADER, standardSignatureHeader } from '../lib/standard-webhooks.ts';
 
 /** Names the contract version the notifications follow, which is also every package's version. */
 export const USER_AGENT = `SecMon-Webhooks/${loadDocument().info.version}`;
