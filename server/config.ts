@@ -1,6 +1,9 @@
 // The one typed configuration of the reference server, read from the environment and overridden
 // by command-line flags. Everything else receives a `Config`; nothing else reads process.env.
 import { parseArgs } from 'node:util';
+import { ConfigError, nonEmpty, parseBoolean, parseInteger, parseLogLevel, parseNumber } from './config-values.ts';
+
+export { ConfigError };
 
 export type Scope = 'read' | 'write';
 export type Mode = 'development' | 'production';
@@ -107,10 +110,6 @@ const DEFAULT_RATE_LIMIT = { development: 10_000, production: 120 } as const;
  * under it.
  */
 const DEFAULT_AUTH_FAILURE_LIMIT = { development: 1_000, production: 30 } as const;
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
 
 const FLAGS = {
   port: { type: 'string' },
@@ -272,34 +271,4 @@ function keyEntryProblem(entry: string): string | undefined {
 function parseMode(value: string): Mode {
   if (value === 'development' || value === 'production') return value;
   throw new ConfigError(`SECMON_MODE must be 'development' or 'production', not '${value}'`);
-}
-
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-function parseLogLevel(value: string): string {
-  if (LOG_LEVELS.includes(value)) return value;
-  throw new ConfigError(`SECMON_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not '${value}'`);
-}
-
-function parseInteger(name: string, value: string, min: number, max: number): number {
-  const number = Number(value);
-  if (!/^\d+$/.test(value) || number < min || number > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, not '${value}'`);
-  }
-  return number;
-}
-
-function parseBoolean(name: string, value: string | undefined): boolean | undefined {
-  if (value === undefined) return undefined;
-  if (value === 'true' || value === 'false') return value === 'true';
-  throw new ConfigError(`${name} must be 'true' or 'false', not '${value}'`);
-}
-
-function parseNumber(name: string, value: string): number {
-  const number = Number(value);
-  if (!Number.isFinite(number) || number <= 0) throw new ConfigError(`${name} must be a positive number, not '${value}'`);
-  return number;
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value === '' ? undefined : value;
 }
