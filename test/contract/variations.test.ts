@@ -56,7 +56,7 @@ describe('legal variations of the reference server', () => {
   it('pass every behaviour check (the raw-socket problem provocations excepted)', async () => {
     const proxy = await startFaultProxy(reference.server.url, legalVariations);
     try {
-      const checks = ['lifecycle', 'pagination', 'finding-lifecycle', 'references', 'policy-in-use', 'compliance', 'replace-semantics', 'secrets', 'read-scope', 'pagination-rules', 'cors', 'delivery-semantics', 'delivery-retry', 'endpoint-gone', 'response-audit'];
+      const checks = ['lifecycle', 'pagination', 'finding-lifecycle', 'references', 'policy-in-use', 'compliance', 'replace-semantics', 'secrets', 'read-scope', 'pagination-rules', 'cors', 'delivery-semantics', 'delivery-retry', 'endpoint-gone', 'secret-rotation', 'delivery', 'response-audit'];
       const run = await runKit(
         { ...reference.kit, baseUrl: proxy.url, corsOrigin: 'http://localhost:5173', skipRetryTiming: 'compressed schedule' },
         { only: (planned) => checks.includes(planned.check) },

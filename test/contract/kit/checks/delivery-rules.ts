@@ -158,10 +158,10 @@ export async function deliverySemantics(ctx: KitContext, check: string): Promise
       if (body && !body.equals(delivery.raw)) fail(created, 'param.DeliveryHeader.1', `X-Service-Delivery ${id} came with two different bodies (two events share one id)`);
       byId.set(id, delivery.raw);
       if (delivery.raw.length > MAX_EVENT_BYTES) fail(created, 'slow-and-failing-receivers.8', `an event body of ${delivery.raw.length} bytes, over 64 KiB`);
-      const [headerFault] = idAndTimeViolations(delivery);
-      if (headerFault) throw new ContractViolation(created, check, [headerFault]);
     }
   }
+  const [headerFault] = [a!, b!, c!, d!, r!, late].flatMap((s) => s.deliveries().flatMap(idAndTimeViolations));
+  if (headerFault) throw new ContractViolation(created, check, [headerFault]);
   return { note: waitedNote };
 }
 
