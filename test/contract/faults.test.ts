@@ -419,6 +419,18 @@ describe('the kit fails on an implementation that breaks a rule the document sta
     });
   }
 
+  it('a failed-authentication 429 without Retry-After: unknown-key-401 names rule rate-limits.5', async () => {
+    const throttled = await startReferenceTarget(undefined, undefined, { authFailuresPerMinute: 1 });
+    try {
+      for (let i = 0; i < 2; i++) await fetch(`${throttled.server.url}/v1/policies`);
+      const noRetryAfter: Fault = { response: (_request, response) => (response.status === 429 ? { ...response, headers: Object.fromEntries(Object.entries(response.headers).filter(([name]) => name !== 'retry-after')) } : undefined) };
+      const error = await failureUnder(noRetryAfter, 'listPolicies (GET /v1/policies)', 'unknown-key-401', {}, throttled);
+      expect(error).toMatch(/rule rate-limits\.5: a 429 for failed authentication lacks retry-after/);
+    } finally {
+      await throttled.server.close();
+    }
+  });
+
   it('a Retry-After longer than the first wait ignored: delivery-retry names rule delivery-and-retries.4', async () => {
     const documented = await startReferenceTarget(undefined, 1);
     try {

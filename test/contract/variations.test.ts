@@ -68,3 +68,17 @@ describe('legal variations of the reference server', () => {
     }
   }, 120_000);
 });
+
+describe('a client address over its failed-authentication limit', () => {
+  it('gets 429 rate-limited instead of 401, which the 401 checks accept while a valid key is still served', async () => {
+    const throttled = await startReferenceTarget(undefined, undefined, { authFailuresPerMinute: 2 });
+    try {
+      const checks = ['no-credentials-401', 'unknown-key-401', 'response-audit'];
+      const run = await runKit({ ...throttled.kit, events: 'skip' }, { only: (planned) => checks.includes(planned.check) });
+      expect(run.results.filter((r) => r.outcome !== 'passed').map((r) => `${r.id}: ${r.error ?? r.reason}`)).toEqual([]);
+      expect(run.results.filter((r) => r.note?.includes('429 rate-limited')).length).toBeGreaterThan(10);
+    } finally {
+      await throttled.server.close();
+    }
+  }, 60_000);
+});

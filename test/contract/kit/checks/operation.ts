@@ -62,10 +62,10 @@ export async function refusedCredentials(ctx: KitContext, op: OperationModel, ch
   const [body] = await ctx.validBodies(op, 1);
   const exchange = await ctx.send(op, { id, auth, acceptRateLimit: status === 401, ...(body === undefined ? {} : { body }) });
   if (status !== 401 || exchange.status !== 429) return ctx.expect(op, check, exchange, { statuses: [status] }, note);
-  ctx.expect(op, check, exchange, { statuses: [429] }, `${note}, while the address is over its failed-authentication limit`);
   // The problem type is the response audit's to judge (the catalogue's type for 429).
   const missing = ['retry-after', 'ratelimit-policy', 'ratelimit'].filter((name) => !exchange.headers.has(name));
   if (missing.length > 0) breach(op.label, check, 'rate-limits.5', `a 429 for failed authentication lacks ${missing.join(', ')}`, [], exchange);
+  ctx.expect(op, check, exchange, { statuses: [429] }, `${note}, while the address is over its failed-authentication limit`);
   const list = op.kind === 'list' ? op : ctx.resourceOf(op).list;
   if (!list) return { note: '429 rate-limited: the address is over its failed-authentication limit' };
   const served = await ctx.send(list, { query: { limit: '1' } });
