@@ -123,7 +123,7 @@ export const COST_PROFILE: Record<string, readonly [number, number]> = {
   "updateWebhook (PUT /v1/webhooks/{id}) › replace-semantics": [10, 0],
   "getWebhook (GET /v1/webhooks/{id}) › secrets": [5, 0],
   "listPolicies (GET /v1/policies) › read-scope": [0, 0],
-  "listPolicies (GET /v1/policies) › pagination-rules": [48, 0],
+  "listPolicies (GET /v1/policies) › pagination-rules": [22, 0],
   "listPolicies (GET /v1/policies) › problem-catalogue": [19, 0],
   "listPolicies (GET /v1/policies) › cors": [0, 0],
   "findingCreated (webhook finding.created) › delivery-semantics": [24, 0],
