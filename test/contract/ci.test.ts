@@ -120,7 +120,7 @@ describe('fitting the quota', () => {
     // to 100 s it samples down to what one more window holds, and waits at most that window.
     const target = await startReferenceTarget(400);
     onTestFinished(() => target.server.close());
-    const run = await cli(['--base-url', target.server.url, '--api-key', target.kit.apiKey, '--read-key', target.kit.readKey!, '--time-budget', '100', '--rate-probe', 'skip']);
+    const run = await cli(['--base-url', target.server.url, '--api-key', target.kit.apiKey, '--read-key', target.kit.readKey!, '--time-budget', '100', '--rate-probe', 'skip', '--compressed-retries']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const plan = /^plan: \d+ checks, about (\d+) requests .*quota 400 per 60 s.*within --time-budget 100 s; generated cases and repeats sampled 24 → (\d+) per check to fit$/m.exec(run.stdout);
     expect(plan, run.stdout.slice(0, 800)).not.toBeNull();
