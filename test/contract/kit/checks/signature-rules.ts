@@ -103,10 +103,10 @@ export async function secretRotation(ctx: KitContext, check: string): Promise<{ 
     if (!delivery) breach(subject, check, 'webhooks.2', `no finding.created reached the webhook after a PUT ${why}`, [`the kit waited ${waited.waitedMs} ms`]);
     return delivery;
   };
-  const judge = (delivery: Delivery, newest: string, previous: string, why: string) => {
+  const judge = (delivery: Delivery, newest: string, previous: string, why: string, countRule: string) => {
     const entries = signatureEntries(delivery);
     const shown = [`webhook-signature: ${entries.join(' ')}`];
-    if (entries.length !== 2) breach(subject, check, 'rotating-a-secret.1', `after a PUT ${why}, webhook-signature has ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}, not one per valid secret (2)`, shown);
+    if (entries.length !== 2) breach(subject, check, countRule, `after a PUT ${why}, webhook-signature has ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}, not one per valid secret (2)`, shown);
     if (!entrySignedWith(delivery, entries[0]!, newest) || !entrySignedWith(delivery, entries[1]!, previous)) {
       breach(subject, check, 'param.StandardSignatureHeader.2', `after a PUT ${why}, the entries are not the new secret's then the replaced one's (newest first)`, shown);
     }
@@ -114,8 +114,8 @@ export async function secretRotation(ctx: KitContext, check: string): Promise<{ 
       breach(subject, check, 'rotating-a-secret.2', `after a PUT ${why}, ${SIGNATURE_HEADER} is not the new secret's`, [`${SIGNATURE_HEADER}: ${String(header(delivery, SIGNATURE_HEADER.toLowerCase()))}`]);
     }
   };
-  judge(await deliveryAfter(secrets[1], 'replacing the secret'), secrets[1], secrets[0], 'replacing the secret');
-  judge(await deliveryAfter(secrets[2], 'replacing the secret again'), secrets[2], secrets[1], 'replacing the secret again (the first one no longer valid)');
+  judge(await deliveryAfter(secrets[1], 'replacing the secret'), secrets[1], secrets[0], 'replacing the secret', 'rotating-a-secret.1');
+  judge(await deliveryAfter(secrets[2], 'replacing the secret again'), secrets[2], secrets[1], 'replacing the secret again (the first one no longer valid)', 'rotating-a-secret.3');
   const unsigned = await deliveryAfter(null, 'with secret: null');
   const left = ['webhook-signature', SIGNATURE_HEADER.toLowerCase()].filter((name) => header(unsigned, name) !== undefined);
   if (left.length > 0) breach(subject, check, 'rotating-a-secret.4', `after a PUT with secret: null the delivery still carries ${left.join(' and ')}`, left.map((name) => `${name}: ${String(header(unsigned, name))}`));
