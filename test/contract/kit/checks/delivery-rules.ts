@@ -232,6 +232,8 @@ export async function endpointGone(ctx: KitContext, check: string): Promise<'pas
   await createFinding(ctx, check);
   const waited = await gone.waitFor((ds) => ds.length > 0, 'the delivery to answer 410');
   if (!waited.met) breach(subject, check, 'webhooks.2', 'the webhook to answer 410 received nothing', [`the kit waited ${waited.waitedMs} ms`]);
+  const [headerFault] = gone.deliveries().flatMap(idAndTimeViolations);
+  if (headerFault) throw new ContractViolation(subject, check, [headerFault]);
   let read: Json = {};
   const started = Date.now();
   while (Date.now() - started < ctx.options.eventTimeoutMs) {

@@ -11,7 +11,7 @@ import { verifySignature, SIGNATURE_HEADER } from '../../../../lib/signing.ts';
 import type { KitContext } from '../context.ts';
 import type { Delivery } from '../receiver.ts';
 import { breach, bodyWith, crudNamed, newSecret, parseBody, ruleViolation, sink, subscribe } from './rule-support.ts';
-import type { Violation } from '../verify.ts';
+import { ContractViolation, type Violation } from '../verify.ts';
 
 /** The document's tolerance ("more than 5 minutes away from your clock"), in seconds. */
 const TOLERANCE_SECONDS = 300;
@@ -101,6 +101,8 @@ export async function secretRotation(ctx: KitContext, check: string): Promise<{ 
     waitedMs += waited.waitedMs;
     const delivery = target.deliveries().find((d) => findingOf(d) === id);
     if (!delivery) breach(subject, check, 'webhooks.2', `no finding.created reached the webhook after a PUT ${why}`, [`the kit waited ${waited.waitedMs} ms`]);
+    const [headerFault] = idAndTimeViolations(delivery);
+    if (headerFault) throw new ContractViolation(subject, check, [headerFault]);
     return delivery;
   };
   const judge = (delivery: Delivery, newest: string, previous: string, why: string, countRule: string) => {
