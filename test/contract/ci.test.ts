@@ -50,9 +50,11 @@ describe('fitting the quota', () => {
 
   it('samples every check down to the same number of cases that fits the budget, and never below one', () => {
     const ctx = createKitContext({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k', readKey: 'r', profile: 'stateful' });
-    const plan = planChecks(ctx.model, { profile: 'stateful', hasReadKey: true });
+    // A production-mode target at 120 requests a minute, which cannot reach the kit's receiver (with
+    // events the measured costs need about 3 min 7 s at one case per check).
+    const plan = planChecks(ctx.model, { profile: 'stateful', hasReadKey: true, skipEvents: 'events skipped' });
     const quota = { limit: 120, windowSeconds: 60, remaining: 119, resetSeconds: 60 };
-    const base = { cases: 24, quota, latencyMs: 5, hasReadKey: true, rateProbeMaxQuota: 300, eventSeconds: 5 };
+    const base = { cases: 24, quota, latencyMs: 5, hasReadKey: true, rateProbeMaxQuota: 300, eventSeconds: 0 };
     const unbudgeted = planBudget(plan, base);
     expect(unbudgeted.planned.cases).toBe(24);
     expect(unbudgeted.line()).toMatch(/^plan: \d+ checks, about \d+ requests .*quota 120 per 60 s.*expected about \d+ min \d+ s$/);
@@ -108,7 +110,7 @@ describe('fitting the quota', () => {
     const waits: string[] = [];
     const ctx = createKitContext({ baseUrl: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`, apiKey: 'k', readKey: 'r', profile: 'stateful', events: 'skip', onWait: (_ms, why) => waits.push(why) });
     await ctx.http.send({ method: 'GET', path: '/', auth: 'read', acceptRateLimit: true });
-    await ctx.http.send({ method: 'GET', path: '/' });
+    await ctx.http.send({ method: 'GET', path: '/', auth: 'api' });
     expect(waits).toEqual([]);
     expect(ctx.http.stats()).toMatchObject({ requests: 2, keyRequests: 1, waitedMs: 0 });
   });
@@ -118,7 +120,7 @@ describe('fitting the quota', () => {
     // to 100 s it samples down to what one more window holds, and waits at most that window.
     const target = await startReferenceTarget(400);
     onTestFinished(() => target.server.close());
-    const run = await cli(['--base-url', target.server.url, '--api-key', target.kit.apiKey, '--read-key', target.kit.readKey!, '--time-budget', '100', '--rate-probe', 'skip']);
+    const run = await cli(['--base-url', target.server.url, '--api-key', target.kit.apiKey, '--read-key', target.kit.readKey!, '--time-budget', '100', '--rate-probe', 'skip', '--compressed-retries']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const plan = /^plan: \d+ checks, about (\d+) requests .*quota 400 per 60 s.*within --time-budget 100 s; generated cases and repeats sampled 24 → (\d+) per check to fit$/m.exec(run.stdout);
     expect(plan, run.stdout.slice(0, 800)).not.toBeNull();

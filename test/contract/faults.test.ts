@@ -370,6 +370,13 @@ const retryAfterIgnored: Fault = {
   },
 };
 const goneNotDisabling: Fault = { deliveryAnswer: ({ status, headers }) => ({ status: status === 410 ? 500 : status, headers }) };
+const standardHeader = (name: string, value: (current: string) => string): Fault => ({
+  delivery: (headers, body) => ({ headers: headers[name] === undefined ? headers : { ...headers, [name]: value(headers[name]) }, body }),
+});
+const webhookIdNotDeliveryId = standardHeader('webhook-id', () => randomUUID());
+const wrongStandardSignature = standardHeader('webhook-signature', () => `v1,${Buffer.alloc(32).toString('base64')}`);
+const staleTimestamp = standardHeader('webhook-timestamp', (current) => String(Number(current) - 600));
+const oneEntryAfterRotation = standardHeader('webhook-signature', (current) => current.split(' ')[0]!);
 
 const FINDINGS_PUT = 'updateFinding (PUT /v1/findings/{id})';
 const CREATED = 'findingCreated (webhook finding.created)';
@@ -395,6 +402,10 @@ const RULE_FAULTS: [name: string, fault: Fault, subject: string, check: string, 
   ['one X-Service-Delivery shared by several webhooks', oneDeliveryIdForAllWebhooks, CREATED, 'delivery-semantics', 'delivery-headers.3'],
   ['a new X-Service-Delivery on every retry', newDeliveryIdOnRetry, CREATED, 'delivery-retry', 'delivery-headers.3', { skipRetryTiming: 'compressed schedule' }],
   ['410 Gone not disabling the webhook', goneNotDisabling, CREATED, 'endpoint-gone', 'delivery-and-retries.3', { eventTimeoutMs: 2_000 }],
+  ['a webhook-id other than X-Service-Delivery', webhookIdNotDeliveryId, CREATED, 'delivery', 'param.StandardIdHeader.1'],
+  ['a webhook-signature no secret made', wrongStandardSignature, CREATED, 'delivery', 'param.StandardSignatureHeader.1'],
+  ['a webhook-timestamp 10 minutes old', staleTimestamp, CREATED, 'delivery', 'param.StandardTimestampHeader.1'],
+  ['one webhook-signature entry after the secret was replaced', oneEntryAfterRotation, CREATED, 'secret-rotation', 'rotating-a-secret.1'],
 ];
 
 describe('the kit fails on an implementation that breaks a rule the document states in words', () => {
@@ -407,6 +418,18 @@ describe('the kit fails on an implementation that breaks a rule the document sta
       expect(error).toContain(sentence.slice(0, 60));
     });
   }
+
+  it('a failed-authentication 429 without Retry-After: unknown-key-401 names rule rate-limits.5', async () => {
+    const throttled = await startReferenceTarget(undefined, undefined, { authFailuresPerMinute: 1 });
+    try {
+      for (let i = 0; i < 2; i++) await fetch(`${throttled.server.url}/v1/policies`);
+      const noRetryAfter: Fault = { response: (_request, response) => (response.status === 429 ? { ...response, headers: Object.fromEntries(Object.entries(response.headers).filter(([name]) => name !== 'retry-after')) } : undefined) };
+      const error = await failureUnder(noRetryAfter, 'listPolicies (GET /v1/policies)', 'unknown-key-401', {}, throttled);
+      expect(error).toMatch(/rule rate-limits\.5: a 429 for failed authentication lacks retry-after/);
+    } finally {
+      await throttled.server.close();
+    }
+  });
 
   it('a Retry-After longer than the first wait ignored: delivery-retry names rule delivery-and-retries.4', async () => {
     const documented = await startReferenceTarget(undefined, 1);

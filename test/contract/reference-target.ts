@@ -1,7 +1,7 @@
 // The reference server as a contract-kit target: started in-process through its public factory
 // (port 0, a fresh database of the suite's store, known keys, development mode so loopback
 // webhooks are allowed, retries compressed with the SECMON_RETRY_SCALE setting unless asked not to).
-import { parseApiKeys, testConfig } from '../../server/config.ts';
+import { parseApiKeys, testConfig, type Config } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
 import { testDatabase } from '../support/database.ts';
 import type { KitOptions } from './kit/context.ts';
@@ -19,14 +19,16 @@ export interface ReferenceTarget {
 
 /**
  * `retryScale` compresses the webhook retry schedule (the default, 0.001, retries in milliseconds);
- * 1 is the documented schedule, for the check that times the first retry.
+ * 1 is the documented schedule, for the check that times the first retry. `overrides` sets other
+ * configuration (a low failed-authentication limit).
  */
-export async function startReferenceTarget(rateLimitPerMinute = KIT_RATE_LIMIT, retryScale = 0.001): Promise<ReferenceTarget> {
+export async function startReferenceTarget(rateLimitPerMinute = KIT_RATE_LIMIT, retryScale = 0.001, overrides: Partial<Config> = {}): Promise<ReferenceTarget> {
   const config = testConfig({
     apiKeys: parseApiKeys(`${WRITER_KEY}:read+write,${READER_KEY}:read`),
     usingDefaultKeys: false,
     rateLimitPerMinute,
     database: await testDatabase(),
+    ...overrides,
   });
   config.delivery = { ...config.delivery, retryScale };
   const server = await startServer(config);

@@ -56,7 +56,7 @@ describe('legal variations of the reference server', () => {
   it('pass every behaviour check (the raw-socket problem provocations excepted)', async () => {
     const proxy = await startFaultProxy(reference.server.url, legalVariations);
     try {
-      const checks = ['lifecycle', 'pagination', 'finding-lifecycle', 'references', 'policy-in-use', 'compliance', 'replace-semantics', 'secrets', 'read-scope', 'pagination-rules', 'cors', 'delivery-semantics', 'delivery-retry', 'endpoint-gone', 'response-audit'];
+      const checks = ['lifecycle', 'pagination', 'finding-lifecycle', 'references', 'policy-in-use', 'compliance', 'replace-semantics', 'secrets', 'read-scope', 'pagination-rules', 'cors', 'delivery-semantics', 'delivery-retry', 'endpoint-gone', 'secret-rotation', 'delivery', 'response-audit'];
       const run = await runKit(
         { ...reference.kit, baseUrl: proxy.url, corsOrigin: 'http://localhost:5173', skipRetryTiming: 'compressed schedule' },
         { only: (planned) => checks.includes(planned.check) },
@@ -67,4 +67,18 @@ describe('legal variations of the reference server', () => {
       await proxy.close();
     }
   }, 120_000);
+});
+
+describe('a client address over its failed-authentication limit', () => {
+  it('gets 429 rate-limited instead of 401, which the 401 checks accept while a valid key is still served', async () => {
+    const throttled = await startReferenceTarget(undefined, undefined, { authFailuresPerMinute: 2 });
+    try {
+      const checks = ['no-credentials-401', 'unknown-key-401', 'response-audit'];
+      const run = await runKit({ ...throttled.kit, events: 'skip' }, { only: (planned) => checks.includes(planned.check) });
+      expect(run.results.filter((r) => r.outcome !== 'passed').map((r) => `${r.id}: ${r.error ?? r.reason}`)).toEqual([]);
+      expect(run.results.filter((r) => r.note?.includes('429 rate-limited')).length).toBeGreaterThan(10);
+    } finally {
+      await throttled.server.close();
+    }
+  }, 60_000);
 });

@@ -73,6 +73,8 @@ export interface KitContext {
   fixture(resource: ResourceModel, fresh?: boolean): Promise<string>;
   /** Creates a resource from a generated valid body (checked as `check`); deleted again by cleanup. */
   create(resource: ResourceModel, check: string, body?: unknown, headers?: Record<string, string>): Promise<{ id: string; exchange: Exchange }>;
+  /** Ids of the resource the kit created in this run, oldest first (a check may have deleted some since). */
+  createdIds(resource: ResourceModel): string[];
   /** `count` valid bodies for the operation's request body. */
   validBodies(op: OperationModel, count: number): Promise<unknown[]>;
   /** `count` invalid bodies (each really invalid per Ajv), with what was broken. */
@@ -330,6 +332,7 @@ export function createKitContext(options: KitOptions): KitContext {
     receiver: getReceiver,
     fixture,
     create,
+    createdIds: (resource) => created.filter((entry) => entry.resource === resource).map((entry) => entry.id),
     validBodies,
     invalidBodies,
     validQueries,

@@ -78,6 +78,7 @@ const ABBREVIATIONS: Record<string, string> = {
   'delivery-semantics': 'fanout',
   'delivery-retry': 'retry',
   'endpoint-gone': '410',
+  'secret-rotation': 'rotate',
   'response-audit': 'audit',
 };
 

@@ -9,6 +9,7 @@ import { invalidBodies, invalidParameters, refusedCredentials, successResponse, 
 import { paginationRules } from './checks/pagination-rules.ts';
 import { problemCatalogue, responseAudit, startRequestTimeoutProbe } from './checks/problem-rules.ts';
 import { rateLimitProbe } from './checks/rate-limit.ts';
+import { secretRotation } from './checks/signature-rules.ts';
 import { readScope, replaceSemantics, secrets, webhookSecret } from './checks/replace-rules.ts';
 import { availableAfterCreate, idempotency, isCrud, lifecycle, pagination, transitions, unsupportedMethod, useAfterDelete } from './checks/stateful.ts';
 import type { KitContext, Profile } from './context.ts';
@@ -81,6 +82,7 @@ export const CHECKS = [
   'delivery-semantics',
   'delivery-retry',
   'endpoint-gone',
+  'secret-rotation',
   // Last: it audits every answer the run saw.
   'response-audit',
 ] as const;
@@ -193,6 +195,7 @@ function planRuleChecks(
   const timing = options.skipRetryTiming ? { skip: options.skipRetryTiming } : {};
   add('delivery-retry', labels(hook('finding.created')), true, (ctx) => deliveryRetry(ctx, 'delivery-retry', timing), events, (ctx) => void startRetryProbe(ctx, 'delivery-retry', timing));
   add('endpoint-gone', labels(hook('finding.created'), webhooks.update.label), true, (ctx) => endpointGone(ctx, 'endpoint-gone'), events);
+  add('secret-rotation', labels(hook('finding.created'), webhooks.update.label), true, (ctx) => secretRotation(ctx, 'secret-rotation'), events);
   add('response-audit', model.operations.filter((op) => op.kind !== 'unknown').map((op) => op.label), false, (ctx) => responseAudit(ctx, 'response-audit'), stateless);
 }
 

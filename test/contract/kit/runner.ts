@@ -235,7 +235,7 @@ export async function runKit(options: KitOptions, selection: RunSelection = {}):
 }
 
 /**
- * The quota the target states on a cheap request (a list of one item), sent twice: the faster
+ * The API key's quota as the target states it on a cheap request (a list of one item), sent twice: the faster
  * round trip is the one the plan uses (the first pays for connecting and warming up).
  */
 async function readQuota(ctx: KitContext): Promise<{ quota?: Quota; latencyMs: number }> {
@@ -245,7 +245,7 @@ async function readQuota(ctx: KitContext): Promise<{ quota?: Quota; latencyMs: n
   let quota: Quota | undefined;
   for (let i = 0; i < 2; i++) {
     const started = performance.now();
-    const exchange = await ctx.send(list, { query: { limit: '1' } }).catch(() => undefined);
+    const exchange = await ctx.send(list, { auth: 'api', query: { limit: '1' } }).catch(() => undefined);
     latencyMs = Math.min(latencyMs, performance.now() - started);
     quota = (exchange && parseQuota(exchange.headers)) ?? quota;
   }

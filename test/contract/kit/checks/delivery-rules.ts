@@ -7,7 +7,9 @@
 // Duplicates (at least once) and any order are allowed everywhere.
 import { randomUUID } from 'node:crypto';
 import type { KitContext } from '../context.ts';
+import { ContractViolation } from '../verify.ts';
 import type { Delivery, Responder } from '../receiver.ts';
+import { idAndTimeViolations, timestampOf } from './signature-rules.ts';
 import { breach, bodyWith, crudNamed, deliveryId, distinct, findingUpdate, newSecret, parseBody, sink, subscribe, type Json, type Sink } from './rule-support.ts';
 
 /** After the expected deliveries came, how long the kit waits for ones that must not come. */
@@ -158,6 +160,8 @@ export async function deliverySemantics(ctx: KitContext, check: string): Promise
       if (delivery.raw.length > MAX_EVENT_BYTES) fail(created, 'slow-and-failing-receivers.8', `an event body of ${delivery.raw.length} bytes, over 64 KiB`);
     }
   }
+  const [headerFault] = [a!, b!, c!, d!, r!, late].flatMap((s) => s.deliveries().flatMap(idAndTimeViolations));
+  if (headerFault) throw new ContractViolation(created, check, [headerFault]);
   return { note: waitedNote };
 }
 
@@ -178,6 +182,14 @@ export async function deliveryRetry(ctx: KitContext, check: string, timing: Retr
   const [first, retry] = mine(failing);
   if (!first || !retry) breach(subject, check, 'delivery-and-retries.4', `a delivery answered 500 was ${first ? 'not retried' : 'never sent'}`, [note]);
   if (deliveryId(first) !== deliveryId(retry)) breach(subject, check, 'delivery-headers.3', `the retry came with X-Service-Delivery ${deliveryId(retry)}, the first attempt with ${deliveryId(first)}`, [note]);
+  // A retry carries its own time: its webhook-timestamp moves on by about the wait (2 s of slack for rounding and the network).
+  const [stamped, restamped] = [timestampOf(first), timestampOf(retry)];
+  const moved = Math.floor((retry.receivedAt - first.receivedAt) / 1000) - 2;
+  if (stamped !== undefined && restamped !== undefined && restamped - stamped < moved) {
+    breach(subject, check, 'param.StandardTimestampHeader.1', `the retry came ${about(retry.receivedAt - first.receivedAt)} after the first attempt with webhook-timestamp ${restamped}, the first attempt's was ${stamped}: a retry carries its own time`);
+  }
+  const [headerFault] = [first, retry].flatMap(idAndTimeViolations);
+  if (headerFault) throw new ContractViolation(subject, check, [headerFault]);
   if (!first.raw.equals(retry.raw)) breach(subject, check, 'slow-and-failing-receivers.9', 'the retry body is not byte-identical to the first attempt', [first.raw.toString('utf8').slice(0, 300), retry.raw.toString('utf8').slice(0, 300)]);
   const [redirected, redirectRetry] = mine(redirecting);
   if (!redirected || !redirectRetry) breach(subject, check, 'delivery-and-retries.2', `a delivery answered 307 was ${redirected ? 'not retried (a 3xx is a failure)' : 'never sent'}`, [note]);
@@ -220,6 +232,8 @@ export async function endpointGone(ctx: KitContext, check: string): Promise<'pas
   await createFinding(ctx, check);
   const waited = await gone.waitFor((ds) => ds.length > 0, 'the delivery to answer 410');
   if (!waited.met) breach(subject, check, 'webhooks.2', 'the webhook to answer 410 received nothing', [`the kit waited ${waited.waitedMs} ms`]);
+  const [headerFault] = gone.deliveries().flatMap(idAndTimeViolations);
+  if (headerFault) throw new ContractViolation(subject, check, [headerFault]);
   let read: Json = {};
   const started = Date.now();
   while (Date.now() - started < ctx.options.eventTimeoutMs) {

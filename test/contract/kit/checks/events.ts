@@ -12,6 +12,7 @@ import { createGenerator, samples } from '../generate.ts';
 import { raiseEvent } from '../raise.ts';
 import type { Delivery } from '../receiver.ts';
 import type { ResourceModel, WebhookModel } from '../spec.ts';
+import { standardHeaderViolations } from './signature-rules.ts';
 import { ajvDetails, ContractViolation, headerViolations, truncate, type Violation } from '../verify.ts';
 
 /** The event types the kit causes through /v1 operations; the others need the test-support interface. */
@@ -288,6 +289,7 @@ export function deliveryViolations(ctx: KitContext, webhook: WebhookModel, deliv
       details: signature === null ? [] : [`${SIGNATURE_HEADER}: ${signature}`],
     });
   }
+  violations.push(...standardHeaderViolations(delivery, secret));
   return violations;
 }
 

@@ -30,7 +30,6 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: 'errors.16', at: '/info/description', text: '`precondition-failed` | 412 | `If-Match` does not match the current `ETag`.', checks: ['problem-catalogue'] },
   { id: 'errors.17', at: '/info/description', text: '`payload-too-large` | 413 | The body is over 1 MiB.', checks: ['problem-catalogue'] },
   { id: 'errors.18', at: '/info/description', text: '`unsupported-media-type` | 415 | The body is not `application/json`.', checks: ['problem-catalogue'] },
-  { id: 'errors.19', at: '/info/description', text: "`rate-limited` | 429 | The key's quota is used up; see `Retry-After`.", checks: ['rate-limit-429', 'response-audit'] },
   { id: 'errors.20', at: '/info/description', text: "`headers-too-large` | 431 | The request's header fields are over 16 KiB in all (refused before it reaches an operation).", checks: ['problem-catalogue'] },
   { id: 'errors.21', at: '/info/description', text: '`internal-error` | 500 | A fault in the service. Safe to retry with backoff.', unobservable: 'a correct request cannot make a correct service fail; any 500 the kit meets fails the check that met it' },
   { id: 'pagination.1', at: '/info/description', text: 'List operations return `{ "data": [...], "next_cursor": "..." }`, newest first by (`created_at`, `id`).', checks: ['pagination', 'success-response', 'available-after-create'] },
@@ -62,13 +61,9 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: 'delivery-headers.3', at: '/info/description', text: '`X-Service-Delivery` | a UUID per event and webhook, identical on every retry', checks: ['delivery-semantics', 'delivery-retry'] },
   { id: 'delivery-headers.4', at: '/info/description', text: "`X-Service-Webhook-Id` | the webhook's id", checks: ['delivery'] },
   { id: 'delivery-headers.5', at: '/info/description', text: '`User-Agent` | `SecMon-Webhooks/<version>`', checks: ['delivery'] },
-  { id: 'verifying-signatures.1', at: '/info/description', text: "Compute the HMAC-SHA256 of the **exact bytes of the request body** as received (before any JSON parsing, which would re-serialise it), keyed with the webhook secret's UTF-8 bytes; hex-encode it in lowercase, prefix `sha256=`, and compare it with `X-Service-Signature` in constant time.", checks: ['delivery'] },
   { id: 'verifying-signatures.2', at: '/info/description', text: "The scheme is the one of GitHub's `X-Hub-Signature-256`, so existing verification libraries work.", informative: true },
-  { id: 'verifying-signatures.3', at: '/info/description', text: 'Worked example, with the secret `whsec_2f6c1e8a9b7d4c3e5f1a0b9c` and this body (no trailing newline):', informative: true },
   { id: 'verifying-signatures.4', at: '/info/description', text: '```json {"event":"finding.created","timestamp":"2026-11-02T09:30:00Z","data":{"finding_id":"fnd_01jbz3k7q2w9x8v6t5r4p3n2m1","severity":"high","title":"SSH root login enabled","device_id":"dev_01jbz2m4n6p8q0r2s4t6v8w0x2","policy_id":"pol_01jbz1a2b3c4d5e6f7g8h9j0k1"}} ```', informative: true },
-  { id: 'verifying-signatures.5', at: '/info/description', text: 'the header is `X-Service-Signature: sha256=b7b745782abc37fa2f4b7037178649216f355c165f58a84c4d06e60b7f8d1f0f`.', informative: true },
   { id: 'verifying-signatures.6', at: '/info/description', text: "In Node.js: `createHmac('sha256', secret).update(rawBody).digest('hex')`.", informative: true },
-  { id: 'verifying-signatures.7', at: '/info/description', text: 'A webhook without a secret gets no signature header; treat such deliveries as unauthenticated.', checks: ['delivery'] },
   { id: 'delivery-and-retries.1', at: '/info/description', text: 'A delivery succeeds when the receiver answers `2xx` within 10 seconds.', checks: ['delivery-retry'] },
   { id: 'delivery-and-retries.2', at: '/info/description', text: 'Redirects are never followed (a `3xx` is a failure).', checks: ['delivery-retry'] },
   { id: 'delivery-and-retries.3', at: '/info/description', text: '`410 Gone` disables the webhook at once (`disabled_reason: endpoint_gone`).', checks: ['endpoint-gone'] },
@@ -86,13 +81,55 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: 'slow-and-failing-receivers.10', at: '/info/description', text: 'Delivery is **at least once**: events are written in the same transaction as the change that caused them and survive a crash or restart, so a receiver may see a delivery twice.', unobservable: 'durability needs the target crashed or restarted mid-delivery, which the kit cannot do from outside' },
   { id: 'slow-and-failing-receivers.11', at: '/info/description', text: "Ordering is **not** guaranteed; order by the body's `timestamp`.", informative: true },
   { id: 'versioning.1', at: '/info/description', text: 'The major version is in the path (`/v1`).', checks: ['success-response'] },
-  { id: 'versioning.2', at: '/info/description', text: 'Within `v1` the API only changes in backward-compatible ways: new operations, new optional request fields, new response fields, new event types (sent only to webhooks that subscribe to them) and new problem types.', unobservable: 'a promise about future versions of the document; the breaking-change gate (npm run check:breaking) enforces it on the document' },
-  { id: 'versioning.3', at: '/info/description', text: 'Clients must ignore response fields they do not know.', unobservable: 'a rule for clients, not for the service' },
-  { id: 'versioning.4', at: '/info/description', text: 'Removing or renaming anything, adding a required request field, narrowing a type or bound, or changing the signature scheme needs `/v2`, and `v1` then stays available for at least 12 months.', unobservable: 'a promise about future versions of the document; the breaking-change gate (npm run check:breaking) enforces it on the document' },
+  { id: 'authentication.5', at: '/info/description', text: 'Failed authentication is counted per client address: see *Rate limits*.', informative: true },
+  { id: 'errors.19', at: '/info/description', text: "`rate-limited` | 429 | The key's quota is used up, or too many requests with a missing or unknown key came from the client's address; see `Retry-After`.", checks: ['rate-limit-429', 'no-credentials-401', 'unknown-key-401', 'response-audit'] },
+  { id: 'errors.22', at: '/info/description', text: "`service-unavailable` | 503 | The service cannot reach its database for a moment (restarting, not answering within the service's time limit, refusing connections); see `Retry-After`. A `POST` answered `503` may have been applied: retry it with the same `Idempotency-Key`.", unobservable: 'needs the target unable to reach its database; the response audit judges any 503 that occurs (a catalogue type, Retry-After)' },
+  { id: 'errors.23', at: '/info/description', text: '`storage-full` | 503 | The service has no room to store the change (its database or disk is full); see `Retry-After`.', unobservable: 'needs the target out of storage; the response audit judges any 503 that occurs (a catalogue type, Retry-After)' },
+  { id: 'rate-limits.5', at: '/info/description', text: 'Failed authentication (no key, or an unknown one) is also limited, per client address, so keys cannot be guessed: after 30 failures within 60 seconds from one address (on the reference server in production mode; 1,000 in development mode), further requests from it that carry no valid key get `429` (`rate-limited`) with `Retry-After` instead of `401`, whatever key they carry, until the window ends.', checks: ['no-credentials-401', 'unknown-key-401'] },
+  { id: 'rate-limits.6', at: '/info/description', text: "Their `RateLimit-Policy` names the address's policy (`\"failed-auth-30-in-1min\"; q=30; w=60`).", checks: ['no-credentials-401', 'unknown-key-401'] },
+  { id: 'rate-limits.7', at: '/info/description', text: 'Requests with a valid key from the same address are not affected.', checks: ['no-credentials-401', 'unknown-key-401'] },
+  { id: 'delivery-headers.6', at: '/info/description', text: '`webhook-id` | the `X-Service-Delivery` value ([Standard Webhooks](https://www.standardwebhooks.com/))', checks: ['delivery', 'delivery-semantics', 'delivery-retry', 'endpoint-gone', 'secret-rotation'] },
+  { id: 'delivery-headers.7', at: '/info/description', text: '`webhook-timestamp` | the time of this attempt, in Unix seconds', checks: ['delivery', 'delivery-semantics', 'delivery-retry', 'endpoint-gone', 'secret-rotation'] },
+  { id: 'delivery-headers.8', at: '/info/description', text: '`webhook-signature` | `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, one space-separated entry per valid secret, newest first; only when the webhook has a secret', checks: ['delivery', 'secret-rotation'] },
+  { id: 'verifying-signatures.1', at: '/info/description', text: "Every signed delivery carries two signatures, both HMAC-SHA256 keyed with the webhook secret's UTF-8 bytes and both computed over the **exact bytes of the request body** as received (before any JSON parsing, which would re-serialise it).", checks: ['delivery'] },
+  { id: 'verifying-signatures.3', at: '/info/description', text: 'Verify `webhook-signature`: it also covers the delivery id and the time, so a captured delivery cannot be replayed later.', informative: true },
+  { id: 'verifying-signatures.5', at: '/info/description', text: '**`webhook-signature` (recommended).** Concatenate `webhook-id`, `.`, `webhook-timestamp`, `.` and the raw body; compute the HMAC-SHA256 of that, base64-encode it, prefix `v1,`, and compare it in constant time with each space-separated entry of `webhook-signature`: one match is enough.', checks: ['delivery'] },
+  { id: 'verifying-signatures.7', at: '/info/description', text: 'Refuse the delivery when `webhook-timestamp` is more than 5 minutes away from your clock (either way).', informative: true },
+  { id: 'verifying-signatures.8', at: '/info/description', text: "This is the [Standard Webhooks](https://www.standardwebhooks.com/) scheme: its `standardwebhooks` libraries verify it when given the base64 encoding of the secret's UTF-8 bytes as the key (they decode the key from base64, while the service uses the secret's bytes as they are).", informative: true },
+  { id: 'verifying-signatures.9', at: '/info/description', text: 'Worked example, with the secret `whsec_2f6c1e8a9b7d4c3e5f1a0b9c` (its UTF-8 bytes in base64: `d2hzZWNfMmY2YzFlOGE5YjdkNGMzZTVmMWEwYjlj`), `webhook-id: 9b2f1c7e-3d4a-4f5b-8c6d-7e8f9a0b1c2d`, `webhook-timestamp: 1793611800` (2026-11-02T09:30:00Z) and this body (no trailing newline):', informative: true },
+  { id: 'verifying-signatures.10', at: '/info/description', text: 'the header is `webhook-signature: v1,TA7OobTuM49RToWuU3r9cHX2XgvvV6ScDTAi/954EaA=`.', informative: true },
+  { id: 'verifying-signatures.11', at: '/info/description', text: "In Node.js: `createHmac('sha256', secret).update(id + '.' + timestamp + '.').update(rawBody).digest('base64')`.", informative: true },
+  { id: 'verifying-signatures.12', at: '/info/description', text: '**`X-Service-Signature`.** Hex-encode the HMAC-SHA256 of the raw body alone in lowercase, prefix `sha256=`, and compare it with `X-Service-Signature` in constant time.', checks: ['delivery'] },
+  { id: 'verifying-signatures.13', at: '/info/description', text: 'It carries no time: a delivery verified this way alone could be a replay.', informative: true },
+  { id: 'verifying-signatures.14', at: '/info/description', text: 'For the body above the header is `X-Service-Signature: sha256=b7b745782abc37fa2f4b7037178649216f355c165f58a84c4d06e60b7f8d1f0f`.', informative: true },
+  { id: 'verifying-signatures.15', at: '/info/description', text: 'A webhook without a secret gets neither signature header (`webhook-id` and `webhook-timestamp` are still sent); treat such deliveries as unauthenticated.', checks: ['delivery'] },
+  { id: 'verifying-signatures.16', at: '/info/description', text: 'The client package `secmon-api` verifies either signature with one or more secrets and returns the typed event (`verifyWebhook`), and `npx secmon-contract receiver --url <your receiver>` checks a receiver: it sends each event type, a redelivery, and deliveries that must be refused (unsigned, wrongly signed, changed after signing, outside the 5-minute tolerance, signed with another secret).', informative: true },
+  { id: 'rotating-a-secret.1', at: '/info/description', text: "When a `PUT` replaces a webhook's secret, the secret it replaced stays valid for 24 hours: deliveries sent during that time carry one `webhook-signature` entry per secret (the new one first), so a receiver verifies with either while you deploy the new one.", checks: ['secret-rotation'] },
+  { id: 'rotating-a-secret.2', at: '/info/description', text: '`X-Service-Signature` uses the new secret only.', checks: ['secret-rotation'] },
+  { id: 'rotating-a-secret.3', at: '/info/description', text: 'At most two secrets are valid at once: replacing the secret again within the 24 hours ends the overlap of the one replaced first.', checks: ['secret-rotation'] },
+  { id: 'rotating-a-secret.4', at: '/info/description', text: 'Removing the secret (`null`) stops signing at once, with either secret.', checks: ['secret-rotation'] },
+  { id: 'rotating-a-secret.5', at: '/info/description', text: 'Neither secret is ever returned or logged.', checks: ['secrets', 'response-audit'] },
+  { id: 'versioning.2', at: '/info/description', text: 'Within `v1` the API only changes in backward-compatible ways, and these are all of them:', unobservable: 'a promise about later versions: one run sees one version (the document side is npm run check:breaking)' },
+  { id: 'versioning.3', at: '/info/description', text: 'new operations, new optional request fields, parameters and headers | nothing', informative: true },
+  { id: 'versioning.4', at: '/info/description', text: 'new fields in response bodies and event bodies | ignore fields you do not know; never refuse a body for them', informative: true },
+  { id: 'versioning.5', at: '/info/description', text: "new values in an enumeration the service sends (a response or event field such as `severity`, `status`, `platform` or a webhook's `events`) | treat a value you do not know as \"other\" (a `default` branch); never refuse a body for it", informative: true },
+  { id: 'versioning.6', at: '/info/description', text: 'new values in an enumeration you send | nothing: the values you send keep their meaning', informative: true },
+  { id: 'versioning.7', at: '/info/description', text: 'new event types | nothing: an event type is sent only to webhooks subscribed to it', informative: true },
+  { id: 'versioning.8', at: '/info/description', text: 'new problem types | branch on `status` when you do not know the `type`', informative: true },
+  { id: 'versioning.9', at: '/info/description', text: 'new statuses of an operation | handle a status you do not know by its class (`2xx`, `4xx`, `5xx`)', informative: true },
+  { id: 'versioning.10', at: '/info/description', text: 'new response headers and delivery headers | ignore headers you do not know', informative: true },
+  { id: 'versioning.11', at: '/info/description', text: 'new media types of a request or response body | nothing: a response comes in another media type only when your `Accept` asks for it', informative: true },
+  { id: 'versioning.12', at: '/info/description', text: 'Everything else needs `/v2`: removing or renaming anything (an operation, a field, a parameter, or a value of any enumeration, including one only the service sends), adding a required request field, narrowing a type, bound or pattern, widening what a response or event field may hold beyond a new enumeration value (another type, a looser bound, a new `oneOf` member), or changing the signature scheme.', unobservable: 'a promise about later versions: one run sees one version (the document side is npm run check:breaking)' },
+  { id: 'versioning.13', at: '/info/description', text: '`v1` then stays available for at least 12 months.', unobservable: 'a promise over time: one run sees one moment' },
+  { id: 'versioning.14', at: '/info/description', text: 'An implementation of this exact version sends only the fields and values this document lists; the contract kit reports anything else as a violation (use `--allow-newer-fields` to check a service that is ahead of this document).', checks: ['success-response', 'valid-input', 'lifecycle', 'delivery'] },
+  { id: 'test-support-not-part-of-the-v1-contract.1', at: '/info/description', text: 'Devices connecting and disconnecting and scans completing have no operation, so tests need another way to make an implementation send `device.connected`, `device.disconnected` and `scan.completed`.', informative: true },
+  { id: 'test-support-not-part-of-the-v1-contract.2', at: '/info/description', text: 'The contract kit (`secmon-contract`) raises them through `POST /_simulator/events`, a test-support route outside `/v1` that an implementation may offer (the reference server does in development mode, never in production): a key with the `write` scope, `Content-Type: application/json` and the body `{"event": "<type>", "data": {<fields to override>}, "timestamp": "<UTC>", "webhook_id": "<id>"}`, where only `event` is required.', informative: true },
+  { id: 'test-support-not-part-of-the-v1-contract.3', at: '/info/description', text: 'The implementation fills in realistic data, applies the overrides, and answers `202` with the event it sent.', informative: true },
+  { id: 'test-support-not-part-of-the-v1-contract.4', at: '/info/description', text: 'With `webhook_id` it sends the event to that webhook only, and refuses with `400` a webhook that is not enabled or not subscribed to the type; without it, to every subscriber.', informative: true },
+  { id: 'test-support-not-part-of-the-v1-contract.5', at: '/info/description', text: 'An implementation that raises events another way gives the kit a command instead (`--trigger-command`).', informative: true },
+  { id: 'test-support-not-part-of-the-v1-contract.6', at: '/info/description', text: 'This route is not part of the `/v1` contract: no client may depend on it, and an implementation without it is not wrong; the kit then needs a trigger command, or the three events declared out of scope.', informative: true },
   // /servers/0/description
-  { id: 'servers-0.1', at: '/servers/0/description', text: 'The reference server (`npm start`), stateful, with an embedded database.', informative: true },
   // /servers/1/description
-  { id: 'servers-1.1', at: '/servers/1/description', text: 'The Prism mock (`npm run mock`), stateless, answers with the examples.', informative: true },
   // /tags/0/description
   { id: 'tags-0.1', at: '/tags/0/description', text: 'Security policies that devices are checked against, with derived compliance status.', informative: true },
   // /tags/1/description
@@ -234,35 +271,29 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: 'deleteWebhook.5', at: '/paths/~1v1~1webhooks~1{id}/delete/responses/204/description', text: 'The webhook was deleted.', informative: true },
   // /webhooks/finding.created/post/description
   { id: 'findingCreated.1', at: '/webhooks/finding.created/post/description', text: 'Sent to webhooks subscribed to `finding.created` when a finding is created (`POST /v1/findings`).', checks: ['delivery'] },
-  { id: 'findingCreated.2', at: '/webhooks/finding.created/post/description', text: 'The example body, signed with the secret `whsec_2f6c1e8a9b7d4c3e5f1a0b9c`, is the worked example of *Verifying signatures*.', informative: true },
+  { id: 'findingCreated.2', at: '/webhooks/finding.created/post/description', text: 'The example body, signed with the secret `whsec_2f6c1e8a9b7d4c3e5f1a0b9c` and the example `webhook-id` and `webhook-timestamp`, is the worked example of *Verifying signatures*.', informative: true },
   // /webhooks/finding.created/post/parameters/1/description
-  { id: 'findingCreated.3', at: '/webhooks/finding.created/post/parameters/1/description', text: "The event type, the same as the body's `event`.", checks: ['delivery'] },
   // /webhooks/finding.resolved/post/description
   { id: 'findingResolved.1', at: '/webhooks/finding.resolved/post/description', text: 'Sent when a finding enters `resolved` through `PUT /v1/findings/{id}`.', checks: ['delivery'] },
   { id: 'findingResolved.2', at: '/webhooks/finding.resolved/post/description', text: 'Suppressing a finding does not send it.', checks: ['delivery-semantics'] },
   { id: 'findingResolved.3', at: '/webhooks/finding.resolved/post/description', text: 'A finding reopened and resolved again sends it again.', checks: ['delivery-semantics'] },
   // /webhooks/finding.resolved/post/parameters/1/description
-  { id: 'findingResolved.4', at: '/webhooks/finding.resolved/post/parameters/1/description', text: "The event type, the same as the body's `event`.", checks: ['delivery'] },
   // /webhooks/compliance.changed/post/description
   { id: 'complianceChanged.1', at: '/webhooks/compliance.changed/post/description', text: "Sent when a policy's derived `compliance_status` flips: to `non_compliant` when its first open finding appears, back to `compliant` when its last open or in-progress finding is resolved, suppressed, re-linked or deleted.", checks: ['compliance'] },
   { id: 'complianceChanged.2', at: '/webhooks/compliance.changed/post/description', text: '`finding_id` names the finding whose change caused the flip (`null` when it was deleted).', checks: ['compliance'] },
   // /webhooks/compliance.changed/post/parameters/1/description
-  { id: 'complianceChanged.3', at: '/webhooks/compliance.changed/post/parameters/1/description', text: "The event type, the same as the body's `event`.", checks: ['delivery'] },
   // /webhooks/device.connected/post/description
   { id: 'deviceConnected.1', at: '/webhooks/device.connected/post/description', text: "Sent when a device's monitoring agent connects.", checks: ['delivery'] },
   { id: 'deviceConnected.2', at: '/webhooks/device.connected/post/description', text: 'Devices have no `/v1` resource; the reference server emits this event from its simulator (`npm run trigger -- device.connected`).', informative: true },
   // /webhooks/device.connected/post/parameters/1/description
-  { id: 'deviceConnected.3', at: '/webhooks/device.connected/post/parameters/1/description', text: "The event type, the same as the body's `event`.", checks: ['delivery'] },
   // /webhooks/device.disconnected/post/description
   { id: 'deviceDisconnected.1', at: '/webhooks/device.disconnected/post/description', text: "Sent when a device's monitoring agent disconnects or misses its heartbeats.", checks: ['delivery'] },
   { id: 'deviceDisconnected.2', at: '/webhooks/device.disconnected/post/description', text: "Emitted by the reference server's simulator (`npm run trigger -- device.disconnected`).", informative: true },
   // /webhooks/device.disconnected/post/parameters/1/description
-  { id: 'deviceDisconnected.3', at: '/webhooks/device.disconnected/post/parameters/1/description', text: "The event type, the same as the body's `event`.", checks: ['delivery'] },
   // /webhooks/scan.completed/post/description
   { id: 'scanCompleted.1', at: '/webhooks/scan.completed/post/description', text: 'Sent when a scan of a device finishes, whatever its outcome.', checks: ['delivery'] },
   { id: 'scanCompleted.2', at: '/webhooks/scan.completed/post/description', text: "Emitted by the reference server's simulator (`npm run trigger -- scan.completed`).", informative: true },
   // /webhooks/scan.completed/post/parameters/1/description
-  { id: 'scanCompleted.3', at: '/webhooks/scan.completed/post/parameters/1/description', text: "The event type, the same as the body's `event`.", checks: ['delivery'] },
   // /components/securitySchemes/bearerAuth/description
   { id: 'security.bearerAuth.1', at: '/components/securitySchemes/bearerAuth/description', text: 'An API key sent as `Authorization: Bearer <api key>`.', checks: ['success-response', 'no-credentials-401'] },
   { id: 'security.bearerAuth.2', at: '/components/securitySchemes/bearerAuth/description', text: 'Keys carry the scopes `read` and/or `write`; the scopes each operation needs are listed with it.', checks: ['read-only-key-403', 'read-scope'] },
@@ -458,11 +489,11 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   // /components/schemas/WebhookSecret/description
   { id: 'schema.WebhookSecret.1', at: '/components/schemas/WebhookSecret/description', text: 'Shared secret used to sign every delivery (see *Verifying signatures*).', checks: ['delivery'] },
   { id: 'schema.WebhookSecret.2', at: '/components/schemas/WebhookSecret/description', text: 'Write-only: it is never returned and never logged; `has_secret` tells whether one is set.', checks: ['secrets'] },
-  { id: 'schema.WebhookSecret.3', at: '/components/schemas/WebhookSecret/description', text: 'Generate at least 32 random bytes, for example `openssl rand -hex 32`.', informative: true },
+  { id: 'schema.WebhookSecret.3', at: '/components/schemas/WebhookSecret/description', text: 'Generate at least 32 random bytes, for example `openssl rand -hex 32` (the Integrations page generates `whsec_` and 32 random bytes in base64).', informative: true },
   // /components/schemas/WebhookUpdate/description
   { id: 'schema.WebhookUpdate.1', at: '/components/schemas/WebhookUpdate/description', text: "Full replacement of a webhook's writable fields; omitted fields take their defaults, with one exception: `secret`.", checks: ['replace-semantics'] },
-  { id: 'schema.WebhookUpdate.2', at: '/components/schemas/WebhookUpdate/description', text: 'Omit `secret` to keep the current one, send `null` to remove it (deliveries are then unsigned), or send a new string to rotate it.', checks: ['replace-semantics'] },
   { id: 'schema.WebhookUpdate.3', at: '/components/schemas/WebhookUpdate/description', text: 'Setting `enabled: true` on a webhook the service disabled clears its `disabled_reason`.', checks: ['endpoint-gone'] },
+  { id: 'schema.WebhookUpdate.2', at: '/components/schemas/WebhookUpdate/description', text: 'Omit `secret` to keep the current one, send `null` to remove it (deliveries are then unsigned at once), or send a new string to rotate it: the replaced secret keeps signing deliveries beside the new one for 24 hours (see *Rotating a secret*).', checks: ['replace-semantics', 'secret-rotation'] },
   // /components/schemas/WebhookUrl/description
   { id: 'schema.WebhookUrl.1', at: '/components/schemas/WebhookUrl/description', text: 'Where notifications are POSTed.', informative: true },
   { id: 'schema.WebhookUrl.2', at: '/components/schemas/WebhookUrl/description', text: '`http` or `https` only; in production the service accepts only `https` and refuses targets that resolve to loopback, private (RFC 1918, `fc00::/7`), link-local, CGNAT (`100.64.0.0/10`) or cloud-metadata addresses, both when the webhook is saved and again on every delivery.', checks: ['problem-catalogue'] },
@@ -507,8 +538,10 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: 'param.UserAgentHeader.1', at: '/components/parameters/UserAgentHeader/description', text: "`SecMon-Webhooks/<version>` where `<version>` is the sending service's version.", checks: ['delivery'] },
   // /components/headers/RateLimit/description
   { id: 'header.RateLimit.1', at: '/components/headers/RateLimit/description', text: "Remaining quota of the caller's API key in the current window (IETF `draft-ietf-httpapi-ratelimit-headers`, draft 8): `r` requests remain, the window resets in `t` seconds.", checks: ['response-audit'] },
+  { id: 'header.RateLimit.2', at: '/components/headers/RateLimit/description', text: "On a `429` for failed authentication, the client address's quota of failures.", checks: ['no-credentials-401', 'unknown-key-401'] },
   // /components/headers/RateLimitPolicy/description
   { id: 'header.RateLimitPolicy.1', at: '/components/headers/RateLimitPolicy/description', text: "The quota policy of the caller's API key: `q` requests per `w`-second window, counted per key.", checks: ['response-audit'] },
+  { id: 'header.RateLimitPolicy.2', at: '/components/headers/RateLimitPolicy/description', text: 'On a `429` for failed authentication, the policy of failures per client address.', checks: ['no-credentials-401', 'unknown-key-401'] },
   // /components/headers/WWWAuthenticate/description
   { id: 'header.WWWAuthenticate.1', at: '/components/headers/WWWAuthenticate/description', text: 'The authentication scheme to use (RFC 6750).', checks: ['no-credentials-401'] },
   // /components/headers/RetryAfter/description
@@ -530,11 +563,12 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   // /components/responses/Unauthorized/description
   { id: 'response.Unauthorized.1', at: '/components/responses/Unauthorized/description', text: 'No API key, or one the service does not know.', checks: ['no-credentials-401', 'unknown-key-401'] },
   { id: 'response.Unauthorized.2', at: '/components/responses/Unauthorized/description', text: 'Send `Authorization: Bearer <api key>`.', informative: true },
+  { id: 'response.Unauthorized.3', at: '/components/responses/Unauthorized/description', text: 'Too many of these from one address get `429` instead (see *Rate limits*).', checks: ['no-credentials-401', 'unknown-key-401'] },
   // /components/responses/Forbidden/description
   { id: 'response.Forbidden.1', at: '/components/responses/Forbidden/description', text: 'The API key is valid but lacks the scope this operation needs (`read` or `write`).', checks: ['read-only-key-403'] },
   // /components/responses/TooManyRequests/description
-  { id: 'response.TooManyRequests.1', at: '/components/responses/TooManyRequests/description', text: 'The API key used up its quota for the current window.', checks: ['rate-limit-429'] },
   { id: 'response.TooManyRequests.2', at: '/components/responses/TooManyRequests/description', text: 'Wait `Retry-After` seconds.', informative: true },
+  { id: 'response.TooManyRequests.1', at: '/components/responses/TooManyRequests/description', text: "The API key used up its quota for the current window, or too many requests with a missing or unknown key came from the client's address (see *Rate limits*).", checks: ['rate-limit-429', 'no-credentials-401', 'unknown-key-401'] },
   // /components/responses/InternalError/description
   { id: 'response.InternalError.1', at: '/components/responses/InternalError/description', text: 'An unexpected error in the service.', informative: true },
   { id: 'response.InternalError.2', at: '/components/responses/InternalError/description', text: 'Safe to retry with backoff; report it if it persists.', unobservable: 'a correct request cannot make a correct service fail' },
@@ -560,4 +594,37 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   // /components/responses/ReceiverGone/description
   { id: 'response.ReceiverGone.1', at: '/components/responses/ReceiverGone/description', text: '`410 Gone` unsubscribes: the service disables the webhook at once (`disabled_reason: endpoint_gone`) and sends it nothing more until it is re-enabled.', checks: ['endpoint-gone'] },
   { id: 'response.ReceiverGone.2', at: '/components/responses/ReceiverGone/description', text: 'The body is ignored; a problem document is a good answer for humans reading receiver logs.', informative: true },
+  // /servers/0/description
+  { id: 'servers-0.1', at: '/servers/0/description', text: 'Production (HTTPS only).', unobservable: "the production address is the operator's: the kit checks the --base-url it is given" },
+  { id: 'servers-0.2', at: '/servers/0/description', text: 'The default of generated clients and of the code samples.', informative: true },
+  // /servers/1/description
+  { id: 'servers-1.1', at: '/servers/1/description', text: 'The reference server (`npm start`), stateful, with an embedded database.', informative: true },
+  // /servers/2/description
+  { id: 'servers-2.1', at: '/servers/2/description', text: 'The Prism mock (`npm run mock`), stateless, answers with the examples.', informative: true },
+  // /webhooks/finding.created/post/parameters/4/description
+  { id: 'findingCreated.4', at: '/webhooks/finding.created/post/parameters/4/description', text: "The event type, the same as the body's `event`.", checks: ['delivery'] },
+  // /webhooks/finding.resolved/post/parameters/4/description
+  { id: 'findingResolved.5', at: '/webhooks/finding.resolved/post/parameters/4/description', text: "The event type, the same as the body's `event`.", checks: ['delivery'] },
+  // /webhooks/compliance.changed/post/parameters/4/description
+  { id: 'complianceChanged.4', at: '/webhooks/compliance.changed/post/parameters/4/description', text: "The event type, the same as the body's `event`.", checks: ['delivery'] },
+  // /webhooks/device.connected/post/parameters/4/description
+  { id: 'deviceConnected.4', at: '/webhooks/device.connected/post/parameters/4/description', text: "The event type, the same as the body's `event`.", checks: ['delivery'] },
+  // /webhooks/device.disconnected/post/parameters/4/description
+  { id: 'deviceDisconnected.4', at: '/webhooks/device.disconnected/post/parameters/4/description', text: "The event type, the same as the body's `event`.", checks: ['delivery'] },
+  // /webhooks/scan.completed/post/parameters/4/description
+  { id: 'scanCompleted.4', at: '/webhooks/scan.completed/post/parameters/4/description', text: "The event type, the same as the body's `event`.", checks: ['delivery'] },
+  // /components/parameters/StandardSignatureHeader/description
+  { id: 'param.StandardSignatureHeader.1', at: '/components/parameters/StandardSignatureHeader/description', text: "`v1,` followed by the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the webhook's secret (UTF-8): the Standard Webhooks signature.", checks: ['delivery'] },
+  { id: 'param.StandardSignatureHeader.2', at: '/components/parameters/StandardSignatureHeader/description', text: 'One space-separated entry per valid secret, newest first: two during the 24 hours after the secret was replaced, one otherwise.', checks: ['secret-rotation'] },
+  { id: 'param.StandardSignatureHeader.3', at: '/components/parameters/StandardSignatureHeader/description', text: 'Absent when the webhook has no secret.', checks: ['delivery'] },
+  { id: 'param.StandardSignatureHeader.4', at: '/components/parameters/StandardSignatureHeader/description', text: 'Verify it (any entry matching is enough) in constant time before trusting the body.', informative: true },
+  // /components/parameters/StandardIdHeader/description
+  { id: 'param.StandardIdHeader.1', at: '/components/parameters/StandardIdHeader/description', text: 'The Standard Webhooks message id: the same value as `X-Service-Delivery`, so identical on every retry of the delivery.', checks: ['delivery', 'delivery-semantics', 'delivery-retry', 'endpoint-gone', 'secret-rotation'] },
+  { id: 'param.StandardIdHeader.2', at: '/components/parameters/StandardIdHeader/description', text: 'Part of what `webhook-signature` signs.', checks: ['delivery'] },
+  // /components/parameters/StandardTimestampHeader/description
+  { id: 'param.StandardTimestampHeader.1', at: '/components/parameters/StandardTimestampHeader/description', text: 'When this attempt was sent, in Unix seconds (a retry carries its own time).', checks: ['delivery', 'delivery-semantics', 'delivery-retry', 'endpoint-gone', 'secret-rotation'] },
+  { id: 'param.StandardTimestampHeader.2', at: '/components/parameters/StandardTimestampHeader/description', text: 'Part of what `webhook-signature` signs; refuse a delivery whose timestamp is more than 5 minutes from your clock, either way.', checks: ['delivery'] },
+  // /components/responses/ServiceUnavailable/description
+  { id: 'response.ServiceUnavailable.1', at: '/components/responses/ServiceUnavailable/description', text: "The service cannot serve the request for a moment: `service-unavailable` when it cannot reach its database (restarting, not answering within the service's time limit, refusing connections), `storage-full` when it has no room to store the change.", unobservable: 'needs the target unable to reach its database or out of storage; the response audit judges any 503 that occurs' },
+  { id: 'response.ServiceUnavailable.2', at: '/components/responses/ServiceUnavailable/description', text: 'Wait `Retry-After` seconds and retry; a `POST` answered `503` may have been applied, so retry it with the same `Idempotency-Key`.', informative: true },
 ];

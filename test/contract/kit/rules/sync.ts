@@ -16,11 +16,16 @@ const drift = catalogueDrift(doc, CATALOGUE);
 const q = (text: string) => (text.includes("'") ? JSON.stringify(text) : `'${text.replace(/\\/g, '\\\\')}'`);
 const out: string[] = [];
 
-/** Each missing sentence as a catalogue line; a changed sentence takes the id of the stale entry it replaces. */
+/**
+ * Each missing sentence as a catalogue line; a changed sentence takes the id of the stale entry it
+ * replaces: one at the same pointer and, within `info.description` (one pointer for every
+ * section), of the same area, so a section's ids never move into another.
+ */
 const taken = new Set<string>();
 const added = drift.missing.map((sentence) => {
-  const replaced = drift.stale.find((entry) => entry.at === sentence.at && !taken.has(entry.id));
-  const id = replaced?.id ?? nextId(CATALOGUE, areaOf(doc, sentence), taken);
+  const area = areaOf(doc, sentence);
+  const replaced = drift.stale.find((entry) => entry.at === sentence.at && entry.id.startsWith(`${area}.`) && !taken.has(entry.id));
+  const id = replaced?.id ?? nextId(CATALOGUE, area, taken);
   taken.add(id);
   const was = replaced ? `  // was: ${replaced.text.slice(0, 100)}${'checks' in replaced ? ` (checks: ${replaced.checks.join(', ')})` : ''}` : '';
   return { at: sentence.at, line: `  { id: ${q(id)}, at: ${q(sentence.at)}, text: ${q(sentence.text)}, checks: [] },${was}` };

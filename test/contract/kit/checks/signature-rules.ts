@@ -1,0 +1,125 @@
+// The Standard Webhooks headers every delivery carries beside X-Service-Signature, judged on every
+// delivery the event checks receive: `webhook-id` is the X-Service-Delivery value, `webhook-timestamp`
+// Unix seconds of the attempt (within the 5-minute tolerance of the kit's clock), `webhook-signature`
+// `v1,` base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` keyed with the secret's UTF-8 bytes (any
+// entry matching is enough), absent without a secret. And `secret-rotation`: after a PUT replaces
+// the secret, two entries, newest first, X-Service-Signature with the new secret only; a second
+// replacement still two; `null` no signature at all. HMAC with node:crypto: the kit's verdict does
+// not reuse the code the reference server signs with.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { verifySignature, SIGNATURE_HEADER } from '../../../../lib/signing.ts';
+import type { KitContext } from '../context.ts';
+import type { Delivery } from '../receiver.ts';
+import { breach, bodyWith, crudNamed, newSecret, parseBody, ruleViolation, sink, subscribe } from './rule-support.ts';
+import { ContractViolation, type Violation } from '../verify.ts';
+
+/** The document's tolerance ("more than 5 minutes away from your clock"), in seconds. */
+const TOLERANCE_SECONDS = 300;
+
+const header = (delivery: Delivery, name: string) => {
+  const value = delivery.headers[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+/** The `webhook-timestamp` as a number, or undefined when it is not Unix seconds. */
+export function timestampOf(delivery: Delivery): number | undefined {
+  const text = header(delivery, 'webhook-timestamp');
+  return text !== undefined && /^\d{1,12}$/.test(text) ? Number(text) : undefined;
+}
+
+/** The space-separated entries of `webhook-signature` (empty when absent). */
+export function signatureEntries(delivery: Delivery): string[] {
+  return (header(delivery, 'webhook-signature') ?? '').split(' ').filter((entry) => entry !== '');
+}
+
+/** Whether `entry` is the `v1,` signature of this delivery with `secret`. */
+export function entrySignedWith(delivery: Delivery, entry: string, secret: string): boolean {
+  const hmac = createHmac('sha256', Buffer.from(secret, 'utf8'));
+  hmac.update(`${header(delivery, 'webhook-id') ?? ''}.${header(delivery, 'webhook-timestamp') ?? ''}.`);
+  const expected = Buffer.from(`v1,${hmac.update(delivery.raw).digest('base64')}`);
+  const offered = Buffer.from(entry);
+  return offered.length === expected.length && timingSafeEqual(offered, expected);
+}
+
+/** `webhook-id` and `webhook-timestamp` of one delivery, whatever its webhook's secret. */
+export function idAndTimeViolations(delivery: Delivery): Violation[] {
+  const violations: Violation[] = [];
+  const id = header(delivery, 'webhook-id');
+  const deliveryId = header(delivery, 'x-service-delivery');
+  if (id === undefined || id !== deliveryId) {
+    violations.push(ruleViolation('param.StandardIdHeader.1', `webhook-id is ${JSON.stringify(id ?? null)}, X-Service-Delivery ${JSON.stringify(deliveryId ?? null)}: they must be the same value`));
+  }
+  const timestamp = timestampOf(delivery);
+  const received = Math.floor(delivery.receivedAt / 1000);
+  if (timestamp === undefined) {
+    violations.push(ruleViolation('param.StandardTimestampHeader.1', `webhook-timestamp is ${JSON.stringify(header(delivery, 'webhook-timestamp') ?? null)}, not Unix seconds`));
+  } else if (Math.abs(received - timestamp) > TOLERANCE_SECONDS) {
+    // A receiver following the document refuses it: the attempt's time must be the sending time.
+    violations.push(
+      ruleViolation('param.StandardTimestampHeader.1', `webhook-timestamp ${timestamp} is ${received - timestamp} s from the kit's clock when it arrived: a receiver refuses anything more than ${TOLERANCE_SECONDS} s away`, [
+        `received at ${new Date(delivery.receivedAt).toISOString()}, stamped ${new Date(timestamp * 1000).toISOString()}`,
+      ]),
+    );
+  }
+  return violations;
+}
+
+/** Violations of the Standard Webhooks headers of one delivery; `secret` undefined: the webhook has none. */
+export function standardHeaderViolations(delivery: Delivery, secret: string | undefined): Violation[] {
+  const violations = idAndTimeViolations(delivery);
+  const entries = signatureEntries(delivery);
+  if (secret === undefined) {
+    if (header(delivery, 'webhook-signature') !== undefined) violations.push(ruleViolation('param.StandardSignatureHeader.3', 'a webhook without a secret got webhook-signature', [String(header(delivery, 'webhook-signature'))]));
+  } else if (entries.length === 0) {
+    violations.push(ruleViolation('delivery-headers.8', 'webhook-signature is missing on a signed webhook'));
+  } else if (!entries.some((entry) => entrySignedWith(delivery, entry, secret))) {
+    violations.push(ruleViolation('param.StandardSignatureHeader.1', "no webhook-signature entry is the v1, base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{raw body} with the webhook's secret", [`webhook-signature: ${entries.join(' ')}`]));
+  }
+  return violations;
+}
+
+const findingOf = (delivery: Delivery) => parseBody(delivery)?.data?.finding_id;
+
+/**
+ * `secret-rotation`: a webhook whose secret a PUT replaced signs with both, the new one first, and
+ * X-Service-Signature with the new one only; replaced again, the first secret is gone (two
+ * entries: the two newest); removed, no signature at all.
+ */
+export async function secretRotation(ctx: KitContext, check: string): Promise<{ note: string }> {
+  const [webhooks, findings] = [crudNamed(ctx, 'webhooks'), crudNamed(ctx, 'findings')];
+  const subject = ctx.model.webhooks.find((w) => w.event === 'finding.created')?.label ?? 'webhook finding.created';
+  const target = await sink(ctx, 'rotation');
+  const secrets = [newSecret(), newSecret(), newSecret()] as const;
+  const hook = await subscribe(ctx, check, target.url, ['finding.created'], { secret: secrets[0] });
+  let waitedMs = 0;
+  /** PUTs `secret`, causes a finding.created and returns its delivery to this webhook. */
+  const deliveryAfter = async (secret: string | null, why: string): Promise<Delivery> => {
+    const put = await ctx.send(webhooks.update, { id: hook.id, body: { url: hook.json.url, events: hook.json.events, secret } });
+    ctx.expect(webhooks.update, check, put, { statuses: [200] }, why);
+    const { id } = await ctx.create(findings, check, await bodyWith(ctx, findings.create, { policy_id: null }));
+    const waited = await target.waitFor((ds) => ds.some((d) => findingOf(d) === id), `the finding.created of ${id} after a PUT ${why}`);
+    waitedMs += waited.waitedMs;
+    const delivery = target.deliveries().find((d) => findingOf(d) === id);
+    if (!delivery) breach(subject, check, 'webhooks.2', `no finding.created reached the webhook after a PUT ${why}`, [`the kit waited ${waited.waitedMs} ms`]);
+    const [headerFault] = idAndTimeViolations(delivery);
+    if (headerFault) throw new ContractViolation(subject, check, [headerFault]);
+    return delivery;
+  };
+  const judge = (delivery: Delivery, newest: string, previous: string, why: string, countRule: string) => {
+    const entries = signatureEntries(delivery);
+    const shown = [`webhook-signature: ${entries.join(' ')}`];
+    if (entries.length !== 2) breach(subject, check, countRule, `after a PUT ${why}, webhook-signature has ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}, not one per valid secret (2)`, shown);
+    if (!entrySignedWith(delivery, entries[0]!, newest) || !entrySignedWith(delivery, entries[1]!, previous)) {
+      breach(subject, check, 'param.StandardSignatureHeader.2', `after a PUT ${why}, the entries are not the new secret's then the replaced one's (newest first)`, shown);
+    }
+    if (!verifySignature(delivery.raw, header(delivery, SIGNATURE_HEADER.toLowerCase()), newest)) {
+      breach(subject, check, 'rotating-a-secret.2', `after a PUT ${why}, ${SIGNATURE_HEADER} is not the new secret's`, [`${SIGNATURE_HEADER}: ${String(header(delivery, SIGNATURE_HEADER.toLowerCase()))}`]);
+    }
+  };
+  judge(await deliveryAfter(secrets[1], 'replacing the secret'), secrets[1], secrets[0], 'replacing the secret', 'rotating-a-secret.1');
+  judge(await deliveryAfter(secrets[2], 'replacing the secret again'), secrets[2], secrets[1], 'replacing the secret again (the first one no longer valid)', 'rotating-a-secret.3');
+  const unsigned = await deliveryAfter(null, 'with secret: null');
+  const left = ['webhook-signature', SIGNATURE_HEADER.toLowerCase()].filter((name) => header(unsigned, name) !== undefined);
+  if (left.length > 0) breach(subject, check, 'rotating-a-secret.4', `after a PUT with secret: null the delivery still carries ${left.join(' and ')}`, left.map((name) => `${name}: ${String(header(unsigned, name))}`));
+  return { note: `the kit waited ${waitedMs} ms for three deliveries` };
+}
