@@ -3,7 +3,7 @@
 import type { LookupAddress } from 'node:dns';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
-import { addressRefusal, checkWebhookUrl, classifyAddress, guardedLookup, urlRefusal, type Resolver } from '../../server/webhooks/ssrf.ts';
+import { addressRefusal, checkWebhookUrl, classifyAddress, guardedLookup, systemResolver, urlRefusal, type Resolver } from '../../server/webhooks/ssrf.ts';
 import { PROBLEM, readProblem, startTestServer, type TestServer } from '../server/helpers.ts';
 import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
 import { waitUntil } from '../../scripts/wait.ts';
@@ -96,6 +96,17 @@ describe('checkWebhookUrl (save time)', () => {
     expect(await checkWebhookUrl('https://unknown.example.com/hook', { mode: 'production', resolve })).toBeUndefined();
     const never: Resolver = () => new Promise(() => {});
     expect(await checkWebhookUrl('https://slow.example.com/hook', { mode: 'production', resolve: never, timeoutMs: 20 })).toBeUndefined();
+  });
+});
+
+describe('systemResolver', () => {
+  it('answers a name under .invalid itself, without asking DNS (RFC 6761)', async () => {
+    // The system resolver's own refusal reads "getaddrinfo ENOTFOUND …"; this one names the RFC.
+    for (const name of ['secmon-contract.invalid', 'A.B.INVALID.']) {
+      await expect(systemResolver(name)).rejects.toMatchObject({ code: 'ENOTFOUND', message: expect.stringContaining('RFC 6761') });
+    }
+    // Any other name still goes to the system resolver (/etc/hosts answers for localhost).
+    expect((await systemResolver('localhost')).map((entry) => entry.address)).toContain('127.0.0.1');
   });
 });
 
