@@ -9,7 +9,7 @@ import SlowFirst from './test/support/slow-first.ts';
 // - everything else that reaches a store (test/store/ is the store conformance suite, test/server/,
 //   test/webhooks/, the kit against the reference server) runs twice: on embedded SQLite, and on
 //   PostgreSQL in a throw-away cluster (test/support/postgres-setup.ts).
-const ON_BOTH_STORES = ['test/store/**/*.test.ts', 'test/server/**/*.test.ts', 'test/webhooks/**/*.test.ts', 'test/contract/reference.test.ts'];
+const ON_BOTH_STORES = ['test/store/**/*.test.ts', 'test/server/**/*.test.ts', 'test/webhooks/**/*.test.ts', 'test/kit/reference.test.ts'];
 
 export default defineConfig({
   test: {

@@ -13,7 +13,8 @@ import { CHECKS } from './kit/plan.ts';
 import { formatRules, ruleCoverage } from './kit/rules/trace.ts';
 import { junitReport } from './kit/junit.ts';
 import { receiverCommand } from './kit/receiver-check.ts';
-import { runKit, type KnownLimit } from './kit/runner.ts';
+import type { KnownLimit } from './kit/results.ts';
+import { runKit } from './kit/runner.ts';
 
 // `secmon-contract receiver …` checks a webhook receiver instead of an API (kit/receiver-check.ts).
 if (process.argv[2] === 'receiver') {

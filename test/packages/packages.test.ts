@@ -18,7 +18,7 @@ import { pino } from 'pino';
 import { PACKAGES, manifestOf, type PackageName } from '../../scripts/packages.ts';
 import { root } from '../../scripts/pipeline.ts';
 import { launchChromium } from '../browser/chromium.ts';
-import { startReferenceTarget, WRITER_KEY, type ReferenceTarget } from '../contract/reference-target.ts';
+import { startReferenceTarget, WRITER_KEY, type ReferenceTarget } from '../kit/reference-target.ts';
 import { createProject, installedPackages, machineNode, npmInstall, outsiderEnv, packAll, run, type Tarballs } from './outsider.ts';
 
 const document = loadDocument();

@@ -7,18 +7,18 @@ const SLOW = [
   'test/packages/',
   'test/browser/server-docs',
   'test/multi-instance/',
-  'test/contract/pipeline',
-  'test/contract/faults',
+  'test/kit/pipeline',
+  'test/kit/faults',
   'test/webhooks/isolation',
   'test/browser/settings',
   'test/webhooks/retries',
   'test/browser/docs-page',
   'test/webhooks/sqlite/crash',
   'test/mock/launcher',
-  'test/contract/mock',
+  'test/kit/mock',
   'test/browser/cross-origin',
   'test/breaking/release',
-  'test/contract/reference',
+  'test/kit/reference',
 ];
 
 const rank = (file: TestSpecification) => {

@@ -2,7 +2,7 @@
 // did for it. The gate fails when a check failed, or when an operation or webhook has no check at
 // all (the kit could derive none, as for a new kind of operation), or none that ran without a
 // stated reason.
-import type { CheckResult } from './runner.ts';
+import type { CheckResult } from './results.ts';
 import { CHECKS } from './plan.ts';
 import { formatRuleSummary, ruleCoverage, type RuleCoverage } from './rules/trace.ts';
 import type { ContractModel } from './spec.ts';

@@ -3,7 +3,7 @@
 // named by the check, with no URL in either, so results keep their identity across environments; a
 // failure carries the full report, a skipped check or a known limit says why. A testcase's time is
 // the check's own: what it waited for the target's quota is reported beside it.
-import type { CheckResult } from './runner.ts';
+import type { CheckResult } from './results.ts';
 
 // XML 1.0 forbids most control characters even when escaped; a response body may contain them.
 const INVALID_XML = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;

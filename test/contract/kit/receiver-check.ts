@@ -13,7 +13,7 @@ import { EVENT_TYPES, type EventType } from '../../../lib/events.ts';
 import { DEFAULT_TOLERANCE_SECONDS } from '../../../lib/standard-webhooks.ts';
 import { MARK } from './coverage.ts';
 import { junitReport } from './junit.ts';
-import type { CheckResult } from './runner.ts';
+import type { CheckResult } from './results.ts';
 
 /** The service's time-out for an answer (the document's *Delivery and retries*). */
 const ANSWER_WITHIN_MS = 10_000;

@@ -2,7 +2,7 @@
 // (named in the report's first line, so the console and JUnit show it), what a run did for every
 // rule of the catalogue, and the catalogue as `--rules` prints it.
 import type { OpenApiDocument } from '../../../../lib/document.ts';
-import type { CheckResult } from '../runner.ts';
+import type { CheckResult } from '../results.ts';
 import { CATALOGUE } from './catalogue.ts';
 import { catalogueDrift, statusOf, type CatalogueEntry, type CheckedRule } from './rule.ts';
 

@@ -3,7 +3,7 @@
 // another ETag encoding, every delivery duplicated and delivered out of order — must pass every
 // behaviour check.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runKit } from './kit/runner.ts';
+import { runKit } from '../contract/kit/runner.ts';
 import { startFaultProxy, type Fault, type ProxiedResponse } from './fault-proxy.ts';
 import { startReferenceTarget, type ReferenceTarget } from './reference-target.ts';
 

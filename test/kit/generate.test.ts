@@ -1,7 +1,7 @@
 // The kit's schema-driven generator, on every request body of the document: valid samples really
 // validate, invalid ones really do not, and the invalid cases cover every kind of break.
 import { afterAll, describe, expect, it } from 'vitest';
-import { createKitContext } from './kit/context.ts';
+import { createKitContext } from '../contract/kit/context.ts';
 
 // No request is sent: bodies are only generated (the receiver the URL override points at is local).
 const ctx = createKitContext({ baseUrl: 'http://127.0.0.1:9', apiKey: 'unused-key', profile: 'stateless' });

@@ -4,7 +4,7 @@
 import { parseApiKeys, testConfig, type Config } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
 import { testDatabase } from '../support/database.ts';
-import type { KitOptions } from './kit/context.ts';
+import type { KitOptions } from '../contract/kit/context.ts';
 
 export const WRITER_KEY = 'contract-writer-3b8f1d';
 export const READER_KEY = 'contract-reader-9c2e4a';

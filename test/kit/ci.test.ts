@@ -11,16 +11,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { parseQuota, planBudget, quotaWaitSeconds } from './kit/budget.ts';
-import { createKitContext } from './kit/context.ts';
-import { coverage as coverageOf, formatCoverage } from './kit/coverage.ts';
-import { junitReport } from './kit/junit.ts';
-import { planChecks } from './kit/plan.ts';
-import { triggerInvocation } from './kit/raise.ts';
-import { runCheck, runKit, type KitRun } from './kit/runner.ts';
+import { parseQuota, planBudget, quotaWaitSeconds } from '../contract/kit/budget.ts';
+import { createKitContext } from '../contract/kit/context.ts';
+import { coverage as coverageOf, formatCoverage } from '../contract/kit/coverage.ts';
+import { junitReport } from '../contract/kit/junit.ts';
+import { planChecks } from '../contract/kit/plan.ts';
+import { triggerInvocation } from '../contract/kit/raise.ts';
+import { runCheck, runKit, type KitRun } from '../contract/kit/runner.ts';
 import { startReferenceTarget, WRITER_KEY, type ReferenceTarget } from './reference-target.ts';
 
-const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../contract/cli.ts', import.meta.url));
 const OUTSIDE = ['device.connected', 'device.disconnected', 'scan.completed'];
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -305,7 +305,7 @@ describe('reports', () => {
     const help = await cli(['--help']);
     const options = [...new Set([...help.stdout.matchAll(/^\s+(--[a-z-]+)/gm)].map((m) => m[1]!))];
     expect(options.length).toBeGreaterThan(15);
-    const readme = readFileSync(fileURLToPath(new URL('./README.md', import.meta.url)), 'utf8');
+    const readme = readFileSync(fileURLToPath(new URL('../contract/README.md', import.meta.url)), 'utf8');
     const examples = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!).join('\n');
     expect(options.filter((option) => !new RegExp(`${option}(?![a-z-])`).test(examples))).toEqual([]);
   });

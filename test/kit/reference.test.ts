@@ -2,8 +2,8 @@
 // reference server whose quota is small enough to use up, and the retry waits against a third that
 // keeps the documented retry schedule (the first one compresses it, so its retries come at once).
 import { afterAll, describe, expect, it } from 'vitest';
-import { runKit } from './kit/runner.ts';
-import { defineContractSuite } from './kit/suite.ts';
+import { runKit } from '../contract/kit/runner.ts';
+import { defineContractSuite } from './suite.ts';
 import { startReferenceTarget, type ReferenceTarget } from './reference-target.ts';
 
 const targets: ReferenceTarget[] = [];

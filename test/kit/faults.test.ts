@@ -10,12 +10,13 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { loadDocument } from '../../lib/document.ts';
 import { SIGNATURE_HEADER } from '../../lib/signing.ts';
-import type { KitOptions } from './kit/context.ts';
-import { coverage } from './kit/coverage.ts';
-import { planChecks } from './kit/plan.ts';
-import { CATALOGUE } from './kit/rules/catalogue.ts';
-import { runKit, type CheckResult } from './kit/runner.ts';
-import { buildModel } from './kit/spec.ts';
+import type { KitOptions } from '../contract/kit/context.ts';
+import { coverage } from '../contract/kit/coverage.ts';
+import { planChecks } from '../contract/kit/plan.ts';
+import { CATALOGUE } from '../contract/kit/rules/catalogue.ts';
+import type { CheckResult } from '../contract/kit/results.ts';
+import { runKit } from '../contract/kit/runner.ts';
+import { buildModel } from '../contract/kit/spec.ts';
 import { editJson, startFaultProxy, type Fault, type ProxiedResponse } from './fault-proxy.ts';
 import { contents, startReferenceTarget, type ReferenceTarget } from './reference-target.ts';
 
@@ -449,7 +450,7 @@ describe('npm run contract against a broken implementation', () => {
     const scratch = mkdtempSync(join(tmpdir(), 'contract-cli-'));
     const junit = join(scratch, 'junit.xml');
     try {
-      const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
+      const cli = fileURLToPath(new URL('../contract/cli.ts', import.meta.url));
       const child = spawn(
         process.execPath,
         [cli, '--base-url', proxy.url, '--api-key', reference.kit.apiKey, '--read-key', reference.kit.readKey!, '--cases', '4', '--report', junit],

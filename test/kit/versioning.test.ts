@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { eventSchemaPointer } from '../../lib/events.ts';
 import { listMediaTypes, loadDocument } from '../../lib/document.ts';
 import { createSchemaValidator, schemaPointer } from '../../lib/schema-validator.ts';
-import { createKitContext } from './kit/context.ts';
-import { ajvDetails, sentBodyValidator } from './kit/verify.ts';
+import { createKitContext } from '../contract/kit/context.ts';
+import { ajvDetails, sentBodyValidator } from '../contract/kit/verify.ts';
 
 const doc = loadDocument();
 const strict = createSchemaValidator(doc);

@@ -6,14 +6,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadDocument } from '../../lib/document.ts';
-import { coverage } from './kit/coverage.ts';
-import { CHECKS, planChecks } from './kit/plan.ts';
-import type { CheckResult } from './kit/runner.ts';
-import { CATALOGUE } from './kit/rules/catalogue.ts';
-import { catalogueDrift, nextId, statusOf } from './kit/rules/rule.ts';
-import { splitDescription } from './kit/rules/sentences.ts';
-import { formatRules, ruleCoverage, traceFailure } from './kit/rules/trace.ts';
-import { buildModel } from './kit/spec.ts';
+import { coverage } from '../contract/kit/coverage.ts';
+import { CHECKS, planChecks } from '../contract/kit/plan.ts';
+import type { CheckResult } from '../contract/kit/results.ts';
+import { CATALOGUE } from '../contract/kit/rules/catalogue.ts';
+import { catalogueDrift, nextId, statusOf } from '../contract/kit/rules/rule.ts';
+import { splitDescription } from '../contract/kit/rules/sentences.ts';
+import { formatRules, ruleCoverage, traceFailure } from '../contract/kit/rules/trace.ts';
+import { buildModel } from '../contract/kit/spec.ts';
 
 describe('the rule catalogue', () => {
   it('holds every sentence of the document’s descriptions, and nothing the document no longer says', () => {
@@ -35,7 +35,7 @@ describe('the rule catalogue', () => {
   });
 
   it('every rule a check cites (`breach(…, "<id>", …)`) is in the catalogue and judged by that kind of check', () => {
-    const folder = fileURLToPath(new URL('./kit/checks/', import.meta.url));
+    const folder = fileURLToPath(new URL('../contract/kit/checks/', import.meta.url));
     const ids = new Set(CATALOGUE.map((entry) => entry.id));
     const cited = readdirSync(folder).flatMap((file) =>
       [...readFileSync(folder + file, 'utf8').matchAll(/(?:breach\([^;]*?|ruleViolation\(|fail\([^;]*?)'([a-zA-Z][\w-]*(?:\.[\w-]+)*\.\d+)'/g)].map((m) => `${file}: ${m[1]}`),
@@ -52,7 +52,7 @@ describe('the rule catalogue', () => {
   });
 
   it('`npm run contract:rules` agrees (exit 0) and `--rules` lists every entry', () => {
-    const sync = execFileSync(process.execPath, [fileURLToPath(new URL('./kit/rules/sync.ts', import.meta.url))], { encoding: 'utf8' });
+    const sync = execFileSync(process.execPath, [fileURLToPath(new URL('../contract/kit/rules/sync.ts', import.meta.url))], { encoding: 'utf8' });
     expect(sync).toContain(`the catalogue matches the document: ${CATALOGUE.length} entries`);
     const listed = formatRules(ruleCoverage(loadDocument(), undefined, CATALOGUE, CHECKS));
     for (const entry of CATALOGUE) expect(listed).toContain(entry.id);

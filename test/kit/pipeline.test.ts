@@ -13,13 +13,13 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { parseApiKeys, testConfig } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
-import { groupByDeliveryId } from './kit/checks/events.ts';
-import { createKitContext, KIT_PREFIX } from './kit/context.ts';
-import { createHttpClient } from './kit/http.ts';
-import type { Delivery } from './kit/receiver.ts';
+import { groupByDeliveryId } from '../contract/kit/checks/events.ts';
+import { createKitContext, KIT_PREFIX } from '../contract/kit/context.ts';
+import { createHttpClient } from '../contract/kit/http.ts';
+import type { Delivery } from '../contract/kit/receiver.ts';
 import { contents, READER_KEY, startReferenceTarget, WRITER_KEY, type ReferenceTarget } from './reference-target.ts';
 
-const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../contract/cli.ts', import.meta.url));
 
 interface Cli {
   code: number | null;

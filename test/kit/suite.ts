@@ -3,12 +3,13 @@
 // (profile, whether a read key exists) must be known when the file is collected.
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { loadDocument, type OpenApiDocument } from '../../../lib/document.ts';
-import { createKitContext, type KitContext, type KitOptions, type Profile } from './context.ts';
-import { coverage, formatCoverage } from './coverage.ts';
-import { planChecks } from './plan.ts';
-import { plannedSkip, runCheck, type CheckResult, type KnownLimit } from './runner.ts';
-import { buildModel } from './spec.ts';
+import { loadDocument, type OpenApiDocument } from '../../lib/document.ts';
+import { createKitContext, type KitContext, type KitOptions, type Profile } from '../contract/kit/context.ts';
+import { coverage, formatCoverage } from '../contract/kit/coverage.ts';
+import { planChecks } from '../contract/kit/plan.ts';
+import type { CheckResult, KnownLimit } from '../contract/kit/results.ts';
+import { plannedSkip, runCheck } from '../contract/kit/runner.ts';
+import { buildModel } from '../contract/kit/spec.ts';
 
 export interface SuiteOptions {
   name: string;

@@ -11,7 +11,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReceiverApp } from '../../examples/receiver/app.ts';
 import { verifySignature } from '../../lib/signing.ts';
-import { receiverCommand, runReceiverCheck } from './kit/receiver-check.ts';
+import { receiverCommand, runReceiverCheck } from '../contract/kit/receiver-check.ts';
 
 const SECRET = 'whsec_receiver_check_5c1f0e9a';
 const servers: Server[] = [];

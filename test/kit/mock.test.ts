@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll } from 'vitest';
 import { startMock, type MockServer } from '../../mock/prism.ts';
-import { defineContractSuite } from './kit/suite.ts';
-import type { KnownLimit } from './kit/runner.ts';
+import { defineContractSuite } from './suite.ts';
+import type { KnownLimit } from '../contract/kit/results.ts';
 
 let mock: MockServer | undefined;
 
