@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { parseApiKeys, testConfig } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
 import { groupByDeliveryId } from '../contract/kit/checks/events.ts';
-import { createKitContext, KIT_PREFIX } from '../contract/kit/context.ts';
+import { KIT_PREFIX } from '../contract/kit/cases.ts';
+import { createKitContext } from '../contract/kit/context.ts';
 import { createHttpClient } from '../contract/kit/http.ts';
 import type { Delivery } from '../contract/kit/receiver.ts';
 import { contents, READER_KEY, startReferenceTarget, WRITER_KEY, type ReferenceTarget } from './reference-target.ts';

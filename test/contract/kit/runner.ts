@@ -1,7 +1,7 @@
 // Runs planned checks outside any test framework (the vitest suite and the fault tests both use
 // it): each check's outcome, with known limits of a target applied openly rather than silently.
 import { parseQuota, planBudget, type Quota } from './budget.ts';
-import { foreignDeliveries } from './checks/events.ts';
+import { foreignDeliveries } from './checks/event-run.ts';
 import { createKitContext, type KitContext, type KitOptions } from './context.ts';
 import { coverage, formatCoverage, type Coverage } from './coverage.ts';
 import { describeForeign, foreignSubscribers, type ForeignWebhook } from './foreign.ts';
