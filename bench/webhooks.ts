@@ -113,13 +113,11 @@ async function run(scenario: Scenario, dir: string, index: number): Promise<Resu
   const received = new Map<string, number>();
   const latencies: number[] = [];
   let badSignatures = 0;
-  let receipts = 0;
   let lastReceipt = 0;
 
   const record = (findingId: string, at: number) => latencies.push(at - sentAt.get(findingIndex.get(findingId)!)!);
   const receiver = await startReceiver((webhookId, findingId, at, verified) => {
     if (!verified) badSignatures++;
-    receipts++;
     lastReceipt = at;
     const key = `${webhookId} ${findingId}`;
     received.set(key, (received.get(key) ?? 0) + 1);
@@ -153,7 +151,6 @@ async function run(scenario: Scenario, dir: string, index: number): Promise<Resu
     received.clear();
     latencies.length = 0;
     early.length = 0;
-    receipts = 0;
     badSignatures = 0;
 
     const started = performance.now();

@@ -72,5 +72,5 @@ function table(rows: DeliveryResult[]): string {
     ]),
   );
   const widths = lines[0]!.map((_, column) => Math.max(...lines.map((line) => line[column]!.length)));
-  return lines.map((line) => line.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd() + '\n').join('');
+  return lines.map((line) => `${line.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()}\n`).join('');
 }

@@ -17,7 +17,7 @@ import { mergeOverrides, sampleEvent } from './samples.ts';
 export const SIMULATOR_PATH = '/_simulator';
 
 /** The document's pattern of a webhook id. */
-const WEBHOOK_ID = new RegExp((loadDocument().components?.schemas?.WebhookId as { pattern: string }).pattern);
+const WEBHOOK_ID = new RegExp((loadDocument().components!.schemas!.WebhookId as { pattern: string }).pattern);
 
 export interface SimulatorDeps {
   store: Store;

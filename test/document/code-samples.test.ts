@@ -175,7 +175,7 @@ describe('the TypeScript samples compile against the client (tsc, strict)', () =
   // Inside node_modules so that express, @types/node and the root package.json ("type": "module") resolve.
   const dir = mkdtempSync(join(root, 'node_modules', '.code-samples-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const fence = /```ts\n([^]*?)```/g;
+  const fence = /```ts\n([\s\S]*?)```/g;
   const sources: [string, string][] = [
     ...operations.map((ref): [string, string] => [ref.operation.operationId!, samplesOf(ref).find((sample) => sample.label === CLIENT_LABEL)!.source]),
     ...listWebhookOperations(doc).map((ref): [string, string] => [ref.operation.operationId!, [...ref.operation.description!.matchAll(fence)][0]![1]!]),

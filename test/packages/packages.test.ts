@@ -52,7 +52,7 @@ afterAll(async () => {
 /** The first fenced block of a language in a package README: the example the README promises. */
 function readmeExample(name: PackageName, language: string): string {
   const readme = readFileSync(join(root, PACKAGES[name].dir, 'README.md'), 'utf8');
-  const block = new RegExp('```' + language + '\\n([\\s\\S]*?)```').exec(readme);
+  const block = new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``).exec(readme);
   if (!block) throw new Error(`${name} README has no ${language} example`);
   return block[1]!;
 }

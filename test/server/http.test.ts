@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const operations = listOperations(loadDocument());
-const concrete = (path: string) => path.replace('{id}', { '/v1/policies/{id}': 'pol', '/v1/findings/{id}': 'fnd', '/v1/webhooks/{id}': 'whk' }[path]! + '_01jbz0r5s6t7v8w9x0y1z2a3b4');
+const concrete = (path: string) => path.replace('{id}', `${{ '/v1/policies/{id}': 'pol', '/v1/findings/{id}': 'fnd', '/v1/webhooks/{id}': 'whk' }[path]!}_01jbz0r5s6t7v8w9x0y1z2a3b4`);
 
 describe('authentication', () => {
   it.each(operations.map((op) => [op.method.toUpperCase(), op.path] as const))('%s %s: 401 without a key or with an unknown one', async (method, path) => {

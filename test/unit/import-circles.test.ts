@@ -50,7 +50,7 @@ describe('imports', () => {
 
   it(`${FOLDERS.join(', ')}: nothing imports from the tests (they depend on the product, never the reverse)`, () => {
     // test/contract is the contract kit's source (a published package), not a test.
-    const isTest = (path: string) => path.startsWith(join(ROOT, 'test') + '/') && !path.startsWith(join(ROOT, 'test/contract') + '/');
+    const isTest = (path: string) => path.startsWith(`${join(ROOT, 'test')}/`) && !path.startsWith(`${join(ROOT, 'test/contract')}/`);
     const wrong = [...importGraph()].flatMap(([file, targets]) =>
       targets.filter(isTest).map((target) => `${relative(ROOT, file)} → ${relative(ROOT, target)}`),
     );

@@ -44,7 +44,7 @@ async function sendTestEvent(webhook: Webhook, type: string, { client, apiKey, r
   for (let waited = 0; waited < DELIVERY_POLL_LIMIT_MS; waited += DELIVERY_POLL_MS) {
     await new Promise((resolve) => setTimeout(resolve, DELIVERY_POLL_MS));
     const { data } = await client.GET('/v1/webhooks/{id}', { params: { path: { id: webhook.id } } });
-    if (data && data.last_delivery && data.last_delivery.attempted_at !== before) {
+    if (data?.last_delivery && data.last_delivery.attempted_at !== before) {
       $(`webhook-${webhook.id}`).replaceWith(render(data));
       const last = data.last_delivery;
       return showStatus(`Test ${type} event: delivery ${last.succeeded ? 'succeeded' : 'failed'} (${last.status_code ?? 'no answer'}).`);

@@ -10,7 +10,6 @@ import { secretAssignments } from '../secret-rotation.ts';
 import { arrayStatement, jsonOrNull, json, selectPage, statement, type Values } from './statements.ts';
 
 type Webhook = components['schemas']['Webhook'];
-type EventType = components['schemas']['EventType'];
 
 const COLUMNS = `w.id, w.url, w.events, w.secret IS NOT NULL AS has_secret, w.description, w.enabled,
   w.disabled_reason, w.last_delivery, w.created_at, w.updated_at`;

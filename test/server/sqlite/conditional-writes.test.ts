@@ -23,7 +23,11 @@ afterEach(async () => {
   t = undefined;
 });
 
-const tally = (outcomes: string[]) => outcomes.reduce<Record<string, number>>((counts, outcome) => ({ ...counts, [outcome]: (counts[outcome] ?? 0) + 1 }), {});
+const tally = (outcomes: string[]) => {
+  const counts: Record<string, number> = {};
+  for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1;
+  return counts;
+};
 
 describe('conditional writes', () => {
   it(`store: ${RACERS} connections with one ETag, released at once: one write, the rest precondition-failed`, async () => {

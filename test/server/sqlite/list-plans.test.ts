@@ -45,7 +45,7 @@ function combinations(names: string[]): Filters[] {
   return names.reduce<Filters[]>(
     (all, name) => {
       if (!(name in SAMPLES)) throw new Error(`no sample value for the filter ${name}: add one to SAMPLES`);
-      return [...all, ...all.map((filters) => ({ ...filters, [name]: SAMPLES[name]! }))];
+      return all.concat(all.map((filters) => ({ ...filters, [name]: SAMPLES[name]! })));
     },
     [{}],
   );

@@ -26,7 +26,7 @@ async function exitOf(args: string[], env: Record<string, string> = {}): Promise
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const [code] = (await once(child, 'exit')) as [number | null];
   // The development keys are printed before listening; what matters is the last line.
-  return { code, stderr: stderr.replace(/^secmon: development API keys[^]*?scopes: read\n/, '') };
+  return { code, stderr: stderr.replace(/^secmon: development API keys[\s\S]*?scopes: read\n/, '') };
 }
 
 function expectOneLine(stderr: string, ...parts: (string | RegExp)[]): void {

@@ -29,7 +29,7 @@ export async function successResponse(ctx: KitContext, op: OperationModel, check
     const location = exchange.headers.get('location');
     const read = ctx.resourceOf(op).read;
     if (location && read) {
-      const followed = await ctx.send(read, { path: new URL(location, ctx.http.baseUrl + '/').pathname });
+      const followed = await ctx.send(read, { path: new URL(location, `${ctx.http.baseUrl}/`).pathname });
       ctx.expect(read, `${check}: Location of ${op.operationId}`, followed, { statuses: [200] }, `GET ${location}`);
       const createdId = (exchange.json as { id?: unknown }).id;
       const readId = (followed.json as { id?: unknown }).id;

@@ -57,8 +57,7 @@ export function catalogueDrift(doc: OpenApiDocument, catalogue: readonly Catalog
     else missing.push(sentence);
   }
   const stale = [...unclaimed.values()].flat();
-  const seen = new Set<string>();
-  const duplicateIds = catalogue.map((e) => e.id).filter((id) => (seen.has(id) ? true : (seen.add(id), false)));
+  const duplicateIds = catalogue.map((e) => e.id).filter((id, index, ids) => ids.indexOf(id) !== index);
   return { missing, stale, duplicateIds };
 }
 

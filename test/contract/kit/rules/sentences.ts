@@ -17,7 +17,7 @@ export interface Sentence {
 
 const SKIPPED_KEYS = new Set(['example', 'examples']);
 
-const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+const escapeKey = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Every description sentence of the document, in document order. */
 export function documentSentences(doc: OpenApiDocument): Sentence[] {
@@ -30,7 +30,7 @@ export function documentSentences(doc: OpenApiDocument): Sentence[] {
     if (typeof value !== 'object' || value === null) return;
     for (const [key, child] of Object.entries(value)) {
       if (SKIPPED_KEYS.has(key)) continue;
-      const at = `${pointer}/${escape(key)}`;
+      const at = `${pointer}/${escapeKey(key)}`;
       if (key === 'description' && typeof child === 'string') out.push(...splitDescription(child).map((s) => ({ at, ...s })));
       else walk(child, at);
     }
