@@ -63,11 +63,13 @@ function deliveryTable(results: { setup: Setup; rate: DeliveryRate }[]): string 
   return lines.join('\n');
 }
 
+// BENCH_PARTS=http or =deliveries runs one half (both by default).
+const parts = (process.env.BENCH_PARTS ?? 'http,deliveries').split(',');
 const started = performance.now();
-const cells = await runHttpBench();
-const rates = await deliveries();
-process.stdout.write(
-  `\nHTTP (loopback, server in its own process)\n\n${httpTable(cells)}\n\n${httpTargets(cells)}\n\n` +
-    `Deliveries (${EVENTS} events × ${WEBHOOKS} webhooks, burst)\n\n${deliveryTable(rates)}\n\n` +
-    `${Math.round((performance.now() - started) / 1000)} s in all\n`,
-);
+let report = '';
+if (parts.includes('http')) {
+  const cells = await runHttpBench();
+  report += `\nHTTP (loopback, server in its own process)\n\n${httpTable(cells)}\n\n${httpTargets(cells)}\n`;
+}
+if (parts.includes('deliveries')) report += `\nDeliveries (${EVENTS} events × ${WEBHOOKS} webhooks, burst)\n\n${deliveryTable(await deliveries())}\n`;
+process.stdout.write(`${report}\n${Math.round((performance.now() - started) / 1000)} s in all\n`);
