@@ -4,18 +4,15 @@
 // deliveries per second with 1 and 3 dispatchers. Every server is a child process (server/main.ts);
 // PostgreSQL is a throw-away cluster on loopback, stopped at the end. One run, side by side.
 import autocannon from 'autocannon';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCluster, type Cluster } from '../scripts/postgres/cluster.ts';
 import { spawnServer, type ServerProcess } from '../scripts/server-process.ts';
+import { DELIVERY_KEY as KEY, deliveryRate, post } from './deliveries.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = 12;
-const KEY = 'bench-instances-key-0123';
 const DEVICE = 'dev_01jbz2m4n6p8q0r2s4t6v8w0x2';
 const HEADERS = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
 const CREATE_BODY = JSON.stringify({ title: 'SSH root login enabled', severity: 'high', device_id: DEVICE });
@@ -78,50 +75,13 @@ async function requests(setup: Setup, servers: ServerProcess[], measure: string,
   };
 }
 
-/** A burst of events to WEBHOOKS webhooks, created round-robin; deliveries per second until the last receipt. */
 async function deliveries(setup: Setup, servers: ServerProcess[]): Promise<Row> {
-  const received = new Set<string>();
-  let done: () => void = () => {};
-  const all = new Promise<void>((resolve) => (done = resolve));
-  const expected = EVENTS * WEBHOOKS;
-  const receiver = createServer((req, res) => {
-    const id = String(req.headers['x-service-delivery']);
-    req.resume();
-    req.on('end', () => {
-      res.end();
-      received.add(id);
-      if (received.size === expected) done();
-    });
-  });
-  receiver.listen(0, '127.0.0.1');
-  await once(receiver, 'listening');
-  const port = (receiver.address() as AddressInfo).port;
-  try {
-    for (let index = 0; index < WEBHOOKS; index++) {
-      await post(servers[0]!.url, '/v1/webhooks', { url: `http://127.0.0.1:${port}/hook-${index}`, events: ['finding.created'] });
-    }
-    const started = performance.now();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 16 }, async (_, client) => {
-        for (let index = client; index < EVENTS; index += 16) {
-          await post(servers[next++ % servers.length]!.url, '/v1/findings', { title: `Finding ${index}`, severity: 'low', device_id: DEVICE });
-        }
-      }),
-    );
-    const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 120_000).unref());
-    const outcome = await Promise.race([all, timeout]);
-    const seconds = (performance.now() - started) / 1000;
-    return { setup: setup.name, measure: `deliveries (${EVENTS} events × ${WEBHOOKS} webhooks)`, perSecond: received.size / seconds, p99: null, errors: outcome === 'timeout' ? expected - received.size : 0 };
-  } finally {
-    receiver.close();
-  }
-}
-
-async function post(url: string, path: string, body: unknown): Promise<void> {
-  const response = await fetch(url + path, { method: 'POST', headers: HEADERS, body: JSON.stringify(body) });
-  await response.arrayBuffer();
-  if (response.status !== 201) throw new Error(`POST ${path}: ${response.status}`);
+  const rate = await deliveryRate(
+    servers.map((server) => server.url),
+    EVENTS,
+    WEBHOOKS,
+  );
+  return { setup: setup.name, measure: `deliveries (${EVENTS} events × ${WEBHOOKS} webhooks)`, perSecond: rate.perSecond, p99: null, errors: rate.missing };
 }
 
 function table(rows: Row[]): string {

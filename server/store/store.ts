@@ -150,8 +150,11 @@ export interface DeliveryUpdate {
 
 /** The transaction recording a batch of attempts' outcomes (server/webhooks/outcomes.ts). */
 export interface RecordTransaction {
-  /** Counts an attempt on a pending delivery; false (nothing changed) when its lease was lost to another claim. */
-  update(update: DeliveryUpdate): Promise<boolean>;
+  /**
+   * Counts an attempt on each pending delivery, in one statement where the engine allows; per
+   * update, false (nothing changed) when its lease was lost to another claim.
+   */
+  update(updates: readonly DeliveryUpdate[]): Promise<boolean[]>;
   setLastDelivery(webhookId: string, lastDelivery: LastDelivery): Promise<void>;
   /** True when a delivery of the webhook finished delivered at or after `since` (epoch ms). */
   deliveredSince(webhookId: string, since: number): Promise<boolean>;

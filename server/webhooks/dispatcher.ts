@@ -50,6 +50,8 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
   // The lease outlives any attempt (time-out plus slack) so a live attempt is never claimed twice.
   const leaseMs = settings.leaseMs ?? settings.timeoutMs + 30_000;
   const inFlight = new Map<string, Flight>();
+  /** Attempts whose exchange with the endpoint has not ended (inFlight also holds those still recording). */
+  let sending = 0;
   const endpoints = new EndpointScheduler({
     concurrency: settings.concurrency,
     maxPerEndpoint: settings.perWebhookConcurrency,
@@ -80,7 +82,7 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
     try {
       do {
         pumpAgain = false;
-        const free = settings.concurrency - inFlight.size;
+        const free = settings.concurrency - sending;
         if (free <= 0) break;
         const now = (claimedAt = Date.now());
         // Where several instances claim, their attempts count against each endpoint's limit too.
@@ -156,17 +158,26 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
   function launch(delivery: ClaimedDelivery): void {
     const controller = new AbortController();
     endpoints.started(delivery.webhookId);
+    sending++;
     const flight: Flight = { delivery, controller, done: Promise.resolve() };
     inFlight.set(delivery.id, flight);
-    let health: EndpointHealth = 'unknown';
-    flight.done = attempt(delivery, controller, (judged) => (health = judged))
+    let ended = false;
+    // The slot is free once the exchange with the endpoint ends: recording the outcome is the
+    // database's work (batched), and on PostgreSQL a slot held through it idled for round trips.
+    const end = (health: EndpointHealth) => {
+      if (ended) return;
+      ended = true;
+      sending--;
+      const circuit = endpoints.finished(delivery.webhookId, health, Date.now());
+      if (circuit === 'opened') log.warn({ webhook_id: delivery.webhookId }, 'webhook endpoint not answering; sending to it one at a time');
+      else if (circuit === 'closed') log.info({ webhook_id: delivery.webhookId }, 'webhook endpoint answering again');
+      pumpSoon();
+    };
+    flight.done = attempt(delivery, controller, end)
       .catch((error: unknown) => log.error({ err: error, ...faultLogFields(error), delivery_id: delivery.id }, 'recording a webhook delivery failed'))
       .finally(() => {
         inFlight.delete(delivery.id);
-        const circuit = endpoints.finished(delivery.webhookId, health, Date.now());
-        if (circuit === 'opened') log.warn({ webhook_id: delivery.webhookId }, 'webhook endpoint not answering; sending to it one at a time');
-        else if (circuit === 'closed') log.info({ webhook_id: delivery.webhookId }, 'webhook endpoint answering again');
-        pumpSoon();
+        end('unknown');
       });
   }
 

@@ -1,7 +1,7 @@
 // What an attempt's outcome does to its delivery and its webhook, once for every store: the
 // delivery's next state, the webhook's `last_delivery`, and the rule that disables a webhook
 // whose endpoint is gone or keeps failing. The store applies the result in SQL.
-import type { ClaimedDelivery, DeliveryState, DisabledReason, RecordTransaction } from '../store/store.ts';
+import type { ClaimedDelivery, DeliveryState, DeliveryUpdate, DisabledReason, RecordTransaction } from '../store/store.ts';
 
 /** Why an attempt got no usable answer: `refused` never reached the endpoint (its URL is not allowed). */
 export type FailureCause = 'http' | 'timeout' | 'connection' | 'refused';
@@ -35,39 +35,59 @@ export function stateAfter(outcome: AttemptOutcome): DeliveryState {
 }
 
 /**
- * Records attempts in webhook order (several instances recording at once then lock webhook rows
- * in one order and cannot deadlock; one webhook's attempts keep their order), inside `tx`.
+ * Records a batch of attempts inside `tx`: every delivery's row in one update, then per webhook
+ * one `last_delivery` (its last attempt in the batch that was recorded) and the disable rule.
+ * Webhooks are visited in id order (several instances recording at once then lock webhook rows
+ * in one order and cannot deadlock); one webhook's attempts keep their order.
  */
 export async function recordAttempts(tx: RecordTransaction, attempts: readonly Attempt[]): Promise<RecordedAttempt[]> {
   const webhookOf = (index: number) => attempts[index]!.delivery.webhookId;
   const order = attempts.map((_, index) => index).sort((a, b) => webhookOf(a).localeCompare(webhookOf(b)) || a - b);
-  const recorded: RecordedAttempt[] = [];
-  for (const index of order) recorded[index] = await recordAttempt(tx, attempts[index]!);
+  const applied = await tx.update(order.map((index) => deliveryUpdate(attempts[index]!)));
+  const recorded: RecordedAttempt[] = attempts.map(() => ({ disabled: null, stale: true }));
+  // Per webhook, the indexes of its recorded attempts, in order.
+  const byWebhook = new Map<string, number[]>();
+  order.forEach((index, position) => {
+    if (!applied[position]) return;
+    recorded[index] = { disabled: null };
+    const indexes = byWebhook.get(webhookOf(index));
+    if (indexes) indexes.push(index);
+    else byWebhook.set(webhookOf(index), [index]);
+  });
+  for (const [webhookId, indexes] of byWebhook) {
+    const last = attempts[indexes.at(-1)!]!;
+    await tx.setLastDelivery(webhookId, { attempted_at: new Date(last.at).toISOString(), status_code: last.outcome.status, succeeded: last.outcome.kind === 'delivered' });
+    for (const index of indexes) {
+      const disabled = await disableRule(tx, attempts[index]!);
+      if (disabled) recorded[index] = { disabled };
+    }
+  }
   return recorded;
 }
 
-async function recordAttempt(tx: RecordTransaction, { delivery, outcome, at }: Attempt): Promise<RecordedAttempt> {
-  const firstAttemptAt = delivery.firstAttemptAt ?? at;
+function deliveryUpdate({ delivery, outcome, at }: Attempt): DeliveryUpdate {
   const state = stateAfter(outcome);
-  const applied = await tx.update({
+  return {
     id: delivery.id,
     leasedUntil: delivery.leasedUntil,
     state,
-    firstAttemptAt,
+    firstAttemptAt: delivery.firstAttemptAt ?? at,
     lastStatus: outcome.status,
     lastError: outcome.kind === 'retry' || outcome.kind === 'exhausted' ? outcome.error : null,
     dueAt: outcome.kind === 'retry' ? outcome.dueAt : at,
     finishedAt: state === 'pending' ? null : at,
-  });
-  if (!applied) return { disabled: null, stale: true };
-  const attemptedAt = new Date(at).toISOString();
-  await tx.setLastDelivery(delivery.webhookId, { attempted_at: attemptedAt, status_code: outcome.status, succeeded: outcome.kind === 'delivered' });
+  };
+}
 
-  // "Recent deliveries keep failing": nothing reached the receiver during the whole retry run of
-  // the delivery that just ran out, so the endpoint has been failing for about three days.
+/**
+ * Disables the webhook when its endpoint is gone, or when nothing reached the receiver during the
+ * whole retry run of the delivery that just ran out ("recent deliveries keep failing": the
+ * endpoint has been failing for about three days). Null when it stays (or was already) disabled.
+ */
+async function disableRule(tx: RecordTransaction, { delivery, outcome, at }: Attempt): Promise<DisabledReason | null> {
   let disabled: DisabledReason | null = null;
   if (outcome.kind === 'gone') disabled = 'endpoint_gone';
-  else if (outcome.kind === 'exhausted' && !(await tx.deliveredSince(delivery.webhookId, firstAttemptAt))) disabled = 'failing';
-  if (disabled && !(await tx.disable(delivery.webhookId, disabled, attemptedAt))) disabled = null;
-  return { disabled };
+  else if (outcome.kind === 'exhausted' && !(await tx.deliveredSince(delivery.webhookId, delivery.firstAttemptAt ?? at))) disabled = 'failing';
+  if (disabled && !(await tx.disable(delivery.webhookId, disabled, new Date(at).toISOString()))) disabled = null;
+  return disabled;
 }

@@ -275,6 +275,31 @@ describe('outcomes', () => {
     expect(recorded).toEqual([{ disabled: 'endpoint_gone' }, { disabled: null }]);
     expect((await store.outbox.countDeliveries()).gone).toBe(2);
   });
+
+  it("a batch over several webhooks: every outcome recorded, each webhook's last_delivery is its last attempt in the batch", async () => {
+    await addWebhook('whk_a', ['finding.created']);
+    await addWebhook('whk_b', ['finding.created']);
+    await enqueue();
+    await enqueue();
+    const claimed = await claim();
+    const [a1, a2] = claimed.filter((delivery) => delivery.webhookId === 'whk_a');
+    const [b1, b2] = claimed.filter((delivery) => delivery.webhookId === 'whk_b');
+    const retry = (status: number): AttemptOutcome => ({ kind: 'retry', status, cause: 'http', error: `HTTP ${status}`, dueAt: NOW + 60_000 });
+    const recorded = await store.outbox.record((tx) =>
+      recordAttempts(tx, [
+        { delivery: b1!, outcome: retry(503), at: NOW + 1 },
+        { delivery: a1!, outcome: { kind: 'delivered', status: 200 }, at: NOW },
+        { delivery: b2!, outcome: { kind: 'delivered', status: 204 }, at: NOW + 3 },
+        { delivery: a2!, outcome: retry(500), at: NOW + 2 },
+      ]),
+    );
+    expect(recorded).toEqual([{ disabled: null }, { disabled: null }, { disabled: null }, { disabled: null }]);
+    expect(await store.outbox.countDeliveries()).toMatchObject({ delivered: 2, pending: 2 });
+    expect((await webhook('whk_a')).last_delivery).toEqual({ attempted_at: new Date(NOW + 2).toISOString(), status_code: 500, succeeded: false });
+    expect((await webhook('whk_b')).last_delivery).toEqual({ attempted_at: new Date(NOW + 3).toISOString(), status_code: 204, succeeded: true });
+    const retried = await store.outbox.listDeliveries('whk_a');
+    expect(retried.find((delivery) => delivery.id === a2!.id)).toMatchObject({ state: 'pending', attempts: 1, lastStatus: 500, dueAt: NOW + 60_000 });
+  });
 });
 
 describe('maintenance', () => {

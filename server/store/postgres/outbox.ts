@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventType, WebhookEvent } from '../../../lib/events.ts';
 import { serializeEvent } from '../event-body.ts';
 import { validPreviousSecret } from '../secret-rotation.ts';
-import type { ClaimTransaction, DeliveryRow, DeliveryState, DueDelivery, RecordTransaction } from '../store.ts';
+import type { ClaimTransaction, DeliveryRow, DeliveryState, DeliveryUpdate, DueDelivery, RecordTransaction } from '../store.ts';
 import type { Db } from './queries.ts';
 
 export const OUTBOX_CHANNEL = 'secmon_outbox';
@@ -120,15 +120,30 @@ export async function releaseLease(db: Db, delivery: { id: string; leasedUntil: 
 /** The statements recording outcomes (see RecordTransaction): an update applies only under its claim's lease. */
 export function recordTransaction(db: Db): RecordTransaction {
   return {
-    update: async (update) => {
-      const result = await db.query(
-        `UPDATE webhook_deliveries
-         SET state = $1, attempts = attempts + 1, first_attempt_at = $2, last_status = $3, last_error = $4, leased_until = NULL,
-             due_at = $5, finished_at = $6
-         WHERE id = $7 AND state = 'pending' AND leased_until = $8`,
-        [update.state, update.firstAttemptAt, update.lastStatus, update.lastError, update.dueAt, update.finishedAt, update.id, update.leasedUntil],
+    // A batch's outcomes in one statement (one round trip, not one per attempt).
+    update: async (updates) => {
+      const column = <T>(pick: (update: DeliveryUpdate) => T) => updates.map(pick);
+      const { rows } = await db.query<{ id: string }>(
+        `UPDATE webhook_deliveries d
+         SET state = u.state, attempts = d.attempts + 1, first_attempt_at = u.first_attempt_at, last_status = u.last_status,
+             last_error = u.last_error, leased_until = NULL, due_at = u.due_at, finished_at = u.finished_at
+         FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::integer[], $6::text[], $7::bigint[], $8::bigint[])
+           AS u (id, leased_until, state, first_attempt_at, last_status, last_error, due_at, finished_at)
+         WHERE d.id = u.id AND d.state = 'pending' AND d.leased_until = u.leased_until
+         RETURNING d.id`,
+        [
+          column((update) => update.id),
+          column((update) => update.leasedUntil),
+          column((update) => update.state),
+          column((update) => update.firstAttemptAt),
+          column((update) => update.lastStatus),
+          column((update) => update.lastError),
+          column((update) => update.dueAt),
+          column((update) => update.finishedAt),
+        ],
       );
-      return (result.rowCount ?? 0) > 0;
+      const applied = new Set(rows.map((row) => row.id));
+      return updates.map((update) => applied.has(update.id));
     },
     setLastDelivery: async (webhookId, lastDelivery) => {
       await db.query('UPDATE webhooks SET last_delivery = $1 WHERE id = $2', [JSON.stringify(lastDelivery), webhookId]);

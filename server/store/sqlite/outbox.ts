@@ -123,16 +123,17 @@ export function releaseLease(db: DatabaseSync, deliveryId: string, now: number):
 /** The statements recording outcomes (see RecordTransaction), run inside the caller's transaction; one process leases, so no lease check. */
 export function recordTransaction(db: DatabaseSync): RecordTransaction {
   return {
-    update: async (update) => {
-      statement(
-        db,
-        `UPDATE webhook_deliveries
-         SET state = ?, attempts = attempts + 1, first_attempt_at = ?, last_status = ?, last_error = ?, leased_until = NULL,
-             due_at = ?, finished_at = ?
-         WHERE id = ?`,
-      ).run(update.state, update.firstAttemptAt, update.lastStatus, update.lastError, update.dueAt, update.finishedAt, update.id);
-      return true;
-    },
+    update: async (updates) =>
+      updates.map((update) => {
+        statement(
+          db,
+          `UPDATE webhook_deliveries
+           SET state = ?, attempts = attempts + 1, first_attempt_at = ?, last_status = ?, last_error = ?, leased_until = NULL,
+               due_at = ?, finished_at = ?
+           WHERE id = ?`,
+        ).run(update.state, update.firstAttemptAt, update.lastStatus, update.lastError, update.dueAt, update.finishedAt, update.id);
+        return true;
+      }),
     setLastDelivery: async (webhookId, lastDelivery) => {
       statement(db, 'UPDATE webhooks SET last_delivery = ? WHERE id = ?').run(JSON.stringify(lastDelivery), webhookId);
     },

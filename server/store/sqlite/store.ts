@@ -1,9 +1,11 @@
 // The embedded store: the synchronous node:sqlite modules of this folder behind the Store
 // interface. One connection serves the process, so a transaction holds a gate while it runs:
-// calls made meanwhile by other requests wait for it instead of joining its BEGIN ... COMMIT.
+// calls made meanwhile by other requests wait for it instead of joining its BEGIN ... COMMIT, and
+// transactions queued behind it share its COMMIT (gate.ts).
 import type { DatabaseSync } from 'node:sqlite';
 import type { Store } from '../store.ts';
 import { openDatabase, transaction } from './database.ts';
+import { Gate, settle } from './gate.ts';
 import { writeFinding } from '../finding-write.ts';
 import { findingRows, getFinding, listFindings } from './findings.ts';
 import { findStoredResponse, storeResponse } from './idempotency.ts';
@@ -41,61 +43,14 @@ export function sqliteConnection(store: Store): DatabaseSync | undefined {
   return undefined;
 }
 
-/** Runs a synchronous call and hands its result (or error) over as a promise. */
-function settle<T>(call: () => T): Promise<T> {
-  try {
-    return Promise.resolve(call());
-  } catch (error) {
-    return Promise.reject(error as Error);
-  }
-}
-
-/** FIFO hold on the connection for one transaction at a time; untaken, calls run at once. */
-class Gate {
-  #held = false;
-  readonly #waiting: (() => void)[] = [];
-
-  async acquire(): Promise<void> {
-    if (!this.#held) {
-      this.#held = true;
-      return;
-    }
-    await new Promise<void>((resolve) => this.#waiting.push(resolve));
-  }
-
-  release(): void {
-    const next = this.#waiting.shift();
-    if (next) next();
-    else this.#held = false;
-  }
-
-  run<T>(call: () => T): Promise<T> {
-    if (!this.#held) return settle(call);
-    return this.acquire().then(() => {
-      try {
-        return call();
-      } finally {
-        this.release();
-      }
-    });
-  }
-}
-
 export function openSqliteStore(path: string): SqliteStore {
   return sqliteStore(openDatabase(path));
 }
 
 /** The store over an open, migrated database. */
 export function sqliteStore(db: DatabaseSync): SqliteStore {
-  const gate = new Gate();
-  const outside = bind(db, (call) => gate.run(call), async (fn, tx) => {
-    await gate.acquire();
-    try {
-      return await transaction(db, () => fn(tx));
-    } finally {
-      gate.release();
-    }
-  });
+  const gate = new Gate(db);
+  const outside = bind(db, (call) => gate.run(call), (fn, tx) => gate.transaction(() => fn(tx)));
   // Inside a transaction the gate is ours: calls run at once, nested transactions are savepoints.
   const tx = bind(db, settle, (fn, self) => transaction(db, () => fn(self)))();
   const store = outside(tx);
