@@ -2,9 +2,10 @@
 // validation, database or logging — `node:http` alone (the floor), or plain Express with its JSON
 // body parser (`--express`: what Express itself costs). Started as a child by bench/http.ts with
 // the bodies on stdin; prints its port.
-import express from 'express';
+
 import { createServer } from 'node:http';
 import { text } from 'node:stream/consumers';
+import express from 'express';
 
 const { list, read, created } = JSON.parse(await text(process.stdin)) as Record<'list' | 'read' | 'created', unknown>;
 
@@ -16,7 +17,8 @@ function nodeHttp() {
     req.on('end', () => {
       // Parsed as any JSON API parses its body, then answered.
       if (req.method === 'POST') JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      const [status, body] = req.method === 'POST' ? [201, bodies.created] : req.url === '/v1/findings' ? [200, bodies.list] : [200, bodies.read];
+      const [status, body] =
+        req.method === 'POST' ? [201, bodies.created] : req.url === '/v1/findings' ? [200, bodies.list] : [200, bodies.read];
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
     });
   });

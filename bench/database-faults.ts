@@ -9,12 +9,12 @@ import { mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { startCluster, type Cluster } from '../scripts/postgres/cluster.ts';
-import { READINESS_TIMEOUT_MS } from '../server/http/database-health.ts';
-import { DEFAULT_ACQUIRE_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } from '../server/store/postgres/store.ts';
-import { FaultLoad, percentile, type Answer } from '../scripts/fault-load.ts';
+import { type Answer, FaultLoad, percentile } from '../scripts/fault-load.ts';
+import { type Cluster, startCluster } from '../scripts/postgres/cluster.ts';
 import { stallCluster } from '../scripts/postgres/stall.ts';
 import { waitUntil } from '../scripts/wait.ts';
+import { READINESS_TIMEOUT_MS } from '../server/http/database-health.ts';
+import { DEFAULT_ACQUIRE_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } from '../server/store/postgres/store.ts';
 
 const DEADLINE_MS = DEFAULT_ACQUIRE_TIMEOUT_MS + DEFAULT_STATEMENT_TIMEOUT_MS + 250;
 const RATE = 20;
@@ -39,7 +39,11 @@ interface Row {
 function row(fault: string, load: FaultLoad, acknowledged: Awaited<ReturnType<FaultLoad['checkAcknowledged']>>): Row {
   const { creates, readiness } = load;
   const byType = new Map<string, number>();
-  for (const answer of creates.filter((answer) => answer.status === 503)) byType.set(answer.problemType!.replace('https://secmon.dev/problems/', ''), (byType.get(answer.problemType!.replace('https://secmon.dev/problems/', '')) ?? 0) + 1);
+  for (const answer of creates.filter((answer) => answer.status === 503))
+    byType.set(
+      answer.problemType!.replace('https://secmon.dev/problems/', ''),
+      (byType.get(answer.problemType!.replace('https://secmon.dev/problems/', '')) ?? 0) + 1,
+    );
   const failed = creates.filter((answer) => answer.status !== 201);
   const ms = (answers: Answer[]) => answers.map((answer) => answer.ms);
   return {
@@ -140,5 +144,7 @@ for (const name of names) {
   const result = await SCENARIOS[name]();
   if (result) rows.push(result);
 }
-console.log(`\n${RATE} creates/s; PostgreSQL deadline per request ${DEADLINE_MS} ms (acquire ${DEFAULT_ACQUIRE_TIMEOUT_MS} + statement ${DEFAULT_STATEMENT_TIMEOUT_MS} + 250), /readyz bound ${READINESS_TIMEOUT_MS} ms\n`);
+console.log(
+  `\n${RATE} creates/s; PostgreSQL deadline per request ${DEADLINE_MS} ms (acquire ${DEFAULT_ACQUIRE_TIMEOUT_MS} + statement ${DEFAULT_STATEMENT_TIMEOUT_MS} + 250), /readyz bound ${READINESS_TIMEOUT_MS} ms\n`,
+);
 console.table(rows);

@@ -49,7 +49,9 @@ export async function deliveryRate(urls: string[], events: number, webhooks: num
       }),
     );
     // Progress, and how much of the time the creates themselves took (the engine writes them too).
-    process.stderr.write(`bench: ${events} findings created in ${((performance.now() - started) / 1000).toFixed(2)} s, ${received.size} deliveries received so far\n`);
+    process.stderr.write(
+      `bench: ${events} findings created in ${((performance.now() - started) / 1000).toFixed(2)} s, ${received.size} deliveries received so far\n`,
+    );
     const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), DRAIN_TIMEOUT_MS).unref());
     const outcome = await Promise.race([all, timeout]);
     const seconds = (performance.now() - started) / 1000;

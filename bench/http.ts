@@ -6,12 +6,13 @@
 // (the cost of reporting every error). Every target runs in its own child process so the load
 // generator does not share its event loop; the server CPU per request is the child's own
 // accounting (/proc/<pid>/stat), which other load on the machine disturbs less than req/s.
-import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
+
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import autocannon from 'autocannon';
 import { startMock } from '../mock/prism.ts';
 import { freePort } from './free-port.ts';
 
@@ -19,7 +20,12 @@ const DURATION_S = Number(process.env.BENCH_DURATION ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const KEY = 'bench-key-0123456789';
 const DEVICE = 'dev_01jbz2m4n6p8q0r2s4t6v8w0x2';
-const CREATE_BODY = JSON.stringify({ title: 'SSH root login enabled', severity: 'high', device_id: DEVICE, description: 'Benchmark finding' });
+const CREATE_BODY = JSON.stringify({
+  title: 'SSH root login enabled',
+  severity: 'high',
+  device_id: DEVICE,
+  description: 'Benchmark finding',
+});
 // Wrong in four places at once: empty title, unknown severity, malformed device id, unknown field.
 const INVALID_BODY = JSON.stringify({ title: '', severity: 'urgent', device_id: 'nope', colour: 'red' });
 const HEADERS = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
@@ -103,7 +109,12 @@ async function referenceServer(name: string, mode: 'development' | 'production',
   return { name, url, readId, validates: true, pid: child.pid!, stop: () => stopChild(child) };
 }
 
-async function bareServer(name: string, flags: string[], bodies: { list: unknown; read: unknown; created: unknown }, readId: string): Promise<Target> {
+async function bareServer(
+  name: string,
+  flags: string[],
+  bodies: { list: unknown; read: unknown; created: unknown },
+  readId: string,
+): Promise<Target> {
   const child = spawn(process.execPath, ['bench/bare-server.ts', ...flags], { stdio: ['pipe', 'pipe', 'inherit'] });
   child.stdin!.end(JSON.stringify(bodies));
   const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
@@ -152,7 +163,9 @@ export function httpTable(cells: Cell[]): string {
   const pad = (text: string, width: number) => text.padEnd(width);
   const lines = [`| target | op | req/s | p50 ms | p99 ms | server CPU µs/req | errors |`, `|---|---|---:|---:|---:|---:|---:|`];
   for (const cell of cells) {
-    lines.push(`| ${pad(cell.target, 20)} | ${pad(cell.op, 7)} | ${cell.rps.toFixed(0)} | ${cell.p50} | ${cell.p99} | ${Number.isNaN(cell.cpuUs) ? '–' : cell.cpuUs.toFixed(0)} | ${cell.non2xx} |`);
+    lines.push(
+      `| ${pad(cell.target, 20)} | ${pad(cell.op, 7)} | ${cell.rps.toFixed(0)} | ${cell.p50} | ${cell.p99} | ${Number.isNaN(cell.cpuUs) ? '–' : cell.cpuUs.toFixed(0)} | ${cell.non2xx} |`,
+    );
   }
   return lines.join('\n');
 }

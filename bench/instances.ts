@@ -3,13 +3,14 @@
 // 1 and 3 instances, with the rate limit counted in the shared database or off, and webhook
 // deliveries per second with 1 and 3 dispatchers. Every server is a child process (server/main.ts);
 // PostgreSQL is a throw-away cluster on loopback, stopped at the end. One run, side by side.
-import autocannon from 'autocannon';
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startCluster, type Cluster } from '../scripts/postgres/cluster.ts';
-import { spawnServer, type ServerProcess } from '../scripts/server-process.ts';
-import { DELIVERY_KEY as KEY, deliveryRate, post } from './deliveries.ts';
+import autocannon from 'autocannon';
+import { type Cluster, startCluster } from '../scripts/postgres/cluster.ts';
+import { type ServerProcess, spawnServer } from '../scripts/server-process.ts';
+import { deliveryRate, DELIVERY_KEY as KEY, post } from './deliveries.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = 12;
@@ -58,10 +59,20 @@ async function startSetup(setup: Setup, database: string): Promise<ServerProcess
 }
 
 /** autocannon on every instance at once, the connections split between them; req/s summed. */
-async function requests(setup: Setup, servers: ServerProcess[], measure: string, request: { method: 'GET' | 'POST'; path: string; body?: string }, expected: number): Promise<Row> {
+async function requests(
+  setup: Setup,
+  servers: ServerProcess[],
+  measure: string,
+  request: { method: 'GET' | 'POST'; path: string; body?: string },
+  expected: number,
+): Promise<Row> {
   const connections = Math.max(1, Math.round(CONNECTIONS / servers.length));
   const run = (duration: number) =>
-    Promise.all(servers.map((server) => autocannon({ url: server.url + request.path, method: request.method, body: request.body, headers: HEADERS, connections, duration })));
+    Promise.all(
+      servers.map((server) =>
+        autocannon({ url: server.url + request.path, method: request.method, body: request.body, headers: HEADERS, connections, duration }),
+      ),
+    );
   await run(1);
   const results = await run(DURATION_S);
   const answered = results.reduce((sum, result) => sum + (result.statusCodeStats?.[String(expected) as `${number}`]?.count ?? 0), 0);
@@ -81,7 +92,13 @@ async function deliveries(setup: Setup, servers: ServerProcess[]): Promise<Row> 
     EVENTS,
     WEBHOOKS,
   );
-  return { setup: setup.name, measure: `deliveries (${EVENTS} events × ${WEBHOOKS} webhooks)`, perSecond: rate.perSecond, p99: null, errors: rate.missing };
+  return {
+    setup: setup.name,
+    measure: `deliveries (${EVENTS} events × ${WEBHOOKS} webhooks)`,
+    perSecond: rate.perSecond,
+    p99: null,
+    errors: rate.missing,
+  };
 }
 
 function table(rows: Row[]): string {
@@ -90,7 +107,9 @@ function table(rows: Row[]): string {
   for (const measure of measures) {
     const base = rows.find((row) => row.measure === measure && row.setup === SETUPS[0]!.name)?.perSecond ?? NaN;
     for (const row of rows.filter((candidate) => candidate.measure === measure)) {
-      lines.push(`| ${measure} | ${row.setup} | ${row.perSecond.toFixed(0)} | ${row.p99 ?? '–'} | ${(row.perSecond / base).toFixed(2)} | ${row.errors} |`);
+      lines.push(
+        `| ${measure} | ${row.setup} | ${row.perSecond.toFixed(0)} | ${row.p99 ?? '–'} | ${(row.perSecond / base).toFixed(2)} | ${row.errors} |`,
+      );
     }
   }
   return lines.join('\n');
@@ -109,10 +128,14 @@ try {
     const servers = await startSetup(setup, database);
     try {
       for (let seed = 0; seed < 40; seed++) await post(servers[0]!.url, '/v1/findings', JSON.parse(CREATE_BODY));
-      const listed = (await (await fetch(`${servers[0]!.url}/v1/findings?limit=1`, { headers: HEADERS })).json()) as { data: { id: string }[] };
+      const listed = (await (await fetch(`${servers[0]!.url}/v1/findings?limit=1`, { headers: HEADERS })).json()) as {
+        data: { id: string }[];
+      };
       log(`${setup.name}: requests`);
       rows.push(await requests(setup, servers, 'GET /v1/findings (a page of 20)', { method: 'GET', path: '/v1/findings' }, 200));
-      rows.push(await requests(setup, servers, 'GET /v1/findings/{id}', { method: 'GET', path: `/v1/findings/${listed.data[0]!.id}` }, 200));
+      rows.push(
+        await requests(setup, servers, 'GET /v1/findings/{id}', { method: 'GET', path: `/v1/findings/${listed.data[0]!.id}` }, 200),
+      );
       rows.push(await requests(setup, servers, 'POST /v1/findings', { method: 'POST', path: '/v1/findings', body: CREATE_BODY }, 201));
       if (setup.rateLimit === 0) {
         log(`${setup.name}: deliveries`);
@@ -122,7 +145,9 @@ try {
       await Promise.all(servers.map((server) => server.kill('SIGTERM')));
     }
   }
-  process.stdout.write(`\nSeveral instances (loopback, ${DURATION_S} s per cell, ${CONNECTIONS} connections split over the instances, one 2-core machine)\n\n${table(rows)}\n`);
+  process.stdout.write(
+    `\nSeveral instances (loopback, ${DURATION_S} s per cell, ${CONNECTIONS} connections split over the instances, one 2-core machine)\n\n${table(rows)}\n`,
+  );
 } finally {
   await cluster?.stop();
   rmSync(dir, { recursive: true, force: true });

@@ -22,7 +22,8 @@ async function startOnce(flags: string[]): Promise<number> {
   const child = spawn(process.execPath, [MAIN, ...flags, '--port', String(port)], { stdio: 'ignore' });
   try {
     while (performance.now() - started < GIVE_UP_MS) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`mock ${flags.join(' ')} exited (${child.exitCode ?? child.signalCode})`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`mock ${flags.join(' ')} exited (${child.exitCode ?? child.signalCode})`);
       try {
         const response = await fetch(`http://127.0.0.1:${port}/v1/policies`, { signal: AbortSignal.timeout(1_000) });
         await response.body?.cancel();

@@ -5,18 +5,24 @@
 // native and Node-internal time (SQLite, sockets, JSON) counts for the code that asked for it.
 // Prints one table per operation: share of the samples and µs per request. Profiles stay in a
 // temporary folder (`--keep` prints its path).
-import autocannon from 'autocannon';
+
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import autocannon from 'autocannon';
 import { freePort } from './free-port.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 4);
 const KEY = 'bench-key-0123456789';
 const HEADERS = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
-const CREATE_BODY = JSON.stringify({ title: 'SSH root login enabled', severity: 'high', device_id: 'dev_01jbz2m4n6p8q0r2s4t6v8w0x2', description: 'Benchmark finding' });
+const CREATE_BODY = JSON.stringify({
+  title: 'SSH root login enabled',
+  severity: 'high',
+  device_id: 'dev_01jbz2m4n6p8q0r2s4t6v8w0x2',
+  description: 'Benchmark finding',
+});
 const OPS = (process.env.BENCH_OPS ?? 'create,read,list').split(',') as ('create' | 'read' | 'list')[];
 const mode = process.argv.includes('--development') ? 'development' : 'production';
 const log = (message: string) => process.stderr.write(`bench profile: ${message}\n`);
@@ -48,7 +54,10 @@ const BUCKETS: [string, RegExp][] = [
   ['express-rate-limit', /node_modules\/express-rate-limit\//],
   ['body-parser, raw-body', /node_modules\/(body-parser|raw-body|iconv-lite|type-is|content-type|media-typer)\//],
   ['pino (logging)', /node_modules\/(pino|sonic-boom|fast-redact|thread-stream)/],
-  ['express + router', /node_modules\/(express|router|finalhandler|send|on-finished|statuses|qs|parseurl|fresh|accepts|negotiator|mime-types|vary|etag|proxy-addr|forwarded|encodeurl|escape-html)\//],
+  [
+    'express + router',
+    /node_modules\/(express|router|finalhandler|send|on-finished|statuses|qs|parseurl|fresh|accepts|negotiator|mime-types|vary|etag|proxy-addr|forwarded|encodeurl|escape-html)\//,
+  ],
   ['server/http (auth, etag, problems, logging, ...)', /server\/http\//],
   ['server/routes', /server\/routes\//],
   ['server/domain (ids, etags, events)', /server\/domain\//],
@@ -99,7 +108,14 @@ async function profileOp(op: (typeof OPS)[number], dir: string): Promise<{ op: s
   const port = await freePort();
   const profileDir = join(dir, op);
   const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profileDir, 'server/main.ts'], {
-    env: { ...process.env, PORT: String(port), SECMON_MODE: mode, SECMON_DB: join(dir, `${op}.db`), SECMON_API_KEYS: `${KEY}:read+write`, SECMON_RATE_LIMIT: '0' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      SECMON_MODE: mode,
+      SECMON_DB: join(dir, `${op}.db`),
+      SECMON_API_KEYS: `${KEY}:read+write`,
+      SECMON_RATE_LIMIT: '0',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -112,7 +128,9 @@ async function profileOp(op: (typeof OPS)[number], dir: string): Promise<{ op: s
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   let readId = '';
-  for (let index = 0; index < 40; index++) readId = ((await (await fetch(`${url}/v1/findings`, { method: 'POST', headers: HEADERS, body: CREATE_BODY })).json()) as { id: string }).id;
+  for (let index = 0; index < 40; index++)
+    readId = ((await (await fetch(`${url}/v1/findings`, { method: 'POST', headers: HEADERS, body: CREATE_BODY })).json()) as { id: string })
+      .id;
   const options = {
     url: url + (op === 'read' ? `/v1/findings/${readId}` : '/v1/findings'),
     method: op === 'create' ? ('POST' as const) : ('GET' as const),
@@ -135,8 +153,14 @@ async function profileOp(op: (typeof OPS)[number], dir: string): Promise<{ op: s
 function table(result: Awaited<ReturnType<typeof profileOp>>): string {
   const busy = [...result.totals].filter(([bucket]) => bucket !== 'idle');
   const sum = busy.reduce((total, [, us]) => total + us, 0);
-  const lines = [`${mode} ${result.op}: ${(sum / result.requests).toFixed(0)} µs of main-thread samples per request (idle excluded)`, '', '| where | share | µs/req |', '|---|---:|---:|'];
-  for (const [bucket, us] of busy.sort((a, b) => b[1] - a[1])) lines.push(`| ${bucket} | ${((us / sum) * 100).toFixed(1)} % | ${(us / result.requests).toFixed(0)} |`);
+  const lines = [
+    `${mode} ${result.op}: ${(sum / result.requests).toFixed(0)} µs of main-thread samples per request (idle excluded)`,
+    '',
+    '| where | share | µs/req |',
+    '|---|---:|---:|',
+  ];
+  for (const [bucket, us] of busy.sort((a, b) => b[1] - a[1]))
+    lines.push(`| ${bucket} | ${((us / sum) * 100).toFixed(1)} % | ${(us / result.requests).toFixed(0)} |`);
   return lines.join('\n');
 }
 

@@ -11,12 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { components } from '../generated/schema.d.ts';
 import { parseApiKeys, testConfig } from '../server/config.ts';
-import { encodeCursor, type CursorPosition } from '../server/domain/cursor.ts';
+import { type CursorPosition, encodeCursor } from '../server/domain/cursor.ts';
 import { encodeBase32, uuidv7Bytes } from '../server/domain/ids.ts';
-import { startServer } from '../server/server.ts';
-import { openDatabase, transaction, type DatabaseSync } from '../server/store/sqlite/database.ts';
 import { newPolicy } from '../server/domain/policies.ts';
 import { newWebhook } from '../server/domain/webhooks.ts';
+import { startServer } from '../server/server.ts';
+import { type DatabaseSync, openDatabase, transaction } from '../server/store/sqlite/database.ts';
 import { insertPolicy } from '../server/store/sqlite/policies.ts';
 import { insertWebhook } from '../server/store/sqlite/webhooks.ts';
 
@@ -34,7 +34,14 @@ const BATCH = 50_000;
 const KEY = 'bench-scale-key-0123456789';
 const HEADERS = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
 const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
-const EVENTS = ['finding.created', 'finding.resolved', 'device.connected', 'device.disconnected', 'scan.completed', 'compliance.changed'] as const;
+const EVENTS = [
+  'finding.created',
+  'finding.resolved',
+  'device.connected',
+  'device.disconnected',
+  'scan.completed',
+  'compliance.changed',
+] as const;
 
 const log = (message: string) => process.stderr.write(`bench scale: ${message}\n`);
 
@@ -55,11 +62,27 @@ function pick<T>(next: () => number, weighted: [T, number][]): T {
   return weighted.at(-1)![0];
 }
 
-const SEVERITIES: [Severity, number][] = [['info', 0.1], ['low', 0.3], ['medium', 0.4], ['high', 0.18], ['critical', 0.02]];
+const SEVERITIES: [Severity, number][] = [
+  ['info', 0.1],
+  ['low', 0.3],
+  ['medium', 0.4],
+  ['high', 0.18],
+  ['critical', 0.02],
+];
 // resolved is the rare status (0.1 %), as in the issue's measurements.
-const STATUSES: [FindingStatus, number][] = [['open', 0.6], ['in_progress', 0.099], ['suppressed', 0.3], ['resolved', 0.001]];
+const STATUSES: [FindingStatus, number][] = [
+  ['open', 0.6],
+  ['in_progress', 0.099],
+  ['suppressed', 0.3],
+  ['resolved', 0.001],
+];
 const id = (prefix: string, ms: number, next: () => number) =>
-  `${prefix}_${encodeBase32(uuidv7Bytes(ms, Uint8Array.from({ length: 10 }, () => Math.floor(next() * 256))))}`;
+  `${prefix}_${encodeBase32(
+    uuidv7Bytes(
+      ms,
+      Uint8Array.from({ length: 10 }, () => Math.floor(next() * 256)),
+    ),
+  )}`;
 
 interface Dataset {
   path: string;
@@ -77,12 +100,22 @@ function build(dir: string, findings: number): Dataset {
   db.exec('PRAGMA cache_size = -262144');
   const next = random(16);
   const created = new Date(START_MS - 1000).toISOString();
-  const policies = Array.from({ length: POLICIES }, (_, index) =>
-    insertPolicy(db, newPolicy(id('pol', START_MS - 1000, next), { name: `policy ${index}`, severity: pick(next, SEVERITIES) }, created)).id,
+  const policies = Array.from(
+    { length: POLICIES },
+    (_, index) =>
+      insertPolicy(db, newPolicy(id('pol', START_MS - 1000, next), { name: `policy ${index}`, severity: pick(next, SEVERITIES) }, created))
+        .id,
   );
   for (let index = 0; index < WEBHOOKS; index++) {
     const events = EVENTS.filter(() => next() < 0.5);
-    insertWebhook(db, newWebhook(id('whk', START_MS - 1000, next), { url: `https://hooks.example/${index}`, events: events.length ? events : ['finding.created'], enabled: index % 4 !== 0 }, created));
+    insertWebhook(
+      db,
+      newWebhook(
+        id('whk', START_MS - 1000, next),
+        { url: `https://hooks.example/${index}`, events: events.length ? events : ['finding.created'], enabled: index % 4 !== 0 },
+        created,
+      ),
+    );
   }
   const devices = Array.from({ length: Math.max(1, Math.round(findings / FINDINGS_PER_DEVICE)) }, () => id('dev', START_MS, next));
   const dataset = insertFindings(db, findings, devices, policies, next);
@@ -90,7 +123,13 @@ function build(dir: string, findings: number): Dataset {
   return { path, findings, device: devices[0]!, policy: policies[0]!, ...dataset };
 }
 
-function insertFindings(db: DatabaseSync, count: number, devices: string[], policies: string[], next: () => number): Pick<Dataset, 'finding' | 'middle'> {
+function insertFindings(
+  db: DatabaseSync,
+  count: number,
+  devices: string[],
+  policies: string[],
+  next: () => number,
+): Pick<Dataset, 'finding' | 'middle'> {
   const insert = db.prepare(
     `INSERT INTO findings (id, title, description, severity, status, resolution, device_id, policy_id,
        first_seen_at, last_seen_at, resolved_at, created_at, updated_at) VALUES (?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -105,11 +144,25 @@ function insertFindings(db: DatabaseSync, count: number, devices: string[], poli
         const at = new Date(ms).toISOString();
         const status = pick(next, STATUSES);
         const closed = status === 'resolved' || status === 'suppressed';
-        const resolution = status === 'resolved' ? '{"reason":"fixed","comment":""}' : closed ? '{"reason":"accepted_risk","comment":""}' : null;
+        const resolution =
+          status === 'resolved' ? '{"reason":"fixed","comment":""}' : closed ? '{"reason":"accepted_risk","comment":""}' : null;
         finding = id('fnd', ms, next);
         const device = devices[Math.floor(next() * devices.length)]!;
         const policy = policies[Math.floor(next() * policies.length)]!;
-        insert.run(finding, `finding ${row}`, pick(next, SEVERITIES), status, resolution, device, policy, at, at, status === 'resolved' ? at : null, at, at);
+        insert.run(
+          finding,
+          `finding ${row}`,
+          pick(next, SEVERITIES),
+          status,
+          resolution,
+          device,
+          policy,
+          at,
+          at,
+          status === 'resolved' ? at : null,
+          at,
+          at,
+        );
         if (row === Math.floor(count / 2)) middle = { created_at: at, id: finding };
       }
     });
@@ -125,9 +178,14 @@ interface Probe {
 }
 
 const cursor = (list: string, filters: Record<string, string>, position: CursorPosition) =>
-  `cursor=${encodeCursor(list, filters, position)}${Object.entries(filters).map(([key, value]) => `&${key}=${value}`).join('')}`;
+  `cursor=${encodeCursor(list, filters, position)}${Object.entries(filters)
+    .map(([key, value]) => `&${key}=${value}`)
+    .join('')}`;
 
-const list = (name: string, query: (data: Dataset) => string): Probe => ({ name, request: (data) => ({ path: `/v1/findings?${query(data)}`, status: 200 }) });
+const list = (name: string, query: (data: Dataset) => string): Probe => ({
+  name,
+  request: (data) => ({ path: `/v1/findings?${query(data)}`, status: 200 }),
+});
 
 const PROBES: Probe[] = [
   list('findings: first page', () => 'limit=20'),
@@ -145,7 +203,12 @@ const PROBES: Probe[] = [
   { name: 'findings: read one', request: (data) => ({ path: `/v1/findings/${data.finding}`, status: 200 }) },
   {
     name: 'findings: create (with compliance)',
-    request: (data) => ({ method: 'POST', path: '/v1/findings', body: { title: 'bench', severity: 'high', device_id: data.device, policy_id: data.policy }, status: 201 }),
+    request: (data) => ({
+      method: 'POST',
+      path: '/v1/findings',
+      body: { title: 'bench', severity: 'high', device_id: data.device, policy_id: data.policy },
+      status: 201,
+    }),
   },
   { name: 'policies: read (compliance_status)', request: (data) => ({ path: `/v1/policies/${data.policy}`, status: 200 }) },
   { name: 'policies: delete in use (409)', request: (data) => ({ method: 'DELETE', path: `/v1/policies/${data.policy}`, status: 409 }) },
@@ -199,7 +262,13 @@ try {
   const results: { findings: number; medians: number[] }[] = [];
   for (const [index, data] of datasets.entries()) {
     log(`measuring ${data.findings.toLocaleString('en')}`);
-    const config = testConfig({ database: data.path, apiKeys: parseApiKeys(`${KEY}:read+write`), usingDefaultKeys: false, rateLimitPerMinute: 0, validateResponses: false });
+    const config = testConfig({
+      database: data.path,
+      apiKeys: parseApiKeys(`${KEY}:read+write`),
+      usingDefaultKeys: false,
+      rateLimitPerMinute: 0,
+      validateResponses: false,
+    });
     const server = await startServer(config, { workers: [] });
     try {
       // The first database also warms the JIT up, which would otherwise flatter the growth.

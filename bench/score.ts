@@ -7,9 +7,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startCluster, type Cluster } from '../scripts/postgres/cluster.ts';
+import { type Cluster, startCluster } from '../scripts/postgres/cluster.ts';
 import { spawnServer } from '../scripts/server-process.ts';
-import { DELIVERY_KEY, deliveryRate, type DeliveryRate } from './deliveries.ts';
+import { DELIVERY_KEY, type DeliveryRate, deliveryRate } from './deliveries.ts';
 import { httpTable, httpTargets, runHttpBench } from './http.ts';
 
 const EVENTS = Math.round(300 * Number(process.env.BENCH_SCALE ?? 1));
@@ -40,7 +40,14 @@ async function deliveries(): Promise<{ setup: Setup; rate: DeliveryRate }[]> {
       const env = { SECMON_DB: database, SECMON_API_KEYS: `${DELIVERY_KEY}:read+write`, SECMON_RATE_LIMIT: '0', SECMON_LOG_LEVEL: 'info' };
       const servers = await Promise.all(Array.from({ length: setup.instances }, () => spawnServer(env)));
       try {
-        results.push({ setup, rate: await deliveryRate(servers.map((server) => server.url), EVENTS, WEBHOOKS) });
+        results.push({
+          setup,
+          rate: await deliveryRate(
+            servers.map((server) => server.url),
+            EVENTS,
+            WEBHOOKS,
+          ),
+        });
       } finally {
         await Promise.all(servers.map((server) => server.kill('SIGTERM')));
       }
@@ -71,5 +78,6 @@ if (parts.includes('http')) {
   const cells = await runHttpBench();
   report += `\nHTTP (loopback, server in its own process)\n\n${httpTable(cells)}\n\n${httpTargets(cells)}\n`;
 }
-if (parts.includes('deliveries')) report += `\nDeliveries (${EVENTS} events × ${WEBHOOKS} webhooks, burst)\n\n${deliveryTable(await deliveries())}\n`;
+if (parts.includes('deliveries'))
+  report += `\nDeliveries (${EVENTS} events × ${WEBHOOKS} webhooks, burst)\n\n${deliveryTable(await deliveries())}\n`;
 process.stdout.write(`${report}\n${Math.round((performance.now() - started) / 1000)} s in all\n`);

@@ -46,7 +46,15 @@ try {
     process.stderr.write(`run ${run}/${RUNS}: ${samples.at(-1)!.toFixed(0)} ms\n`);
   }
   const sorted = [...samples].sort((a, b) => a - b);
-  console.table([{ command: 'npm start → /healthz', runs: RUNS, min_ms: Math.round(sorted[0]!), median_ms: Math.round(sorted[Math.floor(RUNS / 2)]!), max_ms: Math.round(sorted.at(-1)!) }]);
+  console.table([
+    {
+      command: 'npm start → /healthz',
+      runs: RUNS,
+      min_ms: Math.round(sorted[0]!),
+      median_ms: Math.round(sorted[Math.floor(RUNS / 2)]!),
+      max_ms: Math.round(sorted.at(-1)!),
+    },
+  ]);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

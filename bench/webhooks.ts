@@ -10,11 +10,11 @@
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifySignature } from '../lib/signing.ts';
-import { spawnServer, type ServerProcess } from '../scripts/server-process.ts';
+import { type ServerProcess, spawnServer } from '../scripts/server-process.ts';
 
 const KEY = 'bench-webhooks-key-0123';
 const SECRET = 'whsec_bench_0123456789abcdef';
@@ -58,7 +58,9 @@ interface Result {
 const log = (message: string) => process.stderr.write(`bench webhooks: ${message}\n`);
 
 /** Receives deliveries, verifies each signature and records when each (webhook, finding) arrived. */
-async function startReceiver(onReceipt: (webhookId: string, findingId: string, at: number, verified: boolean) => void): Promise<{ url: string; server: Server }> {
+async function startReceiver(
+  onReceipt: (webhookId: string, findingId: string, at: number, verified: boolean) => void,
+): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -160,9 +162,11 @@ async function run(scenario: Scenario, dir: string, index: number): Promise<Resu
     };
     if (scenario.rate === undefined) {
       let next = 0;
-      await Promise.all(Array.from({ length: BURST_CLIENTS }, async () => {
-        while (next < scenario.events) await send(next++);
-      }));
+      await Promise.all(
+        Array.from({ length: BURST_CLIENTS }, async () => {
+          while (next < scenario.events) await send(next++);
+        }),
+      );
     } else {
       const interval = 1000 / scenario.rate;
       const pending: Promise<void>[] = [];
@@ -249,7 +253,9 @@ function noisyTable(results: Result[]): string {
 }
 
 function verdicts(results: Result[]): string {
-  const bestRate = Math.max(...results.filter((result) => result.scenario.rate === undefined).map((result) => result.deliveries / result.seconds));
+  const bestRate = Math.max(
+    ...results.filter((result) => result.scenario.rate === undefined).map((result) => result.deliveries / result.seconds),
+  );
   const paced = results.filter((result) => result.scenario.rate === 200);
   const noisy = results.filter((result) => result.scenario.dead !== undefined);
   const baseline = noisy.find((result) => result.scenario.dead === 0);

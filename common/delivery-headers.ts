@@ -2,7 +2,12 @@
 // the mock event sender cannot drift apart. The signature itself comes from lib/signing.ts.
 import { loadDocument } from '../lib/document.ts';
 import { SIGNATURE_HEADER, sign } from '../lib/signing.ts';
-import { STANDARD_ID_HEADER, STANDARD_SIGNATURE_HEADER, STANDARD_TIMESTAMP_HEADER, standardSignatureHeader } from '../lib/standard-webhooks.ts';
+import {
+  STANDARD_ID_HEADER,
+  STANDARD_SIGNATURE_HEADER,
+  STANDARD_TIMESTAMP_HEADER,
+  standardSignatureHeader,
+} from '../lib/standard-webhooks.ts';
 
 /** Names the contract version the notifications follow, which is also every package's version. */
 export const USER_AGENT = `SecMon-Webhooks/${loadDocument().info.version}`;
@@ -23,7 +28,15 @@ export interface DeliveryHeaderInput {
 }
 
 /** Request headers of a delivery, lower-case names. */
-export function deliveryHeaders({ body, eventType, deliveryId, webhookId, secret, previousSecret, timestamp }: DeliveryHeaderInput): Record<string, string> {
+export function deliveryHeaders({
+  body,
+  eventType,
+  deliveryId,
+  webhookId,
+  secret,
+  previousSecret,
+  timestamp,
+}: DeliveryHeaderInput): Record<string, string> {
   const seconds = timestamp ?? Math.floor(Date.now() / 1000);
   const headers: Record<string, string> = {
     'content-type': 'application/json',

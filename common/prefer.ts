@@ -3,7 +3,7 @@
 // stateful one (the reference server with --mock) read the header and pick the answer here, so a
 // page written against one behaves the same against the other.
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { findRoute, listOperations, operationRoutes, resolveRef, type OpenApiDocument } from '../lib/document.ts';
+import { findRoute, listOperations, type OpenApiDocument, operationRoutes, resolveRef } from '../lib/document.ts';
 
 export interface Preference {
   code?: string;
@@ -23,7 +23,8 @@ export function parsePrefer(header: string | undefined): Preference {
 /** The operation a request names (method and concrete path), if the document has one. */
 export function operationFor(doc: OpenApiDocument, method: string, path: string): OpenAPIV3_1.OperationObject | undefined {
   const template = findRoute(operationRoutes(doc), path)?.path;
-  return listOperations(doc).find((candidate) => candidate.method.toUpperCase() === method.toUpperCase() && candidate.path === template)?.operation;
+  return listOperations(doc).find((candidate) => candidate.method.toUpperCase() === method.toUpperCase() && candidate.path === template)
+    ?.operation;
 }
 
 /** The statuses and named examples the operation at `path` documents, for a Prefer that names none. */
@@ -60,18 +61,26 @@ export function documentedAnswer(
   allowed: (status: number) => boolean = () => true,
 ): DocumentedAnswer | string {
   const operation = operationFor(doc, method, path);
-  const responses = Object.entries(operation?.responses ?? {}).map(([status, response]) => [status, resolveRef<OpenAPIV3_1.ResponseObject>(doc, response)] as const);
-  const examplesOf = (response: OpenAPIV3_1.ResponseObject) =>
-    Object.entries(response.content ?? {}).flatMap(([mediaType, media]) => Object.entries(media.examples ?? {}).map(([name, example]) => ({ mediaType, name, example })));
-  const found = responses.find(([status, response]) =>
-    preference.code !== undefined ? status === preference.code : examplesOf(response).some((candidate) => candidate.name === preference.example),
+  const responses = Object.entries(operation?.responses ?? {}).map(
+    ([status, response]) => [status, resolveRef<OpenAPIV3_1.ResponseObject>(doc, response)] as const,
   );
-  if (!found) return `names no documented answer (${preference.code !== undefined ? `code=${preference.code}` : `example=${preference.example}`}); ${documentedChoices(doc, method, path)}`;
+  const examplesOf = (response: OpenAPIV3_1.ResponseObject) =>
+    Object.entries(response.content ?? {}).flatMap(([mediaType, media]) =>
+      Object.entries(media.examples ?? {}).map(([name, example]) => ({ mediaType, name, example })),
+    );
+  const found = responses.find(([status, response]) =>
+    preference.code !== undefined
+      ? status === preference.code
+      : examplesOf(response).some((candidate) => candidate.name === preference.example),
+  );
+  if (!found)
+    return `names no documented answer (${preference.code !== undefined ? `code=${preference.code}` : `example=${preference.example}`}); ${documentedChoices(doc, method, path)}`;
   const [status, response] = found;
   if (!allowed(Number(status))) return `asks for ${status}, which this mock answers from its state, not from an example`;
   const examples = examplesOf(response);
   const example = preference.example === undefined ? examples[0] : examples.find((candidate) => candidate.name === preference.example);
-  if (preference.example !== undefined && !example) return `names no example ${preference.example} of ${status}; ${documentedChoices(doc, method, path)}`;
+  if (preference.example !== undefined && !example)
+    return `names no example ${preference.example} of ${status}; ${documentedChoices(doc, method, path)}`;
   const headers: Record<string, string> = {};
   for (const [name, header] of Object.entries(response.headers ?? {})) {
     const value = resolveRef<OpenAPIV3_1.HeaderObject>(doc, header).example;
@@ -92,6 +101,8 @@ export function problemForRequest(body: unknown, requestPath: string): unknown {
   const [exampleId, requestId] = [String(problem.instance).split('/').at(-1), requestPath.split('/').at(-1)];
   const idLike = (segment: string | undefined) => segment !== undefined && /^[a-z]{3}_/.test(segment);
   const detail =
-    typeof problem.detail === 'string' && idLike(exampleId) && idLike(requestId) ? problem.detail.replaceAll(exampleId!, requestId!) : problem.detail;
+    typeof problem.detail === 'string' && idLike(exampleId) && idLike(requestId)
+      ? problem.detail.replaceAll(exampleId!, requestId!)
+      : problem.detail;
   return { ...body, instance: requestPath, ...(detail === undefined ? {} : { detail }) };
 }

@@ -125,9 +125,7 @@ export function listMediaTypes(doc: OpenApiDocument): MediaTypeRef[] {
       }
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         const [pointer, resolved] = follow(doc, `${opPointer}/responses/${status}`, response);
-        out.push(
-          ...mediaTypesOf(doc, resolved as OpenAPIV3_1.ResponseObject, pointer, `${label} → ${status}`, 'response', status),
-        );
+        out.push(...mediaTypesOf(doc, resolved as OpenAPIV3_1.ResponseObject, pointer, `${label} → ${status}`, 'response', status));
       }
     }
   }

@@ -2,9 +2,9 @@
 // check is the same section's request-body schema, so sender and receiver agree with the contract.
 import type { components, webhooks } from '../generated/schema.d.ts';
 import { escapePointer, loadDocument } from './document.ts';
+import type { Extensible } from './extensible.ts';
 import { readerView } from './reader-view.ts';
 import { createSchemaValidator, type SchemaValidator, type ValidationResult } from './schema-validator.ts';
-import type { Extensible } from './extensible.ts';
 
 export type EventType = components['schemas']['EventType'];
 
@@ -16,7 +16,11 @@ type EventBodies = {
  * The body of any webhook notification, discriminated by `event`, as a receiver reads it: enum
  * fields also admit values newer than this version (Versioning: the service may add them in v1).
  */
-export type WebhookEvent = EventBodies[keyof webhooks] extends infer E ? (E extends { event: infer T } ? Omit<Extensible<E>, 'event'> & { event: T } : never) : never;
+export type WebhookEvent = EventBodies[keyof webhooks] extends infer E
+  ? E extends { event: infer T }
+    ? Omit<Extensible<E>, 'event'> & { event: T }
+    : never
+  : never;
 
 /** The body of one event type. */
 export type EventOf<T extends EventType> = Extract<WebhookEvent, { event: T }>;

@@ -12,5 +12,9 @@ export type Extensible<T> = T extends string
   : T extends readonly (infer Item)[]
     ? Extensible<Item>[]
     : T extends object
-      ? { [K in keyof T]: T[K] extends string | null | undefined ? Widen<Exclude<T[K], null | undefined>> | Extract<T[K], null | undefined> : Extensible<T[K]> }
+      ? {
+          [K in keyof T]: T[K] extends string | null | undefined
+            ? Widen<Exclude<T[K], null | undefined>> | Extract<T[K], null | undefined>
+            : Extensible<T[K]>;
+        }
       : T;

@@ -39,5 +39,3 @@ export function createSchemaValidator(doc: OpenApiDocument = loadDocument()): Sc
 
 /** JSON pointer of a component schema. */
 export const schemaPointer = (name: string) => `#/components/schemas/${name}`;
-
-

@@ -6,10 +6,10 @@ import { InvalidEventError, parseEvent, type WebhookEvent } from './events.ts';
 import { assertVerifiable, SIGNATURE_HEADER, verifySignature } from './signing.ts';
 import {
   DEFAULT_TOLERANCE_SECONDS,
-  signStandard,
   STANDARD_ID_HEADER,
   STANDARD_SIGNATURE_HEADER,
   STANDARD_TIMESTAMP_HEADER,
+  signStandard,
 } from './standard-webhooks.ts';
 
 export type VerificationFailure =
@@ -72,7 +72,10 @@ export function verifyWebhook(
       throw new WebhookVerificationError('signature-mismatch', `${SIGNATURE_HEADER} matches none of the ${keys.length} secret(s)`);
     }
   } else {
-    const only = header(SIGNATURE_HEADER) !== undefined ? ` (only ${SIGNATURE_HEADER}, which carries no time; pass allowUntimestamped to accept it)` : '';
+    const only =
+      header(SIGNATURE_HEADER) !== undefined
+        ? ` (only ${SIGNATURE_HEADER}, which carries no time; pass allowUntimestamped to accept it)`
+        : '';
     throw new WebhookVerificationError('missing-signature', `the delivery has no ${STANDARD_SIGNATURE_HEADER} header${only}`);
   }
   try {
@@ -94,7 +97,10 @@ function verifyTimestamped(
   const timestampText = header(STANDARD_TIMESTAMP_HEADER);
   if (!id) throw new WebhookVerificationError('malformed-headers', `${STANDARD_SIGNATURE_HEADER} without ${STANDARD_ID_HEADER}`);
   if (timestampText === undefined || !/^\d{1,12}$/.test(timestampText)) {
-    throw new WebhookVerificationError('malformed-headers', `${STANDARD_TIMESTAMP_HEADER} must be Unix seconds, got ${JSON.stringify(timestampText ?? null)}`);
+    throw new WebhookVerificationError(
+      'malformed-headers',
+      `${STANDARD_TIMESTAMP_HEADER} must be Unix seconds, got ${JSON.stringify(timestampText ?? null)}`,
+    );
   }
   const timestamp = Number(timestampText);
   const skew = Math.floor(now() / 1000) - timestamp;
@@ -109,7 +115,11 @@ function verifyTimestamped(
   // Every pair is compared in full, so the time does not tell which entry or secret came close.
   let matched = false;
   for (const candidate of offered) for (const wanted of expected) matched = constantTimeEqual(candidate, wanted) || matched;
-  if (!matched) throw new WebhookVerificationError('signature-mismatch', `${STANDARD_SIGNATURE_HEADER} matches none of the ${secrets.length} secret(s)`);
+  if (!matched)
+    throw new WebhookVerificationError(
+      'signature-mismatch',
+      `${STANDARD_SIGNATURE_HEADER} matches none of the ${secrets.length} secret(s)`,
+    );
 }
 
 function constantTimeEqual(a: string, b: string): boolean {
@@ -121,7 +131,9 @@ function constantTimeEqual(a: string, b: string): boolean {
 
 function headerReader(headers: DeliveryHeaders): (name: string) => string | undefined {
   if (typeof Headers !== 'undefined' && headers instanceof Headers) return (name) => headers.get(name) ?? undefined;
-  const lower = new Map(Object.entries(headers as Record<string, string | string[] | undefined>).map(([key, value]) => [key.toLowerCase(), value]));
+  const lower = new Map(
+    Object.entries(headers as Record<string, string | string[] | undefined>).map(([key, value]) => [key.toLowerCase(), value]),
+  );
   return (name) => {
     const value = lower.get(name.toLowerCase());
     return Array.isArray(value) ? value.join(' ') : value;

@@ -1,25 +1,19 @@
 // What a webhook receiver needs, as the package exports it (`secmon-api/webhooks`): signature
 // verification (verifyWebhook checks either scheme and returns the event) and typed, validated event
 // parsing. The code lives in signing.ts, standard-webhooks.ts, verify-webhook.ts and events.ts.
-export { SIGNATURE_HEADER, sign, verifySignature } from './signing.ts';
+
 export {
   EVENT_TYPES,
-  InvalidEventError,
+  type EventOf,
+  type EventType,
   eventSchemaPointer,
+  InvalidEventError,
   isEventType,
   parseEvent,
   validateEvent,
-  type EventOf,
-  type EventType,
   type WebhookEvent,
 } from './events.ts';
-export {
-  WebhookVerificationError,
-  verifyWebhook,
-  type DeliveryHeaders,
-  type VerificationFailure,
-  type VerifyOptions,
-} from './verify-webhook.ts';
+export { SIGNATURE_HEADER, sign, verifySignature } from './signing.ts';
 export {
   DEFAULT_TOLERANCE_SECONDS,
   STANDARD_ID_HEADER,
@@ -28,3 +22,10 @@ export {
   signStandard,
   standardWebhooksKey,
 } from './standard-webhooks.ts';
+export {
+  type DeliveryHeaders,
+  type VerificationFailure,
+  type VerifyOptions,
+  verifyWebhook,
+  WebhookVerificationError,
+} from './verify-webhook.ts';

@@ -16,7 +16,7 @@ function unit(text: string): number {
 }
 
 /** Within the last year, to the second, in the document's timestamp form. */
-const recent = (seed: string) => new Date(SOON - Math.floor(unit(seed) * YEAR_MS / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+const recent = (seed: string) => new Date(SOON - Math.floor((unit(seed) * YEAR_MS) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 
 export function believable(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(believable);
@@ -33,8 +33,12 @@ export function believable(value: unknown): unknown {
     }
   }
   // Created before updated, first seen before last seen.
-  for (const [earlier, later] of [['created_at', 'updated_at'], ['first_seen_at', 'last_seen_at']] as const) {
-    if (typeof item[earlier] === 'string' && typeof item[later] === 'string' && item[earlier] > item[later]) [item[earlier], item[later]] = [item[later], item[earlier]];
+  for (const [earlier, later] of [
+    ['created_at', 'updated_at'],
+    ['first_seen_at', 'last_seen_at'],
+  ] as const) {
+    if (typeof item[earlier] === 'string' && typeof item[later] === 'string' && item[earlier] > item[later])
+      [item[earlier], item[later]] = [item[later], item[earlier]];
   }
   // A finding carries a resolution (and a resolved time) only once it is closed.
   if (typeof item.status === 'string' && 'resolution' in item && !CLOSED.has(item.status)) {

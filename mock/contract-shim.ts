@@ -20,9 +20,17 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { escapePointer, findRoute, loadDocument, operationRoutes, resolveRef, type OpenApiDocument } from '../lib/document.ts';
 import { documentedChoices, problemForRequest } from '../common/prefer.ts';
-import { BODY_LIMIT_BYTES, invalidPartsDetail, PAYLOAD_TOO_LARGE_DETAIL, problem, unknownQueryParameters, type ProblemDetail, type ProblemKind } from '../common/problems.ts';
+import {
+  BODY_LIMIT_BYTES,
+  invalidPartsDetail,
+  PAYLOAD_TOO_LARGE_DETAIL,
+  type ProblemDetail,
+  type ProblemKind,
+  problem,
+  unknownQueryParameters,
+} from '../common/problems.ts';
+import { escapePointer, findRoute, loadDocument, type OpenApiDocument, operationRoutes, resolveRef } from '../lib/document.ts';
 import { believable } from './believable.ts';
 import { etagOf, isListBody, pageOf } from './pages.ts';
 
@@ -72,7 +80,14 @@ export function startShim(options: ShimOptions): Promise<Shim> {
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const started = performance.now();
-    res.on('finish', () => options.onAnswer?.({ method: req.method ?? 'GET', path: req.url ?? '/', status: res.statusCode, ms: Math.round(performance.now() - started) }));
+    res.on('finish', () =>
+      options.onAnswer?.({
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        status: res.statusCode,
+        ms: Math.round(performance.now() - started),
+      }),
+    );
     const url = new URL(req.url ?? '/', 'http://mock');
     const method = req.method ?? 'GET';
     const instance = url.pathname;
@@ -80,10 +95,25 @@ export function startShim(options: ShimOptions): Promise<Shim> {
     const sendProblem = (kind: ProblemKind, detail: string, errors?: ProblemDetail[], headers: Record<string, string> = {}) => {
       const document = problem(kind, detail, instance, errors);
       const cors = corsHeaders(req);
-      send(res, document.status, { ...documentedHeaders, ...cors, ...headers, 'content-type': 'application/problem+json' }, JSON.stringify(document));
+      send(
+        res,
+        document.status,
+        { ...documentedHeaders, ...cors, ...headers, 'content-type': 'application/problem+json' },
+        JSON.stringify(document),
+      );
     };
     if (method === 'OPTIONS' && req.headers['access-control-request-method']) {
-      return send(res, 204, { ...corsHeaders(req), 'access-control-allow-methods': 'GET, POST, PUT, DELETE', 'access-control-allow-headers': ALLOWED_HEADERS, 'access-control-max-age': '600' }, '');
+      return send(
+        res,
+        204,
+        {
+          ...corsHeaders(req),
+          'access-control-allow-methods': 'GET, POST, PUT, DELETE',
+          'access-control-allow-headers': ALLOWED_HEADERS,
+          'access-control-max-age': '600',
+        },
+        '',
+      );
     }
     const authorised = /^Bearer\s+\S/i.test(req.headers.authorization ?? '');
     // Prism answers missing credentials (401) itself, as the contract says.
@@ -110,11 +140,15 @@ export function startShim(options: ShimOptions): Promise<Shim> {
     }
 
     const headers = Object.fromEntries(
-      Object.entries(req.headers).filter((entry): entry is [string, string | string[]] => entry[1] !== undefined && !HOP_BY_HOP.has(entry[0])),
+      Object.entries(req.headers).filter(
+        (entry): entry is [string, string | string[]] => entry[1] !== undefined && !HOP_BY_HOP.has(entry[0]),
+      ),
     );
     const answer = await fetch(new URL(url.pathname + url.search, await options.target), {
       method,
-      headers: Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value.map((v) => [name, v]) : [[name, value]])) as [string, string][],
+      headers: Object.entries(headers).flatMap(([name, value]) =>
+        Array.isArray(value) ? value.map((v) => [name, v]) : [[name, value]],
+      ) as [string, string][],
       ...(body.length > 0 && method !== 'GET' && method !== 'HEAD' ? { body } : {}),
       redirect: 'manual',
     });
@@ -135,7 +169,10 @@ export function startShim(options: ShimOptions): Promise<Shim> {
     if (isProblem && req.headers.prefer && String((json as { type?: unknown } | undefined)?.type).startsWith(PRISM_ERRORS)) {
       const choices = documentedChoices(doc, method, url.pathname);
       return sendProblem('validation-error', invalidPartsDetail(1), [
-        { pointer: '/headers/Prefer', message: `names no documented answer (${String((json as { detail?: unknown }).detail)}); ${choices}`.slice(0, 1024) },
+        {
+          pointer: '/headers/Prefer',
+          message: `names no documented answer (${String((json as { detail?: unknown }).detail)}); ${choices}`.slice(0, 1024),
+        },
       ]);
     }
     if (answer.status === 200 && method === 'GET' && isListBody(json) && !prefersExample(req)) {
@@ -143,7 +180,8 @@ export function startShim(options: ShimOptions): Promise<Shim> {
       const filters = [...(route?.methods.get('GET') ?? [])].filter((name) => name !== 'limit' && name !== 'cursor');
       payload = Buffer.from(JSON.stringify(pageOf(json, url.searchParams, filters)));
     }
-    if (options.dynamic && answer.status < 300 && json !== undefined && !isProblem) payload = Buffer.from(JSON.stringify(believable(parsed(payload))));
+    if (options.dynamic && answer.status < 300 && json !== undefined && !isProblem)
+      payload = Buffer.from(JSON.stringify(believable(parsed(payload))));
     const id = (json as { id?: unknown } | undefined)?.id;
     if (answer.status < 300 && typeof id === 'string' && !isProblem) {
       // Prism copies the header's example (`true`) onto every create; a mock that keeps no keys never replays.

@@ -3,7 +3,7 @@
 // [--webhook-id <whk_...>]`: sends the document's example events and prints what the receiver said.
 import { parseArgs } from 'node:util';
 import { EVENT_TYPES, isEventType } from '../lib/events.ts';
-import { buildDeliveries, delivered, deliverAll, EventSelectionError, type DeliveryResult } from './events.ts';
+import { buildDeliveries, type DeliveryResult, deliverAll, delivered, EventSelectionError } from './events.ts';
 
 const USAGE =
   'usage: npm run mock:events -- --url <receiver url> [--secret <secret>] [--event <type>|all] ' +
@@ -57,7 +57,9 @@ const results = await deliverAll(values.url, requests);
 process.stdout.write(table(results));
 const failures = results.filter((result) => !delivered(result)).length;
 process.stdout.write(
-  failures === 0 ? `all ${results.length} delivered (2xx)\n` : `${failures} of ${results.length} not delivered: the service would retry them\n`,
+  failures === 0
+    ? `all ${results.length} delivered (2xx)\n`
+    : `${failures} of ${results.length} not delivered: the service would retry them\n`,
 );
 process.exitCode = failures === 0 ? 0 : 1;
 
@@ -72,5 +74,13 @@ function table(rows: DeliveryResult[]): string {
     ]),
   );
   const widths = lines[0]!.map((_, column) => Math.max(...lines.map((line) => line[column]!.length)));
-  return lines.map((line) => `${line.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()}\n`).join('');
+  return lines
+    .map(
+      (line) =>
+        `${line
+          .map((cell, column) => cell.padEnd(widths[column]!))
+          .join('  ')
+          .trimEnd()}\n`,
+    )
+    .join('');
 }

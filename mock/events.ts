@@ -3,9 +3,9 @@
 // the same 10 s deadline. Used by `npm run mock:events` and by anyone testing a receiver.
 import { randomUUID } from 'node:crypto';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { listWebhookOperations, loadDocument, resolveRef, type OpenApiDocument } from '../lib/document.ts';
 import { deliveryHeaders } from '../common/delivery-headers.ts';
-import { EVENT_TYPES, isEventType, type EventType } from '../lib/events.ts';
+import { listWebhookOperations, loadDocument, type OpenApiDocument, resolveRef } from '../lib/document.ts';
+import { EVENT_TYPES, type EventType, isEventType } from '../lib/events.ts';
 
 /** The service gives a receiver this long to answer (brief §6). */
 const DELIVERY_TIMEOUT_MS = 10_000;

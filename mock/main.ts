@@ -80,11 +80,31 @@ async function resetStateful(port: number, host: string): Promise<void> {
 function runStateful(port: number, host: string): void {
   const main = fileURLToPath(new URL('../server/main.ts', import.meta.url));
   if (!existsSync(main)) {
-    process.stderr.write('secmon-mock: --stateful runs the reference server, which ships with the repository, not this package: clone it and run `npm run mock -- --stateful`\n');
+    process.stderr.write(
+      'secmon-mock: --stateful runs the reference server, which ships with the repository, not this package: clone it and run `npm run mock -- --stateful`\n',
+    );
     process.exit(2);
   }
-  log.info({ port, host, mode: 'stateful (reference server, in memory, seeded with the examples)', auth: 'any bearer token, every scope' }, 'starting the stateful mock');
-  const args = ['--import', exitWithParent, main, '--mode', 'development', '--db', ':memory:', '--mock', '--cors-origins', '*', '--port', String(port), '--host', host];
+  log.info(
+    { port, host, mode: 'stateful (reference server, in memory, seeded with the examples)', auth: 'any bearer token, every scope' },
+    'starting the stateful mock',
+  );
+  const args = [
+    '--import',
+    exitWithParent,
+    main,
+    '--mode',
+    'development',
+    '--db',
+    ':memory:',
+    '--mock',
+    '--cors-origins',
+    '*',
+    '--port',
+    String(port),
+    '--host',
+    host,
+  ];
   // Our end of its stdin closes however we die (even SIGKILL), and exit-with-parent then stops it.
   const child = spawn(process.execPath, args, { stdio: ['pipe', 'inherit', 'inherit'] });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => child.kill(signal));
@@ -103,12 +123,10 @@ async function runPrism(): Promise<void> {
     // Prism logs six lines per request and names its internal port; its lines are for --verbose.
     ...(verbose || !shim ? { onOutput: (line: string) => process.stdout.write(`${line}\n`) } : {}),
     onAnswer: (answer) => log.info(answer, `${answer.method} ${answer.path} → ${answer.status}`),
-  }).catch(
-    (error: unknown) => {
-      log.fatal({ err: error }, 'prism failed to start');
-      process.exit(1);
-    },
-  );
+  }).catch((error: unknown) => {
+    log.fatal({ err: error }, 'prism failed to start');
+    process.exit(1);
+  });
   log.info({ url: mock.url, startupMs: mock.startupMs, pid: mock.pid }, `mock ready on ${mock.url}`);
 
   let signals = 0;

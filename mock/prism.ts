@@ -3,7 +3,7 @@
 // running. By default it sits behind the contract shim (./contract-shim.ts), which fixes what Prism
 // gets wrong about this contract. `npm run mock`, the mock tests, the contract kit and the
 // benchmarks all start it here.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { extname } from 'node:path';

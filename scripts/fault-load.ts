@@ -5,7 +5,7 @@
 // at the receiver.
 import { parseEvent } from '../lib/events.ts';
 import { startReceiver, type TestReceiver } from './receiver.ts';
-import { spawnServer, type ServerProcess } from './server-process.ts';
+import { type ServerProcess, spawnServer } from './server-process.ts';
 import { waitUntil } from './wait.ts';
 
 const KEY = 'fault-load-key-7d1e4a';
@@ -170,7 +170,8 @@ export class FaultLoad {
       await response.body?.cancel();
       if (response.status === 200) stored.add(id);
     }
-    const delivered = () => new Set(this.#receiver.receipts.map((receipt) => (parseEvent(receipt.body) as { data: { finding_id: string } }).data.finding_id));
+    const delivered = () =>
+      new Set(this.#receiver.receipts.map((receipt) => (parseEvent(receipt.body) as { data: { finding_id: string } }).data.finding_id));
     await waitUntil(() => ids.every((id) => delivered().has(id)), deliveryWaitMs);
     const got = delivered();
     return { acknowledged: ids.length, missingRows: ids.filter((id) => !stored.has(id)), undelivered: ids.filter((id) => !got.has(id)) };

@@ -1,6 +1,6 @@
 // The reference server as a child process (the real entry point, server/main.ts, on the pinned
 // Node), for tests that kill it: its URL is read from its own "server listening" log line.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 

@@ -2,9 +2,10 @@
 // place (below). The process entry point is server/main.ts; tests use startServer (server.ts).
 import express, { type Express, type Router } from 'express';
 import type { Logger } from 'pino';
+import { loadDocument } from '../lib/document.ts';
 import type { Config } from './config.ts';
 import { authenticate, requireScope } from './http/auth.ts';
-import { authFailureThrottle, type AuthFailureThrottle } from './http/auth-throttle.ts';
+import { type AuthFailureThrottle, authFailureThrottle } from './http/auth-throttle.ts';
 import { parseJson, requireJson } from './http/body.ts';
 import { corsForOrigins } from './http/cors.ts';
 import { DatabaseHealth } from './http/database-health.ts';
@@ -20,13 +21,12 @@ import type { RouteContext, WebhookUrlCheck } from './routes/context.ts';
 import { findingsRouter } from './routes/findings.ts';
 import { policiesRouter } from './routes/policies.ts';
 import { webhooksRouter } from './routes/webhooks.ts';
+import { SETTINGS_PATH, settingsRouter } from './settings/router.ts';
+import { SIMULATOR_PATH, simulatorRouter } from './simulator/router.ts';
 import { reportingFaultSites } from './store/faults.ts';
 import { openStore } from './store/open.ts';
 import { seedFromExamples } from './store/seed.ts';
 import type { Store } from './store/store.ts';
-import { loadDocument } from '../lib/document.ts';
-import { SETTINGS_PATH, settingsRouter } from './settings/router.ts';
-import { SIMULATOR_PATH, simulatorRouter } from './simulator/router.ts';
 import { checkWebhookUrl } from './webhooks/ssrf.ts';
 
 export interface AppDeps {
@@ -86,7 +86,11 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Sec
   const app = express();
   const authThrottle = authFailureThrottle(config.authFailuresPerMinute, sharedRateLimitStore(store.rateLimits));
   const secmon: SecmonApp = { express: app, store, logger, config, now, authThrottle, stopAccepting: () => (accepting = false) };
-  const context: RouteContext = { store, now, checkWebhookUrl: deps.checkWebhookUrl ?? ((url) => checkWebhookUrl(url, { mode: config.mode })) };
+  const context: RouteContext = {
+    store,
+    now,
+    checkWebhookUrl: deps.checkWebhookUrl ?? ((url) => checkWebhookUrl(url, { mode: config.mode })),
+  };
 
   app.disable('x-powered-by');
   // Resources carry strong ETags computed from their representation; Express's weak ones would

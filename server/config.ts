@@ -188,7 +188,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
  */
 export function configWarnings(argv: readonly string[]): string[] {
   return argv.some((arg) => arg === '--api-keys' || arg.startsWith('--api-keys='))
-    ? ['--api-keys puts the keys on the command line, where ps, the shell history and npm (which echoes the command) show them; set SECMON_API_KEYS in the environment instead']
+    ? [
+        '--api-keys puts the keys on the command line, where ps, the shell history and npm (which echoes the command) show them; set SECMON_API_KEYS in the environment instead',
+      ]
     : [];
 }
 
@@ -197,7 +199,8 @@ function withLease(env: NodeJS.ProcessEnv, delivery: DeliveryConfig): DeliveryCo
   const text = nonEmpty(env.SECMON_DELIVERY_LEASE_MS);
   if (text === undefined) return delivery;
   const leaseMs = parseInteger('SECMON_DELIVERY_LEASE_MS', text, 1, 3_600_000);
-  if (leaseMs <= delivery.timeoutMs) throw new ConfigError('SECMON_DELIVERY_LEASE_MS must be longer than SECMON_DELIVERY_TIMEOUT_MS, or a live attempt could be sent twice');
+  if (leaseMs <= delivery.timeoutMs)
+    throw new ConfigError('SECMON_DELIVERY_LEASE_MS must be longer than SECMON_DELIVERY_TIMEOUT_MS, or a live attempt could be sent twice');
   return { ...delivery, leaseMs };
 }
 
@@ -208,11 +211,16 @@ function mockMode(asked: boolean, mode: Mode): boolean {
 
 function parseCorsOrigins(text: string | undefined, mode: Mode): (string | RegExp)[] {
   if (text === undefined) return mode === 'development' ? [LOCAL_ORIGINS] : [];
-  const origins = text.split(',').map((origin) => origin.trim()).filter(Boolean);
+  const origins = text
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
   if (origins.length === 1 && origins[0] === '*') return [ANY_ORIGIN];
   for (const origin of origins) {
     if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
-      throw new ConfigError(`SECMON_CORS_ORIGINS (--cors-origins): each entry must be an origin such as https://app.example.com (scheme and host, no path); got "${origin}"`);
+      throw new ConfigError(
+        `SECMON_CORS_ORIGINS (--cors-origins): each entry must be an origin such as https://app.example.com (scheme and host, no path); got "${origin}"`,
+      );
     }
   }
   return origins;
@@ -239,7 +247,10 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 
 export function parseApiKeys(text: string): ApiKey[] {
   const keys: ApiKey[] = [];
-  for (const [index, entry] of text.split(',').map((part) => part.trim()).entries()) {
+  for (const [index, entry] of text
+    .split(',')
+    .map((part) => part.trim())
+    .entries()) {
     const problem = keyEntryProblem(entry);
     if (problem) throw new ConfigError(`SECMON_API_KEYS: entry ${index + 1} ${problem} (format: <key>:<scope>[+<scope>],...)`);
     const separator = entry.lastIndexOf(':');

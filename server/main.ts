@@ -1,9 +1,9 @@
 // Process entry point (`npm start`): configuration, start-up, and graceful shutdown on
 // SIGTERM/SIGINT (finish in-flight requests, stop workers, close the database).
-import { ConfigError, configWarnings, loadConfig, type Config } from './config.ts';
+import { type Config, ConfigError, configWarnings, loadConfig } from './config.ts';
 import { startServer } from './server.ts';
-import { DatabaseHeldError } from './store/sqlite/writer-lock.ts';
 import { startupErrorMessage } from './startup-errors.ts';
+import { DatabaseHeldError } from './store/sqlite/writer-lock.ts';
 
 let config: Config;
 try {

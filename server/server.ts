@@ -3,8 +3,8 @@
 import { once } from 'node:events';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type AppDeps, createApp, type SecmonApp } from './app.ts';
 import type { Config } from './config.ts';
-import { createApp, type AppDeps, type SecmonApp } from './app.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { describeDatabase, isPostgresUrl } from './store/open.ts';
 import { holdDatabase } from './store/sqlite/writer-lock.ts';
@@ -82,7 +82,10 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   // The pid lets whoever started the process know the answer on this URL is its own.
-  app.logger.info({ url, pid: process.pid, mode: config.mode, db: describeDatabase(config.database), store: app.store.engine }, 'server listening');
+  app.logger.info(
+    { url, pid: process.pid, mode: config.mode, db: describeDatabase(config.database), store: app.store.engine },
+    'server listening',
+  );
 
   const close = () =>
     (closing ??= (async () => {

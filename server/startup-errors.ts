@@ -20,13 +20,15 @@ export function startupErrorMessage(error: unknown, config: Pick<Config, 'port' 
   const db = `SECMON_DB (--db) '${describeDatabase(config.database)}'`;
   if (error instanceof DatabaseUnavailableError) return `${db} ${error.reason}`;
   if (syscall === 'listen') {
-    if (code === 'EADDRINUSE') return `${port} is already in use on ${config.host}: stop the other process or choose another port (0 picks a free one)`;
+    if (code === 'EADDRINUSE')
+      return `${port} is already in use on ${config.host}: stop the other process or choose another port (0 picks a free one)`;
     if (code === 'EACCES') return `${port} needs privileges this process does not have: choose a port from 1024 up`;
     if (code === 'EADDRNOTAVAIL') return `${host} is not an address of this machine`;
   }
   if (syscall === 'getaddrinfo') return `${host} does not resolve to an address`;
   if (code === 'ERR_SQLITE_ERROR' && errcode === SQLITE_NOTADB) return `${db} is not an SQLite database`;
-  if (code === 'ERR_SQLITE_ERROR' && errcode === SQLITE_CANTOPEN) return `${db} cannot be opened: it is a folder, or this user may not read and write it`;
+  if (code === 'ERR_SQLITE_ERROR' && errcode === SQLITE_CANTOPEN)
+    return `${db} cannot be opened: it is a folder, or this user may not read and write it`;
   if (syscall === 'mkdir') {
     return `${db} cannot be created: ${code === 'EEXIST' || code === 'ENOTDIR' ? 'a part of its folder path is a file' : `its folder cannot be made (${code})`}`;
   }

@@ -1,6 +1,6 @@
 // An integrator's code using the typed client: paths, parameters and bodies are checked against the
 // contract, and errors arrive as problem documents to branch on by `type`.
-import { createSecmonClient, unwrap, SecmonProblemError, type Problem } from 'secmon-api';
+import { createSecmonClient, type Problem, SecmonProblemError, unwrap } from 'secmon-api';
 import type { components } from 'secmon-api/types';
 
 type Finding = components['schemas']['Finding'];

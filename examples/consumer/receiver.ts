@@ -1,7 +1,7 @@
 // An integrator's webhook receiver: verify the timestamped signature over the raw bytes and get
 // the typed event back, then handle each type; the switch is exhaustive over the six events.
 import { createServer } from 'node:http';
-import { verifyWebhook, WebhookVerificationError, type EventOf, type WebhookEvent } from 'secmon-api/webhooks';
+import { type EventOf, verifyWebhook, type WebhookEvent, WebhookVerificationError } from 'secmon-api/webhooks';
 
 export function describeEvent(event: WebhookEvent): string {
   switch (event.event) {
@@ -60,4 +60,3 @@ export function urgencyOf(event: EventOf<'finding.created'>): string {
 }
 
 export const newerSeverity: EventOf<'finding.created'>['data']['severity'] = 'urgent';
-

@@ -5,7 +5,7 @@
 // imports the client package's source; in your project the same names come from `secmon-api/webhooks`.
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
-import { InvalidEventError, WebhookVerificationError, parseEvent, verifyWebhook, type WebhookEvent } from '../../lib/webhooks.ts';
+import { InvalidEventError, parseEvent, verifyWebhook, type WebhookEvent, WebhookVerificationError } from '../../lib/webhooks.ts';
 
 export interface ReceiverOptions {
   /**
@@ -42,8 +42,14 @@ export function createReceiverApp({ secret, logger, path = '/webhooks', onEvent 
       const invalid = error instanceof InvalidEventError || (error instanceof WebhookVerificationError && error.reason === 'invalid-event');
       if (!invalid && !(error instanceof WebhookVerificationError)) throw error;
       // Authentic but not an event: 400. Not authentic (no, wrong or stale signature): 401.
-      log.warn({ reason: invalid ? 'invalid-event' : (error as WebhookVerificationError).reason, detail: error.message }, 'rejected delivery');
-      res.status(invalid ? 400 : 401).type('text/plain').send(invalid ? error.message : 'bad signature');
+      log.warn(
+        { reason: invalid ? 'invalid-event' : (error as WebhookVerificationError).reason, detail: error.message },
+        'rejected delivery',
+      );
+      res
+        .status(invalid ? 400 : 401)
+        .type('text/plain')
+        .send(invalid ? error.message : 'bad signature');
       return;
     }
 

@@ -2,13 +2,29 @@
 // headers, media types, fields and enum values. None of them fails the gate.
 import { escapePointer } from '../../lib/document.ts';
 import type { AdditiveRuleId } from './catalogue.ts';
-import { headerNamed, keptOperations, parametersOf, requestBodyOf, responsesOf, type Audience, type Change, type Comparison } from './model.ts';
+import {
+  type Audience,
+  type Change,
+  type Comparison,
+  headerNamed,
+  keptOperations,
+  parametersOf,
+  requestBodyOf,
+  responsesOf,
+} from './model.ts';
 import type { SchemaPair } from './schema-pairs.ts';
 
-const addition = (rule: AdditiveRuleId, audience: Audience, pointer: string, message: string): Change => ({ rule, pointer, message, audience: [audience] });
+const addition = (rule: AdditiveRuleId, audience: Audience, pointer: string, message: string): Change => ({
+  rule,
+  pointer,
+  message,
+  audience: [audience],
+});
 
 export const operationsAdded = ({ added }: Comparison): Change[] =>
-  added.map((op) => addition(op.kind === 'api' ? 'operation-added' : 'event-type-added', op.audience, op.base.pointer, `${op.label} was added`));
+  added.map((op) =>
+    addition(op.kind === 'api' ? 'operation-added' : 'event-type-added', op.audience, op.base.pointer, `${op.label} was added`),
+  );
 
 export const parametersAdded = (comparison: Comparison): Change[] =>
   keptOperations(comparison).flatMap((op) =>
@@ -22,7 +38,14 @@ export const statusesAdded = (comparison: Comparison): Change[] =>
     const before = op.base.operation.responses ?? {};
     return Object.keys(op.revision.operation.responses ?? {})
       .filter((status) => !(status in before))
-      .map((status) => addition('status-code-added', op.audience, `${op.revision.pointer}/responses/${status}`, `${op.label}: response ${status} was added`));
+      .map((status) =>
+        addition(
+          'status-code-added',
+          op.audience,
+          `${op.revision.pointer}/responses/${status}`,
+          `${op.label}: response ${status} was added`,
+        ),
+      );
   });
 
 export const responseHeadersAdded = (comparison: Comparison): Change[] =>
@@ -32,25 +55,48 @@ export const responseHeadersAdded = (comparison: Comparison): Change[] =>
       responsesOf(comparison, op).flatMap((response) =>
         Object.keys(response.revision?.headers ?? {})
           .filter((name) => !headerNamed(response.base.headers, name))
-          .map((name) => addition('response-header-added', op.audience, `${response.revisionPointer}/headers/${escapePointer(name)}`, `${op.label}: response ${response.status} has the new header ${name}`)),
+          .map((name) =>
+            addition(
+              'response-header-added',
+              op.audience,
+              `${response.revisionPointer}/headers/${escapePointer(name)}`,
+              `${op.label}: response ${response.status} has the new header ${name}`,
+            ),
+          ),
       ),
     );
 
 export const mediaTypesAdded = (comparison: Comparison): Change[] =>
   keptOperations(comparison).flatMap((op) => {
-    const request = [requestBodyOf(comparison.base, op.base)?.content, requestBodyOf(comparison.revision, op.revision)?.content, `${op.revision.pointer}/requestBody`, 'request body'] as const;
-    const responses = responsesOf(comparison, op).map((r) => [r.base.content, r.revision?.content, r.revisionPointer, `response ${r.status}`] as const);
+    const request = [
+      requestBodyOf(comparison.base, op.base)?.content,
+      requestBodyOf(comparison.revision, op.revision)?.content,
+      `${op.revision.pointer}/requestBody`,
+      'request body',
+    ] as const;
+    const responses = responsesOf(comparison, op).map(
+      (r) => [r.base.content, r.revision?.content, r.revisionPointer, `response ${r.status}`] as const,
+    );
     return [request, ...responses].flatMap(([before, after, pointer, what]) =>
       Object.keys(after ?? {})
         .filter((media) => !(media in (before ?? {})))
-        .map((media) => addition('media-type-added', op.audience, `${pointer}/content/${escapePointer(media)}`, `${op.label}: the ${what} may now be ${media}`)),
+        .map((media) =>
+          addition(
+            'media-type-added',
+            op.audience,
+            `${pointer}/content/${escapePointer(media)}`,
+            `${op.label}: the ${what} may now be ${media}`,
+          ),
+        ),
     );
   });
 
 export const fieldsAdded = (pair: SchemaPair): Change[] =>
   Object.keys(pair.revisionProperties)
     .filter((name) => !(name in pair.baseProperties))
-    .map((name) => addition('field-added', pair.audience, `${pair.pointer}/properties/${escapePointer(name)}`, `the field ${name} was added`));
+    .map((name) =>
+      addition('field-added', pair.audience, `${pair.pointer}/properties/${escapePointer(name)}`, `the field ${name} was added`),
+    );
 
 export const enumValuesAdded = (pair: SchemaPair): Change[] =>
   (pair.base.enum && pair.revision.enum ? pair.revision.enum : [])

@@ -14,8 +14,8 @@ import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import type { OpenApiDocument } from '../../lib/document.ts';
 import { bundleTo, root } from '../pipeline.ts';
-import { compareReleases, type ChangeReport } from './compare.ts';
-import { FORMATS, formatJson, formatMarkdown, formatText, type Format, type ReportContext } from './report.ts';
+import { type ChangeReport, compareReleases } from './compare.ts';
+import { FORMATS, type Format, formatJson, formatMarkdown, formatText, type ReportContext } from './report.ts';
 
 export const defaultSource = join(root, 'openapi');
 
@@ -28,7 +28,9 @@ export function newestRelease(releases: string): string {
     for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) - (b[i] ?? 0);
     return 0;
   };
-  const names = readdirSync(releases).filter((name) => /\.(json|ya?ml)$/.test(name)).sort((a, b) => newer(version(b), version(a)));
+  const names = readdirSync(releases)
+    .filter((name) => /\.(json|ya?ml)$/.test(name))
+    .sort((a, b) => newer(version(b), version(a)));
   if (names.length === 0) throw new Error(`no released document in ${releases}`);
   return join(releases, names[0]!);
 }
@@ -66,7 +68,12 @@ export function check(options: CheckOptions): { report: ChangeReport; context: R
 function main(argv: string[]): number {
   const { values } = parseArgs({
     args: argv,
-    options: { source: { type: 'string' }, revision: { type: 'string' }, base: { type: 'string' }, format: { type: 'string', default: 'text' } },
+    options: {
+      source: { type: 'string' },
+      revision: { type: 'string' },
+      base: { type: 'string' },
+      format: { type: 'string', default: 'text' },
+    },
   });
   const format = values.format as Format;
   if (!FORMATS.includes(format)) throw new Error(`--format must be one of ${FORMATS.join(', ')}`);

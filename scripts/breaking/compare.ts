@@ -1,8 +1,15 @@
 // Runs every rule over a released document and a revision.
 import type { OpenApiDocument } from '../../lib/document.ts';
-import { compareDocuments, type Change, type Comparison } from './model.ts';
-import { schemaPairsOf, type SchemaPair } from './schema-pairs.ts';
-import { ADDITIVE_DOCUMENT_RULES, ADDITIVE_SCHEMA_RULES, DOCUMENT_RULES, SCHEMA_RULES, type DocumentRule, type SchemaRule } from './rules.ts';
+import { type Change, type Comparison, compareDocuments } from './model.ts';
+import {
+  ADDITIVE_DOCUMENT_RULES,
+  ADDITIVE_SCHEMA_RULES,
+  DOCUMENT_RULES,
+  type DocumentRule,
+  SCHEMA_RULES,
+  type SchemaRule,
+} from './rules.ts';
+import { type SchemaPair, schemaPairsOf } from './schema-pairs.ts';
 
 export type { Change } from './model.ts';
 
@@ -12,7 +19,12 @@ export interface ChangeReport {
 }
 
 /** Runs the rules; a change found for several readers is reported once, naming all of them. */
-function run(comparison: Comparison, pairs: SchemaPair[], documentRules: readonly DocumentRule[], schemaRules: readonly SchemaRule[]): Change[] {
+function run(
+  comparison: Comparison,
+  pairs: SchemaPair[],
+  documentRules: readonly DocumentRule[],
+  schemaRules: readonly SchemaRule[],
+): Change[] {
   const all = [...documentRules.flatMap((rule) => rule(comparison)), ...pairs.flatMap((pair) => schemaRules.flatMap((rule) => rule(pair)))];
   const unique = new Map<string, Change>();
   for (const change of all) {
@@ -21,7 +33,9 @@ function run(comparison: Comparison, pairs: SchemaPair[], documentRules: readonl
     const audience = [...new Set([...(known?.audience ?? []), ...change.audience])].sort();
     unique.set(key, { ...(known ?? change), audience });
   }
-  return [...unique.values()].sort((a, b) => a.pointer.localeCompare(b.pointer) || a.rule.localeCompare(b.rule) || a.message.localeCompare(b.message));
+  return [...unique.values()].sort(
+    (a, b) => a.pointer.localeCompare(b.pointer) || a.rule.localeCompare(b.rule) || a.message.localeCompare(b.message),
+  );
 }
 
 export function compareReleases(base: OpenApiDocument, revision: OpenApiDocument): ChangeReport {

@@ -4,7 +4,7 @@
 // npm library diffs OpenAPI 3.1 `webhooks` (oasdiff is Go; the npm openapi-diff packages stop at
 // 3.0 and ignore webhooks), so the rules are ours; catalogue.ts maps each to oasdiff's.
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { escapePointer, resolveRef, type OpenApiDocument } from '../../lib/document.ts';
+import { escapePointer, type OpenApiDocument, resolveRef } from '../../lib/document.ts';
 
 /** Who a change concerns: API clients, or webhook receivers. */
 export type Audience = 'clients' | 'receivers';
@@ -125,7 +125,10 @@ function sidesOf(doc: OpenApiDocument) {
 
 export function compareDocuments(base: OpenApiDocument, revision: OpenApiDocument): Comparison {
   const [before, after] = [sidesOf(base), sidesOf(revision)];
-  const matched = ({ label, kind, side }: { label: string; kind: 'api' | 'webhook'; side: OperationSide }, other?: OperationSide): MatchedOperation => ({
+  const matched = (
+    { label, kind, side }: { label: string; kind: 'api' | 'webhook'; side: OperationSide },
+    other?: OperationSide,
+  ): MatchedOperation => ({
     label,
     kind,
     audience: kind === 'api' ? 'clients' : 'receivers',

@@ -1,6 +1,6 @@
 // The gate's output: text for a terminal, JSON for tools, markdown for a changelog (breaking
 // changes, then the additions a release note lists).
-import { ruleEntry, type RuleId } from './catalogue.ts';
+import { type RuleId, ruleEntry } from './catalogue.ts';
 import type { ChangeReport } from './compare.ts';
 import type { Change } from './model.ts';
 
@@ -14,12 +14,21 @@ export interface ReportContext {
 }
 
 const show = (value: unknown) => (value === undefined ? 'none' : JSON.stringify(value));
-const oldToNew = (change: Change) => (change.before === undefined && change.after === undefined ? '' : `${show(change.before)} → ${show(change.after)}`);
+const oldToNew = (change: Change) =>
+  change.before === undefined && change.after === undefined ? '' : `${show(change.before)} → ${show(change.after)}`;
 
 /** Each breaking change: rule, pointer and who breaks, then what changed and old → new. */
 export function formatText(changes: Change[]): string {
   return changes
-    .map((change) => [`✗ ${change.rule}  ${change.pointer}  (breaks ${change.audience.join(', ')})`, `    ${change.message}`, oldToNew(change) && `    ${oldToNew(change)}`].filter(Boolean).join('\n'))
+    .map((change) =>
+      [
+        `✗ ${change.rule}  ${change.pointer}  (breaks ${change.audience.join(', ')})`,
+        `    ${change.message}`,
+        oldToNew(change) && `    ${oldToNew(change)}`,
+      ]
+        .filter(Boolean)
+        .join('\n'),
+    )
     .join('\n');
 }
 
@@ -52,7 +61,9 @@ export function formatMarkdown(report: ChangeReport, context: ReportContext): st
     lines.push('| rule | where | change | old → new | breaks |', '|---|---|---|---|---|');
     for (const change of report.breaking) {
       const before = oldToNew(change);
-      lines.push(`| \`${change.rule}\` | \`${cell(change.pointer)}\` | ${cell(change.message)} | ${before ? `\`${cell(before)}\`` : ''} | ${change.audience.join(', ')} |`);
+      lines.push(
+        `| \`${change.rule}\` | \`${cell(change.pointer)}\` | ${cell(change.message)} | ${before ? `\`${cell(before)}\`` : ''} | ${change.audience.join(', ')} |`,
+      );
     }
   }
   lines.push('', `## Additions (${report.additive.length})`, '');

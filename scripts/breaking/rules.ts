@@ -1,10 +1,19 @@
 // The rules the gate runs, one pure function each (see rules/ and additions.ts); catalogue.ts
 // says which oasdiff rule each corresponds to.
 import * as additions from './additions.ts';
-import { mediaTypeRemoved, operationIdChanged, eventTypeRemoved, operationRemoved, requestBodyBecameRequired, responseHeaderRemoved, statusCodeRemoved, type DocumentRule } from './rules/operations.ts';
+import {
+  type DocumentRule,
+  eventTypeRemoved,
+  mediaTypeRemoved,
+  operationIdChanged,
+  operationRemoved,
+  requestBodyBecameRequired,
+  responseHeaderRemoved,
+  statusCodeRemoved,
+} from './rules/operations.ts';
 import { parameterRemoved, requiredParameterAdded, signatureSchemeChanged, webhookHeaderRemoved } from './rules/parameters.ts';
-import * as schemas from './rules/schemas.ts';
 import type { SchemaRule } from './rules/schemas.ts';
+import * as schemas from './rules/schemas.ts';
 import { securityRequirementChanged, securitySchemeChanged } from './rules/security.ts';
 
 export type { DocumentRule, SchemaRule };

@@ -1,8 +1,19 @@
 // The schema pairs the schema rules compare: every schema reachable from an operation present in
 // both documents, matched across them, with the direction its data travels and who reads it.
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { escapePointer, resolveRef, type OpenApiDocument } from '../../lib/document.ts';
-import { headerNamed, isRef, keptOperations, parametersOf, requestBodyOf, responsesOf, type Audience, type Comparison, type Direction, type Schema } from './model.ts';
+import { escapePointer, type OpenApiDocument, resolveRef } from '../../lib/document.ts';
+import {
+  type Audience,
+  type Comparison,
+  type Direction,
+  headerNamed,
+  isRef,
+  keptOperations,
+  parametersOf,
+  requestBodyOf,
+  responsesOf,
+  type Schema,
+} from './model.ts';
 
 export interface SchemaPair {
   base: Schema;
@@ -34,7 +45,9 @@ export function matchMembers(base: unknown[] = [], revision: unknown[] = [], inh
   };
   const [before, after] = [keys(base, inherited[0]), keys(revision, inherited[1])];
   return {
-    pairs: before.flatMap((key, i) => (after.includes(key) ? [{ base: base[i], revision: revision[after.indexOf(key)], index: after.indexOf(key) }] : [])),
+    pairs: before.flatMap((key, i) =>
+      after.includes(key) ? [{ base: base[i], revision: revision[after.indexOf(key)], index: after.indexOf(key) }] : [],
+    ),
     removed: base.filter((_, i) => !after.includes(before[i]!)),
     added: revision.filter((_, i) => !before.includes(after[i]!)),
   };
@@ -60,8 +73,18 @@ export function schemaPairsOf(comparison: Comparison): SchemaPair[] {
     const bs = resolveRef<Schema>(base, b as Schema);
     const rs = resolveRef<Schema>(revision, r as Schema);
     const properties = (doc: OpenApiDocument, schema: Schema) =>
-      Object.fromEntries(Object.entries(schema.properties ?? {}).map(([name, property]) => [name, resolveRef<Schema>(doc, property as Schema)]));
-    pairs.push({ base: bs, revision: rs, baseProperties: properties(base, bs), revisionProperties: properties(revision, rs), pointer: at, direction, audience });
+      Object.fromEntries(
+        Object.entries(schema.properties ?? {}).map(([name, property]) => [name, resolveRef<Schema>(doc, property as Schema)]),
+      );
+    pairs.push({
+      base: bs,
+      revision: rs,
+      baseProperties: properties(base, bs),
+      revisionProperties: properties(revision, rs),
+      pointer: at,
+      direction,
+      audience,
+    });
     for (const [name, property] of Object.entries(bs.properties ?? {})) {
       visit(property, rs.properties?.[name], `${at}/properties/${escapePointer(name)}`, direction, audience);
     }
@@ -73,7 +96,13 @@ export function schemaPairsOf(comparison: Comparison): SchemaPair[] {
     }
     visit(bs.additionalProperties, rs.additionalProperties, `${at}/additionalProperties`, direction, audience);
   };
-  const visitContent = (b: OpenAPIV3_1.ResponseObject['content'], r: OpenAPIV3_1.ResponseObject['content'], pointer: string, direction: Direction, audience: Audience) => {
+  const visitContent = (
+    b: OpenAPIV3_1.ResponseObject['content'],
+    r: OpenAPIV3_1.ResponseObject['content'],
+    pointer: string,
+    direction: Direction,
+    audience: Audience,
+  ) => {
     for (const [media, content] of Object.entries(b ?? {})) {
       visit(content.schema, r?.[media]?.schema, `${pointer}/content/${escapePointer(media)}/schema`, direction, audience);
     }
@@ -81,9 +110,16 @@ export function schemaPairsOf(comparison: Comparison): SchemaPair[] {
 
   for (const op of keptOperations(comparison)) {
     for (const pair of parametersOf(op)) {
-      if (pair.base && pair.revision) visit(pair.base.parameter.schema, pair.revision.parameter.schema, `${pair.revision.pointer}/schema`, op.sent, op.audience);
+      if (pair.base && pair.revision)
+        visit(pair.base.parameter.schema, pair.revision.parameter.schema, `${pair.revision.pointer}/schema`, op.sent, op.audience);
     }
-    visitContent(requestBodyOf(base, op.base)?.content, requestBodyOf(revision, op.revision)?.content, `${op.revision.pointer}/requestBody`, op.sent, op.audience);
+    visitContent(
+      requestBodyOf(base, op.base)?.content,
+      requestBodyOf(revision, op.revision)?.content,
+      `${op.revision.pointer}/requestBody`,
+      op.sent,
+      op.audience,
+    );
     if (op.kind === 'webhook') continue;
     for (const response of responsesOf(comparison, op)) {
       if (!response.revision) continue;

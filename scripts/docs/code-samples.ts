@@ -8,7 +8,7 @@
 // The samples live only in the docs build: generated/openapi.json (what the server, the mock and
 // the packages read) stays free of them.
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { listOperations, listWebhookOperations, resolveRef, type OpenApiDocument, type OperationRef } from '../../lib/document.ts';
+import { listOperations, listWebhookOperations, type OpenApiDocument, type OperationRef, resolveRef } from '../../lib/document.ts';
 
 export interface CodeSample {
   lang: 'Shell' | 'TypeScript';
@@ -70,7 +70,8 @@ function requestExamples(doc: OpenApiDocument, ref: OperationRef): RequestExampl
       parametersOf(doc, ref)
         .filter((parameter) => parameter.in === where && pick(parameter))
         .map((parameter) => {
-          if (parameter.example === undefined) throw new Error(`${operationLabel(ref)}: parameter ${parameter.name} has no example to build a sample from`);
+          if (parameter.example === undefined)
+            throw new Error(`${operationLabel(ref)}: parameter ${parameter.name} has no example to build a sample from`);
           return [parameter.name, parameter.example];
         }),
     );
@@ -105,7 +106,9 @@ const baseUrlOf = (doc: OpenApiDocument) => doc.servers?.[0]?.url ?? 'http://loc
 
 function urlOf(doc: OpenApiDocument, ref: OperationRef, example: RequestExample): string {
   const path = ref.path.replace(/\{([^}]+)\}/g, (_match, name: string) => encodeURIComponent(String(example.path[name])));
-  const query = new URLSearchParams(Object.entries(example.query).map(([name, value]): [string, string] => [name, String(value)])).toString();
+  const query = new URLSearchParams(
+    Object.entries(example.query).map(([name, value]): [string, string] => [name, String(value)]),
+  ).toString();
   return `${baseUrlOf(doc)}${path}${query ? `?${query}` : ''}`;
 }
 
@@ -122,7 +125,9 @@ function curlSample(doc: OpenApiDocument, ref: OperationRef, example: RequestExa
     ...(example.name ? [`# Example "${example.name}": ${example.summary ?? ''}`] : []),
     ...scopeComment(scopes, '#'),
     ...('If-Match' in example.headers ? ['# If-Match: the ETag of your last read; 412 if the resource changed since.'] : []),
-    ...(IDEMPOTENCY_KEY in example.headers ? [`# ${IDEMPOTENCY_KEY}: a new unique value (a UUID) per create; a retry sends the same one.`] : []),
+    ...(IDEMPOTENCY_KEY in example.headers
+      ? [`# ${IDEMPOTENCY_KEY}: a new unique value (a UUID) per create; a retry sends the same one.`]
+      : []),
   ];
   const parts = [`curl${ref.method === 'get' ? '' : ` -X ${ref.method.toUpperCase()}`} ${shellQuote(urlOf(doc, ref, example))}`];
   if (scopes) parts.push(`-H "Authorization: Bearer $${API_KEY_VARIABLE}"`);
@@ -191,13 +196,21 @@ function clientSample(doc: OpenApiDocument, ref: OperationRef, examples: Request
   if (examples.length > 1) lines.push('// One call per documented example: use the one you need.', '');
   const result = resultName(doc, ref);
   for (const example of examples) {
-    const headers: Record<string, string> = Object.fromEntries(Object.entries(example.headers).map(([name, value]) => [name, literal(value)]));
+    const headers: Record<string, string> = Object.fromEntries(
+      Object.entries(example.headers).map(([name, value]) => [name, literal(value)]),
+    );
     if (readsFirst) headers['If-Match'] = 'etag';
     if (IDEMPOTENCY_KEY in headers) headers[IDEMPOTENCY_KEY] = 'crypto.randomUUID()';
     const params = [
       ...(Object.keys(example.path).length > 0 ? [`path: ${inlineObject(example.path)}`] : []),
       ...(Object.keys(example.query).length > 0 ? [`query: ${inlineObject(example.query)}`] : []),
-      ...(Object.keys(headers).length > 0 ? [`header: { ${Object.entries(headers).map(([name, value]) => `${literal(name)}: ${value}`).join(', ')} }`] : []),
+      ...(Object.keys(headers).length > 0
+        ? [
+            `header: { ${Object.entries(headers)
+              .map(([name, value]) => `${literal(name)}: ${value}`)
+              .join(', ')} }`,
+          ]
+        : []),
     ];
     const options = [
       ...(params.length > 0 ? [`params: { ${params.join(', ')} }`] : []),
@@ -214,9 +227,13 @@ function clientSample(doc: OpenApiDocument, ref: OperationRef, examples: Request
 }
 
 /** `keepSecret` → `KeepSecret`, for a variable name per example. */
-const identifier = (name: string) => name.replace(/(^|[^A-Za-z0-9])([A-Za-z0-9])/g, (_match, _separator, letter: string) => letter.toUpperCase());
+const identifier = (name: string) =>
+  name.replace(/(^|[^A-Za-z0-9])([A-Za-z0-9])/g, (_match, _separator, letter: string) => letter.toUpperCase());
 
-const inlineObject = (value: Record<string, unknown>) => `{ ${Object.entries(value).map(([name, item]) => `${name}: ${literal(item)}`).join(', ')} }`;
+const inlineObject = (value: Record<string, unknown>) =>
+  `{ ${Object.entries(value)
+    .map(([name, item]) => `${name}: ${literal(item)}`)
+    .join(', ')} }`;
 
 export function receiverSample(doc: OpenApiDocument, { path: type, operation }: OperationRef): string {
   type Schema = { required?: string[]; properties?: Record<string, unknown> };

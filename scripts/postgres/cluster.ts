@@ -1,7 +1,7 @@
 // PostgreSQL clusters started from the distribution's server binaries (no Docker here): throw-away
 // ones for tests and benchmarks, a persistent one for developers (scripts/postgres/local.ts). Only
 // loopback TCP and a socket in the cluster's own folder are used, so trust authentication is safe.
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -152,7 +152,15 @@ while kill -0 "$pid" 2>/dev/null; do sleep 1; done
 [ -z "$folder" ] || rm -rf "$folder"`;
   const watchdog = spawn(
     'sh',
-    ['-c', script, 'secmon-pg-watchdog', String(process.pid), folder ?? '', ...(asRoot ? ['runuser', '-u', 'postgres', '--'] : []), ...stop],
+    [
+      '-c',
+      script,
+      'secmon-pg-watchdog',
+      String(process.pid),
+      folder ?? '',
+      ...(asRoot ? ['runuser', '-u', 'postgres', '--'] : []),
+      ...stop,
+    ],
     { detached: true, stdio: 'ignore' },
   );
   watchdog.unref();
@@ -174,7 +182,9 @@ async function giveToPostgres(folder: string): Promise<void> {
   if (!asRoot) return;
   await run('chown', ['postgres:', folder]);
   await run('runuser', ['-u', 'postgres', '--', 'test', '-w', folder]).catch(() => {
-    throw new Error(`the postgres user cannot write ${folder}: every folder above it must be searchable by others (chmod o+x), or set TMPDIR`);
+    throw new Error(
+      `the postgres user cannot write ${folder}: every folder above it must be searchable by others (chmod o+x), or set TMPDIR`,
+    );
   });
 }
 

@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { databaseUrl, startCluster, type Cluster } from './cluster.ts';
+import { type Cluster, databaseUrl, startCluster } from './cluster.ts';
 
 const DATABASE = 'secmon';
 const DUPLICATE_DATABASE = '42P04';

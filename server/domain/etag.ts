@@ -12,7 +12,10 @@ export function etagOfBytes(bytes: string | Uint8Array): string {
 }
 
 function listOf(header: string): string[] {
-  return header.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  return header
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
 }
 
 /** RFC 9110 §13.1.1: If-Match uses the strong comparison; `*` matches any current representation. */

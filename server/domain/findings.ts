@@ -22,9 +22,7 @@ export function canTransition(from: FindingStatus, to: FindingStatus): boolean {
 /** Statuses that make the referenced policy non-compliant. */
 export const ACTIVE_STATUSES: readonly FindingStatus[] = ['open', 'in_progress'];
 
-export type DomainError =
-  | { kind: 'invalid-transition'; detail: string }
-  | { kind: 'validation'; pointer: string; message: string };
+export type DomainError = { kind: 'invalid-transition'; detail: string } | { kind: 'validation'; pointer: string; message: string };
 
 export function newFinding(id: string, input: FindingCreate, now: string): Finding | DomainError {
   const firstSeen = input.first_seen_at ?? now;

@@ -50,7 +50,12 @@ export function authenticate(keys: readonly ApiKey[], anyKey = false, throttle?:
   };
 }
 
-function throttled(req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1], throttle: AuthFailureThrottle, wait: number): void {
+function throttled(
+  req: Parameters<RequestHandler>[0],
+  res: Parameters<RequestHandler>[1],
+  throttle: AuthFailureThrottle,
+  wait: number,
+): void {
   res.setHeader('Retry-After', String(wait));
   res.setHeader('RateLimit-Policy', throttle.policy);
   res.setHeader('RateLimit', `${throttle.policy.split(';')[0]}; r=0; t=${wait}`);

@@ -2,7 +2,7 @@
 // bare `431`, a garbled request a bare `400` and a request that arrives too slowly a bare `408`
 // from Node itself. They get problem documents too.
 import type { Socket } from 'node:net';
-import { problem, type ProblemKind } from '../../common/problems.ts';
+import { type ProblemKind, problem } from '../../common/problems.ts';
 
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   // A reset leaves no one to answer; a response already under way on this socket (Node keeps it in
@@ -24,7 +24,8 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
 }
 
 function describe(code: string | undefined): [ProblemKind, string] {
-  if (code === 'HPE_HEADER_OVERFLOW') return ['headers-too-large', 'The request header fields are larger than the server accepts (16 KiB in all).'];
+  if (code === 'HPE_HEADER_OVERFLOW')
+    return ['headers-too-large', 'The request header fields are larger than the server accepts (16 KiB in all).'];
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return ['request-timeout', 'The request did not arrive in time and was not processed.'];
   return ['malformed-request', 'The request is not valid HTTP/1.1 and was not processed.'];
 }

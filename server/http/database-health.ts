@@ -54,7 +54,10 @@ export class DatabaseHealth {
   async check(): Promise<Readiness> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<Readiness>((resolve) => {
-      timer = setTimeout(() => resolve({ ready: false, reason: `database does not answer within ${READINESS_TIMEOUT_MS} ms` }), READINESS_TIMEOUT_MS);
+      timer = setTimeout(
+        () => resolve({ ready: false, reason: `database does not answer within ${READINESS_TIMEOUT_MS} ms` }),
+        READINESS_TIMEOUT_MS,
+      );
     });
     try {
       return await Promise.race([this.#probe(), late]);

@@ -29,7 +29,13 @@ function canonical(value: unknown): string {
  * Idempotency-Key. A concurrent duplicate, on this instance or another, waits for or retries
  * behind the first and replays it: never a second resource.
  */
-export async function respondCreated(req: Request, res: Response, store: Store, now: Date, create: (tx: Store) => Promise<Created>): Promise<void> {
+export async function respondCreated(
+  req: Request,
+  res: Response,
+  store: Store,
+  now: Date,
+  create: (tx: Store) => Promise<Created>,
+): Promise<void> {
   const key = req.header('idempotency-key');
   if (key === undefined) {
     const created = await store.transaction(create);
@@ -37,7 +43,9 @@ export async function respondCreated(req: Request, res: Response, store: Store, 
     return;
   }
   const owner = principalOf(res).id;
-  const fingerprint = createHash('sha256').update(`${req.method} ${req.path}\n${canonical(req.body)}`).digest('hex');
+  const fingerprint = createHash('sha256')
+    .update(`${req.method} ${req.path}\n${canonical(req.body)}`)
+    .digest('hex');
   const outcome = await store.transaction(async (tx): Promise<{ replay: StoredResponse } | { created: Created }> => {
     const stored = await tx.idempotency.find(owner, key, now);
     if (stored && stored.fingerprint !== fingerprint) {
@@ -46,7 +54,12 @@ export async function respondCreated(req: Request, res: Response, store: Store, 
     if (stored) return { replay: stored };
     const created = await create(tx);
     const body = JSON.stringify(created.resource);
-    await tx.idempotency.save(owner, key, { fingerprint, status: 201, location: created.location, etag: etagOf(created.resource), body }, now);
+    await tx.idempotency.save(
+      owner,
+      key,
+      { fingerprint, status: 201, location: created.location, etag: etagOf(created.resource), body },
+      now,
+    );
     return { created };
   });
   if ('replay' in outcome) {

@@ -4,7 +4,7 @@
 // logging cost per request (see bench/http.ts).
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import { pino, type DestinationStream, type Logger } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 
 export const REDACT_PATHS = [
   'req.headers.authorization',

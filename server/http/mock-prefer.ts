@@ -3,8 +3,8 @@
 // after authentication and request validation (an invalid request gets its own problem, as in the
 // static mock), and only answers documented error statuses: successes come from the mock's state.
 import type { RequestHandler } from 'express';
-import { loadDocument } from '../../lib/document.ts';
 import { documentedAnswer, parsePrefer, problemForRequest } from '../../common/prefer.ts';
+import { loadDocument } from '../../lib/document.ts';
 import { invalid } from './problems.ts';
 
 export function mockPrefer(): RequestHandler {

@@ -25,7 +25,8 @@ export function operationsRouter({ health, docsPath, isAccepting }: OperationsOp
   });
   // The document and the docs page are large and compress well (the page from 2.7 MB to ~0.6 MB).
   // The compressible-types list compression() consults does not include application/yaml.
-  const compressible: compression.CompressionFilter = (req, res) => compression.filter(req, res) || /yaml/.test(String(res.getHeader('Content-Type')));
+  const compressible: compression.CompressionFilter = (req, res) =>
+    compression.filter(req, res) || /yaml/.test(String(res.getHeader('Content-Type')));
   router.use(['/openapi.json', '/openapi.yaml', DOCS_PATH], compression({ filter: compressible }));
   router.get('/openapi.json', (_req, res) => res.type('application/json').sendFile(bundledJsonPath));
   router.get('/openapi.yaml', (_req, res) => res.type('application/yaml').sendFile(bundledYamlPath));

@@ -1,7 +1,7 @@
 // List responses: limit and cursor in, one page and next_cursor out.
 import type { Request, RequestHandler } from 'express';
 import type { components } from '../../generated/schema.d.ts';
-import { decodeCursor, encodeCursor, type CursorPosition } from '../domain/cursor.ts';
+import { type CursorPosition, decodeCursor, encodeCursor } from '../domain/cursor.ts';
 import { invalid } from './problems.ts';
 
 type Filters = Record<string, string | number | boolean | undefined>;

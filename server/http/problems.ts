@@ -3,10 +3,10 @@
 // The catalogue of kinds lives in common/problems.ts (the mock's contract shim uses it too).
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { requestIdOf } from './logging.ts';
+import { invalidPartsDetail, PAYLOAD_TOO_LARGE_DETAIL, type ProblemDetail, type ProblemKind, problem } from '../../common/problems.ts';
+import { classifyDatabaseError, type DatabaseFault, faultLogFields } from '../store/faults.ts';
 import type { DatabaseHealth } from './database-health.ts';
-import { classifyDatabaseError, faultLogFields, type DatabaseFault } from '../store/faults.ts';
-import { invalidPartsDetail, PAYLOAD_TOO_LARGE_DETAIL, problem, type ProblemDetail, type ProblemKind } from '../../common/problems.ts';
+import { requestIdOf } from './logging.ts';
 
 export class ProblemError extends Error {
   readonly kind: ProblemKind;
@@ -39,7 +39,10 @@ interface HttpishError {
 // '/headers/if-match', which is the pointer format the document promises.
 function validatorErrors(errors: NonNullable<HttpishError['errors']>): ProblemDetail[] {
   return errors.slice(0, 100).map((error) => ({
-    pointer: (error.path ?? '').replace(/^\.?(body|query|path|headers|params)[./]/, '/$1/').replace(/^\/params\//, '/path/').slice(0, 512),
+    pointer: (error.path ?? '')
+      .replace(/^\.?(body|query|path|headers|params)[./]/, '/$1/')
+      .replace(/^\/params\//, '/path/')
+      .slice(0, 512),
     message: (error.errorCode?.startsWith('additionalProperties') || error.errorCode?.startsWith('unevaluatedProperties')
       ? 'is not a known field'
       : (error.message ?? 'is invalid')
@@ -60,7 +63,8 @@ function malformedDetail(message: string | undefined): string {
 export const RETRY_AFTER_SECONDS: Record<DatabaseFault['kind'], number> = { unavailable: 2, full: 60 };
 
 const FAULT_DETAIL: Record<DatabaseFault['kind'], string> = {
-  unavailable: 'The service cannot reach its database right now. Retry after the seconds in Retry-After (a create with the same Idempotency-Key).',
+  unavailable:
+    'The service cannot reach its database right now. Retry after the seconds in Retry-After (a create with the same Idempotency-Key).',
   full: 'The service has no room to store the change. Retry after the seconds in Retry-After.',
 };
 

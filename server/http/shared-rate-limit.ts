@@ -37,4 +37,5 @@ export class SharedRateLimitStore implements Store {
 }
 
 /** express-rate-limit's Store for the store's shared counters, or undefined (count in memory). */
-export const sharedRateLimitStore = (counters: SharedCounters | undefined): Store | undefined => counters && new SharedRateLimitStore(counters);
+export const sharedRateLimitStore = (counters: SharedCounters | undefined): Store | undefined =>
+  counters && new SharedRateLimitStore(counters);

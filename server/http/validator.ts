@@ -5,10 +5,11 @@
 // A 400 names every invalid part at once (Ajv's allErrors). The validator refuses unknown query
 // parameters on its own, one at a time and before anything else, so that check is ours: its
 // findings are added to the validator's errors, or reported alone when the rest is valid.
-import * as OpenApiValidator from 'express-openapi-validator';
+
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { invalidPartsDetail, type ProblemDetail, unknownQueryParameters } from '../../common/problems.ts';
 import { findRoute, loadDocument, operationRoutes } from '../../lib/document.ts';
-import { invalidPartsDetail, unknownQueryParameters, type ProblemDetail } from '../../common/problems.ts';
 import { ProblemError } from './problems.ts';
 
 export function contractValidator(validateResponses: boolean): (RequestHandler | ErrorRequestHandler)[] {
@@ -28,7 +29,8 @@ export function contractValidator(validateResponses: boolean): (RequestHandler |
   };
   const addUnknownQuery: ErrorRequestHandler = (error: { status?: number; errors?: unknown[] }, req, _res, next) => {
     const errors = unknownQuery.get(req);
-    if (errors && error?.status === 400 && Array.isArray(error.errors)) error.errors.unshift(...errors.map(({ pointer, message }) => ({ path: pointer, message })));
+    if (errors && error?.status === 400 && Array.isArray(error.errors))
+      error.errors.unshift(...errors.map(({ pointer, message }) => ({ path: pointer, message })));
     next(error);
   };
 

@@ -2,7 +2,7 @@
 // in server/domain/events.ts; these handlers only connect HTTP to them.
 import { Router } from 'express';
 import type { components, operations } from '../../generated/schema.d.ts';
-import { newFinding, updatedFinding, type DomainError } from '../domain/findings.ts';
+import { type DomainError, newFinding, updatedFinding } from '../domain/findings.ts';
 import { newId } from '../domain/ids.ts';
 import { sendRead, sendResource, writeIfMatch } from '../http/etag.ts';
 import { respondCreated } from '../http/idempotency.ts';
@@ -17,7 +17,9 @@ type ListQuery = NonNullable<operations['listFindings']['parameters']['query']>;
 
 function orThrow(result: Finding | DomainError): Finding {
   if ('kind' in result) {
-    throw result.kind === 'invalid-transition' ? new ProblemError('invalid-transition', result.detail) : invalid(result.pointer, result.message);
+    throw result.kind === 'invalid-transition'
+      ? new ProblemError('invalid-transition', result.detail)
+      : invalid(result.pointer, result.message);
   }
   return result;
 }
@@ -51,16 +53,26 @@ export function findingsRouter({ store, now }: RouteContext): Router {
 
   router.put('/:id', async (req, res) => {
     const at = now().toISOString();
-    const next = await writeIfMatch(req, store, (tx) => found(tx, req.params.id), async (tx, current) => {
-      const updated = orThrow(updatedFinding(current, req.body as components['schemas']['FindingUpdate'], at));
-      if ((await tx.findings.write(current, updated, at)) === 'unknown-policy') throw unknownPolicy(updated.policy_id);
-      return updated;
-    });
+    const next = await writeIfMatch(
+      req,
+      store,
+      (tx) => found(tx, req.params.id),
+      async (tx, current) => {
+        const updated = orThrow(updatedFinding(current, req.body as components['schemas']['FindingUpdate'], at));
+        if ((await tx.findings.write(current, updated, at)) === 'unknown-policy') throw unknownPolicy(updated.policy_id);
+        return updated;
+      },
+    );
     sendResource(res, 200, next);
   });
 
   router.delete('/:id', async (req, res) => {
-    await writeIfMatch(req, store, (tx) => found(tx, req.params.id), (tx, current) => tx.findings.write(current, null, now().toISOString()));
+    await writeIfMatch(
+      req,
+      store,
+      (tx) => found(tx, req.params.id),
+      (tx, current) => tx.findings.write(current, null, now().toISOString()),
+    );
     res.status(204).end();
   });
 

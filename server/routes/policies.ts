@@ -41,17 +41,30 @@ export function policiesRouter({ store, now }: RouteContext): Router {
 
   router.put('/:id', async (req, res) => {
     const id = req.params.id;
-    const replaced = await writeIfMatch(req, store, (tx) => found(tx, id), async (tx, current) => (await tx.policies.replace(replacedPolicy(current, req.body as PolicyWrite, now().toISOString())))!);
+    const replaced = await writeIfMatch(
+      req,
+      store,
+      (tx) => found(tx, id),
+      async (tx, current) => (await tx.policies.replace(replacedPolicy(current, req.body as PolicyWrite, now().toISOString())))!,
+    );
     sendResource(res, 200, replaced);
   });
 
   router.delete('/:id', async (req, res) => {
     const id = req.params.id;
-    await writeIfMatch(req, store, (tx) => found(tx, id), async (tx) => {
-      if ((await tx.policies.delete(id, now().toISOString())) === 'in-use') {
-        throw new ProblemError('policy-in-use', `Open or in-progress findings still reference policy ${id}; resolve or suppress them first.`);
-      }
-    });
+    await writeIfMatch(
+      req,
+      store,
+      (tx) => found(tx, id),
+      async (tx) => {
+        if ((await tx.policies.delete(id, now().toISOString())) === 'in-use') {
+          throw new ProblemError(
+            'policy-in-use',
+            `Open or in-progress findings still reference policy ${id}; resolve or suppress them first.`,
+          );
+        }
+      },
+    );
     res.status(204).end();
   });
 

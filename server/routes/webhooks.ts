@@ -1,6 +1,6 @@
 // /v1/webhooks: the URL policy runs before anything is written; the secret goes into the store
 // and never comes back out through these handlers.
-import { Router, type Request } from 'express';
+import { type Request, Router } from 'express';
 import type { components, operations } from '../../generated/schema.d.ts';
 import { newId } from '../domain/ids.ts';
 import { newWebhook, replacedWebhook } from '../domain/webhooks.ts';
@@ -39,7 +39,9 @@ export function webhooksRouter({ store, now, checkWebhookUrl }: RouteContext): R
     await checkUrl(checkWebhookUrl, req);
     const at = now();
     await respondCreated(req, res, store, at, async (tx) => {
-      const webhook = await tx.webhooks.insert(newWebhook(newId('whk', at.getTime()), req.body as components['schemas']['WebhookCreate'], at.toISOString()));
+      const webhook = await tx.webhooks.insert(
+        newWebhook(newId('whk', at.getTime()), req.body as components['schemas']['WebhookCreate'], at.toISOString()),
+      );
       return { location: `/v1/webhooks/${webhook.id}`, resource: webhook };
     });
   });
@@ -51,12 +53,23 @@ export function webhooksRouter({ store, now, checkWebhookUrl }: RouteContext): R
     await checkUrl(checkWebhookUrl, req);
     // Judged after the asynchronous URL check, against the state the write replaces.
     const id = req.params.id;
-    const webhook = await writeIfMatch(req, store, (tx) => found(tx, id), async (tx, current) => (await tx.webhooks.replace(replacedWebhook(current, req.body as components['schemas']['WebhookUpdate'], now().toISOString())))!);
+    const webhook = await writeIfMatch(
+      req,
+      store,
+      (tx) => found(tx, id),
+      async (tx, current) =>
+        (await tx.webhooks.replace(replacedWebhook(current, req.body as components['schemas']['WebhookUpdate'], now().toISOString())))!,
+    );
     sendResource(res, 200, webhook);
   });
 
   router.delete('/:id', async (req, res) => {
-    await writeIfMatch(req, store, (tx) => found(tx, req.params.id), (tx) => tx.webhooks.delete(req.params.id));
+    await writeIfMatch(
+      req,
+      store,
+      (tx) => found(tx, req.params.id),
+      (tx) => tx.webhooks.delete(req.params.id),
+    );
     res.status(204).end();
   });
 

@@ -84,7 +84,9 @@ async function reload(): Promise<void> {
 }
 
 async function loadPage(cursor: string | null): Promise<void> {
-  const { data, error, response } = await client!.GET('/v1/webhooks', { params: { query: { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) } } });
+  const { data, error, response } = await client!.GET('/v1/webhooks', {
+    params: { query: { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) } },
+  });
   if (!data) return showProblem(error, response);
   const list = $('webhooks');
   if (!cursor && data.data.length === 0) list.append(el('p', { className: 'hint', textContent: 'No webhooks yet.' }));
@@ -116,7 +118,10 @@ function renderWebhook(webhook: Webhook): HTMLElement {
   action('Edit', () => void openForm(webhook.id));
   action(webhook.enabled ? 'Disable' : 'Enable', () => void setEnabled(webhook.id, !webhook.enabled));
   action('Delete', () => void remove(webhook), 'danger');
-  if (development) actions.append(testEventControls(webhook, { canWrite, client: client!, apiKey: () => sessionStorage.getItem(KEY_STORAGE), render: renderWebhook }));
+  if (development)
+    actions.append(
+      testEventControls(webhook, { canWrite, client: client!, apiKey: () => sessionStorage.getItem(KEY_STORAGE), render: renderWebhook }),
+    );
   item.append(heading, details, actions);
   return item;
 }
@@ -147,7 +152,8 @@ for (const type of EVENT_TYPES) {
   const box = el('input', { type: 'checkbox', name: 'events', value: type, id: `wh-event-${type}` });
   boxes.append(el('label', { htmlFor: box.id }, box, type));
 }
-const secretChoice = () => (form.querySelector<HTMLInputElement>('input[name=secret-choice]:checked')?.value ?? 'none') as 'keep' | 'set' | 'none';
+const secretChoice = () =>
+  (form.querySelector<HTMLInputElement>('input[name=secret-choice]:checked')?.value ?? 'none') as 'keep' | 'set' | 'none';
 form.addEventListener('change', () => syncSecretField());
 function syncSecretField(): void {
   const setting = secretChoice() === 'set';
@@ -216,7 +222,9 @@ async function save(): Promise<void> {
     : await client!.POST('/v1/webhooks', { body: { ...fields, ...secret } });
   if (result.error || !result.data) {
     if (result.response.status === 412) {
-      return showFormProblem('This webhook was changed elsewhere since you opened it (412 Precondition failed). Reload it to edit the current version.');
+      return showFormProblem(
+        'This webhook was changed elsewhere since you opened it (412 Precondition failed). Reload it to edit the current version.',
+      );
     }
     // The server's own checks (say, an address it refuses) in its words; schema errors in ours.
     const reported = isProblem(result.error) ? (result.error.errors ?? []) : [];
@@ -243,7 +251,8 @@ async function setEnabled(id: string, enabled: boolean): Promise<void> {
   if (!data) return showProblem(error, response);
   if (enabled && data.disabled_reason) {
     const why = data.disabled_reason === 'endpoint_gone' ? 'its receiver answered 410 Gone' : 'its deliveries kept failing';
-    if (!confirm(`The service disabled this webhook because ${why}. Re-enable it? Fix the receiver first, or it will be disabled again.`)) return;
+    if (!confirm(`The service disabled this webhook because ${why}. Re-enable it? Fix the receiver first, or it will be disabled again.`))
+      return;
   }
   // PUT replaces every writable field: send the current ones back, secret omitted (kept).
   const put = await client!.PUT('/v1/webhooks/{id}', {

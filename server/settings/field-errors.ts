@@ -7,7 +7,7 @@
 // because it compiles validators with `new Function`, which the page's Content-Security-Policy
 // (no 'unsafe-eval') rightly forbids; the keywords the request schemas use are few.
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { loadDocument, resolveRef, type OpenApiDocument } from '../../lib/document.ts';
+import { loadDocument, type OpenApiDocument, resolveRef } from '../../lib/document.ts';
 
 export interface FieldError {
   /** `/body/<field>`, as in a problem's `errors`. */
@@ -37,7 +37,8 @@ export function fieldErrors(schemaName: string, body: Record<string, unknown>, l
   for (const field of Object.keys(root.properties ?? {})) {
     const value = body[field];
     const schema = fieldSchema(document, root, field);
-    const failure = value === undefined ? (root.required?.includes(field) ? { keyword: 'required' } : undefined) : check(document, schema, value);
+    const failure =
+      value === undefined ? (root.required?.includes(field) ? { keyword: 'required' } : undefined) : check(document, schema, value);
     if (failure) errors.push({ pointer: `/body/${field}`, message: describe(failure, labelOf(field), schema, value) });
   }
   return errors;
@@ -49,7 +50,13 @@ function fieldSchema(doc: OpenApiDocument, root: Schema, field: string): FieldSc
   const branches = (schema.oneOf ?? schema.anyOf ?? []).map((branch) => resolveRef<Schema>(doc, branch as Schema));
   const notNull = branches.find((branch) => branch.type !== 'null');
   if (!notNull) return schema;
-  return { ...notNull, ...schema, oneOf: undefined, anyOf: undefined, nullable: branches.some((branch) => branch.type === 'null') } as unknown as FieldSchema;
+  return {
+    ...notNull,
+    ...schema,
+    oneOf: undefined,
+    anyOf: undefined,
+    nullable: branches.some((branch) => branch.type === 'null'),
+  } as unknown as FieldSchema;
 }
 
 /** The first constraint of `schema` that `value` breaks, in the order a person fixes them. */

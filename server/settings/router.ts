@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import compression from 'compression';
 import { build } from 'esbuild';
-import { Router, type Request, type Response } from 'express';
+import { type Request, type Response, Router } from 'express';
 import type { Mode } from '../config.ts';
 import { etagOfBytes } from '../domain/etag.ts';
 import { sendCached } from '../http/etag.ts';

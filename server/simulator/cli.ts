@@ -77,7 +77,12 @@ interface Io {
 
 /** Runs the CLI; resolves to the exit code (0 ok, 1 the server refused or is unreachable, 2 usage). */
 export async function runTrigger(argv: readonly string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({ args: [...argv], options: { help: { type: 'boolean', short: 'h' } }, strict: false, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    options: { help: { type: 'boolean', short: 'h' } },
+    strict: false,
+    allowPositionals: true,
+  });
   if (values.help === true || positionals.length === 0) {
     io.out(USAGE);
     return values.help === true ? 0 : 2;

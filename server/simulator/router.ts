@@ -1,15 +1,16 @@
 // The development event simulator: `POST /_simulator/events` makes the server emit any of the six
 // events through the outbox, like `stripe trigger`. Not part of the /v1 contract; mounted only in
 // development mode, and it needs an API key with the `write` scope.
-import { Router } from 'express';
+
 import type { ErrorObject } from 'ajv';
+import { Router } from 'express';
+import { invalidPartsDetail } from '../../common/problems.ts';
+import { loadDocument } from '../../lib/document.ts';
+import { EVENT_TYPES, type EventType, isEventType, validateEvent, type WebhookEvent } from '../../lib/events.ts';
 import type { ApiKey } from '../config.ts';
-import { EVENT_TYPES, isEventType, validateEvent, type EventType, type WebhookEvent } from '../../lib/events.ts';
 import { authenticate, requireScope } from '../http/auth.ts';
 import type { AuthFailureThrottle } from '../http/auth-throttle.ts';
 import { parseJson, requireJson } from '../http/body.ts';
-import { loadDocument } from '../../lib/document.ts';
-import { invalidPartsDetail } from '../../common/problems.ts';
 import { ProblemError } from '../http/problems.ts';
 import type { Store } from '../store/store.ts';
 import { mergeOverrides, sampleEvent } from './samples.ts';

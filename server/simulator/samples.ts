@@ -20,7 +20,13 @@ const SAMPLERS: Samplers = {
   'finding.created': (at, ms, pick) => ({
     event: 'finding.created',
     timestamp: at,
-    data: { finding_id: newId('fnd', ms), severity: pick(SEVERITIES), title: pick(TITLES), device_id: newId('dev', ms), policy_id: newId('pol', ms) },
+    data: {
+      finding_id: newId('fnd', ms),
+      severity: pick(SEVERITIES),
+      title: pick(TITLES),
+      device_id: newId('dev', ms),
+      policy_id: newId('pol', ms),
+    },
   }),
   'finding.resolved': (at, ms, pick) => ({
     event: 'finding.resolved',

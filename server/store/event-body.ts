@@ -19,4 +19,3 @@ export function serializeEvent(body: WebhookEvent, maxBytes: number = MAX_EVENT_
   if (bytes > maxBytes) throw new Error(`refusing to queue a ${body.event} event of ${bytes} bytes (cap ${maxBytes})`);
   return text;
 }
-

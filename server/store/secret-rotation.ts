@@ -14,4 +14,5 @@ export function secretAssignments(param: (name: 'keep' | 'secret' | 'previousUnt
 }
 
 /** The claim's select expression: the previous secret while it is valid at `now` (epoch ms), else NULL. */
-export const validPreviousSecret = (now: string) => `CASE WHEN w.previous_secret_expires_at > ${now} THEN w.previous_secret END AS previous_secret`;
+export const validPreviousSecret = (now: string) =>
+  `CASE WHEN w.previous_secret_expires_at > ${now} THEN w.previous_secret END AS previous_secret`;

@@ -30,7 +30,10 @@ export function resetToExamples(store: Store, doc: OpenApiDocument): Promise<voi
 }
 
 async function insertExamples(tx: Store, doc: OpenApiDocument): Promise<void> {
-  for (const { id, name, description, severity, enabled, frameworks, rule, created_at } of listExample<Schemas['Policy']>(doc, 'PolicyList')) {
+  for (const { id, name, description, severity, enabled, frameworks, rule, created_at } of listExample<Schemas['Policy']>(
+    doc,
+    'PolicyList',
+  )) {
     await tx.policies.insert(newPolicy(id, { name, description, severity, enabled, frameworks, rule }, created_at));
   }
   for (const finding of listExample<Schemas['Finding']>(doc, 'FindingList')) await tx.findings.write(null, finding, finding.created_at);

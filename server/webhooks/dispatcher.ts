@@ -3,12 +3,12 @@
 import type { Logger } from 'pino';
 import { Agent } from 'undici';
 import type { DeliveryConfig, Mode } from '../config.ts';
-import type { ClaimedDelivery, Store } from '../store/store.ts';
 import { faultLogFields } from '../store/faults.ts';
+import type { ClaimedDelivery, Store } from '../store/store.ts';
 import { AttemptTimeout, judgeAnswer, judgeError, send } from './attempt.ts';
 import { claimDue } from './claim.ts';
-import { EndpointScheduler, healthOf, type EndpointHealth } from './endpoints.ts';
-import { recordAttempts, type Attempt, type AttemptOutcome, type RecordedAttempt } from './outcomes.ts';
+import { type EndpointHealth, EndpointScheduler, healthOf } from './endpoints.ts';
+import { type Attempt, type AttemptOutcome, type RecordedAttempt, recordAttempts } from './outcomes.ts';
 import { RETRY_DELAYS_MS } from './schedule.ts';
 import { guardedLookup, type Resolver } from './ssrf.ts';
 
@@ -128,11 +128,13 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
     const items = batch;
     batch = [];
     const attempts = items.map((item) => item.attempt);
-    outbox.record((tx) => recordAttempts(tx, attempts)).then(
-      (recorded) => items.forEach((item, index) => item.resolve(recorded[index]!)),
-      // The leases stay: once they run out the deliveries are tried again.
-      (error: unknown) => items.forEach((item) => item.reject(error)),
-    );
+    outbox
+      .record((tx) => recordAttempts(tx, attempts))
+      .then(
+        (recorded) => items.forEach((item, index) => item.resolve(recorded[index]!)),
+        // The leases stay: once they run out the deliveries are tried again.
+        (error: unknown) => items.forEach((item) => item.reject(error)),
+      );
   }
 
   // Sleep until the earliest due (or lease expiry) time, bounded so nothing waits on a missed wake-up.
@@ -174,7 +176,9 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
       pumpSoon();
     };
     flight.done = attempt(delivery, controller, end)
-      .catch((error: unknown) => log.error({ err: error, ...faultLogFields(error), delivery_id: delivery.id }, 'recording a webhook delivery failed'))
+      .catch((error: unknown) =>
+        log.error({ err: error, ...faultLogFields(error), delivery_id: delivery.id }, 'recording a webhook delivery failed'),
+      )
       .finally(() => {
         inFlight.delete(delivery.id);
         end('unknown');
@@ -218,7 +222,10 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
     const elapsed_ms = Date.now() - delivery.createdAt;
     if (outcome.kind === 'delivered') log.debug({ ...fields, status: outcome.status, elapsed_ms }, 'webhook delivered');
     else if (outcome.kind === 'retry') {
-      log.info({ ...fields, status: outcome.status, error: outcome.error, retry_in_ms: outcome.dueAt - Date.now() }, 'webhook delivery failed; will retry');
+      log.info(
+        { ...fields, status: outcome.status, error: outcome.error, retry_in_ms: outcome.dueAt - Date.now() },
+        'webhook delivery failed; will retry',
+      );
     } else log.warn({ ...fields, status: outcome.status, outcome: outcome.kind }, 'webhook delivery given up');
     if (disabled) log.warn({ webhook_id: delivery.webhookId, reason: disabled }, 'webhook disabled');
   }

@@ -56,7 +56,11 @@ export async function recordAttempts(tx: RecordTransaction, attempts: readonly A
   });
   for (const [webhookId, indexes] of byWebhook) {
     const last = attempts[indexes.at(-1)!]!;
-    await tx.setLastDelivery(webhookId, { attempted_at: new Date(last.at).toISOString(), status_code: last.outcome.status, succeeded: last.outcome.kind === 'delivered' });
+    await tx.setLastDelivery(webhookId, {
+      attempted_at: new Date(last.at).toISOString(),
+      status_code: last.outcome.status,
+      succeeded: last.outcome.kind === 'delivered',
+    });
     for (const index of indexes) {
       const disabled = await disableRule(tx, attempts[index]!);
       if (disabled) recorded[index] = { disabled };
@@ -87,7 +91,8 @@ function deliveryUpdate({ delivery, outcome, at }: Attempt): DeliveryUpdate {
 async function disableRule(tx: RecordTransaction, { delivery, outcome, at }: Attempt): Promise<DisabledReason | null> {
   let disabled: DisabledReason | null = null;
   if (outcome.kind === 'gone') disabled = 'endpoint_gone';
-  else if (outcome.kind === 'exhausted' && !(await tx.deliveredSince(delivery.webhookId, delivery.firstAttemptAt ?? at))) disabled = 'failing';
+  else if (outcome.kind === 'exhausted' && !(await tx.deliveredSince(delivery.webhookId, delivery.firstAttemptAt ?? at)))
+    disabled = 'failing';
   if (disabled && !(await tx.disable(delivery.webhookId, disabled, new Date(at).toISOString()))) disabled = null;
   return disabled;
 }

@@ -18,13 +18,51 @@ export type AddressClass =
 
 // Checked in order: the metadata addresses sit inside the link-local and unique-local ranges.
 const RANGES: readonly [AddressClass, readonly [string, number, 'ipv4' | 'ipv6'][]][] = [
-  ['metadata', [['169.254.169.254', 32, 'ipv4'], ['fd00:ec2::254', 128, 'ipv6'], ['100.100.100.200', 32, 'ipv4']]],
-  ['loopback', [['127.0.0.0', 8, 'ipv4'], ['::1', 128, 'ipv6']]],
-  ['unspecified', [['0.0.0.0', 8, 'ipv4'], ['::', 128, 'ipv6']]],
-  ['private', [['10.0.0.0', 8, 'ipv4'], ['172.16.0.0', 12, 'ipv4'], ['192.168.0.0', 16, 'ipv4']]],
-  ['link-local', [['169.254.0.0', 16, 'ipv4'], ['fe80::', 10, 'ipv6']]],
+  [
+    'metadata',
+    [
+      ['169.254.169.254', 32, 'ipv4'],
+      ['fd00:ec2::254', 128, 'ipv6'],
+      ['100.100.100.200', 32, 'ipv4'],
+    ],
+  ],
+  [
+    'loopback',
+    [
+      ['127.0.0.0', 8, 'ipv4'],
+      ['::1', 128, 'ipv6'],
+    ],
+  ],
+  [
+    'unspecified',
+    [
+      ['0.0.0.0', 8, 'ipv4'],
+      ['::', 128, 'ipv6'],
+    ],
+  ],
+  [
+    'private',
+    [
+      ['10.0.0.0', 8, 'ipv4'],
+      ['172.16.0.0', 12, 'ipv4'],
+      ['192.168.0.0', 16, 'ipv4'],
+    ],
+  ],
+  [
+    'link-local',
+    [
+      ['169.254.0.0', 16, 'ipv4'],
+      ['fe80::', 10, 'ipv6'],
+    ],
+  ],
   ['cgnat', [['100.64.0.0', 10, 'ipv4']]],
-  ['unique-local', [['fc00::', 7, 'ipv6'], ['fec0::', 10, 'ipv6']]],
+  [
+    'unique-local',
+    [
+      ['fc00::', 7, 'ipv6'],
+      ['fec0::', 10, 'ipv6'],
+    ],
+  ],
   [
     'reserved',
     [
@@ -115,7 +153,9 @@ export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 export const systemResolver: Resolver = (hostname) =>
   /(^|\.)invalid\.?$/i.test(hostname)
     ? Promise.reject(Object.assign(new Error(`${hostname} never resolves (RFC 6761: .invalid)`), { code: 'ENOTFOUND' }))
-    : new Promise((resolve, reject) => dnsLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+    : new Promise((resolve, reject) =>
+        dnsLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
+      );
 
 export interface SaveCheckOptions {
   mode: Mode;

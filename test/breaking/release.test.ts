@@ -58,11 +58,22 @@ describe.concurrent('npm run check:breaking on edited sources', () => {
   });
 
   const breaking: [string, Record<string, (doc: any) => void>, string][] = [
-    ['an enum value removed', { 'components/schemas/Severity.yaml': (doc) => doc.enum.pop() }, '✗ enum-value-removed  #/components/schemas/Severity/enum  (breaks clients, receivers)'],
-    ['a 412 response removed', { 'paths/policies@{id}.yaml': (doc) => delete doc.put.responses['412'] }, '✗ status-code-removed  #/paths/~1v1~1policies~1{id}/put/responses/412  (breaks clients)'],
+    [
+      'an enum value removed',
+      { 'components/schemas/Severity.yaml': (doc) => doc.enum.pop() },
+      '✗ enum-value-removed  #/components/schemas/Severity/enum  (breaks clients, receivers)',
+    ],
+    [
+      'a 412 response removed',
+      { 'paths/policies@{id}.yaml': (doc) => delete doc.put.responses['412'] },
+      '✗ status-code-removed  #/paths/~1v1~1policies~1{id}/put/responses/412  (breaks clients)',
+    ],
     [
       'a required query parameter on a path item',
-      { 'paths/policies@{id}.yaml': (doc) => doc.parameters.push({ name: 'tenant', in: 'query', required: true, schema: { type: 'string' } }) },
+      {
+        'paths/policies@{id}.yaml': (doc) =>
+          doc.parameters.push({ name: 'tenant', in: 'query', required: true, schema: { type: 'string' } }),
+      },
       '✗ required-parameter-added  #/paths/~1v1~1policies~1{id}/parameters/1  (breaks clients)',
     ],
     [
@@ -80,9 +91,21 @@ describe.concurrent('npm run check:breaking on edited sources', () => {
       { 'openapi.yaml': (doc) => (doc.components.securitySchemes.bearerAuth = { type: 'apiKey', in: 'header', name: 'X-API-Key' }) },
       '✗ security-scheme-changed  #/components/securitySchemes/bearerAuth  (breaks clients)',
     ],
-    ['a new required scope', { 'paths/policies.yaml': (doc) => doc.get.security[0].bearerAuth.push('admin') }, '✗ security-scope-added  #/paths/~1v1~1policies/get/security  (breaks clients)'],
-    ['a request field default changed', { 'components/schemas/PolicyWrite.yaml': (doc) => (doc.properties.enabled.default = false) }, '    true → false'],
-    ['a delivery header no longer always sent', { 'components/parameters/DeliveryHeader.yaml': (doc) => (doc.required = false) }, '(breaks receivers)'],
+    [
+      'a new required scope',
+      { 'paths/policies.yaml': (doc) => doc.get.security[0].bearerAuth.push('admin') },
+      '✗ security-scope-added  #/paths/~1v1~1policies/get/security  (breaks clients)',
+    ],
+    [
+      'a request field default changed',
+      { 'components/schemas/PolicyWrite.yaml': (doc) => (doc.properties.enabled.default = false) },
+      '    true → false',
+    ],
+    [
+      'a delivery header no longer always sent',
+      { 'components/parameters/DeliveryHeader.yaml': (doc) => (doc.required = false) },
+      '(breaks receivers)',
+    ],
   ];
 
   for (const [name, edits, expected] of breaking) {
@@ -94,8 +117,15 @@ describe.concurrent('npm run check:breaking on edited sources', () => {
   }
 
   it('follows the Versioning section on enums the service sends: a value removed fails, a value added passes and is listed', async () => {
-    const removed = await gate(['--source', editedSources('platform-removed', { 'components/schemas/DeviceConnectedEvent.yaml': (doc) => doc.properties.data.properties.platform.enum.pop() })]);
-    expect(removed.stderr).toContain('✗ enum-value-removed  #/components/schemas/DeviceConnectedEvent/properties/data/properties/platform/enum  (breaks receivers)');
+    const removed = await gate([
+      '--source',
+      editedSources('platform-removed', {
+        'components/schemas/DeviceConnectedEvent.yaml': (doc) => doc.properties.data.properties.platform.enum.pop(),
+      }),
+    ]);
+    expect(removed.stderr).toContain(
+      '✗ enum-value-removed  #/components/schemas/DeviceConnectedEvent/properties/data/properties/platform/enum  (breaks receivers)',
+    );
     expect(removed.status).toBe(1);
     const added = editedSources('severity-added', { 'components/schemas/Severity.yaml': (doc) => doc.enum.push('urgent') });
     expect((await gate(['--source', added])).status).toBe(0);
@@ -106,7 +136,9 @@ describe.concurrent('npm run check:breaking on edited sources', () => {
 
   it('says in one line that a --source folder does not exist', async () => {
     const result = await gate(['--source', join(scratch, 'no-such-folder')]);
-    expect(result.stderr).toBe(`check:breaking: --source ${join(scratch, 'no-such-folder')}: no such folder (it should hold openapi.yaml and releases/)\n`);
+    expect(result.stderr).toBe(
+      `check:breaking: --source ${join(scratch, 'no-such-folder')}: no such folder (it should hold openapi.yaml and releases/)\n`,
+    );
     expect(result.status).toBe(2);
   });
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../../lib/document.ts';
 import { loadDocument } from '../../lib/document.ts';
-import { BREAKING_RULES, type AdditiveRuleId } from '../../scripts/breaking/catalogue.ts';
+import { type AdditiveRuleId, BREAKING_RULES } from '../../scripts/breaking/catalogue.ts';
 import { compareReleases, findBreakingChanges } from '../../scripts/breaking/compare.ts';
 
 const problem = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } };
@@ -75,7 +75,11 @@ function released(): OpenApiDocument {
             content: { 'application/json': { schema: { $ref: '#/components/schemas/ThingCreatedEvent' } } },
           },
           security: [{ receiverToken: [] }],
-          responses: { '200': { description: 'ok' }, '410': { description: 'gone: disables the webhook' }, default: { description: 'retried' } },
+          responses: {
+            '200': { description: 'ok' },
+            '410': { description: 'gone: disables the webhook' },
+            default: { description: 'retried' },
+          },
         },
       },
     },
@@ -130,7 +134,6 @@ function released(): OpenApiDocument {
   }) as unknown as OpenApiDocument;
 }
 
-
 const found = new Set<string>();
 
 /** The breaking changes after applying `edit` to a copy of the released document (after `setUp` on both). */
@@ -179,7 +182,12 @@ describe('operation rules', () => {
 
   it('event-type-removed: a webhook is gone, and its receivers break', () => {
     expect(after((doc) => delete doc.webhooks['thing.created'])).toEqual([
-      { rule: 'event-type-removed', pointer: '#/webhooks/thing.created/post', message: 'webhook thing.created was removed', audience: ['receivers'] },
+      {
+        rule: 'event-type-removed',
+        pointer: '#/webhooks/thing.created/post',
+        message: 'webhook thing.created was removed',
+        audience: ['receivers'],
+      },
     ]);
   });
 
@@ -196,14 +204,22 @@ describe('operation rules', () => {
       delete responses['201'];
     });
     expect(replaced).toMatchObject([
-      { rule: 'status-code-removed', pointer: '#/paths/~1v1~1things/post/responses/201', message: 'POST /v1/things: response 201 was removed', before: ['201'], after: ['200'] },
+      {
+        rule: 'status-code-removed',
+        pointer: '#/paths/~1v1~1things/post/responses/201',
+        message: 'POST /v1/things: response 201 was removed',
+        before: ['201'],
+        after: ['200'],
+      },
     ]);
     const ranged = (doc: any) => {
       thing(doc).get.responses['4XX'] = thing(doc).get.responses['404'];
       delete thing(doc).get.responses['404'];
     };
     expect(after(ranged)).toEqual([]);
-    expect(located(after((doc) => delete thing(doc).get.responses['4XX'], ranged))).toEqual(['status-code-removed #/paths/~1v1~1things~1{id}/get/responses/4XX']);
+    expect(located(after((doc) => delete thing(doc).get.responses['4XX'], ranged))).toEqual([
+      'status-code-removed #/paths/~1v1~1things~1{id}/get/responses/4XX',
+    ]);
     expect(after((doc) => delete event(doc).responses['410'])).toMatchObject([
       { rule: 'status-code-removed', pointer: '#/webhooks/thing.created/post/responses/410', audience: ['receivers'] },
     ]);
@@ -214,7 +230,9 @@ describe('operation rules', () => {
     expect(after((doc) => (things(doc).post.requestBody.required = true), optional)).toMatchObject([
       { rule: 'request-body-became-required', pointer: '#/paths/~1v1~1things/post/requestBody/required', before: false, after: true },
     ]);
-    const added = after((doc) => (thing(doc).get.requestBody = { required: true, content: { 'application/json': { schema: { type: 'object' } } } }));
+    const added = after(
+      (doc) => (thing(doc).get.requestBody = { required: true, content: { 'application/json': { schema: { type: 'object' } } } }),
+    );
     expect(added).toMatchObject([{ rule: 'request-body-became-required', before: 'no body', after: true }]);
   });
 
@@ -241,7 +259,13 @@ describe('operation rules', () => {
     });
     expect(located(response)).toEqual(['media-type-removed #/paths/~1v1~1things~1{id}/get/responses/200/content/application~1json']);
     const eventBody = after((doc) => delete event(doc).requestBody);
-    expect(eventBody).toMatchObject([{ rule: 'media-type-removed', message: 'webhook thing.created: the event body is no longer application/json', audience: ['receivers'] }]);
+    expect(eventBody).toMatchObject([
+      {
+        rule: 'media-type-removed',
+        message: 'webhook thing.created: the event body is no longer application/json',
+        audience: ['receivers'],
+      },
+    ]);
     const wildcard = after((doc) => {
       const content = things(doc).post.requestBody.content;
       content['application/*'] = content['application/json'];
@@ -252,27 +276,54 @@ describe('operation rules', () => {
 
   it('response-header-removed and response-header-became-optional', () => {
     expect(after((doc) => delete things(doc).get.responses['200'].headers.RateLimit)).toMatchObject([
-      { rule: 'response-header-removed', pointer: '#/paths/~1v1~1things/get/responses/200/headers/RateLimit', message: 'GET /v1/things: response 200 no longer has the header RateLimit' },
+      {
+        rule: 'response-header-removed',
+        pointer: '#/paths/~1v1~1things/get/responses/200/headers/RateLimit',
+        message: 'GET /v1/things: response 200 no longer has the header RateLimit',
+      },
     ]);
     expect(after((doc) => (thing(doc).get.responses['200'].headers.ETag.required = false))).toMatchObject([
-      { rule: 'response-header-became-optional', pointer: '#/paths/~1v1~1things~1{id}/get/responses/200/headers/ETag/required', before: true, after: false },
+      {
+        rule: 'response-header-became-optional',
+        pointer: '#/paths/~1v1~1things~1{id}/get/responses/200/headers/ETag/required',
+        before: true,
+        after: false,
+      },
     ]);
   });
 });
 
 describe('parameter rules, on operations and path items', () => {
   it('parameter-removed: a query parameter clients send is gone', () => {
-    expect(after((doc) => things(doc).get.parameters.pop())).toMatchObject([{ rule: 'parameter-removed', message: 'GET /v1/things: the query kind parameter was removed' }]);
+    expect(after((doc) => things(doc).get.parameters.pop())).toMatchObject([
+      { rule: 'parameter-removed', message: 'GET /v1/things: the query kind parameter was removed' },
+    ]);
   });
 
   it('required-parameter-added: on the operation, made required, or on the path item', () => {
-    const added = after((doc) => things(doc).get.parameters.push({ name: 'owner', in: 'query', required: true, schema: { type: 'string' } }));
+    const added = after((doc) =>
+      things(doc).get.parameters.push({ name: 'owner', in: 'query', required: true, schema: { type: 'string' } }),
+    );
     expect(added).toMatchObject([
-      { rule: 'required-parameter-added', message: 'GET /v1/things: the query owner parameter is now required', pointer: '#/paths/~1v1~1things/get/parameters/2', before: 'absent', after: 'required' },
+      {
+        rule: 'required-parameter-added',
+        message: 'GET /v1/things: the query owner parameter is now required',
+        pointer: '#/paths/~1v1~1things/get/parameters/2',
+        before: 'absent',
+        after: 'required',
+      },
     ]);
     expect(rulesOf(after((doc) => (things(doc).get.parameters[0].required = true)))).toEqual(['required-parameter-added']);
-    const pathItem = after((doc) => thing(doc).parameters.push({ name: 'tenant', in: 'query', required: true, schema: { type: 'string' } }));
-    expect(pathItem).toMatchObject([{ rule: 'required-parameter-added', pointer: '#/paths/~1v1~1things~1{id}/parameters/1', message: 'GET /v1/things/{id}: the query tenant parameter is now required' }]);
+    const pathItem = after((doc) =>
+      thing(doc).parameters.push({ name: 'tenant', in: 'query', required: true, schema: { type: 'string' } }),
+    );
+    expect(pathItem).toMatchObject([
+      {
+        rule: 'required-parameter-added',
+        pointer: '#/paths/~1v1~1things~1{id}/parameters/1',
+        message: 'GET /v1/things/{id}: the query tenant parameter is now required',
+      },
+    ]);
   });
 
   it('parameter rules see path-item parameters: a path-item parameter moved to the operation is no change', () => {
@@ -288,7 +339,11 @@ describe('parameter rules, on operations and path items', () => {
 
   it('webhook-header-removed: a delivery header is gone or no longer always sent', () => {
     expect(after((doc) => event(doc).parameters.pop())).toMatchObject([
-      { rule: 'webhook-header-removed', message: 'webhook thing.created: the delivery header X-Service-Delivery was removed', audience: ['receivers'] },
+      {
+        rule: 'webhook-header-removed',
+        message: 'webhook thing.created: the delivery header X-Service-Delivery was removed',
+        audience: ['receivers'],
+      },
     ]);
     expect(after((doc) => (event(doc).parameters[1].required = false))).toMatchObject([
       { rule: 'webhook-header-removed', message: 'webhook thing.created: the delivery header X-Service-Delivery is no longer always sent' },
@@ -298,18 +353,31 @@ describe('parameter rules, on operations and path items', () => {
   it('signature-scheme-changed: the signature header format or its description', () => {
     const pattern = after((doc) => (event(doc).parameters[0].schema.pattern = '^v1,[A-Za-z0-9+/=]+$'));
     expect(rulesOf(pattern)).toEqual(['pattern-changed', 'signature-scheme-changed']);
-    expect(pattern.find((change) => change.rule === 'signature-scheme-changed')).toMatchObject({ before: '^sha256=[0-9a-f]{64}$', after: '^v1,[A-Za-z0-9+/=]+$' });
+    expect(pattern.find((change) => change.rule === 'signature-scheme-changed')).toMatchObject({
+      before: '^sha256=[0-9a-f]{64}$',
+      after: '^v1,[A-Za-z0-9+/=]+$',
+    });
     const described = after((doc) => (event(doc).parameters[0].description = 'HMAC-SHA512 of the body.'));
-    expect(described).toMatchObject([{ rule: 'signature-scheme-changed', message: "the X-Service-Signature header's description changed" }]);
+    expect(described).toMatchObject([
+      { rule: 'signature-scheme-changed', message: "the X-Service-Signature header's description changed" },
+    ]);
     const removed = after((doc) => event(doc).parameters.shift());
-    expect(removed).toMatchObject([{ rule: 'webhook-header-removed', message: 'webhook thing.created: the delivery header X-Service-Signature was removed' }]);
+    expect(removed).toMatchObject([
+      { rule: 'webhook-header-removed', message: 'webhook thing.created: the delivery header X-Service-Signature was removed' },
+    ]);
   });
 });
 
 describe('security rules', () => {
   it('security-scope-added: an operation needs a scope it did not, through its own or the global security', () => {
     expect(after((doc) => (things(doc).post.security = [{ bearerAuth: ['write', 'admin'] }]))).toMatchObject([
-      { rule: 'security-scope-added', pointer: '#/paths/~1v1~1things/post/security', before: ['bearerAuth[write]'], after: ['bearerAuth[write, admin]'], audience: ['clients'] },
+      {
+        rule: 'security-scope-added',
+        pointer: '#/paths/~1v1~1things/post/security',
+        before: ['bearerAuth[write]'],
+        after: ['bearerAuth[write, admin]'],
+        audience: ['clients'],
+      },
     ]);
     const global = after((doc) => (doc.security = [{ bearerAuth: ['read', 'list'] }]));
     expect(located(global)).toEqual(['security-scope-added #/security', 'security-scope-added #/security']);
@@ -320,7 +388,9 @@ describe('security rules', () => {
       doc.components.securitySchemes.apiKey = { type: 'apiKey', in: 'header', name: 'X-API-Key' };
       things(doc).post.security = [{ apiKey: [] }];
     });
-    expect(other).toMatchObject([{ rule: 'security-requirement-changed', message: 'POST /v1/things: bearerAuth[write] is no longer accepted' }]);
+    expect(other).toMatchObject([
+      { rule: 'security-requirement-changed', message: 'POST /v1/things: bearerAuth[write] is no longer accepted' },
+    ]);
     const anonymous = (doc: any) => (thing(doc).get.security = []);
     expect(rulesOf(after((doc) => delete thing(doc).get.security, anonymous))).toEqual(['security-requirement-changed']);
     expect(after(anonymous)).toEqual([]);
@@ -345,9 +415,18 @@ describe('security rules', () => {
 describe('schema rules', () => {
   it('enum-value-removed in requests and in what the service sends (Versioning: no removal within v1); became-enum in requests', () => {
     expect(after((doc) => (schemas(doc).Kind.enum = ['small']))).toEqual([
-      { rule: 'enum-value-removed', pointer: '#/components/schemas/Kind/enum', message: 'the value "large" was removed', before: ['small', 'large'], after: ['small'], audience: ['clients'] },
+      {
+        rule: 'enum-value-removed',
+        pointer: '#/components/schemas/Kind/enum',
+        message: 'the value "large" was removed',
+        before: ['small', 'large'],
+        after: ['small'],
+        audience: ['clients'],
+      },
     ]);
-    expect(located(after((doc) => (schemas(doc).ThingWrite.properties.name.enum = ['a', 'b'])))).toEqual(['became-enum #/components/schemas/ThingWrite/properties/name/enum']);
+    expect(located(after((doc) => (schemas(doc).ThingWrite.properties.name.enum = ['a', 'b'])))).toEqual([
+      'became-enum #/components/schemas/ThingWrite/properties/name/enum',
+    ]);
     expect(after((doc) => (schemas(doc).Thing.properties.state.enum = ['active']))).toEqual([
       {
         rule: 'enum-value-removed',
@@ -365,19 +444,29 @@ describe('schema rules', () => {
     schemas(revision).Thing.properties.state.enum.push('deleted');
     const report = compareReleases(base, revision);
     expect(report.breaking).toEqual([]);
-    expect(report.additive.map((change) => `${change.rule} ${change.pointer}`)).toEqual(['enum-value-added #/components/schemas/Thing/properties/state/enum']);
+    expect(report.additive.map((change) => `${change.rule} ${change.pointer}`)).toEqual([
+      'enum-value-added #/components/schemas/Thing/properties/state/enum',
+    ]);
   });
 
   it('const-changed: an event const changed, a request const added', () => {
     expect(after((doc) => (schemas(doc).ThingCreatedEvent.properties.event.const = 'thing.made'))).toMatchObject([
       { rule: 'const-changed', message: 'the const changed', before: 'thing.created', after: 'thing.made', audience: ['receivers'] },
     ]);
-    expect(located(after((doc) => (schemas(doc).ThingWrite.properties.name.const = 'fixed')))).toEqual(['const-changed #/components/schemas/ThingWrite/properties/name/const']);
+    expect(located(after((doc) => (schemas(doc).ThingWrite.properties.name.const = 'fixed')))).toEqual([
+      'const-changed #/components/schemas/ThingWrite/properties/name/const',
+    ]);
   });
 
   it('required-request-field-added: at the top, in nested array items; readOnly fields do not count', () => {
     expect(after((doc) => schemas(doc).ThingWrite.required.push('kind'))).toMatchObject([
-      { rule: 'required-request-field-added', pointer: '#/components/schemas/ThingWrite/required', message: 'the request field kind is now required', before: ['name'], after: ['name', 'kind'] },
+      {
+        rule: 'required-request-field-added',
+        pointer: '#/components/schemas/ThingWrite/required',
+        message: 'the request field kind is now required',
+        before: ['name'],
+        after: ['name', 'kind'],
+      },
     ]);
     expect(located(after((doc) => (schemas(doc).ThingWrite.properties.labels.items.required = ['key'])))).toEqual([
       'required-request-field-added #/components/schemas/ThingWrite/properties/labels/items/required',
@@ -391,31 +480,62 @@ describe('schema rules', () => {
 
   it('field-removed: from a response, an event or a closed request; not a writeOnly field from a response', () => {
     expect(after((doc) => delete schemas(doc).Thing.properties.count)).toEqual([
-      { rule: 'field-removed', pointer: '#/components/schemas/Thing/properties/count', message: 'the response or event field count was removed', audience: ['clients'] },
+      {
+        rule: 'field-removed',
+        pointer: '#/components/schemas/Thing/properties/count',
+        message: 'the response or event field count was removed',
+        audience: ['clients'],
+      },
     ]);
-    const eventField = after((doc) => (schemas(doc).ThingCreatedEvent.properties.data = { type: 'object', properties: { id: { type: 'string' } } }));
+    const eventField = after(
+      (doc) => (schemas(doc).ThingCreatedEvent.properties.data = { type: 'object', properties: { id: { type: 'string' } } }),
+    );
     expect(eventField.map((change) => change.message)).toContain('the response or event field thing_id was removed');
-    expect(after((doc) => delete schemas(doc).ThingWrite.properties.note)).toMatchObject([{ rule: 'field-removed', message: 'the request field note was removed' }]);
-    expect(after((doc) => delete schemas(doc).ThingWrite.properties.note, (doc) => delete schemas(doc).ThingWrite.additionalProperties)).toEqual([]);
+    expect(after((doc) => delete schemas(doc).ThingWrite.properties.note)).toMatchObject([
+      { rule: 'field-removed', message: 'the request field note was removed' },
+    ]);
+    expect(
+      after(
+        (doc) => delete schemas(doc).ThingWrite.properties.note,
+        (doc) => delete schemas(doc).ThingWrite.additionalProperties,
+      ),
+    ).toEqual([]);
     expect(after((doc) => delete schemas(doc).Thing.properties.secret)).toEqual([]);
   });
 
   it('field-became-optional: a response field no longer always present', () => {
     expect(after((doc) => (schemas(doc).Thing.required = ['id', 'name']))).toMatchObject([
-      { rule: 'field-became-optional', pointer: '#/components/schemas/Thing/required', message: 'the response or event field kind is no longer always present' },
+      {
+        rule: 'field-became-optional',
+        pointer: '#/components/schemas/Thing/required',
+        message: 'the response or event field kind is no longer always present',
+      },
     ]);
   });
 
   it('field-became-read-only in a request, field-became-write-only in a response', () => {
-    expect(located(after((doc) => (schemas(doc).ThingWrite.properties.note.readOnly = true)))).toEqual(['field-became-read-only #/components/schemas/ThingWrite/properties/note/readOnly']);
-    expect(located(after((doc) => (schemas(doc).Thing.properties.name.writeOnly = true)))).toEqual(['field-became-write-only #/components/schemas/Thing/properties/name/writeOnly']);
+    expect(located(after((doc) => (schemas(doc).ThingWrite.properties.note.readOnly = true)))).toEqual([
+      'field-became-read-only #/components/schemas/ThingWrite/properties/note/readOnly',
+    ]);
+    expect(located(after((doc) => (schemas(doc).Thing.properties.name.writeOnly = true)))).toEqual([
+      'field-became-write-only #/components/schemas/Thing/properties/name/writeOnly',
+    ]);
   });
 
   it('default-changed: a request field default changed, a parameter default added', () => {
     expect(after((doc) => (schemas(doc).ThingWrite.properties.enabled.default = false))).toEqual([
-      { rule: 'default-changed', pointer: '#/components/schemas/ThingWrite/properties/enabled/default', message: 'the default changed', before: true, after: false, audience: ['clients'] },
+      {
+        rule: 'default-changed',
+        pointer: '#/components/schemas/ThingWrite/properties/enabled/default',
+        message: 'the default changed',
+        before: true,
+        after: false,
+        audience: ['clients'],
+      },
     ]);
-    expect(after((doc) => (things(doc).get.parameters[0].schema.default = 20))).toMatchObject([{ rule: 'default-changed', message: 'the default was added', after: 20 }]);
+    expect(after((doc) => (things(doc).get.parameters[0].schema.default = 20))).toMatchObject([
+      { rule: 'default-changed', message: 'the default was added', after: 20 },
+    ]);
   });
 
   it('bound-narrowed: request bounds lowered, raised or added', () => {
@@ -441,7 +561,9 @@ describe('schema rules', () => {
     expect(after((doc) => (schemas(doc).Thing.properties.name.maxLength = 256))).toMatchObject([
       { rule: 'bound-widened', pointer: '#/components/schemas/Thing/properties/name/maxLength', before: 128, after: 256 },
     ]);
-    expect(after((doc) => delete schemas(doc).Thing.properties.name.maxLength)).toMatchObject([{ rule: 'bound-widened', message: 'maxLength went from 128 to none' }]);
+    expect(after((doc) => delete schemas(doc).Thing.properties.name.maxLength)).toMatchObject([
+      { rule: 'bound-widened', message: 'maxLength went from 128 to none' },
+    ]);
   });
 
   it('pattern-changed: in a request item and in a response id; a pattern added to a response is fine', () => {
@@ -456,37 +578,69 @@ describe('schema rules', () => {
 
   it('type-narrowed in a request, type-widened in a response and a response header', () => {
     expect(after((doc) => (schemas(doc).ThingWrite.properties.note.type = 'string'))).toMatchObject([
-      { rule: 'type-narrowed', pointer: '#/components/schemas/ThingWrite/properties/note/type', message: 'the request type went from string|null to string', before: 'string|null', after: 'string' },
+      {
+        rule: 'type-narrowed',
+        pointer: '#/components/schemas/ThingWrite/properties/note/type',
+        message: 'the request type went from string|null to string',
+        before: 'string|null',
+        after: 'string',
+      },
     ]);
     expect(rulesOf(after((doc) => (things(doc).get.parameters[0].schema.type = 'string')))).toEqual(['type-narrowed']);
-    expect(after((doc) => (schemas(doc).Thing.properties.count.type = 'number'))).toMatchObject([{ rule: 'type-widened', message: 'the response or event type went from integer to number' }]);
+    expect(after((doc) => (schemas(doc).Thing.properties.count.type = 'number'))).toMatchObject([
+      { rule: 'type-widened', message: 'the response or event type went from integer to number' },
+    ]);
     expect(located(after((doc) => (thing(doc).get.responses['200'].headers.ETag.schema.type = ['string', 'null'])))).toEqual([
       'type-widened #/paths/~1v1~1things~1{id}/get/responses/200/headers/ETag/schema/type',
     ]);
   });
 
   it('format-changed: a response format dropped, a request format added', () => {
-    expect(after((doc) => delete schemas(doc).Timestamp.format)).toMatchObject([{ rule: 'format-changed', pointer: '#/components/schemas/Timestamp/format', before: 'date-time' }]);
-    expect(located(after((doc) => (schemas(doc).ThingWrite.properties.name.format = 'email')))).toEqual(['format-changed #/components/schemas/ThingWrite/properties/name/format']);
+    expect(after((doc) => delete schemas(doc).Timestamp.format)).toMatchObject([
+      { rule: 'format-changed', pointer: '#/components/schemas/Timestamp/format', before: 'date-time' },
+    ]);
+    expect(located(after((doc) => (schemas(doc).ThingWrite.properties.name.format = 'email')))).toEqual([
+      'format-changed #/components/schemas/ThingWrite/properties/name/format',
+    ]);
   });
 
   it('schema-variant-removed from a request oneOf (null no longer accepted), schema-variant-added to a response oneOf', () => {
     expect(after((doc) => schemas(doc).ThingWrite.properties.parent.oneOf.pop())).toMatchObject([
-      { rule: 'schema-variant-removed', pointer: '#/components/schemas/ThingWrite/properties/parent/oneOf', message: 'the oneOf member {"type":"null"} was removed' },
+      {
+        rule: 'schema-variant-removed',
+        pointer: '#/components/schemas/ThingWrite/properties/parent/oneOf',
+        message: 'the oneOf member {"type":"null"} was removed',
+      },
     ]);
     expect(after((doc) => schemas(doc).Thing.properties.owner.oneOf.push({ type: 'integer' }))).toMatchObject([
       { rule: 'schema-variant-added', message: 'the oneOf member {"type":"integer"} was added', before: 2, after: 3 },
     ]);
-    expect(after((doc) => (schemas(doc).Thing.properties.count = { oneOf: [{ type: 'integer' }, { type: 'string' }] }))).toMatchObject([{ rule: 'schema-variant-added' }, { rule: 'schema-variant-added' }, { rule: 'type-widened' }]);
+    expect(after((doc) => (schemas(doc).Thing.properties.count = { oneOf: [{ type: 'integer' }, { type: 'string' }] }))).toMatchObject([
+      { rule: 'schema-variant-added' },
+      { rule: 'schema-variant-added' },
+      { rule: 'type-widened' },
+    ]);
   });
 
   it('a member spelling out the type it had from its parent is the same member', () => {
-    const setUp = (doc: any) => (schemas(doc).Thing.properties.address = { type: 'string', maxLength: 45, anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] });
-    expect(after((doc) => (schemas(doc).Thing.properties.address.anyOf = [{ type: 'string', format: 'ipv4' }, { type: 'string', format: 'ipv6' }]), setUp)).toEqual([]);
+    const setUp = (doc: any) =>
+      (schemas(doc).Thing.properties.address = { type: 'string', maxLength: 45, anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] });
+    expect(
+      after(
+        (doc) =>
+          (schemas(doc).Thing.properties.address.anyOf = [
+            { type: 'string', format: 'ipv4' },
+            { type: 'string', format: 'ipv6' },
+          ]),
+        setUp,
+      ),
+    ).toEqual([]);
   });
 
   it('all-of-added: a request schema must also match another member', () => {
-    expect(located(after((doc) => (schemas(doc).ThingWrite.properties.name.allOf = [{ maxLength: 10 }])))).toEqual(['all-of-added #/components/schemas/ThingWrite/properties/name/allOf']);
+    expect(located(after((doc) => (schemas(doc).ThingWrite.properties.name.allOf = [{ maxLength: 10 }])))).toEqual([
+      'all-of-added #/components/schemas/ThingWrite/properties/name/allOf',
+    ]);
   });
 });
 
@@ -509,7 +663,7 @@ describe('additive changes', () => {
     schemas(doc).Thing.properties.owner.oneOf.pop();
     event(doc).parameters.push({ name: 'X-Service-Webhook-Id', in: 'header', required: true, schema: { type: 'string' } });
     event(doc).responses['429'] = { description: 'retried after Retry-After' };
-    event(doc).security = [{ receiverToken: [] }, { receiverToken: [] , bearerAuth: [] }];
+    event(doc).security = [{ receiverToken: [] }, { receiverToken: [], bearerAuth: [] }];
     doc.security = [{ bearerAuth: [] }];
   };
 
@@ -520,7 +674,9 @@ describe('additive changes', () => {
   it('are listed for the changelog, each with who it concerns', () => {
     const [base, revision] = [released(), released()];
     additive(revision);
-    const listed = compareReleases(base, revision).additive.map((change) => `${change.rule} ${change.pointer} ${change.audience.join(',')}`);
+    const listed = compareReleases(base, revision).additive.map(
+      (change) => `${change.rule} ${change.pointer} ${change.audience.join(',')}`,
+    );
     expect(listed).toEqual(
       expect.arrayContaining([
         'operation-added #/paths/~1v1~1things~1{id}/delete clients',
@@ -560,4 +716,3 @@ describe('one compatibility model', () => {
     expect(section).toMatch(row);
   });
 });
-

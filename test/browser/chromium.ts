@@ -1,6 +1,6 @@
 // Debian's Chromium, driven by playwright-core: never a downloaded browser. The flags keep it off
 // the network (this machine has none) and out of the sandbox it cannot have as root.
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [

@@ -6,12 +6,12 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { build } from 'esbuild';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDocument } from '../../lib/document.ts';
-import { startMock, type MockServer } from '../../mock/prism.ts';
+import { type MockServer, startMock } from '../../mock/prism.ts';
 import { loadConfig, parseApiKeys, testConfig } from '../../server/config.ts';
-import { startServer, type RunningServer } from '../../server/server.ts';
-import type { Browser } from 'playwright-core';
+import { type RunningServer, startServer } from '../../server/server.ts';
 import { launchChromium } from './chromium.ts';
 
 const KEY = 'frontend-writer-7e8f9a';
@@ -69,7 +69,9 @@ let siteUrl: string;
 beforeAll(async () => {
   server = await startServer(testConfig({ apiKeys: parseApiKeys(`${KEY}:read+write`), usingDefaultKeys: false }));
   // What `npm run mock -- --stateful` starts (test/mock/stateful.test.ts runs the launcher itself).
-  statefulMock = await startServer(loadConfig({ SECMON_LOG_LEVEL: 'silent' }, ['--db', ':memory:', '--mock', '--cors-origins', '*', '--port', '0']));
+  statefulMock = await startServer(
+    loadConfig({ SECMON_LOG_LEVEL: 'silent' }, ['--db', ':memory:', '--mock', '--cors-origins', '*', '--port', '0']),
+  );
   staticMock = await startMock();
   const bundle = await build({
     stdin: { contents: PAGE, resolveDir: new URL('../..', import.meta.url).pathname, loader: 'js' },
@@ -82,7 +84,10 @@ beforeAll(async () => {
   const script = bundle.outputFiles[0]!.text;
   site = createServer((req, res) => {
     if (req.url === '/app.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
-    if (req.url === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>app</title><script type="module" src="/app.js"></script>');
+    if (req.url === '/')
+      return res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><title>app</title><script type="module" src="/app.js"></script>');
     res.writeHead(404).end();
   });
   site.listen(0, '127.0.0.1');
@@ -116,28 +121,32 @@ async function otherOriginPage(browser: Browser, fn: string) {
 }
 
 describe('a page on another origin using the typed client', () => {
-  it.each(TARGETS)('against %s: walks every page, creates, updates with If-Match, gets a 412 and deletes, with no CORS error', async (_name, target, walk, staleHeaders) => {
-    const browser = await launchChromium();
-    try {
-      const { page, corsErrors } = await otherOriginPage(browser, 'flow');
-      // The API on another origin: another host name and another port.
-      const apiUrl = target().replace('127.0.0.1', 'localhost');
-      const steps = await page.evaluate(
-        ([url, key, headers]) => (globalThis as unknown as { flow: (u: string, k: string, h: object) => Promise<unknown[]> }).flow(url, key, headers),
-        [apiUrl, KEY, staleHeaders] as const,
-      );
-      expect(steps).toEqual([
-        walk,
-        ['create', 201, true, true],
-        ['update', 200, true],
-        ['stale', 412, 'https://secmon.dev/problems/precondition-failed'],
-        ['delete', 204],
-      ]);
-      expect(corsErrors()).toEqual([]);
-    } finally {
-      await browser.close();
-    }
-  });
+  it.each(TARGETS)(
+    'against %s: walks every page, creates, updates with If-Match, gets a 412 and deletes, with no CORS error',
+    async (_name, target, walk, staleHeaders) => {
+      const browser = await launchChromium();
+      try {
+        const { page, corsErrors } = await otherOriginPage(browser, 'flow');
+        // The API on another origin: another host name and another port.
+        const apiUrl = target().replace('127.0.0.1', 'localhost');
+        const steps = await page.evaluate(
+          ([url, key, headers]) =>
+            (globalThis as unknown as { flow: (u: string, k: string, h: object) => Promise<unknown[]> }).flow(url, key, headers),
+          [apiUrl, KEY, staleHeaders] as const,
+        );
+        expect(steps).toEqual([
+          walk,
+          ['create', 201, true, true],
+          ['update', 200, true],
+          ['stale', 412, 'https://secmon.dev/problems/precondition-failed'],
+          ['delete', 204],
+        ]);
+        expect(corsErrors()).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 });
 
 describe('a page on another origin asking both mocks for an error state with Prefer', () => {
@@ -147,7 +156,8 @@ describe('a page on another origin asking both mocks for an error state with Pre
     try {
       const { page, corsErrors } = await otherOriginPage(browser, 'preferred');
       const answers = await page.evaluate(
-        ([url, key, id]) => (globalThis as unknown as { preferred: (u: string, k: string, i: string) => Promise<unknown[]> }).preferred(url, key, id),
+        ([url, key, id]) =>
+          (globalThis as unknown as { preferred: (u: string, k: string, i: string) => Promise<unknown[]> }).preferred(url, key, id),
         [target().replace('127.0.0.1', 'localhost'), KEY, findingId] as const,
       );
       expect(answers).toEqual([

@@ -7,13 +7,22 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOperations, listWebhookOperations, loadDocument, resolveRef } from '../../lib/document.ts';
-import { root } from '../../scripts/pipeline.ts';
 import { CLIENT_LABEL, CURL_LABEL } from '../../scripts/docs/code-samples.ts';
+import { root } from '../../scripts/pipeline.ts';
 import { launchChromium } from './chromium.ts';
 
 export const artifactsDir = join(root, 'artifacts');
 
-const DELIVERY_HEADERS = ['webhook-signature', 'webhook-id', 'webhook-timestamp', 'X-Service-Signature', 'X-Service-Event', 'X-Service-Delivery', 'X-Service-Webhook-Id', 'User-Agent'];
+const DELIVERY_HEADERS = [
+  'webhook-signature',
+  'webhook-id',
+  'webhook-timestamp',
+  'X-Service-Signature',
+  'X-Service-Event',
+  'X-Service-Delivery',
+  'X-Service-Webhook-Id',
+  'User-Agent',
+];
 // Schemes that never touch the network: the page itself makes workers from blobs and inlines pictures.
 const LOCAL_SCHEMES = new Set(['blob:', 'data:']);
 
@@ -29,7 +38,11 @@ export interface DocsSite {
  * `everySection` walks every operation's samples, every event and every schema (about 40 s in
  * Chromium): worth doing once for the page's bytes, not once per way of serving them.
  */
-export function describeDocsInBrowser(name: string, start: () => Promise<DocsSite>, options: { deepLinks?: boolean; everySection?: boolean } = {}): void {
+export function describeDocsInBrowser(
+  name: string,
+  start: () => Promise<DocsSite>,
+  options: { deepLinks?: boolean; everySection?: boolean } = {},
+): void {
   describe(`docs in Chromium: ${name}`, () => {
     const doc = loadDocument();
     const operations = listOperations(doc);
@@ -61,7 +74,10 @@ export function describeDocsInBrowser(name: string, start: () => Promise<DocsSit
     async function openFromSidebar(tag: string, summary: string): Promise<void> {
       const item = page.locator('.menu-item-type-operation').filter({ has: page.getByText(summary, { exact: true }) });
       if (!(await item.isVisible())) {
-        await page.locator('.menu-item-type-group').filter({ hasText: new RegExp(`^${tag}$`) }).click();
+        await page
+          .locator('.menu-item-type-group')
+          .filter({ hasText: new RegExp(`^${tag}$`) })
+          .click();
       }
       await item.click();
     }
@@ -82,58 +98,73 @@ export function describeDocsInBrowser(name: string, start: () => Promise<DocsSit
       }
     });
 
-    if (options.everySection) it(`shows a curl and a ${CLIENT_LABEL} sample beside each of the ${operations.length} operations`, async () => {
-      const sectionOf = (summary: string) =>
-        page.locator('div').filter({ has: heading(summary) }).filter({ has: page.locator('[data-component-name="CodeBlock/CodeBlock"]') }).last();
-      const codeOf = (summary: string) => sectionOf(summary).locator('[data-component-name="CodeBlock/CodeBlock"]').filter({ visible: true }).first();
-      // Redoc's request panel has one language menu for the whole page: pick a language once,
-      // then read every operation's sample in it.
-      for (const label of [CURL_LABEL, CLIENT_LABEL]) {
-        const [first] = operations;
-        await openFromSidebar(first!.operation.tags![0]!, first!.operation.summary!);
-        const menu = sectionOf(first!.operation.summary!).getByRole('button', { name: new RegExp(`^(${CURL_LABEL}|${CLIENT_LABEL}|Payload)$`) }).first();
-        if ((await menu.innerText()).trim() !== label) {
-          await menu.click();
-          // The menu opens in a portal that may lie outside the viewport: send the click directly.
-          await page.locator('[data-component-name="Dropdown/DropdownMenuItem"]').filter({ hasText: new RegExp(`^${label}$`) }).first().dispatchEvent('click');
-          await expect.poll(async () => (await menu.innerText()).trim()).toBe(label);
+    if (options.everySection)
+      it(`shows a curl and a ${CLIENT_LABEL} sample beside each of the ${operations.length} operations`, async () => {
+        const sectionOf = (summary: string) =>
+          page
+            .locator('div')
+            .filter({ has: heading(summary) })
+            .filter({ has: page.locator('[data-component-name="CodeBlock/CodeBlock"]') })
+            .last();
+        const codeOf = (summary: string) =>
+          sectionOf(summary).locator('[data-component-name="CodeBlock/CodeBlock"]').filter({ visible: true }).first();
+        // Redoc's request panel has one language menu for the whole page: pick a language once,
+        // then read every operation's sample in it.
+        for (const label of [CURL_LABEL, CLIENT_LABEL]) {
+          const [first] = operations;
+          await openFromSidebar(first!.operation.tags![0]!, first!.operation.summary!);
+          const menu = sectionOf(first!.operation.summary!)
+            .getByRole('button', { name: new RegExp(`^(${CURL_LABEL}|${CLIENT_LABEL}|Payload)$`) })
+            .first();
+          if ((await menu.innerText()).trim() !== label) {
+            await menu.click();
+            // The menu opens in a portal that may lie outside the viewport: send the click directly.
+            await page
+              .locator('[data-component-name="Dropdown/DropdownMenuItem"]')
+              .filter({ hasText: new RegExp(`^${label}$`) })
+              .first()
+              .dispatchEvent('click');
+            await expect.poll(async () => (await menu.innerText()).trim()).toBe(label);
+          }
+          for (const { path, method, operation } of operations) {
+            await openFromSidebar(operation.tags![0]!, operation.summary!);
+            await heading(operation.summary!).waitFor({ state: 'visible', timeout: 10_000 });
+            const verb = method.toUpperCase();
+            const expected = label === CURL_LABEL ? `curl ${verb === 'GET' ? '' : `-X ${verb} `}'http` : `secmon.${verb}('${path}'`;
+            // The code block fills in after the panel appears.
+            await expect
+              .poll(() => codeOf(operation.summary!).innerText(), { message: `${operation.operationId}: ${label}` })
+              .toContain(expected);
+          }
         }
-        for (const { path, method, operation } of operations) {
-          await openFromSidebar(operation.tags![0]!, operation.summary!);
-          await heading(operation.summary!).waitFor({ state: 'visible', timeout: 10_000 });
-          const verb = method.toUpperCase();
-          const expected = label === CURL_LABEL ? `curl ${verb === 'GET' ? '' : `-X ${verb} `}'http` : `secmon.${verb}('${path}'`;
-          // The code block fills in after the panel appears.
-          await expect.poll(() => codeOf(operation.summary!).innerText(), { message: `${operation.operationId}: ${label}` }).toContain(expected);
-        }
-      }
-    }, 120_000);
+      }, 120_000);
 
-    if (options.everySection) it(`shows all ${events.length} events by type name, with their delivery headers and payload fields`, async () => {
-      expect(events.map((event) => event.path).sort()).toEqual([
-        'compliance.changed',
-        'device.connected',
-        'device.disconnected',
-        'finding.created',
-        'finding.resolved',
-        'scan.completed',
-      ]);
-      for (const { path: type, operation } of events) {
-        await openFromSidebar('Events', operation.summary!);
-        const section = sectionOf(operation.summary!);
-        await section.waitFor({ state: 'visible', timeout: 10_000 });
-        await visible(section.getByText(type, { exact: true }), `event type ${type}`);
-        for (const header of DELIVERY_HEADERS) {
-          await visible(section.getByText(header, { exact: true }), `${type}: header ${header}`);
+    if (options.everySection)
+      it(`shows all ${events.length} events by type name, with their delivery headers and payload fields`, async () => {
+        expect(events.map((event) => event.path).sort()).toEqual([
+          'compliance.changed',
+          'device.connected',
+          'device.disconnected',
+          'finding.created',
+          'finding.resolved',
+          'scan.completed',
+        ]);
+        for (const { path: type, operation } of events) {
+          await openFromSidebar('Events', operation.summary!);
+          const section = sectionOf(operation.summary!);
+          await section.waitFor({ state: 'visible', timeout: 10_000 });
+          await visible(section.getByText(type, { exact: true }), `event type ${type}`);
+          for (const header of DELIVERY_HEADERS) {
+            await visible(section.getByText(header, { exact: true }), `${type}: header ${header}`);
+          }
+          await visible(section.getByText('verifyWebhook(req.body', { exact: false }), `${type}: receiver sample`);
+          const fields = payloadFields(type);
+          expect(fields.length, `${type} has payload fields`).toBeGreaterThan(2);
+          for (const field of fields) {
+            await visible(section.getByText(new RegExp(`\\b${field}\\b`)), `${type}: payload field data.${field}`);
+          }
         }
-        await visible(section.getByText('verifyWebhook(req.body', { exact: false }), `${type}: receiver sample`);
-        const fields = payloadFields(type);
-        expect(fields.length, `${type} has payload fields`).toBeGreaterThan(2);
-        for (const field of fields) {
-          await visible(section.getByText(new RegExp(`\\b${field}\\b`)), `${type}: payload field data.${field}`);
-        }
-      }
-    });
+      });
 
     it('shows the signature scheme on a webhook and saves a screenshot of it', async () => {
       const created = events.find((event) => event.path === 'finding.created')!;
@@ -143,43 +174,51 @@ export function describeDocsInBrowser(name: string, start: () => Promise<DocsSit
       await section.screenshot({ path: join(artifactsDir, `${name}-webhook.png`) });
     });
 
-    if (options.everySection) it('lists every component schema under Schemas and shows the fields of each object schema', async () => {
-      type Schema = { properties?: Record<string, unknown> };
-      const schemas = Object.entries(doc.components?.schemas ?? {});
-      expect(schemas.length).toBeGreaterThan(40);
-      // redocly.yaml sets schemaDefinitionsTagName: each schema gets a page at #/schemas/<name>.
-      const menuLink = (name: string) => page.locator(`[data-component-name="Menu/MenuItem"] a[href="#/schemas/${name.toLowerCase()}"]`);
-      if (!(await menuLink(schemas[0]![0]).isVisible())) {
-        await page.locator('.menu-item-type-group').filter({ hasText: /^Schemas$/ }).click();
-      }
-      for (const [name, schema] of schemas) {
-        const link = menuLink(name);
-        await link.waitFor({ state: 'visible', timeout: 5_000 });
-        expect(await link.innerText(), `schema ${name} in the sidebar`).toMatch(new RegExp(`^${name}\\b`));
-        const first = Object.keys((schema as Schema).properties ?? {})[0];
-        if (!first) continue;
-        await link.click();
-        await page.getByText(first, { exact: true }).filter({ visible: true }).first().waitFor({ timeout: 5_000 });
-      }
-    });
+    if (options.everySection)
+      it('lists every component schema under Schemas and shows the fields of each object schema', async () => {
+        type Schema = { properties?: Record<string, unknown> };
+        const schemas = Object.entries(doc.components?.schemas ?? {});
+        expect(schemas.length).toBeGreaterThan(40);
+        // redocly.yaml sets schemaDefinitionsTagName: each schema gets a page at #/schemas/<name>.
+        const menuLink = (name: string) => page.locator(`[data-component-name="Menu/MenuItem"] a[href="#/schemas/${name.toLowerCase()}"]`);
+        if (!(await menuLink(schemas[0]![0]).isVisible())) {
+          await page
+            .locator('.menu-item-type-group')
+            .filter({ hasText: /^Schemas$/ })
+            .click();
+        }
+        for (const [name, schema] of schemas) {
+          const link = menuLink(name);
+          await link.waitFor({ state: 'visible', timeout: 5_000 });
+          expect(await link.innerText(), `schema ${name} in the sidebar`).toMatch(new RegExp(`^${name}\\b`));
+          const first = Object.keys((schema as Schema).properties ?? {})[0];
+          if (!first) continue;
+          await link.click();
+          await page.getByText(first, { exact: true }).filter({ visible: true }).first().waitFor({ timeout: 5_000 });
+        }
+      });
 
     // Only a server can answer the link's path; a static page has no such route.
-    if (options.deepLinks) it('a sidebar link opened in a new tab lands on its section', async () => {
-      const href = await page.locator('a[href="/section/errors"]').first().getAttribute('href');
-      const tab = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      try {
-        await tab.goto(new URL(href!, site.url).href, { waitUntil: 'load' });
-        await tab.locator('[data-component-name="Menu/Menu"]').waitFor({ state: 'visible' });
-        expect(new URL(tab.url()).pathname + new URL(tab.url()).hash).toBe('/docs#/section/errors');
-        // Redoc scrolls the section into view: its heading near the top, the page scrolled down.
-        const errors = tab.locator('h2').filter({ hasText: /^Errors$/ }).first();
-        await expect.poll(async () => (await errors.boundingBox())?.y ?? -1, { timeout: 5_000 }).toBeGreaterThanOrEqual(0);
-        expect((await errors.boundingBox())!.y).toBeLessThan(200);
-        expect(await tab.evaluate('window.scrollY')).toBeGreaterThan(0);
-      } finally {
-        await tab.close();
-      }
-    });
+    if (options.deepLinks)
+      it('a sidebar link opened in a new tab lands on its section', async () => {
+        const href = await page.locator('a[href="/section/errors"]').first().getAttribute('href');
+        const tab = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+        try {
+          await tab.goto(new URL(href!, site.url).href, { waitUntil: 'load' });
+          await tab.locator('[data-component-name="Menu/Menu"]').waitFor({ state: 'visible' });
+          expect(new URL(tab.url()).pathname + new URL(tab.url()).hash).toBe('/docs#/section/errors');
+          // Redoc scrolls the section into view: its heading near the top, the page scrolled down.
+          const errors = tab
+            .locator('h2')
+            .filter({ hasText: /^Errors$/ })
+            .first();
+          await expect.poll(async () => (await errors.boundingBox())?.y ?? -1, { timeout: 5_000 }).toBeGreaterThanOrEqual(0);
+          expect((await errors.boundingBox())!.y).toBeLessThan(200);
+          expect(await tab.evaluate('window.scrollY')).toBeGreaterThan(0);
+        } finally {
+          await tab.close();
+        }
+      });
 
     it('made no failed request and none to another host', () => {
       const origin = new URL(site.url).origin;
@@ -192,7 +231,11 @@ export function describeDocsInBrowser(name: string, start: () => Promise<DocsSit
 
     // The innermost element holding both the operation's heading and its request description.
     function sectionOf(summary: string) {
-      return page.locator('div').filter({ has: heading(summary) }).filter({ hasText: 'X-Service-Delivery' }).last();
+      return page
+        .locator('div')
+        .filter({ has: heading(summary) })
+        .filter({ hasText: 'X-Service-Delivery' })
+        .last();
     }
 
     async function visible(locator: ReturnType<Page['locator']>, what: string): Promise<void> {

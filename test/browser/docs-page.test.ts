@@ -1,8 +1,9 @@
 // The page `npm run docs` renders (dist/docs.html), built into a scratch folder and served from a
 // loopback server, the way a reader opens it: it renders and works offline. Its sections are
 // walked one by one in server-docs.test.ts, which serves the same page.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+
 import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';

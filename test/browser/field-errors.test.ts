@@ -11,7 +11,13 @@ const secretBounds = schemas.WebhookSecret as { minLength: number; maxLength: nu
 
 describe('field errors of the webhook form', () => {
   it('say the field, what is wrong and what is allowed, with the document’s bounds', () => {
-    expect(fieldErrors('WebhookCreate', { url: 'ftp://files.example.com/hooks', events: [], secret: 'short', description: 'x'.repeat(5000) }, label)).toEqual([
+    expect(
+      fieldErrors(
+        'WebhookCreate',
+        { url: 'ftp://files.example.com/hooks', events: [], secret: 'short', description: 'x'.repeat(5000) },
+        label,
+      ),
+    ).toEqual([
       { pointer: '/body/url', message: 'Receiver URL must be a full web address starting with http:// or https:// and without spaces.' },
       { pointer: '/body/events', message: 'Event types: choose at least 1.' },
       { pointer: '/body/secret', message: `Secret is too short: 5 characters, at least ${secretBounds.minLength} needed.` },
@@ -20,15 +26,21 @@ describe('field errors of the webhook form', () => {
   });
 
   it('describe the nullable secret of an update by its string branch, and a missing field as required', () => {
-    expect(fieldErrors('WebhookUpdate', { url: 'https://hooks.example.com/a', events: ['scan.completed'], secret: 'x'.repeat(300) }, label)).toEqual([
-      { pointer: '/body/secret', message: `Secret is too long: 300 characters, at most ${secretBounds.maxLength} allowed.` },
+    expect(
+      fieldErrors('WebhookUpdate', { url: 'https://hooks.example.com/a', events: ['scan.completed'], secret: 'x'.repeat(300) }, label),
+    ).toEqual([{ pointer: '/body/secret', message: `Secret is too long: 300 characters, at most ${secretBounds.maxLength} allowed.` }]);
+    expect(fieldErrors('WebhookUpdate', { events: ['scan.completed'], secret: null }, label)).toEqual([
+      { pointer: '/body/url', message: 'Receiver URL is required.' },
     ]);
-    expect(fieldErrors('WebhookUpdate', { events: ['scan.completed'], secret: null }, label)).toEqual([{ pointer: '/body/url', message: 'Receiver URL is required.' }]);
     expect(fieldErrors('WebhookCreate', { url: 'https://hooks.example.com/a', events: ['scan.completed'] }, label)).toEqual([]);
   });
 
   it('contain no raw validator text', () => {
-    const messages = fieldErrors('WebhookCreate', { url: 'http://a b', events: ['scan.completed', 'scan.completed'], secret: '' }, label).map((e) => e.message);
+    const messages = fieldErrors(
+      'WebhookCreate',
+      { url: 'http://a b', events: ['scan.completed', 'scan.completed'], secret: '' },
+      label,
+    ).map((e) => e.message);
     expect(messages.join(' ')).not.toMatch(/must match|must NOT|pattern "|\^/);
     expect(messages).toEqual([
       'Receiver URL must be a full web address starting with http:// or https:// and without spaces.',

@@ -10,16 +10,20 @@ import { testConfig } from '../../server/config.ts';
 import { startServer } from '../../server/server.ts';
 import { describeDocsInBrowser } from './docs-in-browser.ts';
 
-describeDocsInBrowser('server-docs', async () => {
-  const scratch = mkdtempSync(join(tmpdir(), 'secmon-server-docs-'));
-  const docsPath = join(scratch, 'docs.html');
-  buildDocs(committed.json, docsPath);
-  const server = await startServer(testConfig({ docsPath }));
-  return {
-    url: `${server.url}/docs`,
-    close: async () => {
-      await server.close();
-      rmSync(scratch, { recursive: true, force: true });
-    },
-  };
-}, { deepLinks: true, everySection: true });
+describeDocsInBrowser(
+  'server-docs',
+  async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'secmon-server-docs-'));
+    const docsPath = join(scratch, 'docs.html');
+    buildDocs(committed.json, docsPath);
+    const server = await startServer(testConfig({ docsPath }));
+    return {
+      url: `${server.url}/docs`,
+      close: async () => {
+        await server.close();
+        rmSync(scratch, { recursive: true, force: true });
+      },
+    };
+  },
+  { deepLinks: true, everySection: true },
+);

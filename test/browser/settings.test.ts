@@ -5,17 +5,17 @@
 import { once } from 'node:events';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../lib/signing.ts';
 import { verifyWebhook } from '../../lib/verify-webhook.ts';
 import { parseApiKeys, testConfig } from '../../server/config.ts';
-import { startServer, type RunningServer } from '../../server/server.ts';
-import { artifactsDir } from './docs-in-browser.ts';
+import { type RunningServer, startServer } from '../../server/server.ts';
 import { launchChromium } from './chromium.ts';
+import { artifactsDir } from './docs-in-browser.ts';
 
 const WRITER = 'settings-writer-1a2b3c';
 const READER = 'settings-reader-4d5e6f';
@@ -40,7 +40,13 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks);
-    received.push({ event: String(req.headers['x-service-event']), valid: verifySignature(raw, req.headers['x-service-signature'], SECRET), path: req.url ?? '', raw, headers: req.headers });
+    received.push({
+      event: String(req.headers['x-service-event']),
+      valid: verifySignature(raw, req.headers['x-service-signature'], SECRET),
+      path: req.url ?? '',
+      raw,
+      headers: req.headers,
+    });
     res.writeHead(204).end();
   });
   receiver.listen(0, '127.0.0.1');
@@ -68,7 +74,10 @@ async function openPage(key: string, width = 1200, bypassCSP = false): Promise<P
 }
 
 const api = (path: string, init: RequestInit = {}) =>
-  fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${WRITER}`, 'content-type': 'application/json', ...init.headers } });
+  fetch(`${server.url}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${WRITER}`, 'content-type': 'application/json', ...init.headers },
+  });
 
 describe('Settings → Integrations in Chromium', () => {
   it('creates a webhook with two event types and a secret, then shows the delivery of an event made through the API', async () => {
@@ -86,10 +95,17 @@ describe('Settings → Integrations in Chromium', () => {
     expect(await row.textContent()).toContain('has a secret');
     expect(await row.textContent()).not.toContain(SECRET);
 
-    const policy = (await (await api('/v1/policies', { method: 'POST', body: JSON.stringify({ name: 'Disk encryption', severity: 'high' }) })).json()) as { id: string };
+    const policy = (await (
+      await api('/v1/policies', { method: 'POST', body: JSON.stringify({ name: 'Disk encryption', severity: 'high' }) })
+    ).json()) as { id: string };
     await api('/v1/findings', {
       method: 'POST',
-      body: JSON.stringify({ title: 'Disk not encrypted', severity: 'high', device_id: 'dev_01jbz2m4n6p8q0r2s4t6v8w0x2', policy_id: policy.id }),
+      body: JSON.stringify({
+        title: 'Disk not encrypted',
+        severity: 'high',
+        device_id: 'dev_01jbz2m4n6p8q0r2s4t6v8w0x2',
+        policy_id: policy.id,
+      }),
     });
     await expect.poll(() => received.filter((r) => r.event === 'finding.created').length, { timeout: 15_000 }).toBeGreaterThan(0);
     expect(received.every((r) => r.valid)).toBe(true);
@@ -112,7 +128,9 @@ describe('Settings → Integrations in Chromium', () => {
     const row = page.locator('article', { hasText: receiverUrl });
     await row.getByLabel('Test event', { exact: true }).selectOption('compliance.changed');
     await row.getByRole('button', { name: /Send test event/ }).click();
-    await expect.poll(() => page.getByRole('status').textContent(), { timeout: 20_000 }).toContain('Test compliance.changed event: delivery succeeded (204)');
+    await expect
+      .poll(() => page.getByRole('status').textContent(), { timeout: 20_000 })
+      .toContain('Test compliance.changed event: delivery succeeded (204)');
     expect(received.slice(before).map((r) => r.event)).toContain('compliance.changed');
     await page.close();
   });
@@ -141,16 +159,22 @@ describe('Settings → Integrations in Chromium', () => {
     const page = await openPage(WRITER);
     const row = () => page.locator('article', { has: page.getByRole('heading', { name: url, exact: true }) });
     await expect.poll(() => row().count()).toBe(1);
-    await row().getByRole('button', { name: /^Disable / }).click();
+    await row()
+      .getByRole('button', { name: /^Disable / })
+      .click();
     await expect.poll(() => row().locator('dd').first().textContent()).toBe('Disabled');
-    await row().getByRole('button', { name: /^Enable / }).click();
+    await row()
+      .getByRole('button', { name: /^Enable / })
+      .click();
     await expect.poll(() => row().locator('dd').first().textContent()).toBe('Enabled');
     const dialogs: string[] = [];
     page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
       void dialog.accept();
     });
-    await row().getByRole('button', { name: /^Delete / }).click();
+    await row()
+      .getByRole('button', { name: /^Delete / })
+      .click();
     await expect.poll(() => row().count()).toBe(0);
     expect(dialogs).toEqual([`Delete the webhook for ${url}? Deliveries still pending for it are dropped.`]);
     const listed = (await (await api('/v1/webhooks?limit=100')).json()) as { data: { url: string }[] };
@@ -166,7 +190,9 @@ describe('Settings → Integrations in Chromium', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     // In words, from the document's constraints: the field, what is wrong, what is allowed.
     await expect.poll(() => page.locator('#wh-events-error').textContent()).toBe('Event types: choose at least 1.');
-    expect(await page.locator('#wh-url-error').textContent()).toBe('Receiver URL must be a full web address starting with http:// or https:// and without spaces.');
+    expect(await page.locator('#wh-url-error').textContent()).toBe(
+      'Receiver URL must be a full web address starting with http:// or https:// and without spaces.',
+    );
     expect(await page.locator('#wh-secret-error').textContent()).toBe('Secret is too short: 9 characters, at least 16 needed.');
     expect(await page.locator('#form-problem').textContent()).toBe('Some fields need a change: see the message under each.');
     expect(await page.getByLabel('Receiver URL').getAttribute('aria-invalid')).toBe('true');
@@ -230,7 +256,8 @@ describe('Settings → Integrations in Chromium', () => {
     await expect.poll(() => received.length, { timeout: 20_000 }).toBeGreaterThan(before);
     const delivery = received.at(-1)!;
     expect(delivery.path).toBe('/hooks/generated');
-    for (const key of [secret, next]) expect(verifyWebhook(delivery.raw, delivery.headers as Record<string, string>, key).event).toBe('scan.completed');
+    for (const key of [secret, next])
+      expect(verifyWebhook(delivery.raw, delivery.headers as Record<string, string>, key).event).toBe('scan.completed');
     await page.close();
   });
 
@@ -241,7 +268,9 @@ describe('Settings → Integrations in Chromium', () => {
     const before = received.length;
     const row = page.locator('article', { has: page.getByRole('heading', { name: urls[0], exact: true }) });
     await row.getByRole('button', { name: /Send test event/ }).click();
-    await expect.poll(() => page.getByRole('status').first().textContent(), { timeout: 20_000 }).toContain('Test device.disconnected event: delivery succeeded (204)');
+    await expect
+      .poll(() => page.getByRole('status').first().textContent(), { timeout: 20_000 })
+      .toContain('Test device.disconnected event: delivery succeeded (204)');
     // The other webhook would have been sent to at the same time: give it the same time to arrive.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(received.slice(before).map((r) => r.path)).toEqual(['/hooks/one']);
@@ -282,7 +311,9 @@ describe('Settings → Integrations in Chromium', () => {
     await page.getByRole('button', { name: 'New webhook' }).click();
     await page.addScriptTag({ content: AXE });
     const violations = await page.evaluate(async () => {
-      const result = await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe.run();
+      const result = await (
+        globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }
+      ).axe.run();
       return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
     });
     expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);

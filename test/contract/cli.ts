@@ -9,11 +9,11 @@ import { parseArgs } from 'node:util';
 import { loadDocument } from '../../lib/document.ts';
 import { formatSeconds } from './kit/budget.ts';
 import { MARK } from './kit/coverage.ts';
-import { CHECKS } from './kit/plan.ts';
-import { formatRules, ruleCoverage } from './kit/rules/trace.ts';
 import { junitReport } from './kit/junit.ts';
+import { CHECKS } from './kit/plan.ts';
 import { receiverCommand } from './kit/receiver-check.ts';
 import type { KnownLimit } from './kit/results.ts';
+import { formatRules, ruleCoverage } from './kit/rules/trace.ts';
 import { runKit } from './kit/runner.ts';
 
 // `secmon-contract receiver …` checks a webhook receiver instead of an API (kit/receiver-check.ts).
@@ -124,21 +124,36 @@ if (args.rules && !args['base-url']) {
 }
 const { profile, events } = args;
 const listen = /^(?:(.+):)?(\d{1,5})$/.exec(args['receiver-listen'] ?? '127.0.0.1:0');
-const declaredTypes = events.startsWith('skip:') ? events.slice('skip:'.length).split(',').map((type) => type.trim()).filter(Boolean) : [];
+const declaredTypes = events.startsWith('skip:')
+  ? events
+      .slice('skip:'.length)
+      .split(',')
+      .map((type) => type.trim())
+      .filter(Boolean)
+  : [];
 const knownTypes = Object.keys(document.webhooks ?? {});
 const problems = [
   events !== 'check' && events !== 'skip' && !events.startsWith('skip:') && '--events must be check, skip or skip:<type>,<type>',
-  ...declaredTypes.filter((type) => !knownTypes.includes(type)).map((type) => `--events skip: ${type} is not an event type of the document (${knownTypes.join(', ')})`),
+  ...declaredTypes
+    .filter((type) => !knownTypes.includes(type))
+    .map((type) => `--events skip: ${type} is not an event type of the document (${knownTypes.join(', ')})`),
   args['rate-probe'] !== 'check' && args['rate-probe'] !== 'skip' && '--rate-probe must be check or skip',
-  args['trigger-command'] !== undefined && !args['trigger-command'].includes('{event}') && !/\bSECMON_EVENT\b/.test(args['trigger-command']) && '--trigger-command must use {event} (or $SECMON_EVENT)',
+  args['trigger-command'] !== undefined &&
+    !args['trigger-command'].includes('{event}') &&
+    !/\bSECMON_EVENT\b/.test(args['trigger-command']) &&
+    '--trigger-command must use {event} (or $SECMON_EVENT)',
   args['receiver-url'] && !/^https?:\/\//.test(args['receiver-url']) && '--receiver-url must be an http(s) URL',
   (!listen || Number(listen[2]) > 65535) && '--receiver-listen must be [host:]port',
   !args['base-url'] && '--base-url is required',
   args['base-url'] && !URL.canParse(args['base-url']) && '--base-url must be an absolute URL',
   !args['api-key'] && '--api-key is required',
   profile !== 'stateful' && profile !== 'stateless' && '--profile must be stateful or stateless',
-  args['time-budget'] !== undefined && (!/^\d+$/.test(args['time-budget']) || Number(args['time-budget']) === 0) && '--time-budget must be a whole number of seconds over 0',
-  ...(['seed', 'cases', 'rate-probe-max', 'event-timeout'] as const).map((name) => args[name] !== undefined && !/^\d+$/.test(args[name]) && `--${name} must be a whole number`),
+  args['time-budget'] !== undefined &&
+    (!/^\d+$/.test(args['time-budget']) || Number(args['time-budget']) === 0) &&
+    '--time-budget must be a whole number of seconds over 0',
+  ...(['seed', 'cases', 'rate-probe-max', 'event-timeout'] as const).map(
+    (name) => args[name] !== undefined && !/^\d+$/.test(args[name]) && `--${name} must be a whole number`,
+  ),
 ].filter(Boolean);
 if (problems.length > 0) fail(problems.join('\n'));
 
@@ -228,8 +243,14 @@ if (args.report) {
 if (args.rules) process.stdout.write(`\n${formatRules(run.coverage.rules)}\n`);
 if (run.leftovers.length > 0) process.stdout.write(`\ncould not delete what the kit created: ${run.leftovers.join(', ')}\n`);
 const waited = run.waitedMs > 0 ? `, ${formatSeconds(run.waitedMs / 1000)} of it waiting for the quota` : '';
-const others = run.foreign.webhooks.length > 0 ? `\n${run.foreign.webhooks.length} webhook${run.foreign.webhooks.length === 1 ? '' : 's'} the kit did not create got this run's events: ${run.foreign.webhooks.map((w) => `${w.id} (${w.reached.join(', ')})`).join(', ')}` : '';
-const ignored = run.foreignDeliveries > 0 ? `\n${run.foreignDeliveries} deliver${run.foreignDeliveries === 1 ? 'y' : 'ies'} on the kit's webhooks of events it did not cause (another client of the target) ignored` : '';
+const others =
+  run.foreign.webhooks.length > 0
+    ? `\n${run.foreign.webhooks.length} webhook${run.foreign.webhooks.length === 1 ? '' : 's'} the kit did not create got this run's events: ${run.foreign.webhooks.map((w) => `${w.id} (${w.reached.join(', ')})`).join(', ')}`
+    : '';
+const ignored =
+  run.foreignDeliveries > 0
+    ? `\n${run.foreignDeliveries} deliver${run.foreignDeliveries === 1 ? 'y' : 'ies'} on the kit's webhooks of events it did not cause (another client of the target) ignored`
+    : '';
 const sampled = run.sampled ? `\n${run.sampled}` : '';
 process.stdout.write(
   `\n${run.table}\n${sampled}${others}${ignored}\n\ncontract kit finished in ${seconds.toFixed(1)} s (${run.requests} requests, ${run.keyRequests} of them on the API key's quota${waited})${args.report ? `; JUnit report: ${resolve(args.report)}` : ''}\n`,

@@ -8,16 +8,24 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findRoute, listOperations, listWebhookOperations, loadDocument, operationRoutes, resolveRef, type OperationRef } from '../../lib/document.ts';
+import {
+  findRoute,
+  listOperations,
+  listWebhookOperations,
+  loadDocument,
+  type OperationRef,
+  operationRoutes,
+  resolveRef,
+} from '../../lib/document.ts';
 import { createSchemaValidator } from '../../lib/schema-validator.ts';
 import {
   API_KEY_VARIABLE,
   CLIENT_LABEL,
   CLIENT_PACKAGE,
+  type CodeSample,
   CURL_LABEL,
   RECEIVER_HEADING,
   withCodeSamples,
-  type CodeSample,
 } from '../../scripts/docs/code-samples.ts';
 import { root } from '../../scripts/pipeline.ts';
 
@@ -45,7 +53,9 @@ function parseCurl(text: string): CurlRequest[] {
   return commands.map((command) => {
     const words: string[] = [];
     for (const match of command.trim().matchAll(/'((?:[^']|'\\'')*)'|"([^"]*)"|(\S+)/g)) {
-      words.push(match[1] !== undefined ? match[1].replaceAll(`'\\''`, "'") : (match[2] ?? match[3])!.replace(`$${API_KEY_VARIABLE}`, '<key>'));
+      words.push(
+        match[1] !== undefined ? match[1].replaceAll(`'\\''`, "'") : (match[2] ?? match[3])!.replace(`$${API_KEY_VARIABLE}`, '<key>'),
+      );
     }
     expect(words.shift()).toBe('curl');
     const request: CurlRequest = { method: 'GET', url: new URL('http://unset'), headers: new Map(), body: undefined };
@@ -177,8 +187,14 @@ describe('the TypeScript samples compile against the client (tsc, strict)', () =
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const fence = /```ts\n([\s\S]*?)```/g;
   const sources: [string, string][] = [
-    ...operations.map((ref): [string, string] => [ref.operation.operationId!, samplesOf(ref).find((sample) => sample.label === CLIENT_LABEL)!.source]),
-    ...listWebhookOperations(doc).map((ref): [string, string] => [ref.operation.operationId!, [...ref.operation.description!.matchAll(fence)][0]![1]!]),
+    ...operations.map((ref): [string, string] => [
+      ref.operation.operationId!,
+      samplesOf(ref).find((sample) => sample.label === CLIENT_LABEL)!.source,
+    ]),
+    ...listWebhookOperations(doc).map((ref): [string, string] => [
+      ref.operation.operationId!,
+      [...ref.operation.description!.matchAll(fence)][0]![1]!,
+    ]),
     ['introduction', [...doc.info.description!.matchAll(fence)][0]![1]!],
   ];
   // One deliberate mistake, so the check is seen to bite: a path the document does not have.
@@ -203,7 +219,10 @@ describe('the TypeScript samples compile against the client (tsc, strict)', () =
         include: ['*.ts'],
       }),
     );
-    const result = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--pretty', 'false', '-p', dir], { cwd: dir, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--pretty', 'false', '-p', dir], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
     return `${result.stdout}${result.stderr}`;
   }
   const output = compile();

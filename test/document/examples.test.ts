@@ -1,9 +1,10 @@
 // Every named example validates against its schema (Ajv 2020-12 with formats), and payloads broken
 // on purpose are rejected, which proves the schemas are not vacuous.
+
+import type { OpenAPIV3_1 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
 import { listMediaTypes, listOperations, listWebhookOperations, loadDocument, resolveRef } from '../../lib/document.ts';
 import { createSchemaValidator, schemaPointer } from '../../lib/schema-validator.ts';
-import type { OpenAPIV3_1 } from 'openapi-types';
 
 const doc = loadDocument();
 const validator = createSchemaValidator(doc);
@@ -35,14 +36,16 @@ describe('named examples validate', () => {
       resolveRef<OpenAPIV3_1.ParameterObject>(doc, p as OpenAPIV3_1.ParameterObject),
     ),
   );
-  const withExamples = [...new Map(parameters.filter((p) => p.example !== undefined).map((p) => [`${p.in}:${p.name}:${JSON.stringify(p.schema)}`, p])).values()];
+  const withExamples = [
+    ...new Map(parameters.filter((p) => p.example !== undefined).map((p) => [`${p.in}:${p.name}:${JSON.stringify(p.schema)}`, p])).values(),
+  ];
   it('parameters carry examples', () => expect(withExamples.length).toBeGreaterThan(8));
   for (const parameter of withExamples) {
     it(`${parameter.in} parameter ${parameter.name} example`, () => {
-      const result = createSchemaValidator({ ...doc, components: { ...doc.components, schemas: { ...doc.components?.schemas, __param: parameter.schema as OpenAPIV3_1.SchemaObject } } }).validate(
-        schemaPointer('__param'),
-        parameter.example,
-      );
+      const result = createSchemaValidator({
+        ...doc,
+        components: { ...doc.components, schemas: { ...doc.components?.schemas, __param: parameter.schema as OpenAPIV3_1.SchemaObject } },
+      }).validate(schemaPointer('__param'), parameter.example);
       expect(result.valid ? 'valid' : result.message).toBe('valid');
     });
   }

@@ -13,8 +13,8 @@ mkdirSync(join(root, 'node_modules/.cache'), { recursive: true });
 const out = mkdtempSync(join(root, 'node_modules/.cache/hey-api-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-const connected = listMediaTypes(loadDocument()).find((media) => media.schemaPointer.startsWith('#/webhooks/device.connected/'))!.examples[0]!
-  .value as { data: Record<string, unknown> };
+const connected = listMediaTypes(loadDocument()).find((media) => media.schemaPointer.startsWith('#/webhooks/device.connected/'))!
+  .examples[0]!.value as { data: Record<string, unknown> };
 
 describe('@hey-api/openapi-ts on the bundled document', () => {
   let zod: Record<string, { safeParse(value: unknown): { success: boolean } }>;

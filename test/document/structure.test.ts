@@ -1,12 +1,20 @@
 // Structural rules of the contract brief that a linter cannot express.
-import { describe, expect, it } from 'vitest';
+
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { describe, expect, it } from 'vitest';
 import { listMediaTypes, listOperations, listWebhookOperations, loadDocument, resolveRef } from '../../lib/document.ts';
 
 const doc = loadDocument();
 const operations = listOperations(doc);
 const webhooks = listWebhookOperations(doc);
-const EVENT_TYPES = ['finding.created', 'finding.resolved', 'device.connected', 'device.disconnected', 'scan.completed', 'compliance.changed'];
+const EVENT_TYPES = [
+  'finding.created',
+  'finding.resolved',
+  'device.connected',
+  'device.disconnected',
+  'scan.completed',
+  'compliance.changed',
+];
 const response = (r: unknown) => resolveRef<OpenAPIV3_1.ResponseObject>(doc, r as OpenAPIV3_1.ResponseObject);
 
 describe('document conventions', () => {
@@ -17,7 +25,11 @@ describe('document conventions', () => {
 
   it('has exactly the 15 operations of the brief, all under /v1', () => {
     const expected = ['policies', 'findings', 'webhooks'].flatMap((r) => [
-      `get /v1/${r}`, `post /v1/${r}`, `get /v1/${r}/{id}`, `put /v1/${r}/{id}`, `delete /v1/${r}/{id}`,
+      `get /v1/${r}`,
+      `post /v1/${r}`,
+      `get /v1/${r}/{id}`,
+      `put /v1/${r}/{id}`,
+      `delete /v1/${r}/{id}`,
     ]);
     expect(operations.map((o) => `${o.method} ${o.path}`).sort()).toEqual(expected.sort());
   });
@@ -87,9 +99,16 @@ describe('webhooks', () => {
       expect((schema.properties!.event as OpenAPIV3_1.SchemaObject).const).toBe(event);
       const headers = (operation.parameters ?? []).map((p) => resolveRef<OpenAPIV3_1.ParameterObject>(doc, p));
       expect(headers.every((h) => h.in === 'header')).toBe(true);
-      expect(headers.map((h) => h.name).sort()).toEqual(
-        ['User-Agent', 'X-Service-Delivery', 'X-Service-Event', 'X-Service-Signature', 'X-Service-Webhook-Id', 'webhook-id', 'webhook-signature', 'webhook-timestamp'],
-      );
+      expect(headers.map((h) => h.name).sort()).toEqual([
+        'User-Agent',
+        'X-Service-Delivery',
+        'X-Service-Event',
+        'X-Service-Signature',
+        'X-Service-Webhook-Id',
+        'webhook-id',
+        'webhook-signature',
+        'webhook-timestamp',
+      ]);
       expect(Object.keys(operation.responses ?? {})).toEqual(expect.arrayContaining(['200', '410', 'default']));
     });
   }
@@ -117,7 +136,13 @@ function* schemas(node: unknown, at: string): Generator<[string, OpenAPIV3_1.Sch
 }
 
 describe('every schema is bounded and closed', () => {
-  const all = [...schemas(doc.components?.schemas, '#/components/schemas'), ...schemas(doc.components?.parameters, '#/components/parameters'), ...schemas(doc.components?.headers, '#/components/headers'), ...schemas(doc.paths, '#/paths'), ...schemas(doc.webhooks, '#/webhooks')];
+  const all = [
+    ...schemas(doc.components?.schemas, '#/components/schemas'),
+    ...schemas(doc.components?.parameters, '#/components/parameters'),
+    ...schemas(doc.components?.headers, '#/components/headers'),
+    ...schemas(doc.paths, '#/paths'),
+    ...schemas(doc.webhooks, '#/webhooks'),
+  ];
   const types = (s: OpenAPIV3_1.SchemaObject) => ([] as string[]).concat((s.type as string | string[] | undefined) ?? []);
 
   it('walks a meaningful number of schemas', () => expect(all.length).toBeGreaterThan(100));
@@ -130,16 +155,27 @@ describe('every schema is bounded and closed', () => {
     expect(all.filter(([, s]) => types(s).includes('array') && s.maxItems === undefined).map(([at]) => at)).toEqual([]);
   });
   it('numbers have minimum and maximum', () => {
-    const open = all.filter(([, s]) => types(s).some((t) => t === 'integer' || t === 'number') && (s.minimum === undefined || s.maximum === undefined));
+    const open = all.filter(
+      ([, s]) => types(s).some((t) => t === 'integer' || t === 'number') && (s.minimum === undefined || s.maximum === undefined),
+    );
     expect(open.map(([at]) => at)).toEqual([]);
   });
   it('objects with properties are closed', () => {
-    const open = all.filter(([, s]) => s.properties && s.additionalProperties !== false && (s as { unevaluatedProperties?: unknown }).unevaluatedProperties !== false);
+    const open = all.filter(
+      ([, s]) =>
+        s.properties && s.additionalProperties !== false && (s as { unevaluatedProperties?: unknown }).unevaluatedProperties !== false,
+    );
     // Sub-schemas of if/then branches only narrow a closed parent; they are not objects on their own.
     expect(open.map(([at]) => at).filter((at) => !/\/(then|if)(\/|$)/.test(at))).toEqual([]);
   });
   it('identifiers are typed by prefix', () => {
-    for (const [name, prefix] of [['PolicyId', 'pol'], ['FindingId', 'fnd'], ['WebhookId', 'whk'], ['DeviceId', 'dev'], ['ScanId', 'scn']]) {
+    for (const [name, prefix] of [
+      ['PolicyId', 'pol'],
+      ['FindingId', 'fnd'],
+      ['WebhookId', 'whk'],
+      ['DeviceId', 'dev'],
+      ['ScanId', 'scn'],
+    ]) {
       const schema = resolveRef<OpenAPIV3_1.SchemaObject>(doc, doc.components!.schemas![name!]!);
       expect(schema.pattern).toBe(`^${prefix}_[0-7][0-9a-hjkmnp-tv-z]{25}$`);
     }

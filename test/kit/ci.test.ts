@@ -17,8 +17,8 @@ import { coverage as coverageOf, formatCoverage } from '../contract/kit/coverage
 import { junitReport } from '../contract/kit/junit.ts';
 import { planChecks } from '../contract/kit/plan.ts';
 import { triggerInvocation } from '../contract/kit/raise.ts';
-import { runCheck, runKit, type KitRun } from '../contract/kit/runner.ts';
-import { startReferenceTarget, WRITER_KEY, type ReferenceTarget } from './reference-target.ts';
+import { type KitRun, runCheck, runKit } from '../contract/kit/runner.ts';
+import { type ReferenceTarget, startReferenceTarget, WRITER_KEY } from './reference-target.ts';
 
 const CLI = fileURLToPath(new URL('../contract/cli.ts', import.meta.url));
 const OUTSIDE = ['device.connected', 'device.disconnected', 'scan.completed'];
@@ -78,7 +78,12 @@ describe('fitting the quota', () => {
     stub.listen(0, '127.0.0.1');
     await once(stub, 'listening');
     onTestFinished(() => void stub.close());
-    const ctx = createKitContext({ baseUrl: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`, apiKey: 'k', profile: 'stateful', events: 'skip' });
+    const ctx = createKitContext({
+      baseUrl: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`,
+      apiKey: 'k',
+      profile: 'stateful',
+      events: 'skip',
+    });
     const result = await runCheck(ctx, {
       id: 'stub › two-requests',
       check: 'two-requests',
@@ -108,7 +113,14 @@ describe('fitting the quota', () => {
     await once(stub, 'listening');
     onTestFinished(() => void stub.close());
     const waits: string[] = [];
-    const ctx = createKitContext({ baseUrl: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`, apiKey: 'k', readKey: 'r', profile: 'stateful', events: 'skip', onWait: (_ms, why) => waits.push(why) });
+    const ctx = createKitContext({
+      baseUrl: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`,
+      apiKey: 'k',
+      readKey: 'r',
+      profile: 'stateful',
+      events: 'skip',
+      onWait: (_ms, why) => waits.push(why),
+    });
     await ctx.http.send({ method: 'GET', path: '/', auth: 'read', acceptRateLimit: true });
     await ctx.http.send({ method: 'GET', path: '/', auth: 'api' });
     expect(waits).toEqual([]);
@@ -120,12 +132,29 @@ describe('fitting the quota', () => {
     // to 100 s it samples down to what one more window holds, and waits at most that window.
     const target = await startReferenceTarget(400);
     onTestFinished(() => target.server.close());
-    const run = await cli(['--base-url', target.server.url, '--api-key', target.kit.apiKey, '--read-key', target.kit.readKey!, '--time-budget', '100', '--rate-probe', 'skip', '--compressed-retries']);
+    const run = await cli([
+      '--base-url',
+      target.server.url,
+      '--api-key',
+      target.kit.apiKey,
+      '--read-key',
+      target.kit.readKey!,
+      '--time-budget',
+      '100',
+      '--rate-probe',
+      'skip',
+      '--compressed-retries',
+    ]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    const plan = /^plan: \d+ checks, about (\d+) requests .*quota 400 per 60 s.*within --time-budget 100 s; generated cases and repeats sampled 24 → (\d+) per check to fit$/m.exec(run.stdout);
+    const plan =
+      /^plan: \d+ checks, about (\d+) requests .*quota 400 per 60 s.*within --time-budget 100 s; generated cases and repeats sampled 24 → (\d+) per check to fit$/m.exec(
+        run.stdout,
+      );
     expect(plan, run.stdout.slice(0, 800)).not.toBeNull();
     expect(Number(plan![1])).toBeLessThan(2 * 400);
-    expect(run.stdout).toMatch(/^sampled to fit --time-budget 100 s: \d+ checks ran with \d+(–\d+)? instead of 24 generated cases and repeats each/m);
+    expect(run.stdout).toMatch(
+      /^sampled to fit --time-budget 100 s: \d+ checks ran with \d+(–\d+)? instead of 24 generated cases and repeats each/m,
+    );
     expect((run.stdout.match(/waiting [\d.]+ s for the quota/g) ?? []).length).toBeLessThanOrEqual(1);
     expect(Number(/contract kit finished in ([\d.]+) s/.exec(run.stdout)![1])).toBeLessThan(100);
     expect(run.stdout).toContain('gate PASSED');
@@ -147,10 +176,13 @@ describe('raising events on any implementation', () => {
         res.writeHead(404, { 'content-type': 'application/problem+json' }).end('{"type":"about:blank","title":"Not Found","status":404}');
         return;
       }
-      const forward = httpRequest({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode!, answer.headers);
-        answer.pipe(res);
-      });
+      const forward = httpRequest(
+        { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode!, answer.headers);
+          answer.pipe(res);
+        },
+      );
       req.pipe(forward);
     });
     standIn.listen(0, '127.0.0.1');
@@ -194,26 +226,43 @@ if (response.status !== 202) { console.error(response.status, await response.tex
   it('declared out of scope, they are skipped with the declaration and fail nothing', async () => {
     const run = await runKit({ ...reference.kit, baseUrl: standInUrl, eventsOutOfScope: OUTSIDE }, deliveriesOnly);
     expect(gates(run)).toEqual([]);
-    expect(run.results.filter((r) => r.outcome === 'skipped').map((r) => r.reason)).toEqual(OUTSIDE.map(() => `declared out of scope (--events skip:${OUTSIDE.join(',')})`));
+    expect(run.results.filter((r) => r.outcome === 'skipped').map((r) => r.reason)).toEqual(
+      OUTSIDE.map(() => `declared out of scope (--events skip:${OUTSIDE.join(',')})`),
+    );
     expect(run.results.filter((r) => r.outcome === 'passed')).toHaveLength(3);
   }, 60_000);
 
   it('--trigger-command raises all three on the implementation without the simulator, and their deliveries pass', async () => {
-    const run = await runKit({ ...reference.kit, baseUrl: standInUrl, triggerCommand: `"${process.execPath}" ${join(scratch, 'raise.mjs')} {event}` }, deliveriesOnly);
+    const run = await runKit(
+      { ...reference.kit, baseUrl: standInUrl, triggerCommand: `"${process.execPath}" ${join(scratch, 'raise.mjs')} {event}` },
+      deliveriesOnly,
+    );
     expect(run.results.map((r) => [r.id, r.outcome, r.error ?? r.reason])).toEqual(run.results.map((r) => [r.id, 'passed', undefined]));
     expect(run.results).toHaveLength(6);
   }, 60_000);
 
   it('a trigger command gets its values shell-quoted in the placeholders and in the environment', () => {
-    const { line, env } = triggerInvocation(`raise {event} --to {webhook_id} --data {data}`, 'http://t', { event: 'scan.completed', webhookId: 'whk_1', data: { scan_id: "scn_'x" } });
+    const { line, env } = triggerInvocation(`raise {event} --to {webhook_id} --data {data}`, 'http://t', {
+      event: 'scan.completed',
+      webhookId: 'whk_1',
+      data: { scan_id: "scn_'x" },
+    });
     expect(line).toBe(`raise 'scan.completed' --to 'whk_1' --data '{"scan_id":"scn_'\\''x"}'`);
-    expect(env).toEqual({ SECMON_EVENT: 'scan.completed', SECMON_WEBHOOK_ID: 'whk_1', SECMON_EVENT_DATA: '{"scan_id":"scn_\'x"}', SECMON_BASE_URL: 'http://t' });
+    expect(env).toEqual({
+      SECMON_EVENT: 'scan.completed',
+      SECMON_WEBHOOK_ID: 'whk_1',
+      SECMON_EVENT_DATA: '{"scan_id":"scn_\'x"}',
+      SECMON_BASE_URL: 'http://t',
+    });
   });
 
   it('a failing trigger command fails the check with its output', async () => {
-    const run = await runKit({ ...reference.kit, baseUrl: standInUrl, triggerCommand: 'echo no device side for {event} >&2; exit 3' }, { only: (planned) => planned.id.startsWith('scanCompleted') });
+    const run = await runKit(
+      { ...reference.kit, baseUrl: standInUrl, triggerCommand: 'echo no device side for {event} >&2; exit 3' },
+      { only: (planned) => planned.id.startsWith('scanCompleted') },
+    );
     expect(run.results[0]!.outcome).toBe('failed');
-    expect(run.results[0]!.error).toContain("ended with 3: no device side for scan.completed");
+    expect(run.results[0]!.error).toContain('ended with 3: no device side for scan.completed');
   }, 60_000);
 });
 
@@ -225,20 +274,30 @@ describe('other clients and other subscribers on the same target', () => {
   afterAll(() => reference?.server.close());
 
   const post = (path: string, body: unknown) =>
-    fetch(`${reference.server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${WRITER_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${reference.server.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${WRITER_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
 
   it('a second client writing findings throughout causes no failure; its deliveries on the kit’s webhook are ignored and counted', async () => {
     let writing = true;
     let written = 0;
     const writer = (async () => {
       while (writing) {
-        const created = await post('/v1/findings', { title: 'Other client finding', severity: 'high', device_id: 'dev_01jc4v7d3m9x8k2p5q6r7s8t9v' });
+        const created = await post('/v1/findings', {
+          title: 'Other client finding',
+          severity: 'high',
+          device_id: 'dev_01jc4v7d3m9x8k2p5q6r7s8t9v',
+        });
         if (created.status === 201) written++;
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     })();
     try {
-      const run = await runKit(reference.kit, { only: (planned) => planned.check === 'delivery' || planned.id.startsWith('createFinding') });
+      const run = await runKit(reference.kit, {
+        only: (planned) => planned.check === 'delivery' || planned.id.startsWith('createFinding'),
+      });
       expect(run.results.filter((r) => r.outcome !== 'passed').map((r) => r.error ?? r.reason)).toEqual([]);
       expect(run.foreignDeliveries).toBeGreaterThan(0);
     } finally {
@@ -249,19 +308,32 @@ describe('other clients and other subscribers on the same target', () => {
   }, 90_000);
 
   it('names the enabled webhooks of others its events will reach before the first check, and --no-foreign-deliveries refuses to run', async () => {
-    const created = await post('/v1/webhooks', { url: 'http://127.0.0.1:9/hooks?token=operator-token-123', events: ['finding.created', 'device.connected'], secret: 'operator-secret-0123456789' });
+    const created = await post('/v1/webhooks', {
+      url: 'http://127.0.0.1:9/hooks?token=operator-token-123',
+      events: ['finding.created', 'device.connected'],
+      secret: 'operator-secret-0123456789',
+    });
     const { id } = (await created.json()) as { id: string };
     onTestFinished(async () => {
       await fetch(`${reference.server.url}/v1/webhooks/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${WRITER_KEY}` } });
     });
     const said: string[] = [];
-    const refused = await runKit(reference.kit, { ...deliveriesOnly, noForeignDeliveries: true, onPreamble: (lines) => said.push(...lines) });
-    expect(refused.refused).toBe(`--no-foreign-deliveries: 1 enabled webhook the kit did not create would get this run's events (${id}); no check was run`);
+    const refused = await runKit(reference.kit, {
+      ...deliveriesOnly,
+      noForeignDeliveries: true,
+      onPreamble: (lines) => said.push(...lines),
+    });
+    expect(refused.refused).toBe(
+      `--no-foreign-deliveries: 1 enabled webhook the kit did not create would get this run's events (${id}); no check was run`,
+    );
     expect(refused.results).toEqual([]);
     // The simulator's events go to the kit's webhook only: device.connected is not listed.
     expect(said).toContain(`  ${id}: finding.created`);
     expect(said.join('\n')).not.toMatch(/operator-token|operator-secret|127\.0\.0\.1:9/);
-    const run = await runKit({ ...reference.kit, events: 'skip' }, { only: (planned) => planned.id === 'listPolicies (GET /v1/policies) › success-response' });
+    const run = await runKit(
+      { ...reference.kit, events: 'skip' },
+      { only: (planned) => planned.id === 'listPolicies (GET /v1/policies) › success-response' },
+    );
     expect(run.foreign.webhooks).toEqual([{ id, reached: ['finding.created'] }]);
   }, 60_000);
 });
@@ -291,14 +363,23 @@ describe('reports', () => {
   it('JUnit names each check as the console does, and the table has a legend for its columns', () => {
     const ctx = createKitContext({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k', profile: 'stateful' });
     const plan = planChecks(ctx.model, { profile: 'stateful', hasReadKey: false });
-    const results = plan.map((p) => ({ id: p.id, check: p.check, subjects: p.subjects, exercisesSuccess: p.exercisesSuccess, outcome: 'passed' as const, ms: 1 }));
+    const results = plan.map((p) => ({
+      id: p.id,
+      check: p.check,
+      subjects: p.subjects,
+      exercisesSuccess: p.exercisesSuccess,
+      outcome: 'passed' as const,
+      ms: 1,
+    }));
     const xml = junitReport('names', results, 1);
     for (const result of results) {
       const [subject, check] = result.id.split(' › ');
       expect(xml).toContain(`<testcase classname="${subject!.split(' ')[0]}" name="${check}"`);
     }
     const table = runTableOf(ctx.model, results);
-    expect(table).toMatch(/Columns: ok = success-response, valid = valid-input, .*401key = unknown-key-401.*gone = use-after-delete.*avail = available-after-create|Columns: .*avail = available-after-create.*gone = use-after-delete/);
+    expect(table).toMatch(
+      /Columns: ok = success-response, valid = valid-input, .*401key = unknown-key-401.*gone = use-after-delete.*avail = available-after-create|Columns: .*avail = available-after-create.*gone = use-after-delete/,
+    );
   });
 
   it('every option of --help is in the kit README with an example', async () => {

@@ -20,7 +20,10 @@ export interface Fault {
   /** Rewrites a request body before it goes upstream, as an implementation that reads it wrongly would. */
   request?(method: string, path: string, body: Buffer): Buffer;
   /** Rewrites an upstream response; undefined leaves it as is. */
-  response?(request: { method: string; path: string; body: Buffer; headers: Record<string, string> }, response: ProxiedResponse): ProxiedResponse | undefined;
+  response?(
+    request: { method: string; path: string; body: Buffer; headers: Record<string, string> },
+    response: ProxiedResponse,
+  ): ProxiedResponse | undefined;
   /**
    * Rewrites the headers and body of a webhook delivery on its way to the receiver; undefined drops
    * it (the service answered 204 for the receiver, as a service that never sent it).
@@ -50,7 +53,8 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<{
           res.writeHead(204).end();
           return;
         }
-        const forward = () => fetch(target, { method: 'POST', headers: tampered.headers, body: new Uint8Array(tampered.body), redirect: 'manual' });
+        const forward = () =>
+          fetch(target, { method: 'POST', headers: tampered.headers, body: new Uint8Array(tampered.body), redirect: 'manual' });
         if (fault.duplicateDeliveries) {
           await new Promise((resolve) => setTimeout(resolve, Math.random() * 100));
           await (await forward()).arrayBuffer();

@@ -13,12 +13,12 @@ import { SIGNATURE_HEADER } from '../../lib/signing.ts';
 import type { KitOptions } from '../contract/kit/context.ts';
 import { coverage } from '../contract/kit/coverage.ts';
 import { planChecks } from '../contract/kit/plan.ts';
-import { CATALOGUE } from '../contract/kit/rules/catalogue.ts';
 import type { CheckResult } from '../contract/kit/results.ts';
+import { CATALOGUE } from '../contract/kit/rules/catalogue.ts';
 import { runKit } from '../contract/kit/runner.ts';
 import { buildModel } from '../contract/kit/spec.ts';
-import { editJson, startFaultProxy, type Fault, type ProxiedResponse } from './fault-proxy.ts';
-import { contents, startReferenceTarget, type ReferenceTarget } from './reference-target.ts';
+import { editJson, type Fault, type ProxiedResponse, startFaultProxy } from './fault-proxy.ts';
+import { contents, type ReferenceTarget, startReferenceTarget } from './reference-target.ts';
 
 let reference: ReferenceTarget;
 
@@ -40,7 +40,13 @@ const dropPolicyName: Fault = {
 };
 
 /** Runs one check of one operation or webhook through a faulty proxy; it must fail: returns its report. */
-async function failureUnder(fault: Fault, subject: string, check: string, options: Partial<KitOptions> = {}, target: ReferenceTarget = reference): Promise<string> {
+async function failureUnder(
+  fault: Fault,
+  subject: string,
+  check: string,
+  options: Partial<KitOptions> = {},
+  target: ReferenceTarget = reference,
+): Promise<string> {
   const proxy = await startFaultProxy(target.server.url, fault);
   try {
     const run = await runKit(
@@ -126,7 +132,8 @@ function staleCacheAfterDelete(): Fault {
   const cache = new Map<string, ProxiedResponse>();
   return {
     response: (request, response) => {
-      if (request.method === 'POST' && response.status === 201 && response.headers.location) cache.set(new URL(response.headers.location, 'http://x').pathname, response);
+      if (request.method === 'POST' && response.status === 201 && response.headers.location)
+        cache.set(new URL(response.headers.location, 'http://x').pathname, response);
       const cached = cache.get(request.path);
       return request.method === 'GET' && response.status === 404 && cached ? { ...cached, status: 200 } : undefined;
     },
@@ -138,11 +145,18 @@ function readLagsBehindCreate(): Fault {
   const fresh = new Set<string>();
   return {
     response: (request, response) => {
-      if (request.method === 'POST' && response.status === 201 && response.headers.location) fresh.add(new URL(response.headers.location, 'http://x').pathname);
+      if (request.method === 'POST' && response.status === 201 && response.headers.location)
+        fresh.add(new URL(response.headers.location, 'http://x').pathname);
       if (request.method !== 'GET' || !fresh.delete(request.path)) return undefined;
       return editJson({ ...response, status: 404 }, (json) => {
         for (const key of Object.keys(json)) delete json[key];
-        Object.assign(json, { type: 'https://secmon.dev/problems/not-found', title: 'Resource not found', status: 404, detail: 'No such policy.', instance: request.path });
+        Object.assign(json, {
+          type: 'https://secmon.dev/problems/not-found',
+          title: 'Resource not found',
+          status: 404,
+          detail: 'No such policy.',
+          instance: request.path,
+        });
       });
     },
   };
@@ -163,51 +177,107 @@ const reserialisedBody: Fault = {
 // Each fault, the operation or webhook and the check that must catch it, and what its report must say.
 // The report names the operation that misbehaved, which may be another than the one the check is filed under.
 const FAULTS: [name: string, fault: Fault, subject: string, check: string, says: (string | RegExp)[], reportedOn?: string][] = [
-  ['(a) a required field dropped from a response', dropPolicyName, 'getPolicy (GET /v1/policies/{id})', 'success-response', [
-    '[response-schema]',
-    /\/ must have required property 'name'/,
-    'request:  GET ',
-  ]],
-  ['(b) a field of the wrong type', findingSeverityAsNumber, 'listFindings (GET /v1/findings)', 'success-response', [
-    /\/data\/0\/severity must be equal to one of the allowed values.*\(value: 3\)/,
-  ]],
-  ['(c) Location omitted on create', noLocationOnWebhookCreate, 'createWebhook (POST /v1/webhooks)', 'success-response', [
-    '[headers] required header Location is missing',
-  ]],
-  ['(d) 500 for a bad body', internalErrorForBadPolicy, 'createPolicy (POST /v1/policies)', 'invalid-body', [
-    /expected 4xx \(invalid body: \/\S* .+\), got 500/,
-    'body: ',
-  ]],
-  ['(g) an Idempotency-Key replay without Idempotent-Replayed', unmarkedReplay, 'createPolicy (POST /v1/policies)', 'idempotency', [
-    'the replay carries Idempotent-Replayed: null, not true',
-  ]],
-  ['(f) a list filter that does not filter', severityFilterIgnored, 'listFindings (GET /v1/findings)', 'valid-input', [
-    /filter severity=\w+ returned an item with severity=/,
-  ]],
-  ['(g) a status filter that is ignored', statusFilterIgnored, 'listFindings (GET /v1/findings)', 'valid-input', [
-    /filter status=\w+ returned an item with status=/,
-  ]],
-  ['(h) version up by two on one update', versionSkips, 'createPolicy (POST /v1/policies)', 'lifecycle', [
-    'version went from 1 to 3 on one update; it must go up by exactly one',
-  ], 'updatePolicy (PUT /v1/policies/{id})'],
-  ['(i) 405 without Allow', noAllowOn405, 'listPolicies (GET /v1/policies)', 'unsupported-method', [
-    'Allow is ""; the documented methods are GET, POST',
-  ]],
-  ['(j) a deleted resource still readable', staleCacheAfterDelete(), 'deletePolicy (DELETE /v1/policies/{id})', 'use-after-delete', [
-    'expected 404 (read after delete), got 200',
-  ], 'getPolicy (GET /v1/policies/{id})'],
-  ['(k) a new resource not readable at once', readLagsBehindCreate(), 'createPolicy (POST /v1/policies)', 'available-after-create', [
-    /expected 200 \(read right after creating pol_\w+\), got 404/,
-  ], 'getPolicy (GET /v1/policies/{id})'],
-  ['(e) a wrongly signed event', wrongSignature, 'findingCreated (webhook finding.created)', 'delivery', [
-    '[signature] X-Service-Signature does not verify',
-  ]],
-  ['(e) an unsigned event from a webhook with a secret', noSignature, 'findingResolved (webhook finding.resolved)', 'delivery', [
-    '[signature] X-Service-Signature is missing on a signed webhook',
-  ]],
-  ['(e) a body re-serialised after signing', reserialisedBody, 'complianceChanged (webhook compliance.changed)', 'delivery', [
-    'does not verify against the raw body',
-  ]],
+  [
+    '(a) a required field dropped from a response',
+    dropPolicyName,
+    'getPolicy (GET /v1/policies/{id})',
+    'success-response',
+    ['[response-schema]', /\/ must have required property 'name'/, 'request:  GET '],
+  ],
+  [
+    '(b) a field of the wrong type',
+    findingSeverityAsNumber,
+    'listFindings (GET /v1/findings)',
+    'success-response',
+    [/\/data\/0\/severity must be equal to one of the allowed values.*\(value: 3\)/],
+  ],
+  [
+    '(c) Location omitted on create',
+    noLocationOnWebhookCreate,
+    'createWebhook (POST /v1/webhooks)',
+    'success-response',
+    ['[headers] required header Location is missing'],
+  ],
+  [
+    '(d) 500 for a bad body',
+    internalErrorForBadPolicy,
+    'createPolicy (POST /v1/policies)',
+    'invalid-body',
+    [/expected 4xx \(invalid body: \/\S* .+\), got 500/, 'body: '],
+  ],
+  [
+    '(g) an Idempotency-Key replay without Idempotent-Replayed',
+    unmarkedReplay,
+    'createPolicy (POST /v1/policies)',
+    'idempotency',
+    ['the replay carries Idempotent-Replayed: null, not true'],
+  ],
+  [
+    '(f) a list filter that does not filter',
+    severityFilterIgnored,
+    'listFindings (GET /v1/findings)',
+    'valid-input',
+    [/filter severity=\w+ returned an item with severity=/],
+  ],
+  [
+    '(g) a status filter that is ignored',
+    statusFilterIgnored,
+    'listFindings (GET /v1/findings)',
+    'valid-input',
+    [/filter status=\w+ returned an item with status=/],
+  ],
+  [
+    '(h) version up by two on one update',
+    versionSkips,
+    'createPolicy (POST /v1/policies)',
+    'lifecycle',
+    ['version went from 1 to 3 on one update; it must go up by exactly one'],
+    'updatePolicy (PUT /v1/policies/{id})',
+  ],
+  [
+    '(i) 405 without Allow',
+    noAllowOn405,
+    'listPolicies (GET /v1/policies)',
+    'unsupported-method',
+    ['Allow is ""; the documented methods are GET, POST'],
+  ],
+  [
+    '(j) a deleted resource still readable',
+    staleCacheAfterDelete(),
+    'deletePolicy (DELETE /v1/policies/{id})',
+    'use-after-delete',
+    ['expected 404 (read after delete), got 200'],
+    'getPolicy (GET /v1/policies/{id})',
+  ],
+  [
+    '(k) a new resource not readable at once',
+    readLagsBehindCreate(),
+    'createPolicy (POST /v1/policies)',
+    'available-after-create',
+    [/expected 200 \(read right after creating pol_\w+\), got 404/],
+    'getPolicy (GET /v1/policies/{id})',
+  ],
+  [
+    '(e) a wrongly signed event',
+    wrongSignature,
+    'findingCreated (webhook finding.created)',
+    'delivery',
+    ['[signature] X-Service-Signature does not verify'],
+  ],
+  [
+    '(e) an unsigned event from a webhook with a secret',
+    noSignature,
+    'findingResolved (webhook finding.resolved)',
+    'delivery',
+    ['[signature] X-Service-Signature is missing on a signed webhook'],
+  ],
+  [
+    '(e) a body re-serialised after signing',
+    reserialisedBody,
+    'complianceChanged (webhook compliance.changed)',
+    'delivery',
+    ['does not verify against the raw body'],
+  ],
 ];
 
 describe('the kit fails on a broken implementation', () => {
@@ -258,7 +328,9 @@ const seenTimesInAnyOrder: Fault = {
 };
 const policyDeletedWhileInUse: Fault = {
   response: (request, response) =>
-    request.method === 'DELETE' && ITEM.test(request.path) && response.status === 409 ? { status: 204, headers: {}, body: Buffer.alloc(0) } : undefined,
+    request.method === 'DELETE' && ITEM.test(request.path) && response.status === 409
+      ? { status: 204, headers: {}, body: Buffer.alloc(0) }
+      : undefined,
 };
 const alwaysCompliant: Fault = {
   response: (request, response) =>
@@ -321,7 +393,10 @@ function secretEchoed(): Fault {
   };
 }
 const defaultLimitTen: Fault = {
-  path: (method, path) => (method === 'GET' && /^\/v1\/policies(\?|$)/.test(path) && !/[?&]limit=/.test(path) ? `${path}${path.includes('?') ? '&' : '?'}limit=10` : path),
+  path: (method, path) =>
+    method === 'GET' && /^\/v1\/policies(\?|$)/.test(path) && !/[?&]limit=/.test(path)
+      ? `${path}${path.includes('?') ? '&' : '?'}limit=10`
+      : path,
 };
 const cursorAcceptedWithOtherFilters: Fault = {
   response: (request, response) =>
@@ -335,11 +410,15 @@ const conflictTypeForEvery409: Fault = {
 };
 const keyEchoedIn401: Fault = {
   response: (request, response) =>
-    response.status === 401 ? editJson(response, (json) => void (json.detail = `Unknown API key: ${request.headers.authorization ?? ''}`)) : undefined,
+    response.status === 401
+      ? editJson(response, (json) => void (json.detail = `Unknown API key: ${request.headers.authorization ?? ''}`))
+      : undefined,
 };
 const validationWithoutErrors: Fault = {
   response: (_request, response) =>
-    response.status === 400 && response.headers['content-type']?.includes('problem') ? editJson(response, (json) => void delete json.errors) : undefined,
+    response.status === 400 && response.headers['content-type']?.includes('problem')
+      ? editJson(response, (json) => void delete json.errors)
+      : undefined,
 };
 const noRateLimitOnUnknownRoutes: Fault = {
   response: (_request, response) => {
@@ -351,8 +430,17 @@ const noRateLimitOnUnknownRoutes: Fault = {
 const noPreflight: Fault = {
   response: (request, response) =>
     request.method === 'OPTIONS'
-      ? { status: 401, headers: { 'content-type': 'application/problem+json' }, body: asBody({ type: `${PROBLEMS}unauthorized`, title: 'Unauthorized', status: 401 }) }
-      : response.status < 300 ? { ...response, headers: Object.fromEntries(Object.entries(response.headers).filter(([name]) => !name.startsWith('access-control-'))) } : undefined,
+      ? {
+          status: 401,
+          headers: { 'content-type': 'application/problem+json' },
+          body: asBody({ type: `${PROBLEMS}unauthorized`, title: 'Unauthorized', status: 401 }),
+        }
+      : response.status < 300
+        ? {
+            ...response,
+            headers: Object.fromEntries(Object.entries(response.headers).filter(([name]) => !name.startsWith('access-control-'))),
+          }
+        : undefined,
 };
 const disabledWebhooksReceive: Fault = {
   request: (method, path, body) => {
@@ -361,9 +449,20 @@ const disabledWebhooksReceive: Fault = {
   },
 };
 const oneDeliveryIdForAllWebhooks: Fault = {
-  delivery: (headers, body) => ({ headers: { ...headers, 'x-service-delivery': createHash('sha256').update(body).digest('hex').replace(/^(.{8})(.{4})(.{4})(.{4})(.{12}).*/, '$1-$2-$3-$4-$5') }, body }),
+  delivery: (headers, body) => ({
+    headers: {
+      ...headers,
+      'x-service-delivery': createHash('sha256')
+        .update(body)
+        .digest('hex')
+        .replace(/^(.{8})(.{4})(.{4})(.{4})(.{12}).*/, '$1-$2-$3-$4-$5'),
+    },
+    body,
+  }),
 };
-const newDeliveryIdOnRetry: Fault = { delivery: (headers, body) => ({ headers: { ...headers, 'x-service-delivery': randomUUID() }, body }) };
+const newDeliveryIdOnRetry: Fault = {
+  delivery: (headers, body) => ({ headers: { ...headers, 'x-service-delivery': randomUUID() }, body }),
+};
 const retryAfterIgnored: Fault = {
   deliveryAnswer: ({ status, headers }) => {
     const { 'retry-after': _dropped, ...rest } = headers;
@@ -385,23 +484,80 @@ const RULE_FAULTS: [name: string, fault: Fault, subject: string, check: string, 
   ['resolved_at kept after reopening', resolvedAtKeptOnReopen, FINDINGS_PUT, 'finding-lifecycle', 'updateFinding.3'],
   ['last_seen_at before first_seen_at accepted', seenTimesInAnyOrder, FINDINGS_PUT, 'finding-lifecycle', 'schema.FindingCreate.2'],
   ['an unknown policy_id accepted', unknownPolicyAccepted, 'createFinding (POST /v1/findings)', 'references', 'schema.FindingCreate.3'],
-  ['a policy deleted while an open finding references it', policyDeletedWhileInUse, 'deletePolicy (DELETE /v1/policies/{id})', 'policy-in-use', 'deletePolicy.2'],
+  [
+    'a policy deleted while an open finding references it',
+    policyDeletedWhileInUse,
+    'deletePolicy (DELETE /v1/policies/{id})',
+    'policy-in-use',
+    'deletePolicy.2',
+  ],
   ['compliance_status always compliant', alwaysCompliant, 'getPolicy (GET /v1/policies/{id})', 'compliance', 'createFinding.2'],
-  ['no compliance.changed when a finding is deleted', noComplianceChangedOnDelete, 'getPolicy (GET /v1/policies/{id})', 'compliance', 'updateFinding.4', { eventTimeoutMs: 2_000 }],
-  ['compliance.changed with previous_status equal to current_status', complianceChangedWithoutChange, 'getPolicy (GET /v1/policies/{id})', 'compliance', 'complianceChanged.1'],
-  ['a policy PUT keeping omitted fields', putKeepsOmittedFields(), 'updatePolicy (PUT /v1/policies/{id})', 'replace-semantics', 'updatePolicy.1'],
-  ['a webhook PUT without secret removing it', putWithoutSecretRemovesIt, 'updateWebhook (PUT /v1/webhooks/{id})', 'replace-semantics', 'schema.WebhookUpdate.2'],
+  [
+    'no compliance.changed when a finding is deleted',
+    noComplianceChangedOnDelete,
+    'getPolicy (GET /v1/policies/{id})',
+    'compliance',
+    'updateFinding.4',
+    { eventTimeoutMs: 2_000 },
+  ],
+  [
+    'compliance.changed with previous_status equal to current_status',
+    complianceChangedWithoutChange,
+    'getPolicy (GET /v1/policies/{id})',
+    'compliance',
+    'complianceChanged.1',
+  ],
+  [
+    'a policy PUT keeping omitted fields',
+    putKeepsOmittedFields(),
+    'updatePolicy (PUT /v1/policies/{id})',
+    'replace-semantics',
+    'updatePolicy.1',
+  ],
+  [
+    'a webhook PUT without secret removing it',
+    putWithoutSecretRemovesIt,
+    'updateWebhook (PUT /v1/webhooks/{id})',
+    'replace-semantics',
+    'schema.WebhookUpdate.2',
+  ],
   ['webhook secrets echoed on reads', secretEchoed(), 'getWebhook (GET /v1/webhooks/{id})', 'secrets', 'authentication.4'],
   ['a default limit of 10', defaultLimitTen, 'listPolicies (GET /v1/policies)', 'pagination-rules', 'pagination.2'],
-  ['a cursor accepted with other filters', cursorAcceptedWithOtherFilters, 'listPolicies (GET /v1/policies)', 'pagination-rules', 'pagination.4'],
+  [
+    'a cursor accepted with other filters',
+    cursorAcceptedWithOtherFilters,
+    'listPolicies (GET /v1/policies)',
+    'pagination-rules',
+    'pagination.4',
+  ],
   ['one problem type for every 409', conflictTypeForEvery409, 'listPolicies (GET /v1/policies)', 'problem-catalogue', 'errors.15'],
   ['the API key echoed in a 401 detail', keyEchoedIn401, 'listPolicies (GET /v1/policies)', 'response-audit', 'authentication.4'],
   ['validation problems without errors', validationWithoutErrors, 'listPolicies (GET /v1/policies)', 'response-audit', 'errors.2'],
-  ['no RateLimit headers on unknown routes', noRateLimitOnUnknownRoutes, 'listPolicies (GET /v1/policies)', 'response-audit', 'rate-limits.2'],
-  ['no CORS preflight', noPreflight, 'listPolicies (GET /v1/policies)', 'cors', 'browser-clients-cors.1', { corsOrigin: 'http://localhost:5173' }],
+  [
+    'no RateLimit headers on unknown routes',
+    noRateLimitOnUnknownRoutes,
+    'listPolicies (GET /v1/policies)',
+    'response-audit',
+    'rate-limits.2',
+  ],
+  [
+    'no CORS preflight',
+    noPreflight,
+    'listPolicies (GET /v1/policies)',
+    'cors',
+    'browser-clients-cors.1',
+    { corsOrigin: 'http://localhost:5173' },
+  ],
   ['events sent to disabled webhooks', disabledWebhooksReceive, CREATED, 'delivery-semantics', 'schema.WebhookCreate.2'],
   ['one X-Service-Delivery shared by several webhooks', oneDeliveryIdForAllWebhooks, CREATED, 'delivery-semantics', 'delivery-headers.3'],
-  ['a new X-Service-Delivery on every retry', newDeliveryIdOnRetry, CREATED, 'delivery-retry', 'delivery-headers.3', { skipRetryTiming: 'compressed schedule' }],
+  [
+    'a new X-Service-Delivery on every retry',
+    newDeliveryIdOnRetry,
+    CREATED,
+    'delivery-retry',
+    'delivery-headers.3',
+    { skipRetryTiming: 'compressed schedule' },
+  ],
   ['410 Gone not disabling the webhook', goneNotDisabling, CREATED, 'endpoint-gone', 'delivery-and-retries.3', { eventTimeoutMs: 2_000 }],
   ['a webhook-id other than X-Service-Delivery', webhookIdNotDeliveryId, CREATED, 'delivery', 'param.StandardIdHeader.1'],
   ['a webhook-signature no secret made', wrongStandardSignature, CREATED, 'delivery', 'param.StandardSignatureHeader.1'],
@@ -413,7 +569,9 @@ describe('the kit fails on an implementation that breaks a rule the document sta
   for (const [name, fault, subject, check, rule, options] of RULE_FAULTS) {
     it(`${name}: ${check} names rule ${rule}`, async () => {
       const error = await failureUnder(fault, subject, check, options);
-      expect(error.split('\n')[0]).toMatch(new RegExp(`check "${check}" failed \\(breaks rule ([\\w.-]+, )*${rule.replace(/\./g, '\\.')}(, |\\))`));
+      expect(error.split('\n')[0]).toMatch(
+        new RegExp(`check "${check}" failed \\(breaks rule ([\\w.-]+, )*${rule.replace(/\./g, '\\.')}(, |\\))`),
+      );
       const sentence = CATALOGUE.find((entry) => entry.id === rule)!.text;
       expect(error).toContain(`rule ${rule} (`);
       expect(error).toContain(sentence.slice(0, 60));
@@ -424,7 +582,12 @@ describe('the kit fails on an implementation that breaks a rule the document sta
     const throttled = await startReferenceTarget(undefined, undefined, { authFailuresPerMinute: 1 });
     try {
       for (let i = 0; i < 2; i++) await fetch(`${throttled.server.url}/v1/policies`);
-      const noRetryAfter: Fault = { response: (_request, response) => (response.status === 429 ? { ...response, headers: Object.fromEntries(Object.entries(response.headers).filter(([name]) => name !== 'retry-after')) } : undefined) };
+      const noRetryAfter: Fault = {
+        response: (_request, response) =>
+          response.status === 429
+            ? { ...response, headers: Object.fromEntries(Object.entries(response.headers).filter(([name]) => name !== 'retry-after')) }
+            : undefined,
+      };
       const error = await failureUnder(noRetryAfter, 'listPolicies (GET /v1/policies)', 'unknown-key-401', {}, throttled);
       expect(error).toMatch(/rule rate-limits\.5: a 429 for failed authentication lacks retry-after/);
     } finally {
@@ -436,7 +599,9 @@ describe('the kit fails on an implementation that breaks a rule the document sta
     const documented = await startReferenceTarget(undefined, 1);
     try {
       const error = await failureUnder(retryAfterIgnored, CREATED, 'delivery-retry', {}, documented);
-      expect(error).toMatch(/rule delivery-and-retries\.4: a receiver asked for Retry-After: \d+ \(longer than the first wait\) and the retry came after \d+\.\d s/);
+      expect(error).toMatch(
+        /rule delivery-and-retries\.4: a receiver asked for Retry-After: \d+ \(longer than the first wait\) and the retry came after \d+\.\d s/,
+      );
     } finally {
       await documented.server.close();
     }
@@ -453,7 +618,19 @@ describe('npm run contract against a broken implementation', () => {
       const cli = fileURLToPath(new URL('../contract/cli.ts', import.meta.url));
       const child = spawn(
         process.execPath,
-        [cli, '--base-url', proxy.url, '--api-key', reference.kit.apiKey, '--read-key', reference.kit.readKey!, '--cases', '4', '--report', junit],
+        [
+          cli,
+          '--base-url',
+          proxy.url,
+          '--api-key',
+          reference.kit.apiKey,
+          '--read-key',
+          reference.kit.readKey!,
+          '--cases',
+          '4',
+          '--report',
+          junit,
+        ],
         { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } },
       );
       // On a time-out the CLI (and the suite it runs, to which it passes the signal on) must not outlive the test.
@@ -489,7 +666,14 @@ describe('the coverage gate', () => {
     };
     const model = buildModel(doc);
     const plan = planChecks(model, { profile: 'stateful', hasReadKey: true });
-    const allPassed: CheckResult[] = plan.map((p) => ({ id: p.id, check: p.check, subjects: p.subjects, exercisesSuccess: p.exercisesSuccess, outcome: 'passed', ms: 0 }));
+    const allPassed: CheckResult[] = plan.map((p) => ({
+      id: p.id,
+      check: p.check,
+      subjects: p.subjects,
+      exercisesSuccess: p.exercisesSuccess,
+      outcome: 'passed',
+      ms: 0,
+    }));
     const report = coverage(model, allPassed);
     expect(report.passed).toBe(false);
     expect(report.rows.filter((row) => row.gap).map((row) => [row.subject, row.gap])).toEqual([
@@ -500,7 +684,14 @@ describe('the coverage gate', () => {
   it('passes for the document as it is when every derived check passes', () => {
     const model = buildModel(loadDocument());
     const plan = planChecks(model, { profile: 'stateful', hasReadKey: true });
-    const allPassed: CheckResult[] = plan.map((p) => ({ id: p.id, check: p.check, subjects: p.subjects, exercisesSuccess: p.exercisesSuccess, outcome: 'passed', ms: 0 }));
+    const allPassed: CheckResult[] = plan.map((p) => ({
+      id: p.id,
+      check: p.check,
+      subjects: p.subjects,
+      exercisesSuccess: p.exercisesSuccess,
+      outcome: 'passed',
+      ms: 0,
+    }));
     expect(coverage(model, allPassed).passed).toBe(true);
   });
 });

@@ -9,14 +9,27 @@ import { DEFAULT_CASES } from '../contract/kit/context.ts';
 import { runKit } from '../contract/kit/runner.ts';
 
 const server = await startServer(
-  testConfig({ apiKeys: parseApiKeys('measure-writer-key:read+write,measure-reader-key:read'), usingDefaultKeys: false, rateLimitPerMinute: 100_000, logLevel: 'silent' }),
+  testConfig({
+    apiKeys: parseApiKeys('measure-writer-key:read+write,measure-reader-key:read'),
+    usingDefaultKeys: false,
+    rateLimitPerMinute: 100_000,
+    logLevel: 'silent',
+  }),
 );
 const costs = new Map<string, number[]>();
 try {
   for (const cases of [1, DEFAULT_CASES]) {
-    const run = await runKit({ baseUrl: server.url, apiKey: 'measure-writer-key', readKey: 'measure-reader-key', profile: 'stateful', cases, eventTimeoutMs: 5_000 });
+    const run = await runKit({
+      baseUrl: server.url,
+      apiKey: 'measure-writer-key',
+      readKey: 'measure-reader-key',
+      profile: 'stateful',
+      cases,
+      eventTimeoutMs: 5_000,
+    });
     const failed = run.results.filter((r) => r.outcome === 'failed');
-    if (failed.length > 0) throw new Error(`the reference server failed checks; costs not measured:\n${failed.map((r) => r.error).join('\n')}`);
+    if (failed.length > 0)
+      throw new Error(`the reference server failed checks; costs not measured:\n${failed.map((r) => r.error).join('\n')}`);
     for (const result of run.results) costs.set(result.id, [...(costs.get(result.id) ?? []), result.quotaCost ?? 0]);
   }
 } finally {

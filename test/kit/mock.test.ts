@@ -4,9 +4,9 @@
 // coverage table, and a limit declared for one operation fails the run if it starts passing.
 import { readFileSync } from 'node:fs';
 import { afterAll } from 'vitest';
-import { startMock, type MockServer } from '../../mock/prism.ts';
-import { defineContractSuite } from './suite.ts';
+import { type MockServer, startMock } from '../../mock/prism.ts';
 import type { KnownLimit } from '../contract/kit/results.ts';
+import { defineContractSuite } from './suite.ts';
 
 let mock: MockServer | undefined;
 

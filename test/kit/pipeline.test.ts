@@ -12,13 +12,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { parseApiKeys, testConfig } from '../../server/config.ts';
-import { startServer, type RunningServer } from '../../server/server.ts';
-import { groupByDeliveryId } from '../contract/kit/checks/events.ts';
+import { type RunningServer, startServer } from '../../server/server.ts';
 import { KIT_PREFIX } from '../contract/kit/cases.ts';
+import { groupByDeliveryId } from '../contract/kit/checks/events.ts';
 import { createKitContext } from '../contract/kit/context.ts';
 import { createHttpClient } from '../contract/kit/http.ts';
 import type { Delivery } from '../contract/kit/receiver.ts';
-import { contents, READER_KEY, startReferenceTarget, WRITER_KEY, type ReferenceTarget } from './reference-target.ts';
+import { contents, READER_KEY, type ReferenceTarget, startReferenceTarget, WRITER_KEY } from './reference-target.ts';
 
 const CLI = fileURLToPath(new URL('../contract/cli.ts', import.meta.url));
 
@@ -42,7 +42,19 @@ function startCli(args: string[], onStdout?: (text: string, child: ReturnType<ty
 }
 
 // The 429 probe has its own test (reference.test.ts); these targets' quotas are too large to use up.
-const kitArgs = (target: string) => ['--base-url', target, '--api-key', WRITER_KEY, '--read-key', READER_KEY, '--cases', '4', '--rate-probe', 'skip', '--compressed-retries'];
+const kitArgs = (target: string) => [
+  '--base-url',
+  target,
+  '--api-key',
+  WRITER_KEY,
+  '--read-key',
+  READER_KEY,
+  '--cases',
+  '4',
+  '--rate-probe',
+  'skip',
+  '--compressed-retries',
+];
 
 describe('the target holds what it held before', () => {
   let reference: ReferenceTarget;
@@ -134,7 +146,9 @@ describe('a target that does not answer', () => {
     await new Promise<void>((resolve) => dead.close(() => resolve()));
     const run = await startCli(['--base-url', `http://127.0.0.1:${port}`, '--api-key', WRITER_KEY]);
     expect(run.code).toBe(2);
-    expect(run.stderr.trim().split('\n')).toEqual([`secmon-contract: http://127.0.0.1:${port} does not answer (connect ECONNREFUSED 127.0.0.1:${port}); no check was run`]);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      `secmon-contract: http://127.0.0.1:${port} does not answer (connect ECONNREFUSED 127.0.0.1:${port}); no check was run`,
+    ]);
     expect(run.stdout).toBe('');
   });
 });
@@ -150,7 +164,11 @@ describe('pacing by the RateLimit header', () => {
     await once(stub, 'listening');
     try {
       const waits: string[] = [];
-      const http = createHttpClient({ baseUrl: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`, apiKey: 'k', onWait: (ms, why) => waits.push(`${ms} ${why}`) });
+      const http = createHttpClient({
+        baseUrl: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`,
+        apiKey: 'k',
+        onWait: (ms, why) => waits.push(`${ms} ${why}`),
+      });
       await http.send({ method: 'GET', path: '/v1/policies' });
       await http.send({ method: 'GET', path: '/v1/policies' });
       expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(900);

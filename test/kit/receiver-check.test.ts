@@ -2,9 +2,9 @@
 // to everything, and one that checks only the untimestamped signature, fail exactly the cases
 // they should. In-process here; test/packages/ runs the packed kit from outside the repository.
 import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -96,7 +96,10 @@ describe('secmon-contract receiver', () => {
   it('fails an accepted case answered after the time-out (the service gives up after 10 s; here 150 ms)', async () => {
     const slow = await listen(createServer((req, res) => req.resume().on('end', () => setTimeout(() => res.writeHead(200).end(), 500))));
     const results = await runReceiverCheck({ url: slow, secret: SECRET, timeoutMs: 150 });
-    expect(results[0]).toMatchObject({ outcome: 'failed', error: expect.stringMatching(/^accepts finding\.created: no answer within 150 ms/) });
+    expect(results[0]).toMatchObject({
+      outcome: 'failed',
+      error: expect.stringMatching(/^accepts finding\.created: no answer within 150 ms/),
+    });
   });
 
   it('answers bad options with exit 2 and its usage', async () => {

@@ -1,10 +1,10 @@
 // The reference server as a contract-kit target: started in-process through its public factory
 // (port 0, a fresh database of the suite's store, known keys, development mode so loopback
 // webhooks are allowed, retries compressed with the SECMON_RETRY_SCALE setting unless asked not to).
-import { parseApiKeys, testConfig, type Config } from '../../server/config.ts';
-import { startServer, type RunningServer } from '../../server/server.ts';
-import { testDatabase } from '../support/database.ts';
+import { type Config, parseApiKeys, testConfig } from '../../server/config.ts';
+import { type RunningServer, startServer } from '../../server/server.ts';
 import type { KitOptions } from '../contract/kit/context.ts';
+import { testDatabase } from '../support/database.ts';
 
 export const WRITER_KEY = 'contract-writer-3b8f1d';
 export const READER_KEY = 'contract-reader-9c2e4a';
@@ -22,7 +22,11 @@ export interface ReferenceTarget {
  * 1 is the documented schedule, for the check that times the first retry. `overrides` sets other
  * configuration (a low failed-authentication limit).
  */
-export async function startReferenceTarget(rateLimitPerMinute = KIT_RATE_LIMIT, retryScale = 0.001, overrides: Partial<Config> = {}): Promise<ReferenceTarget> {
+export async function startReferenceTarget(
+  rateLimitPerMinute = KIT_RATE_LIMIT,
+  retryScale = 0.001,
+  overrides: Partial<Config> = {},
+): Promise<ReferenceTarget> {
   const config = testConfig({
     apiKeys: parseApiKeys(`${WRITER_KEY}:read+write,${READER_KEY}:read`),
     usingDefaultKeys: false,
@@ -45,11 +49,13 @@ export async function contents(baseUrl: string): Promise<string[]> {
     do {
       const query: string = `limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
       const response = await fetch(`${baseUrl}${collection}?${query}`, { headers: { authorization: `Bearer ${WRITER_KEY}` } });
-      const page = (await response.json()) as { data: { id: string; name?: string; title?: string; url?: string }[]; next_cursor: string | null };
+      const page = (await response.json()) as {
+        data: { id: string; name?: string; title?: string; url?: string }[];
+        next_cursor: string | null;
+      };
       items.push(...page.data.map((item) => `${item.id} ${item.name ?? item.title ?? item.url}`));
       cursor = page.next_cursor;
     } while (cursor);
   }
   return items.sort();
 }
-

@@ -3,8 +3,8 @@
 // keeps the documented retry schedule (the first one compresses it, so its retries come at once).
 import { afterAll, describe, expect, it } from 'vitest';
 import { runKit } from '../contract/kit/runner.ts';
+import { type ReferenceTarget, startReferenceTarget } from './reference-target.ts';
 import { defineContractSuite } from './suite.ts';
-import { startReferenceTarget, type ReferenceTarget } from './reference-target.ts';
 
 const targets: ReferenceTarget[] = [];
 

@@ -19,8 +19,14 @@ describe('the rule catalogue', () => {
   it('holds every sentence of the document’s descriptions, and nothing the document no longer says', () => {
     const drift = catalogueDrift(loadDocument(), CATALOGUE);
     const hint = 'run `npm run contract:rules` and paste what it prints into test/contract/kit/rules/catalogue.ts';
-    expect(drift.missing.map((s) => `${s.at}: ${s.text}`), hint).toEqual([]);
-    expect(drift.stale.map((e) => `${e.id} ${e.at}: ${e.text}`), hint).toEqual([]);
+    expect(
+      drift.missing.map((s) => `${s.at}: ${s.text}`),
+      hint,
+    ).toEqual([]);
+    expect(
+      drift.stale.map((e) => `${e.id} ${e.at}: ${e.text}`),
+      hint,
+    ).toEqual([]);
     expect(drift.duplicateIds).toEqual([]);
   });
 
@@ -38,7 +44,11 @@ describe('the rule catalogue', () => {
     const folder = fileURLToPath(new URL('../contract/kit/checks/', import.meta.url));
     const ids = new Set(CATALOGUE.map((entry) => entry.id));
     const cited = readdirSync(folder).flatMap((file) =>
-      [...readFileSync(folder + file, 'utf8').matchAll(/(?:breach\([^;]*?|ruleViolation\(|fail\([^;]*?)'([a-zA-Z][\w-]*(?:\.[\w-]+)*\.\d+)'/g)].map((m) => `${file}: ${m[1]}`),
+      [
+        ...readFileSync(folder + file, 'utf8').matchAll(
+          /(?:breach\([^;]*?|ruleViolation\(|fail\([^;]*?)'([a-zA-Z][\w-]*(?:\.[\w-]+)*\.\d+)'/g,
+        ),
+      ].map((m) => `${file}: ${m[1]}`),
     );
     expect(cited.length).toBeGreaterThan(40);
     expect(cited.filter((c) => !ids.has(c.split(': ')[1]!))).toEqual([]);
@@ -52,7 +62,9 @@ describe('the rule catalogue', () => {
   });
 
   it('`npm run contract:rules` agrees (exit 0) and `--rules` lists every entry', () => {
-    const sync = execFileSync(process.execPath, [fileURLToPath(new URL('../contract/kit/rules/sync.ts', import.meta.url))], { encoding: 'utf8' });
+    const sync = execFileSync(process.execPath, [fileURLToPath(new URL('../contract/kit/rules/sync.ts', import.meta.url))], {
+      encoding: 'utf8',
+    });
     expect(sync).toContain(`the catalogue matches the document: ${CATALOGUE.length} entries`);
     const listed = formatRules(ruleCoverage(loadDocument(), undefined, CATALOGUE, CHECKS));
     for (const entry of CATALOGUE) expect(listed).toContain(entry.id);
@@ -64,13 +76,23 @@ describe('drift between the document and the catalogue', () => {
   it('a changed sentence is one missing and one stale entry, and fails the coverage gate until re-synced', () => {
     const doc = loadDocument();
     const put = doc.paths!['/v1/webhooks/{id}']!.put!;
-    put.description = put.description!.replace(/Re-enabling a\s+webhook the service disabled clears `disabled_reason`\./, 'Re-enabling a webhook clears `disabled_reason` at once.');
+    put.description = put.description!.replace(
+      /Re-enabling a\s+webhook the service disabled clears `disabled_reason`\./,
+      'Re-enabling a webhook clears `disabled_reason` at once.',
+    );
     const drift = catalogueDrift(doc, CATALOGUE);
     expect(drift.missing.map((s) => s.text)).toEqual(['Re-enabling a webhook clears `disabled_reason` at once.']);
     expect(drift.stale.map((e) => e.id)).toEqual(['updateWebhook.2']);
     const model = buildModel(doc);
     const plan = planChecks(model, { profile: 'stateful', hasReadKey: true });
-    const allPassed: CheckResult[] = plan.map((p) => ({ id: p.id, check: p.check, subjects: p.subjects, exercisesSuccess: p.exercisesSuccess, outcome: 'passed', ms: 0 }));
+    const allPassed: CheckResult[] = plan.map((p) => ({
+      id: p.id,
+      check: p.check,
+      subjects: p.subjects,
+      exercisesSuccess: p.exercisesSuccess,
+      outcome: 'passed',
+      ms: 0,
+    }));
     const report = coverage(model, allPassed);
     expect(report.passed).toBe(false);
     expect(report.rules.uncovered.map((r) => r.reason)).toEqual([
@@ -82,7 +104,9 @@ describe('drift between the document and the catalogue', () => {
   it('a rule whose checks are gone from the plan is uncovered', () => {
     const doc = loadDocument();
     const catalogue = CATALOGUE.map((entry) => (entry.id === 'deletePolicy.2' ? { ...entry, checks: ['policy-in-use-v2'] } : entry));
-    expect(ruleCoverage(doc, [], catalogue, CHECKS).uncovered.map((r) => [r.id, r.reason])).toEqual([['deletePolicy.2', 'no such check: policy-in-use-v2']]);
+    expect(ruleCoverage(doc, [], catalogue, CHECKS).uncovered.map((r) => [r.id, r.reason])).toEqual([
+      ['deletePolicy.2', 'no such check: policy-in-use-v2'],
+    ]);
   });
 
   it('new ids continue the numbering of their area', () => {
@@ -110,19 +134,32 @@ describe('sentences of a Markdown description', () => {
       '**Bold.** Still one. Done? (A parenthesis.) Not cut there.',
     ].join('\n');
     expect(splitDescription(text)).toEqual(
-      ['Every error is a problem.', 'Branch on `type`, which is stable:', '`not-found` | 404', '`GET` it; keep the `ETag`.', '`PUT` it.', '```json {"a": 1} ```', '**Bold.** Still one.', 'Done?', '(A parenthesis.) Not cut there.'].map(
-        (sentence) => ({ text: sentence, section: 'Errors' }),
-      ),
+      [
+        'Every error is a problem.',
+        'Branch on `type`, which is stable:',
+        '`not-found` | 404',
+        '`GET` it; keep the `ETag`.',
+        '`PUT` it.',
+        '```json {"a": 1} ```',
+        '**Bold.** Still one.',
+        'Done?',
+        '(A parenthesis.) Not cut there.',
+      ].map((sentence) => ({ text: sentence, section: 'Errors' })),
     );
   });
 });
 
 describe('a failure names the rule it breaks', () => {
   it('first line with the rule ids (what JUnit shows), the sentence below', () => {
-    const traced = traceFailure('policy-in-use', 'deletePolicy (DELETE /v1/policies/{id}) — check "policy-in-use" failed\n  ✗ [expectation] rule deletePolicy.2: deleting answered 204');
+    const traced = traceFailure(
+      'policy-in-use',
+      'deletePolicy (DELETE /v1/policies/{id}) — check "policy-in-use" failed\n  ✗ [expectation] rule deletePolicy.2: deleting answered 204',
+    );
     const [first, ...rest] = traced.split('\n');
     expect(first).toBe('deletePolicy (DELETE /v1/policies/{id}) — check "policy-in-use" failed (breaks rule deletePolicy.2)');
-    expect(rest.at(-1)).toMatch(/^ {2}rule deletePolicy\.2 \(\/paths\/~1v1~1policies~1\{id\}\/delete\/description\): “Refused with `409` \(`policy-in-use`\)/);
+    expect(rest.at(-1)).toMatch(
+      /^ {2}rule deletePolicy\.2 \(\/paths\/~1v1~1policies~1\{id\}\/delete\/description\): “Refused with `409` \(`policy-in-use`\)/,
+    );
   });
 
   it('a failure that cites no rule lists the rules its check judges', () => {

@@ -4,8 +4,8 @@
 // behaviour check.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKit } from '../contract/kit/runner.ts';
-import { startFaultProxy, type Fault, type ProxiedResponse } from './fault-proxy.ts';
-import { startReferenceTarget, type ReferenceTarget } from './reference-target.ts';
+import { type Fault, type ProxiedResponse, startFaultProxy } from './fault-proxy.ts';
+import { type ReferenceTarget, startReferenceTarget } from './reference-target.ts';
 
 let reference: ReferenceTarget;
 beforeAll(async () => {
@@ -23,7 +23,11 @@ const wrap = (cursor: string) => WRAP + Buffer.from(cursor).toString('base64url'
 function reversed(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reversed);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([key, inner]) => [key, reversed(inner)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([key, inner]) => [key, reversed(inner)]),
+  );
 }
 
 /** Another strong ETag for the same representation: `"abc"` ↔ `"v2-abc"`. */
@@ -40,9 +44,14 @@ const legalVariations: Fault = {
     if (cursor?.startsWith(WRAP)) url.searchParams.set('cursor', Buffer.from(cursor.slice(WRAP.length), 'base64url').toString('utf8'));
     return url.pathname + url.search;
   },
-  headers: (headers) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, name === 'if-match' || name === 'if-none-match' ? unwrapTag(value) : value])),
+  headers: (headers) =>
+    Object.fromEntries(
+      Object.entries(headers).map(([name, value]) => [name, name === 'if-match' || name === 'if-none-match' ? unwrapTag(value) : value]),
+    ),
   response: (_request, response): ProxiedResponse => {
-    const headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [titleCase(name), name === 'etag' ? wrapTag(value) : value]));
+    const headers = Object.fromEntries(
+      Object.entries(response.headers).map(([name, value]) => [titleCase(name), name === 'etag' ? wrapTag(value) : value]),
+    );
     if (!/json/.test(response.headers['content-type'] ?? '') || response.body.length === 0) return { ...response, headers };
     const json = JSON.parse(response.body.toString('utf8')) as Record<string, unknown>;
     if (typeof json.next_cursor === 'string') json.next_cursor = wrap(json.next_cursor);
@@ -56,7 +65,25 @@ describe('legal variations of the reference server', () => {
   it('pass every behaviour check (the raw-socket problem provocations excepted)', async () => {
     const proxy = await startFaultProxy(reference.server.url, legalVariations);
     try {
-      const checks = ['lifecycle', 'pagination', 'finding-lifecycle', 'references', 'policy-in-use', 'compliance', 'replace-semantics', 'secrets', 'read-scope', 'pagination-rules', 'cors', 'delivery-semantics', 'delivery-retry', 'endpoint-gone', 'secret-rotation', 'delivery', 'response-audit'];
+      const checks = [
+        'lifecycle',
+        'pagination',
+        'finding-lifecycle',
+        'references',
+        'policy-in-use',
+        'compliance',
+        'replace-semantics',
+        'secrets',
+        'read-scope',
+        'pagination-rules',
+        'cors',
+        'delivery-semantics',
+        'delivery-retry',
+        'endpoint-gone',
+        'secret-rotation',
+        'delivery',
+        'response-audit',
+      ];
       const run = await runKit(
         { ...reference.kit, baseUrl: proxy.url, corsOrigin: 'http://localhost:5173', skipRetryTiming: 'compressed schedule' },
         { only: (planned) => checks.includes(planned.check) },

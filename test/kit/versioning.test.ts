@@ -2,15 +2,16 @@
 // version (an unknown field or enum value is a violation, named with the rule it breaks), and as a
 // v1 client reads them with --allow-newer-fields (only what v1 may add is let through).
 import { describe, expect, it } from 'vitest';
-import { eventSchemaPointer } from '../../lib/events.ts';
 import { listMediaTypes, loadDocument } from '../../lib/document.ts';
+import { eventSchemaPointer } from '../../lib/events.ts';
 import { createSchemaValidator, schemaPointer } from '../../lib/schema-validator.ts';
 import { createKitContext } from '../contract/kit/context.ts';
 import { ajvDetails, sentBodyValidator } from '../contract/kit/verify.ts';
 
 const doc = loadDocument();
 const strict = createSchemaValidator(doc);
-const example = (pointerStart: string) => listMediaTypes(doc).find((media) => media.schemaPointer.startsWith(pointerStart))!.examples[0]!.value as Record<string, any>;
+const example = (pointerStart: string) =>
+  listMediaTypes(doc).find((media) => media.schemaPointer.startsWith(pointerStart))!.examples[0]!.value as Record<string, any>;
 const policy = example('#/paths/~1v1~1policies~1{id}/get/responses/200');
 const event = example('#/webhooks/finding.created/');
 
@@ -27,8 +28,12 @@ describe('the kit and the Versioning section', () => {
     const found = details(strict, schemaPointer('Policy'), newerPolicy);
     expect(found).toContainEqual(expect.stringMatching(/^\/ must NOT have additional properties 'cost_centre'/));
     expect(found).toContainEqual(expect.stringMatching(/^\/severity must be equal to one of the allowed values/));
-    expect(found).toContainEqual(expect.stringMatching(/^Versioning: an implementation of this exact version sends only the fields the document lists/));
-    expect(found).toContainEqual(expect.stringMatching(/^Versioning: an implementation of this exact version sends only the enum values the document lists/));
+    expect(found).toContainEqual(
+      expect.stringMatching(/^Versioning: an implementation of this exact version sends only the fields the document lists/),
+    );
+    expect(found).toContainEqual(
+      expect.stringMatching(/^Versioning: an implementation of this exact version sends only the enum values the document lists/),
+    );
     expect(details(strict, eventSchemaPointer('finding.created'), newerEvent).at(-1)).toMatch(/--allow-newer-fields/);
   });
 
@@ -46,6 +51,8 @@ describe('the kit and the Versioning section', () => {
   it('the kit context checks what the target sends with the strict view unless allowNewerFields is set', () => {
     const target = { baseUrl: 'http://127.0.0.1:9', apiKey: 'kit-key-123', profile: 'stateful' as const };
     expect(createKitContext(target).sentValidator.validate(schemaPointer('Policy'), newerPolicy).valid).toBe(false);
-    expect(createKitContext({ ...target, allowNewerFields: true }).sentValidator.validate(schemaPointer('Policy'), newerPolicy)).toEqual({ valid: true });
+    expect(createKitContext({ ...target, allowNewerFields: true }).sentValidator.validate(schemaPointer('Policy'), newerPolicy)).toEqual({
+      valid: true,
+    });
   });
 });

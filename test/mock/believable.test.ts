@@ -6,8 +6,24 @@ import { believable } from '../../mock/believable.ts';
 describe('believable', () => {
   const generated = {
     data: [
-      { id: 'fnd_a', status: 'in_progress', resolution: { reason: 'fixed', comment: '' }, resolved_at: '8011-03-04T05:06:07Z', version: 298378030, created_at: '0074-01-01T00:00:00Z', updated_at: '2025-05-05T05:05:05Z' },
-      { id: 'fnd_b', status: 'resolved', resolution: { reason: 'fixed', comment: '' }, resolved_at: '2026-01-02T03:04:05Z', version: 3, created_at: '2026-02-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' },
+      {
+        id: 'fnd_a',
+        status: 'in_progress',
+        resolution: { reason: 'fixed', comment: '' },
+        resolved_at: '8011-03-04T05:06:07Z',
+        version: 298378030,
+        created_at: '0074-01-01T00:00:00Z',
+        updated_at: '2025-05-05T05:05:05Z',
+      },
+      {
+        id: 'fnd_b',
+        status: 'resolved',
+        resolution: { reason: 'fixed', comment: '' },
+        resolved_at: '2026-01-02T03:04:05Z',
+        version: 3,
+        created_at: '2026-02-01T00:00:00Z',
+        updated_at: '2026-01-01T00:00:00Z',
+      },
     ],
     next_cursor: null,
   };

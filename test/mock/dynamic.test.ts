@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadDocument } from '../../lib/document.ts';
 import { createSchemaValidator } from '../../lib/schema-validator.ts';
-import { startMock, type MockServer } from '../../mock/prism.ts';
+import { type MockServer, startMock } from '../../mock/prism.ts';
 import { exampleRequests, mediaTypeOf } from './operations.ts';
 
 const doc = loadDocument();

@@ -6,13 +6,13 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { escapePointer, listWebhookOperations, loadDocument, resolveRef } from '../../lib/document.ts';
 import { USER_AGENT } from '../../common/delivery-headers.ts';
+import { escapePointer, listWebhookOperations, loadDocument, resolveRef } from '../../lib/document.ts';
 import { EVENT_TYPES, eventSchemaPointer, validateEvent } from '../../lib/events.ts';
 import { createSchemaValidator } from '../../lib/schema-validator.ts';
 import { verifySignature } from '../../lib/signing.ts';
 import { verifyWebhook } from '../../lib/verify-webhook.ts';
-import { buildDeliveries, delivered, deliverAll, EventSelectionError, eventExamples } from '../../mock/events.ts';
+import { buildDeliveries, deliverAll, delivered, EventSelectionError, eventExamples } from '../../mock/events.ts';
 
 const SECRET = 'whsec_test_6b1f0c9e2d8a7f35';
 const doc = loadDocument();
@@ -111,11 +111,14 @@ describe('example selection', () => {
   it('offers every named example of every event, each valid against its schema', () => {
     const examples = eventExamples(doc);
     expect(new Set(examples.map((example) => example.eventType))).toEqual(new Set(EVENT_TYPES));
-    for (const example of examples) expect(validateEvent(JSON.parse(example.body)), `${example.eventType} ${example.name}`).toEqual({ valid: true });
+    for (const example of examples)
+      expect(validateEvent(JSON.parse(example.body)), `${example.eventType} ${example.name}`).toEqual({ valid: true });
   });
 
   it('sends a named example when asked and refuses a name the event does not have', async () => {
-    const [second] = eventExamples(doc).filter((example) => example.eventType === 'finding.created').slice(1);
+    const [second] = eventExamples(doc)
+      .filter((example) => example.eventType === 'finding.created')
+      .slice(1);
     expect(second).toBeDefined();
     await deliverAll(url, buildDeliveries({ events: ['finding.created'], example: second!.name }));
     expect(received[0]!.raw.toString('utf8')).toBe(second!.body);
@@ -131,9 +134,12 @@ describe('reporting what the receiver answered', () => {
     expect(byEvent['scan.completed']).toMatchObject({ status: 410 });
     expect(byEvent['device.connected']).toMatchObject({ status: 302 });
     expect(received).toHaveLength(EVENT_TYPES.length);
-    expect(results.filter(delivered).map((result) => result.eventType).sort()).toEqual(
-      EVENT_TYPES.filter((type) => type !== 'scan.completed' && type !== 'device.connected').sort(),
-    );
+    expect(
+      results
+        .filter(delivered)
+        .map((result) => result.eventType)
+        .sort(),
+    ).toEqual(EVENT_TYPES.filter((type) => type !== 'scan.completed' && type !== 'device.connected').sort());
   });
 
   it('reports a refused connection as an error instead of throwing', async () => {
@@ -179,7 +185,12 @@ describe('npm run mock:events', () => {
   });
 
   it('refuses bad arguments with usage and exit code 2', async () => {
-    for (const args of [[], ['--url', 'ftp://example.com'], ['--url', url, '--event', 'finding.deleted'], ['--url', url, '--webhook-id', 'whk_1']]) {
+    for (const args of [
+      [],
+      ['--url', 'ftp://example.com'],
+      ['--url', url, '--event', 'finding.deleted'],
+      ['--url', url, '--webhook-id', 'whk_1'],
+    ]) {
       const { code, stderr } = await run(args);
       expect(code, args.join(' ')).toBe(2);
       expect(stderr).toContain('usage: npm run mock:events');

@@ -9,11 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MockStartError, startMock, type MockServer } from '../../mock/prism.ts';
+import { type MockServer, MockStartError, startMock } from '../../mock/prism.ts';
 import { alive } from '../support/process.ts';
 
 const AUTH = { authorization: 'Bearer any-token-at-all' };
-
 
 async function gone(pid: number, withinMs: number): Promise<boolean> {
   const deadline = Date.now() + withinMs;
@@ -48,7 +47,11 @@ describe('bare Prism (shim: false) on this document', () => {
   });
 
   it('answers malformed JSON with a body that is not a problem (stoplightio/prism#2664; the shim fixes it)', async () => {
-    const response = await fetch(`${prism.url}/v1/policies`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: '{"name":' });
+    const response = await fetch(`${prism.url}/v1/policies`, {
+      method: 'POST',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body: '{"name":',
+    });
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).not.toMatch(/problem\+json/);
     await response.body?.cancel();
@@ -63,11 +66,18 @@ describe('bare Prism (shim: false) on this document', () => {
   });
 
   it('returns the whole example page and the same cursor whatever limit and cursor say (the shim pages honestly)', async () => {
-    const first = (await (await fetch(`${prism.url}/v1/findings?limit=2`, { headers: AUTH })).json()) as { data: unknown[]; next_cursor: string };
+    const first = (await (await fetch(`${prism.url}/v1/findings?limit=2`, { headers: AUTH })).json()) as {
+      data: unknown[];
+      next_cursor: string;
+    };
     expect(first.data.length).toBeGreaterThan(2);
-    const next = (await (await fetch(`${prism.url}/v1/findings?limit=2&cursor=${first.next_cursor}`, { headers: AUTH })).json()) as { next_cursor: string };
+    const next = (await (await fetch(`${prism.url}/v1/findings?limit=2&cursor=${first.next_cursor}`, { headers: AUTH })).json()) as {
+      next_cursor: string;
+    };
     expect(next.next_cursor).toBe(first.next_cursor);
-    const filtered = (await (await fetch(`${prism.url}/v1/findings?status=resolved`, { headers: AUTH })).json()) as { data: { status: string }[] };
+    const filtered = (await (await fetch(`${prism.url}/v1/findings?status=resolved`, { headers: AUTH })).json()) as {
+      data: { status: string }[];
+    };
     expect(filtered.data.some((finding) => finding.status !== 'resolved')).toBe(true);
   });
 
@@ -77,7 +87,10 @@ describe('bare Prism (shim: false) on this document', () => {
     expect(fromPage.headers.get('access-control-allow-credentials')).toBe('true');
     const plain = await fetch(`${prism.url}/v1/findings`, { headers: AUTH });
     await plain.body?.cancel();
-    expect([plain.headers.get('access-control-allow-origin'), plain.headers.get('access-control-allow-credentials')]).toEqual(['*', 'true']);
+    expect([plain.headers.get('access-control-allow-origin'), plain.headers.get('access-control-allow-credentials')]).toEqual([
+      '*',
+      'true',
+    ]);
   });
 
   it('answers a Prefer naming an unknown example with its own NOT_FOUND problem (the shim lists the documented ones)', async () => {
@@ -123,7 +136,9 @@ describe('life cycle', () => {
 
   it('is not fooled by another server answering on its port: ready means its own Prism said so', async () => {
     // Answers every request at once, as a server left over on a reused port would.
-    const impostor = createHttpServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[],"next_cursor":null}'));
+    const impostor = createHttpServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[],"next_cursor":null}'),
+    );
     await new Promise<void>((resolve) => impostor.listen(0, '127.0.0.1', resolve));
     const port = (impostor.address() as { port: number }).port;
     try {
@@ -142,7 +157,9 @@ describe('life cycle', () => {
     try {
       const error = await startMock({ port }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(MockStartError);
-      expect((error as Error).message).toBe(`cannot listen on 127.0.0.1:${port}: listen EADDRINUSE: address already in use 127.0.0.1:${port}`);
+      expect((error as Error).message).toBe(
+        `cannot listen on 127.0.0.1:${port}: listen EADDRINUSE: address already in use 127.0.0.1:${port}`,
+      );
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }

@@ -3,9 +3,12 @@
 // body, and CORS works for a browser on any origin without the wildcard-with-credentials mistake.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pageOf } from '../../mock/pages.ts';
-import { startMock, type MockServer } from '../../mock/prism.ts';
+import { type MockServer, startMock } from '../../mock/prism.ts';
 
-const example = { data: ['a', 'b', 'c', 'd', 'e'].map((id, i) => ({ id, status: i % 2 ? 'open' : 'resolved', events: i < 2 ? ['x'] : ['y'] })), next_cursor: 'eyJleGFtcGxlIjp0cnVlfQ' };
+const example = {
+  data: ['a', 'b', 'c', 'd', 'e'].map((id, i) => ({ id, status: i % 2 ? 'open' : 'resolved', events: i < 2 ? ['x'] : ['y'] })),
+  next_cursor: 'eyJleGFtcGxlIjp0cnVlfQ',
+};
 const query = (text: string) => new URLSearchParams(text);
 
 describe('pageOf', () => {
@@ -41,7 +44,9 @@ describe('the mock', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page = (await (await fetch(`${mock.url}/v1/findings?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { headers: AUTH })).json()) as { data: { id: string }[]; next_cursor: string | null };
+      const page = (await (
+        await fetch(`${mock.url}/v1/findings?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { headers: AUTH })
+      ).json()) as { data: { id: string }[]; next_cursor: string | null };
       expect(page.data.length).toBeLessThanOrEqual(2);
       seen.push(...page.data.map((item) => item.id));
       cursor = page.next_cursor;
@@ -52,13 +57,19 @@ describe('the mock', () => {
   });
 
   it('filters the examples: status=resolved gives only resolved findings', async () => {
-    const page = (await (await fetch(`${mock.url}/v1/findings?status=resolved`, { headers: AUTH })).json()) as { data: { status: string }[] };
+    const page = (await (await fetch(`${mock.url}/v1/findings?status=resolved`, { headers: AUTH })).json()) as {
+      data: { status: string }[];
+    };
     expect(page.data.length).toBeGreaterThan(0);
     expect(page.data.every((item) => item.status === 'resolved')).toBe(true);
   });
 
   it('answers a create with a Location naming the body’s id and an ETag of the body', async () => {
-    const response = await fetch(`${mock.url}/v1/policies`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x', severity: 'low' }) });
+    const response = await fetch(`${mock.url}/v1/policies`, {
+      method: 'POST',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'x', severity: 'low' }),
+    });
     expect(response.status).toBe(201);
     const body = (await response.json()) as { id: string };
     expect(response.headers.get('location')).toBe(`/v1/policies/${body.id}`);
@@ -69,7 +80,10 @@ describe('the mock', () => {
 
   it('answers CORS for any origin, echoed, never with credentials, exposing the headers a client reads', async () => {
     const origin = 'http://localhost:5173';
-    const preflight = await fetch(`${mock.url}/v1/policies/pol_01jbz1a2b3c4d5e6f7g8h9j0k1`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'PUT' } });
+    const preflight = await fetch(`${mock.url}/v1/policies/pol_01jbz1a2b3c4d5e6f7g8h9j0k1`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'PUT' },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
     expect(preflight.headers.get('access-control-allow-headers')).toContain('If-Match');

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDocument } from '../../lib/document.ts';
 import { createSchemaValidator, schemaPointer } from '../../lib/schema-validator.ts';
-import { startMock, type MockServer } from '../../mock/prism.ts';
+import { type MockServer, startMock } from '../../mock/prism.ts';
 import { exampleRequests, mediaTypeOf } from './operations.ts';
 
 const doc = loadDocument();
@@ -94,11 +94,14 @@ describe('Prefer picks a documented status and named example', () => {
     expect(await response.json()).toEqual(example.value);
   });
 
-  it.each(operations.filter((operation) => operation.statuses.includes('304')))('$label can answer 304 with an ETag and no body', async (operation) => {
-    const response = await call(operation, { ...AUTH, prefer: 'code=304' });
-    expect(response.status).toBe(304);
-    expect(response.headers.get('etag')).toMatch(/^"/);
-  });
+  it.each(operations.filter((operation) => operation.statuses.includes('304')))(
+    '$label can answer 304 with an ETag and no body',
+    async (operation) => {
+      const response = await call(operation, { ...AUTH, prefer: 'code=304' });
+      expect(response.status).toBe(304);
+      expect(response.headers.get('etag')).toMatch(/^"/);
+    },
+  );
 });
 
 describe('request validation', () => {
@@ -116,7 +119,11 @@ describe('request validation', () => {
   }
 
   it.each(withBody)('$label refuses an unknown field with a 400 problem naming it', async (operation) => {
-    const body = await expectProblem(await call(operation, AUTH, { ...(operation.body as object), colour: 'red' }), 400, 'validation-error');
+    const body = await expectProblem(
+      await call(operation, AUTH, { ...(operation.body as object), colour: 'red' }),
+      400,
+      'validation-error',
+    );
     expect(body.errors).toEqual([{ pointer: '/body/colour', message: 'is not a known field' }]);
     expect(body.instance).toBe(operation.path);
   });
@@ -126,7 +133,10 @@ describe('request validation', () => {
   });
 
   it.each(withBody)('$label refuses a missing body with a 400 problem', async (operation) => {
-    const response = await fetch(mock.url + operation.path, { method: operation.method, headers: { ...AUTH, 'content-type': 'application/json' } });
+    const response = await fetch(mock.url + operation.path, {
+      method: operation.method,
+      headers: { ...AUTH, 'content-type': 'application/json' },
+    });
     await expectProblem(response, 400);
   });
 
@@ -142,7 +152,10 @@ describe('request validation', () => {
   const updateFinding = operations.find((operation) => operation.operationId === 'updateFinding')!;
 
   it('enforces if/then: resolving a finding without a resolution is a 400', async () => {
-    const body = await expectProblem(await call(updateFinding, AUTH, { title: 'SSH root login enabled', severity: 'high', status: 'resolved' }), 400);
+    const body = await expectProblem(
+      await call(updateFinding, AUTH, { title: 'SSH root login enabled', severity: 'high', status: 'resolved' }),
+      400,
+    );
     expect(body.errors).toContainEqual({ pointer: '/body', message: "must have required property 'resolution'" });
   });
 
@@ -183,13 +196,21 @@ describe('the contract shim in front of Prism', () => {
   });
 
   it.each(withBody)('$label answers malformed JSON with a malformed-json problem', async (operation) => {
-    const response = await fetch(mock.url + operation.path, { method: operation.method, headers: { ...AUTH, 'content-type': 'application/json' }, body: '{"name":' });
+    const response = await fetch(mock.url + operation.path, {
+      method: operation.method,
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body: '{"name":',
+    });
     await problemOf(response, 400, 'malformed-json');
   });
 
   it('answers a body over 1 MiB with 413', async () => {
     const body = JSON.stringify({ name: 'x', severity: 'high', description: 'a'.repeat(1024 * 1024) });
-    const response = await fetch(`${mock.url}/v1/policies`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body });
+    const response = await fetch(`${mock.url}/v1/policies`, {
+      method: 'POST',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body,
+    });
     await problemOf(response, 413, 'payload-too-large');
   });
 
@@ -231,7 +252,9 @@ describe('the contract shim in front of Prism', () => {
 
   it('returns a 400 example verbatim when Prefer names it on a valid request', async () => {
     const listFindings = operations.find((operation) => operation.operationId === 'listFindings')!;
-    const example = listFindings.responses.get('400 application/problem+json')!.examples.find((candidate) => candidate.name === 'invalidCursor')!;
+    const example = listFindings.responses
+      .get('400 application/problem+json')!
+      .examples.find((candidate) => candidate.name === 'invalidCursor')!;
     const response = await fetch(`${mock.url}/v1/findings?limit=10`, { headers: { ...AUTH, prefer: 'code=400, example=invalidCursor' } });
     expect(await response.json()).toEqual(example.value);
   });

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMock, type MockServer } from '../../mock/prism.ts';
+import { type MockServer, startMock } from '../../mock/prism.ts';
 import { root } from '../../scripts/pipeline.ts';
 
 interface Example {
@@ -21,7 +21,10 @@ function readmeExamples(): Example[] {
   const block = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!).find((text) => text.includes('curl'))!;
   const examples: Example[] = [];
   for (const chunk of block.split(/\n\s*\n/)) {
-    const lines = chunk.replace(/\\\n\s*/g, ' ').split('\n').filter(Boolean);
+    const lines = chunk
+      .replace(/\\\n\s*/g, ' ')
+      .split('\n')
+      .filter(Boolean);
     const comment = lines.find((line) => line.startsWith('#'))!;
     const statuses = (/→ (.+)$/.exec(comment)?.[1] ?? '').match(/\d{3}/g)!.map(Number);
     examples.push({ comment, commands: lines.filter((line) => line.startsWith('curl ')), statuses });

@@ -10,7 +10,11 @@ describe('toProblemError', () => {
       message: 'must be string',
     });
     expect(
-      toProblemError({ location: ['request', 'body'], code: 'additionalProperties', message: "Request body must NOT have additional properties; found 'x/y~z'" }),
+      toProblemError({
+        location: ['request', 'body'],
+        code: 'additionalProperties',
+        message: "Request body must NOT have additional properties; found 'x/y~z'",
+      }),
     ).toEqual({ pointer: '/body/x~1y~0z', message: 'is not a known field' });
   });
 });

@@ -12,7 +12,8 @@ import { alive } from '../support/process.ts';
 
 const MAIN = fileURLToPath(new URL('../../mock/main.ts', import.meta.url));
 const doc = loadDocument();
-const exampleIds = (name: string) => ((doc.components!.examples![name] as { value: { data: { id: string }[] } }).value.data.map((item) => item.id));
+const exampleIds = (name: string) =>
+  (doc.components!.examples![name] as { value: { data: { id: string }[] } }).value.data.map((item) => item.id);
 
 async function startStateful(): Promise<{ url: string; pid: number; stderr(): string; stop(): Promise<number | null>; kill(): void }> {
   const child = spawn(process.execPath, [MAIN, '--stateful', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -52,8 +53,8 @@ async function runLauncher(...args: string[]): Promise<{ code: number | null; st
   return { code, stdout, stderr };
 }
 
-
-const get = async (url: string) => (await (await fetch(url, { headers: { authorization: 'Bearer whatever-the-app-sends' } })).json()) as { data: { id: string }[] };
+const get = async (url: string) =>
+  (await (await fetch(url, { headers: { authorization: 'Bearer whatever-the-app-sends' } })).json()) as { data: { id: string }[] };
 
 describe('the stateful mock', () => {
   it('starts seeded with the examples, remembers writes from any token, and --reset or a restart gives the seed back', async () => {
@@ -111,7 +112,8 @@ describe('Prefer in the stateful mock, as the static mock honours it', () => {
   it('answers a documented error status with its documented problem, and refuses what it cannot answer', async () => {
     const mock = await startStateful();
     onTestFinished(() => void mock.stop());
-    const call = (path: string, prefer: string, init: RequestInit = {}) => fetch(`${mock.url}${path}`, { ...init, headers: { ...AUTH, prefer, ...(init.headers as object) } });
+    const call = (path: string, prefer: string, init: RequestInit = {}) =>
+      fetch(`${mock.url}${path}`, { ...init, headers: { ...AUTH, prefer, ...(init.headers as object) } });
 
     const missing = await call(`/v1/findings/${finding}`, 'code=404');
     expect(missing.status).toBe(404);
@@ -122,7 +124,11 @@ describe('Prefer in the stateful mock, as the static mock honours it', () => {
     expect(notFound.detail).not.toMatch(/pol_/);
 
     const body = JSON.stringify({ title: 'SSH root login enabled', severity: 'high', status: 'open' });
-    const conflict = await call(`/v1/findings/${finding}`, 'code=409, example=invalidTransition', { method: 'PUT', body, headers: { 'content-type': 'application/json' } });
+    const conflict = await call(`/v1/findings/${finding}`, 'code=409, example=invalidTransition', {
+      method: 'PUT',
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(conflict.status).toBe(409);
     expect(await conflict.json()).toEqual({ ...example('InvalidTransition'), instance: `/v1/findings/${finding}` });
 
@@ -132,7 +138,9 @@ describe('Prefer in the stateful mock, as the static mock honours it', () => {
     const limited = await call('/v1/policies', 'code=429');
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect(((await (await call('/v1/webhooks', 'code=500')).json()) as { type: string }).type).toBe('https://secmon.dev/problems/internal-error');
+    expect(((await (await call('/v1/webhooks', 'code=500')).json()) as { type: string }).type).toBe(
+      'https://secmon.dev/problems/internal-error',
+    );
 
     // Nothing was changed by the preferred answers: the finding is still as seeded.
     expect(((await (await fetch(`${mock.url}/v1/findings/${finding}`, { headers: AUTH })).json()) as { id: string }).id).toBe(finding);
@@ -148,13 +156,21 @@ describe('Prefer in the stateful mock, as the static mock honours it', () => {
     await refused(await call('/v1/policies', 'code=400, example=nope'), /names no example nope of 400/);
 
     // An invalid request gets its own validation problem, whatever Prefer asks for.
-    const invalid = await call('/v1/policies', 'code=500', { method: 'POST', body: JSON.stringify({ name: 'x', severity: 'urgent' }), headers: { 'content-type': 'application/json' } });
+    const invalid = await call('/v1/policies', 'code=500', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'x', severity: 'urgent' }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(invalid.status).toBe(400);
     expect(((await invalid.json()) as { errors: { pointer: string }[] }).errors.map((error) => error.pointer)).toEqual(['/body/severity']);
 
     const preflight = await fetch(`${mock.url}/v1/policies`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://app.example.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization,prefer' },
+      headers: {
+        origin: 'http://app.example.test',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization,prefer',
+      },
     });
     expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase().split(',')).toContain('prefer');
   });

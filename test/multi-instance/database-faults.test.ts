@@ -4,11 +4,11 @@
 // documented 503 with Retry-After, within the configured deadline; /readyz answers within 2 s;
 // the log names the cause; nothing acknowledged is lost.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from '../../scripts/postgres/cluster.ts';
-import { READINESS_TIMEOUT_MS } from '../../server/http/database-health.ts';
-import { FaultLoad, type Answer } from '../../scripts/fault-load.ts';
+import { type Answer, FaultLoad } from '../../scripts/fault-load.ts';
+import { type Cluster, startCluster } from '../../scripts/postgres/cluster.ts';
 import { stallCluster } from '../../scripts/postgres/stall.ts';
 import { sleep } from '../../scripts/wait.ts';
+import { READINESS_TIMEOUT_MS } from '../../server/http/database-health.ts';
 
 const STATEMENT_MS = 1000;
 const ACQUIRE_MS = 1000;
@@ -36,7 +36,11 @@ afterAll(async () => {
 const failures = (answers: Answer[]) => answers.filter((answer) => answer.status !== 201);
 const summary = (answers: Answer[]) => {
   const counts = new Map<string, number>();
-  for (const answer of answers) counts.set(`${answer.status} ${answer.problemType ?? ''}`.trim(), (counts.get(`${answer.status} ${answer.problemType ?? ''}`.trim()) ?? 0) + 1);
+  for (const answer of answers)
+    counts.set(
+      `${answer.status} ${answer.problemType ?? ''}`.trim(),
+      (counts.get(`${answer.status} ${answer.problemType ?? ''}`.trim()) ?? 0) + 1,
+    );
   return [...counts].map(([key, count]) => `${count}× ${key}`).join(', ');
 };
 

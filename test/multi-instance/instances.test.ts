@@ -1,14 +1,15 @@
 // Three reference-server processes (the real entry point) on one PostgreSQL database, requests
 // spread round-robin as a load balancer would: If-Match writers, idempotent creates, webhook
 // delivery shared by three dispatchers, and one instance killed mid-delivery.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEvent } from '../../lib/events.ts';
+import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
+import { type ServerProcess, spawnServer } from '../../scripts/server-process.ts';
+import { sleep, waitUntil } from '../../scripts/wait.ts';
 import { DEVICE_ID } from '../server/helpers.ts';
 import { freshPostgresDatabase } from '../support/postgres.ts';
-import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
-import { spawnServer, type ServerProcess } from '../../scripts/server-process.ts';
-import { sleep, waitUntil } from '../../scripts/wait.ts';
 
 const KEY = 'multi-instance-key-4e8b2c';
 const INSTANCES = 3;
@@ -55,7 +56,9 @@ async function stopInstances(): Promise<void> {
 
 /** Delivery ids each instance logged as delivered. */
 const deliveredBy = (server: ServerProcess) =>
-  server.lines.filter((line) => line.includes('"webhook delivered"')).map((line) => (JSON.parse(line) as { delivery_id: string }).delivery_id);
+  server.lines
+    .filter((line) => line.includes('"webhook delivered"'))
+    .map((line) => (JSON.parse(line) as { delivery_id: string }).delivery_id);
 const staleLeases = (server: ServerProcess) => server.lines.filter((line) => line.includes('"duplicate":true')).length;
 
 async function deliveryStates(): Promise<Record<string, number>> {
@@ -88,11 +91,15 @@ describe('three instances on one PostgreSQL database', () => {
     const WRITERS = 24;
     const statuses = await Promise.all(
       Array.from({ length: WRITERS }, (_, index) =>
-        call('PUT', `/v1/policies/${policy.id}`, { name: `Writer ${index}`, severity: 'low' }, { 'if-match': etag }).then((response) => response.status),
+        call('PUT', `/v1/policies/${policy.id}`, { name: `Writer ${index}`, severity: 'low' }, { 'if-match': etag }).then(
+          (response) => response.status,
+        ),
       ),
     );
     const winners = statuses.filter((status) => status === 200).length;
-    console.log(`multi-instance If-Match: ${WRITERS} writers over ${INSTANCES} instances, ${winners} winner, ${statuses.filter((status) => status === 412).length} got 412`);
+    console.log(
+      `multi-instance If-Match: ${WRITERS} writers over ${INSTANCES} instances, ${winners} winner, ${statuses.filter((status) => status === 412).length} got 412`,
+    );
     expect(winners).toBe(1);
     expect(statuses.filter((status) => status === 412)).toHaveLength(WRITERS - 1);
     const final = (await (await call('GET', `/v1/policies/${policy.id}`)).json()) as { version: number };
@@ -105,11 +112,17 @@ describe('three instances on one PostgreSQL database', () => {
     const responses = await Promise.all(
       Array.from({ length: CALLERS }, async () => {
         const response = await call('POST', '/v1/policies', body, { 'idempotency-key': 'one-create-across-instances' });
-        return { status: response.status, replayed: response.headers.get('idempotent-replayed'), id: ((await response.json()) as { id: string }).id };
+        return {
+          status: response.status,
+          replayed: response.headers.get('idempotent-replayed'),
+          id: ((await response.json()) as { id: string }).id,
+        };
       }),
     );
     const ids = new Set(responses.map((response) => response.id));
-    console.log(`multi-instance idempotency: ${CALLERS} concurrent creates, ${ids.size} resource, ${responses.filter((response) => response.replayed === 'true').length} replays`);
+    console.log(
+      `multi-instance idempotency: ${CALLERS} concurrent creates, ${ids.size} resource, ${responses.filter((response) => response.replayed === 'true').length} replays`,
+    );
     expect(responses.every((response) => response.status === 201)).toBe(true);
     expect(ids.size).toBe(1);
     expect(responses.filter((response) => response.replayed === null)).toHaveLength(1);
@@ -129,14 +142,23 @@ describe('three instances on one PostgreSQL database', () => {
     for (let start = 0; start < EVENTS; start += 20) {
       const batch = await Promise.all(
         Array.from({ length: 20 }, async (_, offset) => {
-          const response = await call('POST', '/v1/findings', { title: `Finding ${start + offset}`, severity: 'low', device_id: DEVICE_ID });
+          const response = await call('POST', '/v1/findings', {
+            title: `Finding ${start + offset}`,
+            severity: 'low',
+            device_id: DEVICE_ID,
+          });
           return ((await response.json()) as { id: string }).id;
         }),
       );
       findings.push(...batch);
     }
     const expected = EVENTS * WEBHOOKS;
-    const arrived = () => new Set(receiver.receipts.map((receipt) => `${receipt.path} ${(parseEvent(receipt.body) as { data: { finding_id: string } }).data.finding_id}`));
+    const arrived = () =>
+      new Set(
+        receiver.receipts.map(
+          (receipt) => `${receipt.path} ${(parseEvent(receipt.body) as { data: { finding_id: string } }).data.finding_id}`,
+        ),
+      );
     expect(await waitUntil(() => arrived().size >= expected, 60_000)).toBe(true);
     await sleep(300);
 
@@ -144,7 +166,9 @@ describe('three instances on one PostgreSQL database', () => {
     const duplicates = receiver.receipts.length - distinctIds.size;
     const stale = servers.reduce((sum, server) => sum + staleLeases(server), 0);
     const shares = servers.map((server) => deliveredBy(server).length);
-    const lost = findings.flatMap((id) => Array.from({ length: WEBHOOKS }, (_, index) => `/hook-${index} ${id}`)).filter((key) => !arrived().has(key));
+    const lost = findings
+      .flatMap((id) => Array.from({ length: WEBHOOKS }, (_, index) => `/hook-${index} ${id}`))
+      .filter((key) => !arrived().has(key));
     console.log(
       `multi-instance delivery: ${EVENTS} events x ${WEBHOOKS} webhooks = ${expected} deliveries; ${arrived().size} arrived, ${lost.length} lost, ` +
         `${duplicates} duplicates (${stale} from expired leases); delivered per instance ${shares.join(' / ')}`,
@@ -188,7 +212,8 @@ describe('an instance killed mid-delivery', () => {
     await victim.kill('SIGKILL');
     const killedAt = Date.now();
 
-    const received = () => new Set(receiver.receipts.map((receipt) => (parseEvent(receipt.body) as { data: { finding_id: string } }).data.finding_id));
+    const received = () =>
+      new Set(receiver.receipts.map((receipt) => (parseEvent(receipt.body) as { data: { finding_id: string } }).data.finding_id));
     expect(await waitUntil(() => received().size >= EVENTS, 60_000)).toBe(true);
     // Every event arrived once; the victim's in-flight deliveries are sent again only when their
     // leases run out, behind the backlog, and recorded 1.5 s later: wait until all are recorded.

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { buildPackage, packPackage, PACKAGES, type PackageName } from '../../scripts/packages.ts';
+import { buildPackage, PACKAGES, type PackageName, packPackage } from '../../scripts/packages.ts';
 
 export type Tarballs = Record<PackageName, string>;
 

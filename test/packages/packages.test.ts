@@ -9,16 +9,16 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { listMediaTypes, loadDocument } from '../../lib/document.ts';
-import { sign, verifySignature } from '../../lib/signing.ts';
 import { deliveryHeaders } from '../../common/delivery-headers.ts';
 import { createReceiverApp } from '../../examples/receiver/app.ts';
-import { pino } from 'pino';
-import { PACKAGES, manifestOf, type PackageName } from '../../scripts/packages.ts';
+import { listMediaTypes, loadDocument } from '../../lib/document.ts';
+import { sign, verifySignature } from '../../lib/signing.ts';
+import { manifestOf, PACKAGES, type PackageName } from '../../scripts/packages.ts';
 import { root } from '../../scripts/pipeline.ts';
 import { launchChromium } from '../browser/chromium.ts';
-import { startReferenceTarget, WRITER_KEY, type ReferenceTarget } from '../kit/reference-target.ts';
+import { type ReferenceTarget, startReferenceTarget, WRITER_KEY } from '../kit/reference-target.ts';
 import { createProject, installedPackages, machineNode, npmInstall, outsiderEnv, packAll, run, type Tarballs } from './outsider.ts';
 
 const document = loadDocument();
@@ -72,12 +72,16 @@ describe('every package', () => {
     const dist = join(root, PACKAGES[name].dir, 'dist');
     const files = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'));
     const specifiers = files.flatMap((file) =>
-      [...readFileSync(join(dist, file), 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*"([^"]+)"|import\("([^"]+)"\)/g)].map(
-        (match) => match[1] ?? match[2]!,
-      ),
+      [
+        ...readFileSync(join(dist, file), 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*"([^"]+)"|import\("([^"]+)"\)/g),
+      ].map((match) => match[1] ?? match[2]!),
     );
     const bare = specifiers.filter((specifier) => !specifier.startsWith('.') && !specifier.startsWith('node:'));
-    const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+    const packageOf = (specifier: string) =>
+      specifier
+        .split('/')
+        .slice(0, specifier.startsWith('@') ? 2 : 1)
+        .join('/');
     expect(bare.length).toBeGreaterThan(0);
     expect([...new Set(bare.map(packageOf))].filter((dependency) => !declared.has(dependency))).toEqual([]);
   });
@@ -111,10 +115,14 @@ describe('secmon-api, the client', () => {
 
   it('@arethetypeswrong/cli finds no problem for ESM consumers (node16 and bundlers)', async () => {
     const attw = join(root, 'node_modules/@arethetypeswrong/cli/dist/index.js');
-    const result = await run(process.execPath, [attw, tarballs.client, '--profile', 'esm-only', '--exclude-entrypoints', './openapi.yaml', '--format', 'json'], {
-      cwd: scratch,
-      env: outsiderEnv(process.execPath),
-    });
+    const result = await run(
+      process.execPath,
+      [attw, tarballs.client, '--profile', 'esm-only', '--exclude-entrypoints', './openapi.yaml', '--format', 'json'],
+      {
+        cwd: scratch,
+        env: outsiderEnv(process.execPath),
+      },
+    );
     expect(result.code, result.output).toBe(0);
     const report = JSON.parse(result.stdout) as {
       analysis: { entrypoints: Record<string, unknown> };
@@ -158,21 +166,32 @@ describe('secmon-api, the client', () => {
     expect(result.output).toContain(`updated ${id} to version 2: critical`);
     expect(result.output).toContain(`listed ${before + 1} policies`);
     expect(result.output).toMatch(/verified finding\.created for fnd_\w+/);
-    expect(await (await api(`/v1/policies/${id}`)).json()).toMatchObject({ name: 'Disk encryption (all laptops)', severity: 'critical', version: 2 });
+    expect(await (await api(`/v1/policies/${id}`)).json()).toMatchObject({
+      name: 'Disk encryption (all laptops)',
+      severity: 'critical',
+      version: 2,
+    });
   });
 
   // The Versioning section lets v1 add fields and enum values to what the service sends: a client
   // released with this version must take a newer service's answers and events as they come.
-  it.each(nodes)('reads what a newer v1 sends on %s: an event and a response with an unknown field and enum value', async (_label, node) => {
-    const created = exampleEvent('finding.created') as { data: Record<string, unknown> };
-    const event = { ...created, region: 'eu-1', data: { ...created.data, severity: 'urgent', asset_tags: ['laptop'] } };
-    const policy = { ...(await (await fetch(`${reference.server.url}/v1/policies?limit=1`, { headers: { authorization: `Bearer ${WRITER_KEY}` } })).json()) as object, cost_centre: 'it-ops' };
-    const newer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(policy)));
-    await listen(newer);
-    onTestFinished(() => void newer.close());
-    writeFileSync(
-      join(clientProject, 'newer.mjs'),
-      `import { createSecmonClient, parseEvent, InvalidEventError } from 'secmon-api';
+  it.each(nodes)(
+    'reads what a newer v1 sends on %s: an event and a response with an unknown field and enum value',
+    async (_label, node) => {
+      const created = exampleEvent('finding.created') as { data: Record<string, unknown> };
+      const event = { ...created, region: 'eu-1', data: { ...created.data, severity: 'urgent', asset_tags: ['laptop'] } };
+      const policy = {
+        ...((await (
+          await fetch(`${reference.server.url}/v1/policies?limit=1`, { headers: { authorization: `Bearer ${WRITER_KEY}` } })
+        ).json()) as object),
+        cost_centre: 'it-ops',
+      };
+      const newer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(policy)));
+      await listen(newer);
+      onTestFinished(() => void newer.close());
+      writeFileSync(
+        join(clientProject, 'newer.mjs'),
+        `import { createSecmonClient, parseEvent, InvalidEventError } from 'secmon-api';
 const event = parseEvent(process.env.EVENT);
 const client = createSecmonClient({ baseUrl: process.env.SECMON_URL, apiKey: 'key_outsider_1' });
 const { data } = await client.GET('/v1/policies', {});
@@ -180,15 +199,19 @@ let refused = '';
 try { parseEvent(process.env.EVENT.replace('"urgent"', '42')); } catch (error) { refused = error instanceof InvalidEventError ? error.message : 'other'; }
 console.log(JSON.stringify({ node: process.version, event, cost_centre: data.cost_centre, refused }));
 `,
-    );
-    const result = await run(node(), ['newer.mjs'], { cwd: clientProject, env: { ...outsiderEnv(), EVENT: JSON.stringify(event), SECMON_URL: `http://127.0.0.1:${(newer.address() as AddressInfo).port}` } });
-    expect(result.code, result.output).toBe(0);
-    const out = JSON.parse(result.stdout);
-    expect(out.event).toEqual(event);
-    expect(out.cost_centre).toBe('it-ops');
-    expect(out.refused).toMatch(/severity/);
-    if (_label === nodes[0][0]) expect(out.node).toMatch(/^v20\./);
-  });
+      );
+      const result = await run(node(), ['newer.mjs'], {
+        cwd: clientProject,
+        env: { ...outsiderEnv(), EVENT: JSON.stringify(event), SECMON_URL: `http://127.0.0.1:${(newer.address() as AddressInfo).port}` },
+      });
+      expect(result.code, result.output).toBe(0);
+      const out = JSON.parse(result.stdout);
+      expect(out.event).toEqual(event);
+      expect(out.cost_centre).toBe('it-ops');
+      expect(out.refused).toMatch(/severity/);
+      if (_label === nodes[0][0]) expect(out.node).toMatch(/^v20\./);
+    },
+  );
 
   it('machine Node satisfies the engines floor the packages state', async () => {
     const result = await run(machineNode(), ['--version'], { cwd: scratch });
@@ -222,7 +245,13 @@ console.log(JSON.stringify({ node: process.version, event, cost_centre: data.cos
 
     const files = readdirSync(misuseDir).filter((file) => file.endsWith('.ts'));
     it('has a misuse file per kind of mistake', () => {
-      expect(files.sort()).toEqual(['unset-secret.ts', 'wrong-body-field.ts', 'wrong-enum-value.ts', 'wrong-event-field.ts', 'wrong-path.ts']);
+      expect(files.sort()).toEqual([
+        'unset-secret.ts',
+        'wrong-body-field.ts',
+        'wrong-enum-value.ts',
+        'wrong-event-field.ts',
+        'wrong-path.ts',
+      ]);
     });
 
     let misuse: ReturnType<typeof tsc> | undefined;
@@ -276,14 +305,23 @@ window.secmonCheck = async ({ body, signature, headers, secret }) => {
     // One origin serves the page and plays the API: the first call is rate limited for a second.
     const calls: { path: string; authorization: string | undefined }[] = [];
     const site = createServer((req: IncomingMessage, res) => {
-      if (req.url === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><script type="module" src="/page.bundle.js"></script>');
+      if (req.url === '/')
+        return res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<!doctype html><script type="module" src="/page.bundle.js"></script>');
       if (req.url === '/page.bundle.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
       if (!req.url?.startsWith('/v1/')) return res.writeHead(404).end();
       calls.push({ path: req.url ?? '', authorization: req.headers.authorization });
       if (calls.length === 1) {
-        return res
-          .writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '1' })
-          .end(JSON.stringify({ type: 'https://secmon.dev/problems/rate-limited', title: 'Too many requests', status: 429, detail: 'Wait.', instance: '/v1/policies' }));
+        return res.writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '1' }).end(
+          JSON.stringify({
+            type: 'https://secmon.dev/problems/rate-limited',
+            title: 'Too many requests',
+            status: 429,
+            detail: 'Wait.',
+            instance: '/v1/policies',
+          }),
+        );
       }
       return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [], next_cursor: null }));
     });
@@ -297,12 +335,21 @@ window.secmonCheck = async ({ body, signature, headers, secret }) => {
       await page.waitForFunction(() => 'secmonCheck' in globalThis);
       const body = JSON.stringify(exampleEvent('finding.resolved'));
       const secret = 'whsec_browser_test_1234';
-      const result = await page.evaluate((input) => (globalThis as unknown as { secmonCheck: (i: unknown) => Promise<unknown> }).secmonCheck(input), {
-        body,
-        signature: sign(body, secret),
-        headers: deliveryHeaders({ body, eventType: 'finding.resolved', deliveryId: crypto.randomUUID(), webhookId: 'whk_01jbz4c8d2e6f0g4h8j2k6m0n4', secret }),
-        secret,
-      });
+      const result = await page.evaluate(
+        (input) => (globalThis as unknown as { secmonCheck: (i: unknown) => Promise<unknown> }).secmonCheck(input),
+        {
+          body,
+          signature: sign(body, secret),
+          headers: deliveryHeaders({
+            body,
+            eventType: 'finding.resolved',
+            deliveryId: crypto.randomUUID(),
+            webhookId: 'whk_01jbz4c8d2e6f0g4h8j2k6m0n4',
+            secret,
+          }),
+          secret,
+        },
+      );
       expect(errors).toEqual([]);
       expect(result).toMatchObject({
         status: 200,
@@ -342,7 +389,22 @@ describe('secmon-contract, the contract kit', () => {
   it('npx secmon-contract passes against the reference server on the machine’s Node and writes JUnit in the caller’s folder', async () => {
     const result = await run(
       'npx',
-      ['secmon-contract', '--base-url', reference.server.url, '--api-key', reference.kit.apiKey, '--read-key', reference.kit.readKey!, '--cases', '8', '--rate-probe', 'skip', '--compressed-retries', '--report', 'reports/junit.xml'],
+      [
+        'secmon-contract',
+        '--base-url',
+        reference.server.url,
+        '--api-key',
+        reference.kit.apiKey,
+        '--read-key',
+        reference.kit.readKey!,
+        '--cases',
+        '8',
+        '--rate-probe',
+        'skip',
+        '--compressed-retries',
+        '--report',
+        'reports/junit.xml',
+      ],
       { cwd: kitProject, env: outsiderEnv(machineNode()), timeoutMs: 180_000 },
     );
     expect(result.code, result.output).toBe(0);
@@ -395,7 +457,11 @@ describe('secmon-mock, the mock and the event sender', () => {
 
   // The installed bin itself rather than npx, so the SIGTERM reaches the mock as a supervisor's would.
   it('secmon-mock serves the documented examples and stops on SIGTERM', async () => {
-    const child = spawn(join(mockProject, 'node_modules/.bin/secmon-mock'), ['--port', '0'], { cwd: mockProject, env: outsiderEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(join(mockProject, 'node_modules/.bin/secmon-mock'), ['--port', '0'], {
+      cwd: mockProject,
+      env: outsiderEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     onTestFinished(() => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     });
@@ -428,7 +494,10 @@ describe('secmon-mock, the mock and the event sender', () => {
     const receiver = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
-      received.push({ event: req.headers['x-service-event'] as string | undefined, valid: verifySignature(Buffer.concat(chunks), req.headers['x-service-signature'], secret) });
+      received.push({
+        event: req.headers['x-service-event'] as string | undefined,
+        valid: verifySignature(Buffer.concat(chunks), req.headers['x-service-signature'], secret),
+      });
       res.writeHead(204).end();
     });
     await listen(receiver);

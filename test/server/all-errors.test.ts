@@ -36,7 +36,13 @@ describe('every validation error at once', () => {
 
   it('several bad and unknown query parameters of a list', async () => {
     const response = await t.fetch('/v1/findings?limit=0&status=closed&owner=me&colour=red&severity=');
-    expect((await pointersOf(response)).sort()).toEqual(['/query/colour', '/query/limit', '/query/owner', '/query/severity', '/query/status']);
+    expect((await pointersOf(response)).sort()).toEqual([
+      '/query/colour',
+      '/query/limit',
+      '/query/owner',
+      '/query/severity',
+      '/query/status',
+    ]);
   });
 
   it('an unknown query parameter alone is still refused, with the same message as the mock', async () => {

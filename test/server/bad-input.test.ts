@@ -55,7 +55,14 @@ const cases: Case[] = [
   ['policy: oversized name', 'POST', () => '/v1/policies', { ...policy, name: long(129) }, 400, V],
   ['policy: oversized description', 'POST', () => '/v1/policies', { ...policy, description: long(4097) }, 400, V],
   ['policy: bad framework', 'POST', () => '/v1/policies', { ...policy, frameworks: [{ framework: 'hipaa', control: '1' }] }, 400, V],
-  ['policy: too many frameworks', 'POST', () => '/v1/policies', { ...policy, frameworks: Array.from({ length: 33 }, () => ({ framework: 'cis', control: '1' })) }, 400, V],
+  [
+    'policy: too many frameworks',
+    'POST',
+    () => '/v1/policies',
+    { ...policy, frameworks: Array.from({ length: 33 }, () => ({ framework: 'cis', control: '1' })) },
+    400,
+    V,
+  ],
   ['policy: bad rule language', 'POST', () => '/v1/policies', { ...policy, rule: { language: 'cel', source: 'x' } }, 400, V],
   ['policy: enabled as string', 'POST', () => '/v1/policies', { ...policy, enabled: 'yes' }, 400, V],
   ['policy: read-only field', 'POST', () => '/v1/policies', { ...policy, version: 3 }, 400, V],
@@ -85,10 +92,38 @@ const cases: Case[] = [
   // updateFinding
   ['finding put: missing status', 'PUT', () => `/v1/findings/${ids.finding}`, { title: 'f', severity: 'low' }, 400, V],
   ['finding put: device_id is fixed', 'PUT', () => `/v1/findings/${ids.finding}`, { ...findingUpdate, device_id: DEVICE_ID }, 400, V],
-  ['finding put: resolved without resolution', 'PUT', () => `/v1/findings/${ids.finding}`, { ...findingUpdate, status: 'resolved' }, 400, V],
-  ['finding put: reason of the other status', 'PUT', () => `/v1/findings/${ids.finding}`, { ...findingUpdate, status: 'suppressed', resolution: { reason: 'fixed' } }, 400, V],
-  ['finding put: oversized comment', 'PUT', () => `/v1/findings/${ids.finding}`, { ...findingUpdate, status: 'resolved', resolution: { reason: 'fixed', comment: long(2049) } }, 400, V],
-  ['finding put: unknown policy', 'PUT', () => `/v1/findings/${ids.finding}`, { ...findingUpdate, policy_id: 'pol_01jbz0r5s6t7v8w9x0y1z2a3b4' }, 400, V],
+  [
+    'finding put: resolved without resolution',
+    'PUT',
+    () => `/v1/findings/${ids.finding}`,
+    { ...findingUpdate, status: 'resolved' },
+    400,
+    V,
+  ],
+  [
+    'finding put: reason of the other status',
+    'PUT',
+    () => `/v1/findings/${ids.finding}`,
+    { ...findingUpdate, status: 'suppressed', resolution: { reason: 'fixed' } },
+    400,
+    V,
+  ],
+  [
+    'finding put: oversized comment',
+    'PUT',
+    () => `/v1/findings/${ids.finding}`,
+    { ...findingUpdate, status: 'resolved', resolution: { reason: 'fixed', comment: long(2049) } },
+    400,
+    V,
+  ],
+  [
+    'finding put: unknown policy',
+    'PUT',
+    () => `/v1/findings/${ids.finding}`,
+    { ...findingUpdate, policy_id: 'pol_01jbz0r5s6t7v8w9x0y1z2a3b4' },
+    400,
+    V,
+  ],
   ['finding put: unknown id', 'PUT', () => '/v1/findings/fnd_01jbz0r5s6t7v8w9x0y1z2a3b4', findingUpdate, 404, 'not-found'],
   ['finding get: bad id', 'GET', () => '/v1/findings/fnd_0000000000000000000000000u', undefined, 400, V],
   ['finding delete: stale If-Match', 'DELETE', () => `/v1/findings/${ids.finding}`, undefined, 412, 'precondition-failed'],
@@ -114,7 +149,12 @@ describe('malformed requests', () => {
     if (label.includes('If-Match')) headers['If-Match'] = '"stale"';
     if (label.includes('Idempotency-Key')) headers['Idempotency-Key'] = 'has spaces';
     let init: RequestInit & { json?: unknown } = { method, headers };
-    if (typeof body === 'string') init = { ...init, body, headers: { ...headers, 'Content-Type': label.includes('content type') ? 'application/x-www-form-urlencoded' : 'application/json' } };
+    if (typeof body === 'string')
+      init = {
+        ...init,
+        body,
+        headers: { ...headers, 'Content-Type': label.includes('content type') ? 'application/x-www-form-urlencoded' : 'application/json' },
+      };
     else if (body !== undefined) init = { ...init, json: body };
     const response = await t.fetch(path(), init);
     expect(response.status).toBeLessThan(500);

@@ -3,7 +3,7 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROBLEM, schemaErrors, startTestServer, WRITER_KEY, type TestServer } from './helpers.ts';
+import { PROBLEM, schemaErrors, startTestServer, type TestServer, WRITER_KEY } from './helpers.ts';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -27,7 +27,9 @@ async function raw(bytes: string): Promise<{ status: number; headers: string; bo
 
 describe('requests the HTTP parser refuses', () => {
   it('header fields over 16 KiB: 431 problem', async () => {
-    const answer = await raw(`GET /v1/policies HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${WRITER_KEY}\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const answer = await raw(
+      `GET /v1/policies HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${WRITER_KEY}\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
     expect(answer.status).toBe(431);
     expect(answer.headers).toMatch(/content-type: application\/problem\+json/i);
     const body = JSON.parse(answer.body);

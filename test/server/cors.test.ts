@@ -3,7 +3,7 @@
 // configured.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.ts';
-import { startTestServer, WRITER_KEY, type TestServer } from './helpers.ts';
+import { startTestServer, type TestServer, WRITER_KEY } from './helpers.ts';
 
 const APP = 'http://localhost:5173';
 const preflight = (server: TestServer, origin: string) =>
@@ -25,11 +25,15 @@ describe('CORS in development mode', () => {
       expect(response.status).toBe(204);
       expect(response.headers.get('access-control-allow-origin')).toBe(APP);
       expect(response.headers.get('access-control-allow-methods')).toBe('GET,POST,PUT,DELETE');
-      expect(response.headers.get('access-control-allow-headers')).toBe('Authorization,Content-Type,If-Match,If-None-Match,Idempotency-Key');
+      expect(response.headers.get('access-control-allow-headers')).toBe(
+        'Authorization,Content-Type,If-Match,If-None-Match,Idempotency-Key',
+      );
       expect(response.headers.get('access-control-allow-credentials')).toBeNull();
     }
     // The quota of 1 is still there for the real request.
-    const real = await fetch(`${server.url}/v1/policies`, { headers: { origin: 'http://127.0.0.1:8080', authorization: `Bearer ${WRITER_KEY}` } });
+    const real = await fetch(`${server.url}/v1/policies`, {
+      headers: { origin: 'http://127.0.0.1:8080', authorization: `Bearer ${WRITER_KEY}` },
+    });
     expect(real.status).toBe(200);
     expect(real.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:8080');
     expect(real.headers.get('access-control-expose-headers')).toBe('ETag,Location,RateLimit,RateLimit-Policy,Retry-After,X-Request-Id');
@@ -59,7 +63,10 @@ describe('CORS in production mode', () => {
 
   it('reads --cors-origins and refuses an entry that is not an origin', () => {
     expect(loadConfig({ SECMON_MODE: 'production', SECMON_API_KEYS: 'abcdefgh:read' }).corsOrigins).toEqual([]);
-    expect(loadConfig({}, ['--cors-origins', 'https://a.example, http://b.example:8080']).corsOrigins).toEqual(['https://a.example', 'http://b.example:8080']);
+    expect(loadConfig({}, ['--cors-origins', 'https://a.example, http://b.example:8080']).corsOrigins).toEqual([
+      'https://a.example',
+      'http://b.example:8080',
+    ]);
     expect(() => loadConfig({ SECMON_CORS_ORIGINS: 'https://a.example/app' })).toThrow(ConfigError);
     expect(() => loadConfig({ SECMON_CORS_ORIGINS: 'https://a.example/app' })).toThrow(/SECMON_CORS_ORIGINS \(--cors-origins\)/);
   });

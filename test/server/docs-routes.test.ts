@@ -1,14 +1,15 @@
 // The docs page and the document as a reader's browser gets them: compressed, cacheable with a
 // strong ETag (304 on revalidation, a new ETag after a rebuild), Redoc's deep links sent to the
 // page with their route as the fragment, and / pointing at the docs.
-import { request } from 'node:http';
+
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../server/config.ts';
-import { startServer, type RunningServer } from '../../server/server.ts';
+import { type RunningServer, startServer } from '../../server/server.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'secmon-docs-routes-'));
 const docsPath = join(scratch, 'docs.html');
@@ -25,7 +26,10 @@ afterAll(async () => {
 });
 
 /** A raw GET (no automatic decompression or redirects): status, headers and the bytes on the wire. */
-function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function get(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     request(`${server.url}${path}`, { headers }, (res) => {
       const chunks: Buffer[] = [];

@@ -17,8 +17,12 @@ async function post(path: string, json: object) {
 
 const newPolicy = () => post('/v1/policies', { name: 'policy', severity: 'high' }) as Promise<{ id: string }>;
 const newFinding = (extra: object = {}) =>
-  post('/v1/findings', { title: 'SSH root login enabled', severity: 'high', device_id: DEVICE_ID, ...extra }) as Promise<{ id: string; policy_id: string | null }>;
-const put = (id: string, json: object, headers: Record<string, string> = {}) => t.fetch(`/v1/findings/${id}`, { method: 'PUT', json, headers });
+  post('/v1/findings', { title: 'SSH root login enabled', severity: 'high', device_id: DEVICE_ID, ...extra }) as Promise<{
+    id: string;
+    policy_id: string | null;
+  }>;
+const put = (id: string, json: object, headers: Record<string, string> = {}) =>
+  t.fetch(`/v1/findings/${id}`, { method: 'PUT', json, headers });
 
 /** Bodies the outbox queued since the last call (the dispatcher may deliver them meanwhile). */
 let eventsSeen = 0;
@@ -31,7 +35,9 @@ async function queuedEvents(): Promise<{ event: string; data: Record<string, unk
 
 describe('createFinding', () => {
   it('201: open, defaults, Location and ETag, valid Finding', async () => {
-    const { data, response } = await t.api.POST('/v1/findings', { body: { title: 'Disk not encrypted', severity: 'medium', device_id: DEVICE_ID } });
+    const { data, response } = await t.api.POST('/v1/findings', {
+      body: { title: 'Disk not encrypted', severity: 'medium', device_id: DEVICE_ID },
+    });
     expect(response.status).toBe(201);
     expect(schemaErrors('Finding', data)).toBe('');
     expect(data).toMatchObject({ status: 'open', resolution: null, resolved_at: null, policy_id: null, description: '' });
@@ -46,20 +52,34 @@ describe('createFinding', () => {
     expect(finding).toMatchObject({ first_seen_at: '2026-01-01T00:00:00Z', last_seen_at: '2026-01-02T00:00:00Z' });
     const response = await t.fetch('/v1/findings', {
       method: 'POST',
-      json: { title: 't', severity: 'low', device_id: DEVICE_ID, first_seen_at: '2026-01-02T00:00:00Z', last_seen_at: '2026-01-01T00:00:00Z' },
+      json: {
+        title: 't',
+        severity: 'low',
+        device_id: DEVICE_ID,
+        first_seen_at: '2026-01-02T00:00:00Z',
+        last_seen_at: '2026-01-01T00:00:00Z',
+      },
     });
     expect(response.status).toBe(400);
-    expect((await readProblem(response)).errors).toEqual([{ pointer: '/body/last_seen_at', message: 'must not be earlier than first_seen_at' }]);
+    expect((await readProblem(response)).errors).toEqual([
+      { pointer: '/body/last_seen_at', message: 'must not be earlier than first_seen_at' },
+    ]);
   });
 
   it('400 when policy_id names no policy', async () => {
-    const response = await t.fetch('/v1/findings', { method: 'POST', json: { title: 't', severity: 'low', device_id: DEVICE_ID, policy_id: 'pol_01jbz0r5s6t7v8w9x0y1z2a3b4' } });
+    const response = await t.fetch('/v1/findings', {
+      method: 'POST',
+      json: { title: 't', severity: 'low', device_id: DEVICE_ID, policy_id: 'pol_01jbz0r5s6t7v8w9x0y1z2a3b4' },
+    });
     expect(response.status).toBe(400);
     expect((await readProblem(response)).errors?.[0]?.pointer).toBe('/body/policy_id');
   });
 
   it('refuses a status on create (status is always open)', async () => {
-    const response = await t.fetch('/v1/findings', { method: 'POST', json: { title: 't', severity: 'low', device_id: DEVICE_ID, status: 'resolved' } });
+    const response = await t.fetch('/v1/findings', {
+      method: 'POST',
+      json: { title: 't', severity: 'low', device_id: DEVICE_ID, status: 'resolved' },
+    });
     expect(response.status).toBe(400);
     expect((await readProblem(response)).errors?.[0]).toEqual({ pointer: '/body/status', message: 'is not a known field' });
   });
@@ -154,7 +174,8 @@ describe('listFindings', () => {
     const a = await newFinding({ policy_id: policy.id, severity: 'critical' });
     const b = await newFinding({ device_id: other, severity: 'critical' });
     await put(b.id, { title: 't', severity: 'critical', status: 'in_progress' });
-    const ids = async (query: string) => (await (await t.fetch(`/v1/findings?limit=100&${query}`)).json()).data.map((f: { id: string }) => f.id);
+    const ids = async (query: string) =>
+      (await (await t.fetch(`/v1/findings?limit=100&${query}`)).json()).data.map((f: { id: string }) => f.id);
     expect(await ids(`policy_id=${policy.id}`)).toEqual([a.id]);
     expect(await ids(`device_id=${other}`)).toEqual([b.id]);
     expect(await ids('status=in_progress&severity=critical')).toEqual([b.id]);
@@ -175,13 +196,18 @@ describe('events queued with each change', () => {
     await queuedEvents();
     const policy = await newPolicy();
     const finding = await newFinding({ policy_id: policy.id });
-    const created = (await queuedEvents());
+    const created = await queuedEvents();
     expect(created.map((event) => event.event)).toEqual(['finding.created', 'compliance.changed']);
     expect(created[0]!.data).toMatchObject({ finding_id: finding.id, policy_id: policy.id, device_id: DEVICE_ID });
-    expect(created[1]!.data).toMatchObject({ policy_id: policy.id, previous_status: 'compliant', current_status: 'non_compliant', finding_id: finding.id });
+    expect(created[1]!.data).toMatchObject({
+      policy_id: policy.id,
+      previous_status: 'compliant',
+      current_status: 'non_compliant',
+      finding_id: finding.id,
+    });
 
     await put(finding.id, { title: 't', severity: 'high', status: 'resolved', resolution: { reason: 'duplicate' }, policy_id: policy.id });
-    const resolved = (await queuedEvents());
+    const resolved = await queuedEvents();
     expect(resolved.map((event) => event.event)).toEqual(['finding.resolved', 'compliance.changed']);
     expect(resolved[0]!.data).toMatchObject({ finding_id: finding.id, resolution_reason: 'duplicate' });
 
@@ -190,12 +216,15 @@ describe('events queued with each change', () => {
     await t.fetch(`/v1/findings/${finding.id}`, { method: 'DELETE' });
     expect((await queuedEvents()).map((event) => [event.event, event.data.finding_id])).toEqual([['compliance.changed', null]]);
 
-    const refused = await t.fetch('/v1/findings', { method: 'POST', json: { title: 't', severity: 'low', device_id: DEVICE_ID, policy_id: 'pol_01jbz0r5s6t7v8w9x0y1z2a3b4' } });
+    const refused = await t.fetch('/v1/findings', {
+      method: 'POST',
+      json: { title: 't', severity: 'low', device_id: DEVICE_ID, policy_id: 'pol_01jbz0r5s6t7v8w9x0y1z2a3b4' },
+    });
     expect(refused.status).toBe(400);
     const illegal = await newFinding();
     await queuedEvents();
     await put(illegal.id, { title: 't', severity: 'high', status: 'suppressed', resolution: { reason: 'wont_fix' } });
     expect((await put(illegal.id, { title: 't', severity: 'high', status: 'resolved', resolution: { reason: 'fixed' } })).status).toBe(409);
-    expect((await queuedEvents())).toEqual([]);
+    expect(await queuedEvents()).toEqual([]);
   });
 });

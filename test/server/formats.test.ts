@@ -10,18 +10,27 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('date-time fields', () => {
-  it.each(['2026-02-30T10:00:00Z', '2026-01-01T25:00:00Z', '2026-01-01T10:61:00Z'])('%s is refused with 400 and not stored', async (when) => {
-    const before = await (await t.fetch('/v1/findings?limit=100')).text();
-    const response = await t.fetch('/v1/findings', { method: 'POST', json: { title: 't', severity: 'low', device_id: DEVICE_ID, first_seen_at: when } });
-    expect(response.status).toBe(400);
-    const problem = await readProblem(response);
-    expect(problem.type).toBe(PROBLEM('validation-error'));
-    expect(problem.errors?.map((error) => error.pointer)).toContain('/body/first_seen_at');
-    expect(await (await t.fetch('/v1/findings?limit=100')).text()).toBe(before);
-  });
+  it.each(['2026-02-30T10:00:00Z', '2026-01-01T25:00:00Z', '2026-01-01T10:61:00Z'])(
+    '%s is refused with 400 and not stored',
+    async (when) => {
+      const before = await (await t.fetch('/v1/findings?limit=100')).text();
+      const response = await t.fetch('/v1/findings', {
+        method: 'POST',
+        json: { title: 't', severity: 'low', device_id: DEVICE_ID, first_seen_at: when },
+      });
+      expect(response.status).toBe(400);
+      const problem = await readProblem(response);
+      expect(problem.type).toBe(PROBLEM('validation-error'));
+      expect(problem.errors?.map((error) => error.pointer)).toContain('/body/first_seen_at');
+      expect(await (await t.fetch('/v1/findings?limit=100')).text()).toBe(before);
+    },
+  );
 
   it('a real date-time is still accepted', async () => {
-    const response = await t.fetch('/v1/findings', { method: 'POST', json: { title: 't', severity: 'low', device_id: DEVICE_ID, first_seen_at: '2024-02-29T23:59:59Z' } });
+    const response = await t.fetch('/v1/findings', {
+      method: 'POST',
+      json: { title: 't', severity: 'low', device_id: DEVICE_ID, first_seen_at: '2024-02-29T23:59:59Z' },
+    });
     expect(response.status).toBe(201);
   });
 });

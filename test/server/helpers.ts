@@ -5,9 +5,9 @@ import pg from 'pg';
 import { pino } from 'pino';
 import type { paths } from '../../generated/schema.d.ts';
 import { createSchemaValidator, schemaPointer } from '../../lib/schema-validator.ts';
-import { parseApiKeys, testConfig, type Config } from '../../server/config.ts';
+import { type Config, parseApiKeys, testConfig } from '../../server/config.ts';
 import { REDACT_PATHS } from '../../server/http/logging.ts';
-import { startServer, type RunningServer, type ServerDeps } from '../../server/server.ts';
+import { type RunningServer, type ServerDeps, startServer } from '../../server/server.ts';
 import { sqliteConnection } from '../../server/store/sqlite/store.ts';
 import { testDatabase } from '../support/database.ts';
 
@@ -82,10 +82,18 @@ export function schemaErrors(component: string, value: unknown): string {
 }
 
 /** Reads a problem response: checks the media type and the Problem schema, returns the body. */
-export async function readProblem(response: Response): Promise<{ type: string; status: number; title: string; detail: string; instance: string; errors?: { pointer: string; message: string }[] }> {
+export async function readProblem(response: Response): Promise<{
+  type: string;
+  status: number;
+  title: string;
+  detail: string;
+  instance: string;
+  errors?: { pointer: string; message: string }[];
+}> {
   const type = response.headers.get('content-type') ?? '';
   const text = await response.text();
-  if (!type.startsWith('application/problem+json')) throw new Error(`expected a problem, got ${response.status} ${type}: ${text.slice(0, 300)}`);
+  if (!type.startsWith('application/problem+json'))
+    throw new Error(`expected a problem, got ${response.status} ${type}: ${text.slice(0, 300)}`);
   const body = JSON.parse(text);
   const errors = schemaErrors('Problem', body);
   if (errors) throw new Error(`problem breaks the Problem schema: ${errors}`);

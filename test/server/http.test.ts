@@ -1,17 +1,18 @@
 // Cross-cutting HTTP behaviour: authentication and scopes, problems for unknown routes, wrong
 // methods, bad bodies and media types, rate limiting, and the operational endpoints.
-import { UNLIMITED_QUOTA } from '../../server/http/rate-limit.ts';
+
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request, type IncomingMessage } from 'node:http';
+import { type IncomingMessage, request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOperations, loadDocument } from '../../lib/document.ts';
-import { scopeFor } from '../../server/http/auth.ts';
 import { waitUntil } from '../../scripts/wait.ts';
-import { PROBLEM, READER_KEY, readProblem, startTestServer, WRITE_ONLY_KEY, WRITER_KEY, type TestServer, querySql } from './helpers.ts';
+import { scopeFor } from '../../server/http/auth.ts';
+import { UNLIMITED_QUOTA } from '../../server/http/rate-limit.ts';
+import { PROBLEM, querySql, READER_KEY, readProblem, startTestServer, type TestServer, WRITE_ONLY_KEY, WRITER_KEY } from './helpers.ts';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -20,17 +21,24 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const operations = listOperations(loadDocument());
-const concrete = (path: string) => path.replace('{id}', `${{ '/v1/policies/{id}': 'pol', '/v1/findings/{id}': 'fnd', '/v1/webhooks/{id}': 'whk' }[path]!}_01jbz0r5s6t7v8w9x0y1z2a3b4`);
+const concrete = (path: string) =>
+  path.replace(
+    '{id}',
+    `${{ '/v1/policies/{id}': 'pol', '/v1/findings/{id}': 'fnd', '/v1/webhooks/{id}': 'whk' }[path]!}_01jbz0r5s6t7v8w9x0y1z2a3b4`,
+  );
 
 describe('authentication', () => {
-  it.each(operations.map((op) => [op.method.toUpperCase(), op.path] as const))('%s %s: 401 without a key or with an unknown one', async (method, path) => {
-    for (const authorization of ['', 'Bearer not-a-known-key', 'Basic dXNlcjpwYXNz']) {
-      const response = await t.fetch(concrete(path), { method, headers: { Authorization: authorization } });
-      expect(response.status).toBe(401);
-      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="secmon"/);
-      expect(await readProblem(response)).toMatchObject({ type: PROBLEM('unauthorized'), status: 401, instance: concrete(path) });
-    }
-  });
+  it.each(operations.map((op) => [op.method.toUpperCase(), op.path] as const))(
+    '%s %s: 401 without a key or with an unknown one',
+    async (method, path) => {
+      for (const authorization of ['', 'Bearer not-a-known-key', 'Basic dXNlcjpwYXNz']) {
+        const response = await t.fetch(concrete(path), { method, headers: { Authorization: authorization } });
+        expect(response.status).toBe(401);
+        expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="secmon"/);
+        expect(await readProblem(response)).toMatchObject({ type: PROBLEM('unauthorized'), status: 401, instance: concrete(path) });
+      }
+    },
+  );
 
   it('the scope each operation needs matches the document', () => {
     for (const op of operations) {
@@ -39,12 +47,19 @@ describe('authentication', () => {
     }
   });
 
-  it.each(operations.map((op) => [op.method.toUpperCase(), op.path] as const))('%s %s: 403 for a key without the scope', async (method, path) => {
-    const key = scopeFor(method) === 'write' ? READER_KEY : WRITE_ONLY_KEY;
-    const response = await t.fetch(concrete(path), { method, headers: { Authorization: `Bearer ${key}` }, ...(method === 'GET' || method === 'DELETE' ? {} : { json: {} }) });
-    expect(response.status).toBe(403);
-    expect((await readProblem(response)).type).toBe(PROBLEM('forbidden'));
-  });
+  it.each(operations.map((op) => [op.method.toUpperCase(), op.path] as const))(
+    '%s %s: 403 for a key without the scope',
+    async (method, path) => {
+      const key = scopeFor(method) === 'write' ? READER_KEY : WRITE_ONLY_KEY;
+      const response = await t.fetch(concrete(path), {
+        method,
+        headers: { Authorization: `Bearer ${key}` },
+        ...(method === 'GET' || method === 'DELETE' ? {} : { json: {} }),
+      });
+      expect(response.status).toBe(403);
+      expect((await readProblem(response)).type).toBe(PROBLEM('forbidden'));
+    },
+  );
 });
 
 describe('problems for everything', () => {
@@ -89,7 +104,11 @@ describe('problems for everything', () => {
       expect(response.status, type).toBe(415);
       expect((await readProblem(response)).type).toBe(PROBLEM('unsupported-media-type'));
     }
-    const charset = await t.fetch('/v1/policies', { method: 'POST', body: '{"name":"x","severity":"low"}', headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+    const charset = await t.fetch('/v1/policies', {
+      method: 'POST',
+      body: '{"name":"x","severity":"low"}',
+      headers: { 'Content-Type': 'application/json; charset=utf-8' },
+    });
     expect(charset.status).toBe(201);
   });
 
@@ -102,7 +121,12 @@ describe('problems for everything', () => {
   it('one structured log line per request: id, method, path without query, status, duration', async () => {
     await t.fetch('/v1/policies?limit=2', { headers: { 'X-Request-Id': 'log-line-check' } });
     const line = t.logs.map((text) => JSON.parse(text)).find((entry) => entry.req?.id === 'log-line-check');
-    expect(line).toMatchObject({ level: 30, req: { method: 'GET', path: '/v1/policies' }, res: { status: 200 }, msg: 'GET /v1/policies 200' });
+    expect(line).toMatchObject({
+      level: 30,
+      req: { method: 'GET', path: '/v1/policies' },
+      res: { status: 200 },
+      msg: 'GET /v1/policies 200',
+    });
     expect(line.responseTime).toBeTypeOf('number');
   });
 

@@ -2,7 +2,7 @@
 // seed back in place, whatever the app wrote, and the simulator takes any token as /v1 does.
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadDocument } from '../../lib/document.ts';
-import { startTestServer, type TestServer, querySql } from './helpers.ts';
+import { querySql, startTestServer, type TestServer } from './helpers.ts';
 
 const doc = loadDocument();
 const example = (name: string) => (doc.components!.examples![name] as { value: { data: { id: string; status?: string }[] } }).value.data;
@@ -14,18 +14,27 @@ afterEach(async () => {
   running = undefined;
 });
 
-const rows = async (server: TestServer, table: string) => Number((await querySql(server.server, `SELECT COUNT(*) AS n FROM ${table}`))[0]!.n);
+const rows = async (server: TestServer, table: string) =>
+  Number((await querySql(server.server, `SELECT COUNT(*) AS n FROM ${table}`))[0]!.n);
 
 describe('the server in mock mode', () => {
   it('resets to the seed: writes, queued deliveries and idempotency records all go, the examples come back', async () => {
     const server = (running = await startTestServer({ mock: true }));
     const lists = async () =>
-      Promise.all(['policies', 'findings', 'webhooks'].map(async (path) => (await server.fetch(`/v1/${path}?limit=100`, { headers: ANY })).json()));
+      Promise.all(
+        ['policies', 'findings', 'webhooks'].map(async (path) => (await server.fetch(`/v1/${path}?limit=100`, { headers: ANY })).json()),
+      );
     const seed = await lists();
-    expect(seed.map((list) => list.data.map((item: { id: string }) => item.id))).toEqual(['PolicyList', 'FindingList', 'WebhookList'].map((name) => example(name).map((item) => item.id)));
+    expect(seed.map((list) => list.data.map((item: { id: string }) => item.id))).toEqual(
+      ['PolicyList', 'FindingList', 'WebhookList'].map((name) => example(name).map((item) => item.id)),
+    );
     const [open] = example('FindingList').filter((finding) => finding.status === 'open');
     expect(open).toBeDefined();
-    const created = await server.fetch('/v1/policies', { method: 'POST', headers: { ...ANY, 'idempotency-key': 'app-key-1' }, json: { name: 'Written by the app', severity: 'low' } });
+    const created = await server.fetch('/v1/policies', {
+      method: 'POST',
+      headers: { ...ANY, 'idempotency-key': 'app-key-1' },
+      json: { name: 'Written by the app', severity: 'low' },
+    });
     expect(created.status).toBe(201);
     const finding = await server.fetch(`/v1/findings/${open!.id}`, { headers: ANY });
     const { title, severity } = await finding.json();
@@ -56,6 +65,8 @@ describe('the server in mock mode', () => {
   it('has no reset outside mock mode, and the simulator there wants a real key', async () => {
     const server = (running = await startTestServer());
     expect((await fetch(`${server.url}/_mock/reset`, { method: 'POST' })).status).toBe(404);
-    expect((await server.fetch('/_simulator/events', { method: 'POST', headers: ANY, json: { event: 'finding.created' } })).status).toBe(401);
+    expect((await server.fetch('/_simulator/events', { method: 'POST', headers: ANY, json: { event: 'finding.created' } })).status).toBe(
+      401,
+    );
   });
 });

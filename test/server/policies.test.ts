@@ -111,7 +111,10 @@ describe('getPolicy', () => {
   it('404 for an unknown id, 400 for a malformed one', async () => {
     const missing = await t.fetch('/v1/policies/pol_01jbz0r5s6t7v8w9x0y1z2a3b4');
     expect(missing.status).toBe(404);
-    expect(await readProblem(missing)).toMatchObject({ type: PROBLEM('not-found'), instance: '/v1/policies/pol_01jbz0r5s6t7v8w9x0y1z2a3b4' });
+    expect(await readProblem(missing)).toMatchObject({
+      type: PROBLEM('not-found'),
+      instance: '/v1/policies/pol_01jbz0r5s6t7v8w9x0y1z2a3b4',
+    });
     const malformed = await t.fetch('/v1/policies/fnd_01jbz0r5s6t7v8w9x0y1z2a3b4');
     expect(malformed.status).toBe(400);
     expect((await readProblem(malformed)).errors?.[0]?.pointer).toBe('/path/id');
@@ -126,7 +129,15 @@ describe('updatePolicy', () => {
       body: { name: 'renamed', severity: 'critical' },
     });
     expect(response.status).toBe(200);
-    expect(data).toMatchObject({ name: 'renamed', severity: 'critical', description: '', enabled: true, frameworks: [], rule: null, version: 2 });
+    expect(data).toMatchObject({
+      name: 'renamed',
+      severity: 'critical',
+      description: '',
+      enabled: true,
+      frameworks: [],
+      rule: null,
+      version: 2,
+    });
     expect(data!.created_at).toBe(created!.created_at);
     expect(response.headers.get('etag')).not.toBe(createdResponse.headers.get('etag'));
   });
@@ -156,13 +167,18 @@ describe('listPolicies', () => {
     try {
       const ids: string[] = [];
       for (let index = 0; index < 7; index++) {
-        const response = await fresh.fetch('/v1/policies', { method: 'POST', json: { name: `p${index}`, severity: index % 2 ? 'high' : 'low', enabled: index !== 3 } });
+        const response = await fresh.fetch('/v1/policies', {
+          method: 'POST',
+          json: { name: `p${index}`, severity: index % 2 ? 'high' : 'low', enabled: index !== 3 },
+        });
         ids.push((await response.json()).id);
       }
       const seen: string[] = [];
       let cursor: string | undefined;
       do {
-        const { data, response } = await fresh.reader.GET('/v1/policies', { params: { query: { limit: 3, ...(cursor ? { cursor } : {}) } } });
+        const { data, response } = await fresh.reader.GET('/v1/policies', {
+          params: { query: { limit: 3, ...(cursor ? { cursor } : {}) } },
+        });
         expect(response.status).toBe(200);
         expect(schemaErrors('PolicyList', data)).toBe('');
         seen.push(...data!.data.map((policy) => policy.id));
@@ -203,18 +219,31 @@ describe('deletePolicy', () => {
 
   it('409 policy-in-use while an open or in-progress finding references it; closed findings keep policy_id null', async () => {
     const policy = await createPolicy();
-    const openFinding = await (await t.fetch('/v1/findings', { method: 'POST', json: { title: 'a', severity: 'low', device_id: DEVICE_ID, policy_id: policy.id } })).json();
-    const closed = await (await t.fetch('/v1/findings', { method: 'POST', json: { title: 'b', severity: 'low', device_id: DEVICE_ID, policy_id: policy.id } })).json();
-    await t.fetch(`/v1/findings/${closed.id}`, { method: 'PUT', json: { title: 'b', severity: 'low', status: 'resolved', resolution: { reason: 'fixed' }, policy_id: policy.id } });
+    const openFinding = await (
+      await t.fetch('/v1/findings', { method: 'POST', json: { title: 'a', severity: 'low', device_id: DEVICE_ID, policy_id: policy.id } })
+    ).json();
+    const closed = await (
+      await t.fetch('/v1/findings', { method: 'POST', json: { title: 'b', severity: 'low', device_id: DEVICE_ID, policy_id: policy.id } })
+    ).json();
+    await t.fetch(`/v1/findings/${closed.id}`, {
+      method: 'PUT',
+      json: { title: 'b', severity: 'low', status: 'resolved', resolution: { reason: 'fixed' }, policy_id: policy.id },
+    });
 
     const refused = await t.fetch(`/v1/policies/${policy.id}`, { method: 'DELETE' });
     expect(refused.status).toBe(409);
     expect((await readProblem(refused)).type).toBe(PROBLEM('policy-in-use'));
     expect((await t.fetch(`/v1/policies/${policy.id}`)).status).toBe(200);
 
-    await t.fetch(`/v1/findings/${openFinding.id}`, { method: 'PUT', json: { title: 'a', severity: 'low', status: 'in_progress', policy_id: policy.id } });
+    await t.fetch(`/v1/findings/${openFinding.id}`, {
+      method: 'PUT',
+      json: { title: 'a', severity: 'low', status: 'in_progress', policy_id: policy.id },
+    });
     expect((await t.fetch(`/v1/policies/${policy.id}`, { method: 'DELETE' })).status).toBe(409);
-    await t.fetch(`/v1/findings/${openFinding.id}`, { method: 'PUT', json: { title: 'a', severity: 'low', status: 'suppressed', resolution: { reason: 'wont_fix' }, policy_id: policy.id } });
+    await t.fetch(`/v1/findings/${openFinding.id}`, {
+      method: 'PUT',
+      json: { title: 'a', severity: 'low', status: 'suppressed', resolution: { reason: 'wont_fix' }, policy_id: policy.id },
+    });
 
     expect((await t.fetch(`/v1/policies/${policy.id}`, { method: 'DELETE' })).status).toBe(204);
     const kept = await (await t.fetch(`/v1/findings/${closed.id}`)).json();
@@ -236,11 +265,19 @@ describe('compliance_status and version', () => {
     const policy = await createPolicy();
     const status = async () => (await (await t.fetch(`/v1/policies/${policy.id}`)).json()).compliance_status;
     expect(await status()).toBe('compliant');
-    const finding = await (await t.fetch('/v1/findings', { method: 'POST', json: { title: 'a', severity: 'low', device_id: DEVICE_ID, policy_id: policy.id } })).json();
+    const finding = await (
+      await t.fetch('/v1/findings', { method: 'POST', json: { title: 'a', severity: 'low', device_id: DEVICE_ID, policy_id: policy.id } })
+    ).json();
     expect(await status()).toBe('non_compliant');
-    await t.fetch(`/v1/findings/${finding.id}`, { method: 'PUT', json: { title: 'a', severity: 'low', status: 'resolved', resolution: { reason: 'fixed' }, policy_id: policy.id } });
+    await t.fetch(`/v1/findings/${finding.id}`, {
+      method: 'PUT',
+      json: { title: 'a', severity: 'low', status: 'resolved', resolution: { reason: 'fixed' }, policy_id: policy.id },
+    });
     expect(await status()).toBe('compliant');
-    await t.fetch(`/v1/findings/${finding.id}`, { method: 'PUT', json: { title: 'a', severity: 'low', status: 'open', policy_id: policy.id } });
+    await t.fetch(`/v1/findings/${finding.id}`, {
+      method: 'PUT',
+      json: { title: 'a', severity: 'low', status: 'open', policy_id: policy.id },
+    });
     expect(await status()).toBe('non_compliant');
     await t.fetch(`/v1/findings/${finding.id}`, { method: 'DELETE' });
     expect(await status()).toBe('compliant');

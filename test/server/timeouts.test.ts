@@ -4,7 +4,7 @@
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PROBLEM, schemaErrors, startTestServer, WRITER_KEY, type TestServer } from './helpers.ts';
+import { PROBLEM, schemaErrors, startTestServer, type TestServer, WRITER_KEY } from './helpers.ts';
 
 const HTTP = { headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 5000 };
 
@@ -48,7 +48,11 @@ describe('HTTP time-outs', () => {
     t = await startTestServer({ http: HTTP });
     const { socket, answer } = await open(t);
     const started = performance.now();
-    trickle(socket, `GET /v1/policies HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${WRITER_KEY}\r\nX-Slow: ${'a'.repeat(500)}\r\n\r\n`, 20);
+    trickle(
+      socket,
+      `GET /v1/policies HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${WRITER_KEY}\r\nX-Slow: ${'a'.repeat(500)}\r\n\r\n`,
+      20,
+    );
     expect408(await answer);
     // The limit plus Node's checking interval and a loaded machine's slack; Node's defaults took 88 s.
     expect(performance.now() - started).toBeLessThan(HTTP.headersTimeoutMs + 2000);

@@ -1,7 +1,7 @@
 // /v1/webhooks through HTTP: the write-only secret, has_secret, PUT semantics, filters, the URL
 // policy seam and every documented error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROBLEM, readProblem, schemaErrors, startTestServer, type TestServer, querySql } from './helpers.ts';
+import { PROBLEM, querySql, readProblem, schemaErrors, startTestServer, type TestServer } from './helpers.ts';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -20,7 +20,12 @@ async function createWebhook(body: object) {
 describe('createWebhook', () => {
   it('201: the secret is stored, never returned; has_secret tells', async () => {
     const { data, response } = await t.api.POST('/v1/webhooks', {
-      body: { url: 'https://receiver.example.com/hooks', events: ['finding.created', 'compliance.changed'], secret: SECRET, description: 'SOC' },
+      body: {
+        url: 'https://receiver.example.com/hooks',
+        events: ['finding.created', 'compliance.changed'],
+        secret: SECRET,
+        description: 'SOC',
+      },
     });
     expect(response.status).toBe(201);
     expect(schemaErrors('Webhook', data)).toBe('');
@@ -49,7 +54,10 @@ describe('createWebhook', () => {
   it('400 url-not-allowed when the URL policy refuses the target', async () => {
     const production = await startTestServer({ mode: 'production', validateResponses: false });
     try {
-      const response = await production.fetch('/v1/webhooks', { method: 'POST', json: { url: 'http://receiver.example.com/h', events: ['scan.completed'] } });
+      const response = await production.fetch('/v1/webhooks', {
+        method: 'POST',
+        json: { url: 'http://receiver.example.com/h', events: ['scan.completed'] },
+      });
       expect(response.status).toBe(400);
       const problem = await readProblem(response);
       expect(problem.type).toBe(PROBLEM('url-not-allowed'));
@@ -78,20 +86,39 @@ describe('updateWebhook', () => {
     // What the delivery engine does on a 410 answer.
     await querySql(t.server, `UPDATE webhooks SET enabled = false, disabled_reason = 'endpoint_gone' WHERE id = '${webhook.id}'`);
     const base = { url: 'https://a.example.com/h', events: ['finding.created'] };
-    const stillDisabled = await t.fetch(`/v1/webhooks/${webhook.id}`, { method: 'PUT', json: { ...base, enabled: false, description: 'note' } });
+    const stillDisabled = await t.fetch(`/v1/webhooks/${webhook.id}`, {
+      method: 'PUT',
+      json: { ...base, enabled: false, description: 'note' },
+    });
     expect(await stillDisabled.json()).toMatchObject({ enabled: false, disabled_reason: 'endpoint_gone', description: 'note' });
     const enabled = await t.fetch(`/v1/webhooks/${webhook.id}`, { method: 'PUT', json: base });
     expect(await enabled.json()).toMatchObject({ enabled: true, disabled_reason: null });
   });
 
   it('omitted fields take defaults; If-Match 412; 404', async () => {
-    const { body: webhook, etag } = await createWebhook({ url: 'https://a.example.com/h', events: ['finding.created'], description: 'x', enabled: false });
+    const { body: webhook, etag } = await createWebhook({
+      url: 'https://a.example.com/h',
+      events: ['finding.created'],
+      description: 'x',
+      enabled: false,
+    });
     expect(webhook.enabled).toBe(false);
-    const stale = await t.fetch(`/v1/webhooks/${webhook.id}`, { method: 'PUT', json: { url: 'https://a.example.com/h', events: ['finding.created'] }, headers: { 'If-Match': '"old"' } });
+    const stale = await t.fetch(`/v1/webhooks/${webhook.id}`, {
+      method: 'PUT',
+      json: { url: 'https://a.example.com/h', events: ['finding.created'] },
+      headers: { 'If-Match': '"old"' },
+    });
     expect(stale.status).toBe(412);
-    const response = await t.fetch(`/v1/webhooks/${webhook.id}`, { method: 'PUT', json: { url: 'https://a.example.com/h', events: ['finding.created'] }, headers: { 'If-Match': etag } });
+    const response = await t.fetch(`/v1/webhooks/${webhook.id}`, {
+      method: 'PUT',
+      json: { url: 'https://a.example.com/h', events: ['finding.created'] },
+      headers: { 'If-Match': etag },
+    });
     expect(await response.json()).toMatchObject({ description: '', enabled: true });
-    const missing = await t.fetch('/v1/webhooks/whk_01jbz0r5s6t7v8w9x0y1z2a3b4', { method: 'PUT', json: { url: 'https://a.example.com/h', events: ['finding.created'] } });
+    const missing = await t.fetch('/v1/webhooks/whk_01jbz0r5s6t7v8w9x0y1z2a3b4', {
+      method: 'PUT',
+      json: { url: 'https://a.example.com/h', events: ['finding.created'] },
+    });
     expect(missing.status).toBe(404);
     expect((await readProblem(missing)).type).toBe(PROBLEM('not-found'));
   });
@@ -105,7 +132,8 @@ describe('get, list, delete', () => {
       const a = await make({ url: 'https://a.example.com/h', events: ['finding.created', 'scan.completed'] });
       const b = await make({ url: 'https://b.example.com/h', events: ['scan.completed'], enabled: false });
       const c = await make({ url: 'https://c.example.com/h', events: ['device.connected'] });
-      const ids = async (query: string) => (await (await fresh.fetch(`/v1/webhooks?${query}`)).json()).data.map((w: { id: string }) => w.id);
+      const ids = async (query: string) =>
+        (await (await fresh.fetch(`/v1/webhooks?${query}`)).json()).data.map((w: { id: string }) => w.id);
       expect(await ids('')).toEqual([c.id, b.id, a.id]);
       expect(await ids('event=scan.completed')).toEqual([b.id, a.id]);
       expect(await ids('event=scan.completed&enabled=true')).toEqual([a.id]);

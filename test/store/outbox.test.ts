@@ -9,7 +9,7 @@ import { serializeEvent } from '../../server/store/event-body.ts';
 import type { ClaimedDelivery, Store } from '../../server/store/store.ts';
 import { claimDue } from '../../server/webhooks/claim.ts';
 import { EndpointScheduler } from '../../server/webhooks/endpoints.ts';
-import { recordAttempts, type AttemptOutcome } from '../../server/webhooks/outcomes.ts';
+import { type AttemptOutcome, recordAttempts } from '../../server/webhooks/outcomes.ts';
 import { openTestStore } from './open-store.ts';
 
 type WebhookUpdate = components['schemas']['WebhookUpdate'];
@@ -37,15 +37,19 @@ afterEach(async () => {
 
 const url = (id: string) => `http://127.0.0.1:9/${id}`;
 async function addWebhook(id: string, events: string[], { enabled = true, secret = null as string | null } = {}) {
-  await store.webhooks.insert(newWebhook(id, { url: url(id), events: events as EventType[], enabled, ...(secret ? { secret } : {}) }, '2026-11-01T00:00:00Z'));
+  await store.webhooks.insert(
+    newWebhook(id, { url: url(id), events: events as EventType[], enabled, ...(secret ? { secret } : {}) }, '2026-11-01T00:00:00Z'),
+  );
 }
-const replace = async (id: string, input: WebhookUpdate, now: string) => store.webhooks.replace(replacedWebhook((await store.webhooks.get(id))!, input, now));
+const replace = async (id: string, input: WebhookUpdate, now: string) =>
+  store.webhooks.replace(replacedWebhook((await store.webhooks.get(id))!, input, now));
 const enqueue = (body = event as Parameters<Store['outbox']['enqueue']>[0], now = NOW) => store.outbox.enqueue(body, new Date(now));
 
 const endpoints = (maxPerEndpoint = 100) => new EndpointScheduler({ concurrency: 1000, maxPerEndpoint, probeAfterMs: 1000 });
 // One dispatcher, planning alone: leases of the claims before are its own (the multi-instance
 // planning is tested in postgres/instances.test.ts).
-const claim = (now = NOW, limit = 100, scheduler = endpoints()) => claimDue(store.outbox, { now, limit, leaseMs: 10_000, plan: () => scheduler.plan(now) });
+const claim = (now = NOW, limit = 100, scheduler = endpoints()) =>
+  claimDue(store.outbox, { now, limit, leaseMs: 10_000, plan: () => scheduler.plan(now) });
 const record = async (delivery: ClaimedDelivery, outcome: AttemptOutcome, at: number) =>
   (await store.outbox.record((tx) => recordAttempts(tx, [{ delivery, outcome, at }])))[0];
 
@@ -197,8 +201,16 @@ describe('claims', () => {
   it('reads the URL and secret at claim time, with the secret a change replaced', async () => {
     await addWebhook('whk_a', ['finding.created'], { secret: 'whsec_old_secret_0000' });
     await enqueue();
-    await replace('whk_a', { url: 'http://127.0.0.1:9/new', events: ['finding.created'], secret: 'whsec_new_secret_0000' }, new Date(NOW).toISOString());
-    expect((await claim())[0]).toMatchObject({ url: 'http://127.0.0.1:9/new', secret: 'whsec_new_secret_0000', previousSecret: 'whsec_old_secret_0000' });
+    await replace(
+      'whk_a',
+      { url: 'http://127.0.0.1:9/new', events: ['finding.created'], secret: 'whsec_new_secret_0000' },
+      new Date(NOW).toISOString(),
+    );
+    expect((await claim())[0]).toMatchObject({
+      url: 'http://127.0.0.1:9/new',
+      secret: 'whsec_new_secret_0000',
+      previousSecret: 'whsec_old_secret_0000',
+    });
   });
 });
 
@@ -219,8 +231,17 @@ describe('outcomes', () => {
 
   it('retry: pending again at the given time, the lease released', async () => {
     const delivery = await setup();
-    await record(delivery, { kind: 'retry', status: null, cause: 'connection', error: 'connection failed (ECONNRESET)', dueAt: NOW + 5_000 }, NOW);
-    expect((await store.outbox.listDeliveries('whk_a'))[0]).toMatchObject({ state: 'pending', attempts: 1, lastStatus: null, lastError: 'connection failed (ECONNRESET)' });
+    await record(
+      delivery,
+      { kind: 'retry', status: null, cause: 'connection', error: 'connection failed (ECONNRESET)', dueAt: NOW + 5_000 },
+      NOW,
+    );
+    expect((await store.outbox.listDeliveries('whk_a'))[0]).toMatchObject({
+      state: 'pending',
+      attempts: 1,
+      lastStatus: null,
+      lastError: 'connection failed (ECONNRESET)',
+    });
     expect(await claim(NOW + 4_999)).toEqual([]);
     expect((await claim(NOW + 5_000))[0]).toMatchObject({ id: delivery.id, attempts: 1, firstAttemptAt: NOW });
     expect((await webhook('whk_a')).last_delivery).toMatchObject({ status_code: null, succeeded: false });
@@ -229,7 +250,11 @@ describe('outcomes', () => {
   it('gone: the webhook is disabled with endpoint_gone', async () => {
     const delivery = await setup();
     expect(await record(delivery, { kind: 'gone', status: 410 }, NOW)).toEqual({ disabled: 'endpoint_gone' });
-    expect(await webhook('whk_a')).toMatchObject({ enabled: false, disabled_reason: 'endpoint_gone', updated_at: '2026-11-02T09:30:00.000Z' });
+    expect(await webhook('whk_a')).toMatchObject({
+      enabled: false,
+      disabled_reason: 'endpoint_gone',
+      updated_at: '2026-11-02T09:30:00.000Z',
+    });
   });
 
   it('exhausted with nothing delivered during its run: failing; with a success meanwhile: still enabled', async () => {
@@ -257,7 +282,9 @@ describe('outcomes', () => {
     await record(failing!, { kind: 'retry', status: 503, cause: 'http', error: 'HTTP 503', dueAt: NOW + 1 }, NOW);
     await record(succeeding!, { kind: 'delivered', status: 200 }, NOW + 10);
     const retried = (await claim(NOW + 100)).find((claimed) => claimed.id === failing!.id)!;
-    expect(await record(retried, { kind: 'exhausted', status: 503, cause: 'http', error: 'HTTP 503' }, NOW + 200)).toEqual({ disabled: null });
+    expect(await record(retried, { kind: 'exhausted', status: 503, cause: 'http', error: 'HTTP 503' }, NOW + 200)).toEqual({
+      disabled: null,
+    });
     expect(await webhook('whk_c')).toMatchObject({ enabled: true, disabled_reason: null });
   });
 
@@ -284,7 +311,13 @@ describe('outcomes', () => {
     const claimed = await claim();
     const [a1, a2] = claimed.filter((delivery) => delivery.webhookId === 'whk_a');
     const [b1, b2] = claimed.filter((delivery) => delivery.webhookId === 'whk_b');
-    const retry = (status: number): AttemptOutcome => ({ kind: 'retry', status, cause: 'http', error: `HTTP ${status}`, dueAt: NOW + 60_000 });
+    const retry = (status: number): AttemptOutcome => ({
+      kind: 'retry',
+      status,
+      cause: 'http',
+      error: `HTTP ${status}`,
+      dueAt: NOW + 60_000,
+    });
     const recorded = await store.outbox.record((tx) =>
       recordAttempts(tx, [
         { delivery: b1!, outcome: retry(503), at: NOW + 1 },
@@ -295,10 +328,23 @@ describe('outcomes', () => {
     );
     expect(recorded).toEqual([{ disabled: null }, { disabled: null }, { disabled: null }, { disabled: null }]);
     expect(await store.outbox.countDeliveries()).toMatchObject({ delivered: 2, pending: 2 });
-    expect((await webhook('whk_a')).last_delivery).toEqual({ attempted_at: new Date(NOW + 2).toISOString(), status_code: 500, succeeded: false });
-    expect((await webhook('whk_b')).last_delivery).toEqual({ attempted_at: new Date(NOW + 3).toISOString(), status_code: 204, succeeded: true });
+    expect((await webhook('whk_a')).last_delivery).toEqual({
+      attempted_at: new Date(NOW + 2).toISOString(),
+      status_code: 500,
+      succeeded: false,
+    });
+    expect((await webhook('whk_b')).last_delivery).toEqual({
+      attempted_at: new Date(NOW + 3).toISOString(),
+      status_code: 204,
+      succeeded: true,
+    });
     const retried = await store.outbox.listDeliveries('whk_a');
-    expect(retried.find((delivery) => delivery.id === a2!.id)).toMatchObject({ state: 'pending', attempts: 1, lastStatus: 500, dueAt: NOW + 60_000 });
+    expect(retried.find((delivery) => delivery.id === a2!.id)).toMatchObject({
+      state: 'pending',
+      attempts: 1,
+      lastStatus: 500,
+      dueAt: NOW + 60_000,
+    });
   });
 });
 

@@ -29,13 +29,20 @@ afterEach(async () => {
 });
 
 async function addFinding(index: number, fields: Partial<components['schemas']['FindingCreate']> = {}, at = DAY(1)): Promise<Finding> {
-  const finding = newFinding(id('fnd', index), { title: `Finding ${index}`, severity: 'high', device_id: DEVICE, ...fields }, at) as Finding;
+  const finding = newFinding(
+    id('fnd', index),
+    { title: `Finding ${index}`, severity: 'high', device_id: DEVICE, ...fields },
+    at,
+  ) as Finding;
   expect(await store.findings.write(null, finding, at)).toBe('ok');
   return finding;
 }
 
 /** Every page of a list, `limit` at a time, following the last row of each page as the cursor. */
-async function walk<T extends { id: string; created_at: string }>(page: (after: CursorPosition | undefined, limit: number) => Promise<T[]>, limit: number) {
+async function walk<T extends { id: string; created_at: string }>(
+  page: (after: CursorPosition | undefined, limit: number) => Promise<T[]>,
+  limit: number,
+) {
   const seen: string[] = [];
   let after: CursorPosition | undefined;
   for (;;) {
@@ -50,11 +57,18 @@ async function walk<T extends { id: string; created_at: string }>(page: (after: 
 
 describe('lists', () => {
   it('pages newest first, ties broken by id, each row once, one extra row telling a next page exists', async () => {
-    for (let index = 0; index < 7; index++) await store.policies.insert(newPolicy(id('pol', index), { name: `p${index}`, severity: index % 2 ? 'high' : 'low' }, DAY(1 + (index % 3))));
+    for (let index = 0; index < 7; index++)
+      await store.policies.insert(
+        newPolicy(id('pol', index), { name: `p${index}`, severity: index % 2 ? 'high' : 'low' }, DAY(1 + (index % 3))),
+      );
     const expected = (await store.policies.list({}, undefined, 100)).map((policy) => [policy.created_at, policy.id].join());
     expect(expected).toEqual([...expected].sort().reverse());
     expect(await walk((after, limit) => store.policies.list({}, after, limit), 2)).toHaveLength(7);
-    expect(await walk((after, limit) => store.policies.list({ severity: 'high' }, after, limit), 2)).toEqual([id('pol', 5), id('pol', 1), id('pol', 3)]);
+    expect(await walk((after, limit) => store.policies.list({ severity: 'high' }, after, limit), 2)).toEqual([
+      id('pol', 5),
+      id('pol', 1),
+      id('pol', 3),
+    ]);
     expect(await store.policies.list({ enabled: false }, undefined, 10)).toEqual([]);
   });
 
@@ -63,18 +77,26 @@ describe('lists', () => {
     await addFinding(1, { policy_id: policy.id });
     await addFinding(2, { severity: 'low' });
     await addFinding(3, { device_id: 'dev_01jbz2m4n6p8q0r2s4t6v8w0x3' }, DAY(2));
-    const ids = async (filters: Parameters<Store['findings']['list']>[0]) => (await store.findings.list(filters, undefined, 10)).map((finding) => finding.id);
+    const ids = async (filters: Parameters<Store['findings']['list']>[0]) =>
+      (await store.findings.list(filters, undefined, 10)).map((finding) => finding.id);
     expect(await ids({})).toEqual([id('fnd', 3), id('fnd', 2), id('fnd', 1)]);
     expect(await ids({ policy_id: policy.id })).toEqual([id('fnd', 1)]);
     expect(await ids({ severity: 'high', device_id: DEVICE })).toEqual([id('fnd', 1)]);
     expect(await ids({ status: 'resolved' })).toEqual([]);
-    expect(await walk((after, limit) => store.findings.list({ status: 'open' }, after, limit), 1)).toEqual([id('fnd', 3), id('fnd', 2), id('fnd', 1)]);
+    expect(await walk((after, limit) => store.findings.list({ status: 'open' }, after, limit), 1)).toEqual([
+      id('fnd', 3),
+      id('fnd', 2),
+      id('fnd', 1),
+    ]);
   });
 
   it('filters webhooks by subscribed event and enabled, following later changes', async () => {
-    const a = await store.webhooks.insert(newWebhook(id('whk', 1), { url: 'https://a.example', events: ['finding.created', 'scan.completed'] }, DAY(1)));
+    const a = await store.webhooks.insert(
+      newWebhook(id('whk', 1), { url: 'https://a.example', events: ['finding.created', 'scan.completed'] }, DAY(1)),
+    );
     await store.webhooks.insert(newWebhook(id('whk', 2), { url: 'https://b.example', events: ['scan.completed'], enabled: false }, DAY(2)));
-    const ids = async (filters: Parameters<Store['webhooks']['list']>[0]) => (await store.webhooks.list(filters, undefined, 10)).map((webhook) => webhook.id);
+    const ids = async (filters: Parameters<Store['webhooks']['list']>[0]) =>
+      (await store.webhooks.list(filters, undefined, 10)).map((webhook) => webhook.id);
     expect(await ids({ event: 'scan.completed' })).toEqual([id('whk', 2), id('whk', 1)]);
     expect(await ids({ event: 'scan.completed', enabled: true })).toEqual([id('whk', 1)]);
     await store.webhooks.replace(replacedWebhook(a, { url: a.url, events: ['device.connected'] }, DAY(3)));
@@ -84,12 +106,16 @@ describe('lists', () => {
 });
 
 describe('conditional writes', () => {
-  it("write only when If-Match names the current ETag; of two writers with one ETag, one wins", async () => {
+  it('write only when If-Match names the current ETag; of two writers with one ETag, one wins', async () => {
     const policy = await store.policies.insert(newPolicy(id('pol', 1), { name: 'Original', severity: 'low' }, DAY(1)));
     const read = async (tx: Store) => (await tx.policies.get(policy.id))!;
-    const rename = (name: string) => (tx: Store, current: components['schemas']['Policy']) => tx.policies.replace(replacedPolicy(current, { name, severity: 'high' }, DAY(2)));
+    const rename = (name: string) => (tx: Store, current: components['schemas']['Policy']) =>
+      tx.policies.replace(replacedPolicy(current, { name, severity: 'high' }, DAY(2)));
     expect(await writeIfMatch(store, '"stale"', read, rename('Nope'))).toBe(PRECONDITION_FAILED);
-    const outcomes = await Promise.all([writeIfMatch(store, etagOf(policy), read, rename('A')), writeIfMatch(store, etagOf(policy), read, rename('B'))]);
+    const outcomes = await Promise.all([
+      writeIfMatch(store, etagOf(policy), read, rename('A')),
+      writeIfMatch(store, etagOf(policy), read, rename('B')),
+    ]);
     expect(outcomes.filter((outcome) => outcome === PRECONDITION_FAILED)).toHaveLength(1);
     expect(await store.policies.get(policy.id)).toMatchObject({ version: 2, severity: 'high', created_at: DAY(1), updated_at: DAY(2) });
   });
@@ -108,11 +134,22 @@ describe('conditional writes', () => {
 describe('policies and findings', () => {
   it('a policy is in use while open or in-progress findings reference it; deleting it unlinks closed ones', async () => {
     const policy = await store.policies.insert(newPolicy(id('pol', 1), { name: 'p', severity: 'high' }, DAY(1)));
-    expect(policy).toMatchObject({ description: '', enabled: true, frameworks: [], rule: null, version: 1, compliance_status: 'compliant' });
+    expect(policy).toMatchObject({
+      description: '',
+      enabled: true,
+      frameworks: [],
+      rule: null,
+      version: 1,
+      compliance_status: 'compliant',
+    });
     const finding = await addFinding(1, { policy_id: policy.id });
     expect((await store.policies.get(policy.id))!.compliance_status).toBe('non_compliant');
     expect(await store.policies.delete(policy.id, DAY(2))).toBe('in-use');
-    const resolved = updatedFinding(finding, { title: finding.title, severity: 'high', status: 'resolved', policy_id: policy.id, resolution: { reason: 'fixed' } }, DAY(2)) as Finding;
+    const resolved = updatedFinding(
+      finding,
+      { title: finding.title, severity: 'high', status: 'resolved', policy_id: policy.id, resolution: { reason: 'fixed' } },
+      DAY(2),
+    ) as Finding;
     expect(await store.findings.write(finding, resolved, DAY(2))).toBe('ok');
     expect(await store.policies.delete(policy.id, DAY(3))).toBe('deleted');
     expect(await store.policies.delete(policy.id, DAY(3))).toBe('not-found');
@@ -120,8 +157,14 @@ describe('policies and findings', () => {
   });
 
   it('a finding write refuses an unknown policy, and queues finding and compliance events with the change', async () => {
-    await store.webhooks.insert(newWebhook(id('whk', 1), { url: 'https://a.example', events: ['finding.created', 'compliance.changed'] }, DAY(1)));
-    const unknown = newFinding(id('fnd', 1), { title: 't', severity: 'high', device_id: DEVICE, policy_id: id('pol', 9) }, DAY(1)) as Finding;
+    await store.webhooks.insert(
+      newWebhook(id('whk', 1), { url: 'https://a.example', events: ['finding.created', 'compliance.changed'] }, DAY(1)),
+    );
+    const unknown = newFinding(
+      id('fnd', 1),
+      { title: 't', severity: 'high', device_id: DEVICE, policy_id: id('pol', 9) },
+      DAY(1),
+    ) as Finding;
     expect(await store.findings.write(null, unknown, DAY(1))).toBe('unknown-policy');
     expect(await store.findings.get(unknown.id)).toBeUndefined();
     await store.policies.insert(newPolicy(id('pol', 1), { name: 'p', severity: 'high' }, DAY(1)));
@@ -133,19 +176,41 @@ describe('policies and findings', () => {
 describe('webhooks', () => {
   const scheduler = () => new EndpointScheduler({ concurrency: 100, maxPerEndpoint: 100, probeAfterMs: 1000 });
   const claimSecrets = async (now: number) => {
-    await store.outbox.enqueue({ event: 'scan.completed', timestamp: DAY(1), data: { scan_id: 'scn_01jbz3k7q2w9x8v6t5r4p3n2m1', device_id: DEVICE, outcome: 'succeeded', started_at: DAY(1), completed_at: DAY(1), new_findings: { info: 0, low: 0, medium: 0, high: 0, critical: 0 } } }, new Date(now));
+    await store.outbox.enqueue(
+      {
+        event: 'scan.completed',
+        timestamp: DAY(1),
+        data: {
+          scan_id: 'scn_01jbz3k7q2w9x8v6t5r4p3n2m1',
+          device_id: DEVICE,
+          outcome: 'succeeded',
+          started_at: DAY(1),
+          completed_at: DAY(1),
+          new_findings: { info: 0, low: 0, medium: 0, high: 0, critical: 0 },
+        },
+      },
+      new Date(now),
+    );
     const [delivery] = await claimDue(store.outbox, { now, limit: 1, leaseMs: 1000, plan: () => scheduler().plan(now) });
     return { secret: delivery!.secret, previousSecret: delivery!.previousSecret };
   };
 
   it('secret rotation: a replaced secret signs beside the new one until its overlap ends; null removes both', async () => {
-    const created = await store.webhooks.insert(newWebhook(id('whk', 1), { url: 'https://a.example', events: ['scan.completed'], secret: 'whsec_first_secret_000' }, DAY(1)));
+    const created = await store.webhooks.insert(
+      newWebhook(id('whk', 1), { url: 'https://a.example', events: ['scan.completed'], secret: 'whsec_first_secret_000' }, DAY(1)),
+    );
     expect(created).toMatchObject({ has_secret: true, disabled_reason: null, last_delivery: null });
     expect(created).not.toHaveProperty('secret');
     const replacedAt = Date.parse(DAY(2));
     const replace = async (secret: string | null | undefined, at: number) => {
       const current = (await store.webhooks.get(created.id))!;
-      return store.webhooks.replace(replacedWebhook(current, { url: current.url, events: current.events, ...(secret === undefined ? {} : { secret }) }, new Date(at).toISOString()));
+      return store.webhooks.replace(
+        replacedWebhook(
+          current,
+          { url: current.url, events: current.events, ...(secret === undefined ? {} : { secret }) },
+          new Date(at).toISOString(),
+        ),
+      );
     };
     await replace('whsec_second_secret_00', replacedAt);
     expect(await claimSecrets(replacedAt + 1)).toEqual({ secret: 'whsec_second_secret_00', previousSecret: 'whsec_first_secret_000' });
@@ -159,7 +224,9 @@ describe('webhooks', () => {
   it("the service's disabled_reason stays while the webhook stays disabled, and goes when it is enabled or disabled by hand", async () => {
     const webhook = await store.webhooks.insert(newWebhook(id('whk', 1), { url: 'https://a.example', events: ['scan.completed'] }, DAY(1)));
     const put = async (enabled: boolean, at: string) =>
-      store.webhooks.replace(replacedWebhook((await store.webhooks.get(webhook.id))!, { url: webhook.url, events: webhook.events, enabled }, at));
+      store.webhooks.replace(
+        replacedWebhook((await store.webhooks.get(webhook.id))!, { url: webhook.url, events: webhook.events, enabled }, at),
+      );
     expect(await store.outbox.record((tx) => tx.disable(webhook.id, 'failing', DAY(2)))).toBe(true);
     expect(await store.outbox.record((tx) => tx.disable(webhook.id, 'failing', DAY(2)))).toBe(false);
     expect(await store.webhooks.get(webhook.id)).toMatchObject({ enabled: false, disabled_reason: 'failing', updated_at: DAY(2) });

@@ -69,10 +69,7 @@ describe('startCluster', () => {
       expect(await query(started.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
 
       child.kill('SIGKILL');
-      const gone = await waitUntil(
-        async () => (await refusesConnections(started.port)) && !existsSync(dirname(started.dataDir)),
-        10_000,
-      );
+      const gone = await waitUntil(async () => (await refusesConnections(started.port)) && !existsSync(dirname(started.dataDir)), 10_000);
       expect(gone).toBe(true);
     } finally {
       child.kill('SIGKILL');

@@ -7,9 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecmonClient, isProblem, retryAfterMs, SecmonProblemError, unwrap } from '../../lib/client.ts';
 import type { components } from '../../lib/types.ts';
+import { type MockServer, startMock } from '../../mock/prism.ts';
 import { testConfig } from '../../server/config.ts';
-import { startServer, type RunningServer } from '../../server/server.ts';
-import { startMock, type MockServer } from '../../mock/prism.ts';
+import { type RunningServer, startServer } from '../../server/server.ts';
 
 const WRITE_KEY = 'toolkit-writer-key';
 
@@ -224,7 +224,10 @@ describe('retries of 429 (loopback stub)', () => {
     expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(950);
 
     reset(unavailable('0'), created);
-    const result = await client.POST('/v1/policies', { body: { name: 'Retry me', severity: 'low' }, params: { header: { 'Idempotency-Key': 'retry-503-once' } } });
+    const result = await client.POST('/v1/policies', {
+      body: { name: 'Retry me', severity: 'low' },
+      params: { header: { 'Idempotency-Key': 'retry-503-once' } },
+    });
     expect(result.response.status).toBe(201);
     expect(seen).toHaveLength(2);
     expect(seen[1]!.body).toBe(seen[0]!.body);

@@ -4,8 +4,8 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { deliveryHeaders } from '../../common/delivery-headers.ts';
-import { standardWebhooksKey, verifyWebhook, WebhookVerificationError, type VerificationFailure } from '../../lib/webhooks.ts';
 import * as toolkit from '../../lib/index.ts';
+import { standardWebhooksKey, type VerificationFailure, verifyWebhook, WebhookVerificationError } from '../../lib/webhooks.ts';
 
 const SECRET = 'whsec_2f6c1e8a9b7d4c3e5f1a0b9c';
 const OTHER = 'whsec_another_secret_value_01';
@@ -20,7 +20,14 @@ const EXAMPLE = {
 const AT_EXAMPLE = () => 1793611800_000 + 42_000;
 
 const headersFor = (raw: string, secret: string, extra: Partial<Parameters<typeof deliveryHeaders>[0]> = {}) =>
-  deliveryHeaders({ body: raw, eventType: 'finding.created', deliveryId: crypto.randomUUID(), webhookId: 'whk_01jbz4c8d2e6f0g4h8j2k6m0n4', secret, ...extra });
+  deliveryHeaders({
+    body: raw,
+    eventType: 'finding.created',
+    deliveryId: crypto.randomUUID(),
+    webhookId: 'whk_01jbz4c8d2e6f0g4h8j2k6m0n4',
+    secret,
+    ...extra,
+  });
 
 function refusal(call: () => unknown): VerificationFailure {
   try {
@@ -34,7 +41,10 @@ function refusal(call: () => unknown): VerificationFailure {
 
 describe('verifyWebhook', () => {
   it('verifies the document’s worked example, as the standardwebhooks library does with the base64 of the secret', () => {
-    expect(verifyWebhook(RAW, EXAMPLE, SECRET, { now: AT_EXAMPLE })).toMatchObject({ event: 'finding.created', data: { severity: 'high' } });
+    expect(verifyWebhook(RAW, EXAMPLE, SECRET, { now: AT_EXAMPLE })).toMatchObject({
+      event: 'finding.created',
+      data: { severity: 'high' },
+    });
     expect(standardWebhooksKey(SECRET)).toBe('d2hzZWNfMmY2YzFlOGE5YjdkNGMzZTVmMWEwYjlj');
     const library = new Webhook(standardWebhooksKey(SECRET));
     const now = Date.now();
@@ -47,7 +57,13 @@ describe('verifyWebhook', () => {
   it('takes Node headers, Fetch Headers, bytes or a string, and any of several secrets', () => {
     const headers = headersFor(RAW, SECRET);
     expect(verifyWebhook(Buffer.from(RAW), new Headers(headers), [OTHER, SECRET]).event).toBe('finding.created');
-    expect(verifyWebhook(new TextEncoder().encode(RAW), Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toUpperCase(), v])), SECRET).event).toBe('finding.created');
+    expect(
+      verifyWebhook(
+        new TextEncoder().encode(RAW),
+        Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toUpperCase(), v])),
+        SECRET,
+      ).event,
+    ).toBe('finding.created');
     // A rotation in progress: two entries, either secret verifies.
     const rotating = headersFor(RAW, SECRET, { previousSecret: OTHER });
     expect(rotating['webhook-signature']!.split(' ')).toHaveLength(2);

@@ -1,9 +1,18 @@
 // Receiving events with the package, as an integrator would: verify the signature over the raw
 // bytes, then parse into the typed event. Bodies are the document's own examples.
 import { describe, expect, it } from 'vitest';
-import { EVENT_TYPES, InvalidEventError, parseEvent, sign, SIGNATURE_HEADER, validateEvent, verifySignature, type EventOf } from '../../lib/webhooks.ts';
-import * as toolkit from '../../lib/index.ts';
 import { listMediaTypes, loadDocument } from '../../lib/document.ts';
+import * as toolkit from '../../lib/index.ts';
+import {
+  EVENT_TYPES,
+  type EventOf,
+  InvalidEventError,
+  parseEvent,
+  SIGNATURE_HEADER,
+  sign,
+  validateEvent,
+  verifySignature,
+} from '../../lib/webhooks.ts';
 
 const SECRET = 'whsec_2f6c1e8a9b7d4c3e5f1a0b9c';
 const deliveries = listMediaTypes(loadDocument())
@@ -12,9 +21,14 @@ const deliveries = listMediaTypes(loadDocument())
 
 describe('secmon-api/webhooks', () => {
   it('covers the six event types, and the root entry exports the same functions', () => {
-    expect([...EVENT_TYPES].sort()).toEqual(
-      ['compliance.changed', 'device.connected', 'device.disconnected', 'finding.created', 'finding.resolved', 'scan.completed'],
-    );
+    expect([...EVENT_TYPES].sort()).toEqual([
+      'compliance.changed',
+      'device.connected',
+      'device.disconnected',
+      'finding.created',
+      'finding.resolved',
+      'scan.completed',
+    ]);
     expect(new Set(deliveries.map((delivery) => (delivery.body as { event: string }).event))).toEqual(new Set(EVENT_TYPES));
     expect(toolkit.parseEvent).toBe(parseEvent);
     expect(toolkit.verifySignature).toBe(verifySignature);
@@ -61,7 +75,8 @@ describe('secmon-api/webhooks', () => {
   });
 
   it('accepts what the Versioning section lets v1 add: unknown fields and enum values, and keeps them', () => {
-    const created = deliveries.find((delivery) => (delivery.body as { event: string }).event === 'finding.created')!.body as EventOf<'finding.created'>;
+    const created = deliveries.find((delivery) => (delivery.body as { event: string }).event === 'finding.created')!
+      .body as EventOf<'finding.created'>;
     const newer = { ...created, delivered_by: 'eu-1', data: { ...created.data, severity: 'urgent', asset_tags: ['laptop'] } };
     const event = parseEvent(JSON.stringify(newer));
     expect(event).toEqual(newer);

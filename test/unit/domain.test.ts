@@ -6,9 +6,9 @@ import type { components } from '../../generated/schema.d.ts';
 import { decodeCursor, encodeCursor } from '../../server/domain/cursor.ts';
 import { etagOf, ifMatchSatisfied, ifNoneMatchHits } from '../../server/domain/etag.ts';
 import { eventsForFindingChange } from '../../server/domain/events.ts';
-import { canTransition, newFinding, updatedFinding, type FindingStatus } from '../../server/domain/findings.ts';
+import { canTransition, type FindingStatus, newFinding, updatedFinding } from '../../server/domain/findings.ts';
 import { encodeBase32, newId, uuidv7Bytes } from '../../server/domain/ids.ts';
-import { schemaErrors, DEVICE_ID } from '../server/helpers.ts';
+import { DEVICE_ID, schemaErrors } from '../server/helpers.ts';
 
 type Finding = components['schemas']['Finding'];
 
@@ -94,9 +94,14 @@ describe('etags', () => {
 
 const STATUSES: FindingStatus[] = ['open', 'in_progress', 'resolved', 'suppressed'];
 const ALLOWED = new Set([
-  'open>in_progress', 'open>resolved', 'open>suppressed',
-  'in_progress>open', 'in_progress>resolved', 'in_progress>suppressed',
-  'resolved>open', 'suppressed>open',
+  'open>in_progress',
+  'open>resolved',
+  'open>suppressed',
+  'in_progress>open',
+  'in_progress>resolved',
+  'in_progress>suppressed',
+  'resolved>open',
+  'suppressed>open',
 ]);
 
 describe('finding life cycle', () => {
@@ -108,7 +113,11 @@ describe('finding life cycle', () => {
     }
   });
 
-  const created = newFinding('fnd_01jbz3k7q2w9x8v6t5r4p3n2m1', { title: 'SSH root login', severity: 'high', device_id: DEVICE_ID }, '2026-11-02T09:30:00.000Z') as Finding;
+  const created = newFinding(
+    'fnd_01jbz3k7q2w9x8v6t5r4p3n2m1',
+    { title: 'SSH root login', severity: 'high', device_id: DEVICE_ID },
+    '2026-11-02T09:30:00.000Z',
+  ) as Finding;
 
   it('creates open findings with defaults that match the schema', () => {
     expect(created).toMatchObject({ status: 'open', resolution: null, resolved_at: null, policy_id: null, description: '' });
@@ -117,14 +126,30 @@ describe('finding life cycle', () => {
   });
 
   it('refuses last_seen_at before first_seen_at', () => {
-    const result = newFinding('fnd_01jbz3k7q2w9x8v6t5r4p3n2m1', { title: 't', severity: 'low', device_id: DEVICE_ID, first_seen_at: '2026-01-02T00:00:00Z', last_seen_at: '2026-01-01T00:00:00Z' }, '2026-11-02T09:30:00.000Z');
+    const result = newFinding(
+      'fnd_01jbz3k7q2w9x8v6t5r4p3n2m1',
+      { title: 't', severity: 'low', device_id: DEVICE_ID, first_seen_at: '2026-01-02T00:00:00Z', last_seen_at: '2026-01-01T00:00:00Z' },
+      '2026-11-02T09:30:00.000Z',
+    );
     expect(result).toEqual({ kind: 'validation', pointer: '/body/last_seen_at', message: 'must not be earlier than first_seen_at' });
   });
 
   it('stamps resolved_at on entering resolved, keeps it while resolved, clears it on reopen', () => {
-    const resolved = updatedFinding(created, { title: 't', severity: 'high', status: 'resolved', resolution: { reason: 'fixed' } }, '2026-11-03T00:00:00.000Z') as Finding;
-    expect(resolved).toMatchObject({ status: 'resolved', resolved_at: '2026-11-03T00:00:00.000Z', resolution: { reason: 'fixed', comment: '' } });
-    const edited = updatedFinding(resolved, { title: 'renamed', severity: 'high', status: 'resolved', resolution: { reason: 'duplicate' } }, '2026-11-04T00:00:00.000Z') as Finding;
+    const resolved = updatedFinding(
+      created,
+      { title: 't', severity: 'high', status: 'resolved', resolution: { reason: 'fixed' } },
+      '2026-11-03T00:00:00.000Z',
+    ) as Finding;
+    expect(resolved).toMatchObject({
+      status: 'resolved',
+      resolved_at: '2026-11-03T00:00:00.000Z',
+      resolution: { reason: 'fixed', comment: '' },
+    });
+    const edited = updatedFinding(
+      resolved,
+      { title: 'renamed', severity: 'high', status: 'resolved', resolution: { reason: 'duplicate' } },
+      '2026-11-04T00:00:00.000Z',
+    ) as Finding;
     expect(edited.resolved_at).toBe('2026-11-03T00:00:00.000Z');
     const reopened = updatedFinding(edited, { title: 'renamed', severity: 'high', status: 'open' }, '2026-11-05T00:00:00.000Z') as Finding;
     expect(reopened).toMatchObject({ status: 'open', resolved_at: null, resolution: null, updated_at: '2026-11-05T00:00:00.000Z' });
@@ -132,8 +157,16 @@ describe('finding life cycle', () => {
   });
 
   it('refuses an illegal transition without changing anything', () => {
-    const suppressed = updatedFinding(created, { title: 't', severity: 'high', status: 'suppressed', resolution: { reason: 'wont_fix' } }, '2026-11-03T00:00:00.000Z') as Finding;
-    const result = updatedFinding(suppressed, { title: 't', severity: 'high', status: 'resolved', resolution: { reason: 'fixed' } }, '2026-11-04T00:00:00.000Z');
+    const suppressed = updatedFinding(
+      created,
+      { title: 't', severity: 'high', status: 'suppressed', resolution: { reason: 'wont_fix' } },
+      '2026-11-03T00:00:00.000Z',
+    ) as Finding;
+    const result = updatedFinding(
+      suppressed,
+      { title: 't', severity: 'high', status: 'resolved', resolution: { reason: 'fixed' } },
+      '2026-11-04T00:00:00.000Z',
+    );
     expect(result).toMatchObject({ kind: 'invalid-transition' });
   });
 
@@ -147,7 +180,11 @@ describe('finding life cycle', () => {
 describe('events of a finding change', () => {
   const at = '2026-11-02T09:30:00.000Z';
   const finding = {
-    ...(newFinding('fnd_01jbz3k7q2w9x8v6t5r4p3n2m1', { title: 'SSH root login', severity: 'high', device_id: DEVICE_ID, policy_id: 'pol_01jbz1a2b3c4d5e6f7g8h9j0k1' }, at) as Finding),
+    ...(newFinding(
+      'fnd_01jbz3k7q2w9x8v6t5r4p3n2m1',
+      { title: 'SSH root login', severity: 'high', device_id: DEVICE_ID, policy_id: 'pol_01jbz1a2b3c4d5e6f7g8h9j0k1' },
+      at,
+    ) as Finding),
   };
   const resolved: Finding = { ...finding, status: 'resolved', resolution: { reason: 'fixed', comment: '' }, resolved_at: at };
 
@@ -167,7 +204,12 @@ describe('events of a finding change', () => {
   });
 
   it('resolve: finding.resolved with the reason, once', () => {
-    const events = eventsForFindingChange({ before: finding, after: resolved, compliance: [{ policy_id: finding.policy_id!, before: 'non_compliant', after: 'compliant' }], at });
+    const events = eventsForFindingChange({
+      before: finding,
+      after: resolved,
+      compliance: [{ policy_id: finding.policy_id!, before: 'non_compliant', after: 'compliant' }],
+      at,
+    });
     expect(events.map((event) => event.event)).toEqual(['finding.resolved', 'compliance.changed']);
     expect(schemaErrors('FindingResolvedEvent', events[0])).toBe('');
     expect(events[0]!.data).toMatchObject({ resolution_reason: 'fixed', resolved_at: at });
@@ -176,11 +218,23 @@ describe('events of a finding change', () => {
 
   it('suppress emits no finding.resolved; an unchanged compliance emits nothing', () => {
     const suppressed: Finding = { ...finding, status: 'suppressed', resolution: { reason: 'wont_fix', comment: '' } };
-    expect(eventsForFindingChange({ before: finding, after: suppressed, compliance: [{ policy_id: finding.policy_id!, before: 'compliant', after: 'compliant' }], at })).toEqual([]);
+    expect(
+      eventsForFindingChange({
+        before: finding,
+        after: suppressed,
+        compliance: [{ policy_id: finding.policy_id!, before: 'compliant', after: 'compliant' }],
+        at,
+      }),
+    ).toEqual([]);
   });
 
   it('delete: compliance.changed with finding_id null', () => {
-    const events = eventsForFindingChange({ before: finding, after: null, compliance: [{ policy_id: finding.policy_id!, before: 'non_compliant', after: 'compliant' }], at });
+    const events = eventsForFindingChange({
+      before: finding,
+      after: null,
+      compliance: [{ policy_id: finding.policy_id!, before: 'non_compliant', after: 'compliant' }],
+      at,
+    });
     expect(events).toHaveLength(1);
     expect(events[0]!.data).toMatchObject({ finding_id: null, current_status: 'compliant' });
     expect(schemaErrors('ComplianceChangedEvent', events[0])).toBe('');

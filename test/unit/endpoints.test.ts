@@ -1,7 +1,7 @@
 // The per-endpoint rules on their own: the limit that halves and grows back, the circuit that
 // opens after BREAK_AFTER failures and half-opens for a probe, the reserve and the failing cap.
 import { describe, expect, it } from 'vitest';
-import { BREAK_AFTER, EndpointScheduler, healthOf, type DueCandidate } from '../../server/webhooks/endpoints.ts';
+import { BREAK_AFTER, type DueCandidate, EndpointScheduler, healthOf } from '../../server/webhooks/endpoints.ts';
 
 const NOW = 1_000_000;
 const fresh = (id: string): DueCandidate => ({ webhookId: id, attempts: 0 });
@@ -63,7 +63,9 @@ describe('EndpointScheduler', () => {
 
   it('gives every webhook its first slot before a second, and keeps a quarter of the slots for first slots', () => {
     const endpoints = scheduler(8, 8);
-    const chosen = endpoints.plan(NOW).choose([fresh('a'), fresh('a'), fresh('a'), fresh('a'), fresh('a'), fresh('a'), fresh('b'), fresh('c')]);
+    const chosen = endpoints
+      .plan(NOW)
+      .choose([fresh('a'), fresh('a'), fresh('a'), fresh('a'), fresh('a'), fresh('a'), fresh('b'), fresh('c')]);
     // 8 slots, reserve 2: a, b, c first; then a's extras while more than 2 would stay free.
     expect(chosen.map((candidate) => candidate.webhookId)).toEqual(['a', 'a', 'a', 'a', 'b', 'c']);
   });

@@ -9,7 +9,10 @@ const sqliteError = (errcode: number, message: string) => Object.assign(new Erro
 describe('database faults', () => {
   it('sorts PostgreSQL and node-postgres errors into unavailable and full, with their cause', () => {
     expect(classifyDatabaseError(pgError('57014'))).toEqual({ kind: 'unavailable', cause: 'statement timeout' });
-    expect(classifyDatabaseError(pgError('57P01'))).toEqual({ kind: 'unavailable', cause: 'database shutting down (administrator command)' });
+    expect(classifyDatabaseError(pgError('57P01'))).toEqual({
+      kind: 'unavailable',
+      cause: 'database shutting down (administrator command)',
+    });
     expect(classifyDatabaseError(pgError('57P03'))?.kind).toBe('unavailable');
     expect(classifyDatabaseError(pgError('08006'))?.kind).toBe('unavailable');
     expect(classifyDatabaseError(pgError('ECONNREFUSED'))).toEqual({ kind: 'unavailable', cause: 'connection refused' });
@@ -37,7 +40,11 @@ describe('database faults', () => {
   it('keeps a failed ROLLBACK beside the error that caused it', async () => {
     const cause = sqliteError(13, 'database or disk is full');
     const failedRollback = sqliteError(1, 'cannot rollback - no transaction is active');
-    expect(rollBackAfterSync(cause, () => { throw failedRollback; })).toBe(false);
+    expect(
+      rollBackAfterSync(cause, () => {
+        throw failedRollback;
+      }),
+    ).toBe(false);
     expect(faultLogFields(cause)).toEqual({ cause: 'database or disk is full', rollbackErr: failedRollback });
 
     const lost = new Error('Connection terminated unexpectedly');

@@ -10,7 +10,10 @@ const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/g;
 
 function sources(folder: string): string[] {
   return readdirSync(join(ROOT, folder), { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.parentPath.includes('node_modules') && !entry.parentPath.includes('dist'))
+    .filter(
+      (entry) =>
+        entry.isFile() && entry.name.endsWith('.ts') && !entry.parentPath.includes('node_modules') && !entry.parentPath.includes('dist'),
+    )
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
@@ -18,7 +21,10 @@ function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of FOLDERS.flatMap(sources)) {
     const text = readFileSync(file, 'utf8');
-    graph.set(file, [...text.matchAll(IMPORT)].map((match) => resolve(dirname(file), match[1]!)).filter((target) => target.endsWith('.ts')));
+    graph.set(
+      file,
+      [...text.matchAll(IMPORT)].map((match) => resolve(dirname(file), match[1]!)).filter((target) => target.endsWith('.ts')),
+    );
   }
   return graph;
 }
@@ -59,6 +65,10 @@ describe('imports', () => {
 
   it('the contract kit is product code: nothing in test/contract imports a test framework', () => {
     const framework = /from\s+'(vitest|vitest\/[^']*)'/;
-    expect(sources('test/contract').filter((file) => framework.test(readFileSync(file, 'utf8'))).map((file) => relative(ROOT, file))).toEqual([]);
+    expect(
+      sources('test/contract')
+        .filter((file) => framework.test(readFileSync(file, 'utf8')))
+        .map((file) => relative(ROOT, file)),
+    ).toEqual([]);
   });
 });

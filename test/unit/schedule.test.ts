@@ -1,7 +1,14 @@
 // The retry schedule as plain functions: delays, jitter bounds, Retry-After, scaling, the end.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JITTER, MAX_ATTEMPTS, MAX_RETRY_AFTER_MS, RETRY_DELAYS_MS, parseRetryAfter, retryDelayMs } from '../../server/webhooks/schedule.ts';
+import {
+  JITTER,
+  MAX_ATTEMPTS,
+  MAX_RETRY_AFTER_MS,
+  parseRetryAfter,
+  RETRY_DELAYS_MS,
+  retryDelayMs,
+} from '../../server/webhooks/schedule.ts';
 
 const HOUR = 3_600_000;
 const middle = () => 0.5; // no jitter
@@ -55,6 +62,7 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Mon, 02 Nov 2026 09:00:00 GMT', now)).toBe(0);
   });
   it('ignores what it cannot use', () => {
-    for (const value of [null, undefined, '', '-5', '1.5', 'soon', 'Mon, 99 Foo 2026']) expect(parseRetryAfter(value, now), String(value)).toBeNull();
+    for (const value of [null, undefined, '', '-5', '1.5', 'soon', 'Mon, 99 Foo 2026'])
+      expect(parseRetryAfter(value, now), String(value)).toBeNull();
   });
 });

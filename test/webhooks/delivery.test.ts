@@ -1,13 +1,13 @@
 // End to end: changes through the API (and the simulator for device and scan events) reach a
 // real loopback receiver, signed, with the documented headers and schema-valid bodies.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_TYPES, parseEvent, validateEvent, type EventType } from '../../lib/events.ts';
-import { verifySignature } from '../../lib/signing.ts';
 import { USER_AGENT } from '../../common/delivery-headers.ts';
+import { EVENT_TYPES, type EventType, parseEvent, validateEvent } from '../../lib/events.ts';
+import { verifySignature } from '../../lib/signing.ts';
+import { type Receipt, startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
+import { sleep, waitUntil } from '../../scripts/wait.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
-import { startReceiver, type Receipt, type TestReceiver } from '../../scripts/receiver.ts';
-import { sleep, waitUntil } from '../../scripts/wait.ts';
 
 const SECRET = 'whsec_delivery_test_0123456789';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -7,12 +7,12 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliveryHeaders } from '../../common/delivery-headers.ts';
 import { createReceiverApp } from '../../examples/receiver/app.ts';
 import type { WebhookEvent } from '../../lib/events.ts';
-import { deliveryHeaders } from '../../common/delivery-headers.ts';
+import { waitUntil } from '../../scripts/wait.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
-import { waitUntil } from '../../scripts/wait.ts';
 
 const SECRET = 'whsec_example_receiver_4f9a2c';
 const MAIN = fileURLToPath(new URL('../../examples/receiver/main.ts', import.meta.url));
@@ -25,10 +25,16 @@ const handled: { event: WebhookEvent; deliveryId: string }[] = [];
 
 beforeAll(async () => {
   const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(line) });
-  server = createReceiverApp({ secret: SECRET, logger, onEvent: (event, deliveryId) => void handled.push({ event, deliveryId }) }).listen(0, '127.0.0.1');
+  server = createReceiverApp({ secret: SECRET, logger, onEvent: (event, deliveryId) => void handled.push({ event, deliveryId }) }).listen(
+    0,
+    '127.0.0.1',
+  );
   await once(server, 'listening');
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
-  t = await startTestServer({ delivery: { retryScale: 0.001, timeoutMs: 2000, concurrency: 8, perWebhookConcurrency: 4 } }, { workers: [deliveryWorker()] });
+  t = await startTestServer(
+    { delivery: { retryScale: 0.001, timeoutMs: 2000, concurrency: 8, perWebhookConcurrency: 4 } },
+    { workers: [deliveryWorker()] },
+  );
 });
 afterAll(async () => {
   await t.close();
@@ -55,7 +61,9 @@ describe('example receiver', () => {
   it('verifies and handles a real delivery from the reference server, never logging the secret', async () => {
     const webhook = await t.fetch('/v1/webhooks', { method: 'POST', json: { url, events: ['finding.created'], secret: SECRET } });
     expect(webhook.status).toBe(201);
-    const finding = await (await t.fetch('/v1/findings', { method: 'POST', json: { title: 'USB storage allowed', severity: 'low', device_id: DEVICE_ID } })).json();
+    const finding = await (
+      await t.fetch('/v1/findings', { method: 'POST', json: { title: 'USB storage allowed', severity: 'low', device_id: DEVICE_ID } })
+    ).json();
     expect(await waitUntil(() => handled.some(({ event }) => event.event === 'finding.created')), 'finding.created handled').toBe(true);
     const { event } = handled.find((entry) => entry.event.event === 'finding.created')!;
     expect(event.event === 'finding.created' && event.data.finding_id).toBe(finding.id);

@@ -4,12 +4,12 @@
 // a baseline measured earlier in the same test, on the same server.
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseEvent } from '../../lib/events.ts';
+import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
+import { waitUntil } from '../../scripts/wait.ts';
 import type { DeliveryConfig } from '../../server/config.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { JITTER, RETRY_DELAYS_MS } from '../../server/webhooks/schedule.ts';
 import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
-import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
-import { waitUntil } from '../../scripts/wait.ts';
 
 const DELIVERY: DeliveryConfig = { retryScale: 0.001, timeoutMs: 2000, concurrency: 16, perWebhookConcurrency: 8 };
 const BLACK_HOLES = 10;
@@ -25,7 +25,10 @@ afterEach(async () => {
 });
 
 async function subscribe(server: TestServer, receiver: TestReceiver): Promise<string> {
-  const response = await server.fetch('/v1/webhooks', { method: 'POST', json: { url: `${receiver.url}/hook`, events: ['finding.created'] } });
+  const response = await server.fetch('/v1/webhooks', {
+    method: 'POST',
+    json: { url: `${receiver.url}/hook`, events: ['finding.created'] },
+  });
   expect(response.status).toBe(201);
   return (await response.json()).id;
 }
@@ -36,7 +39,10 @@ async function latencies(server: TestServer, healthy: TestReceiver, count: numbe
   const before = healthy.receipts.length;
   for (let index = 0; index < count; index++) {
     const at = performance.now();
-    const response = await server.fetch('/v1/findings', { method: 'POST', json: { title: `Finding ${index}`, severity: 'low', device_id: DEVICE_ID } });
+    const response = await server.fetch('/v1/findings', {
+      method: 'POST',
+      json: { title: `Finding ${index}`, severity: 'low', device_id: DEVICE_ID },
+    });
     expect(response.status).toBe(201);
     sentAt.set((await response.json()).id, at);
     await new Promise((resolve) => setTimeout(resolve, PACE_MS));

@@ -1,11 +1,11 @@
 // The dispatcher's bounds: attempts in flight overall and per webhook, how much of an answer it
 // reads, and what it never writes to the log.
 import { afterEach, describe, expect, it } from 'vitest';
+import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
+import { waitUntil } from '../../scripts/wait.ts';
 import type { DeliveryConfig } from '../../server/config.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
-import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
-import { waitUntil } from '../../scripts/wait.ts';
 
 const SECRET = 'whsec_limits_test_never_logged_77';
 
@@ -26,7 +26,10 @@ async function serve(delivery: Partial<DeliveryConfig>): Promise<TestServer> {
 }
 
 async function subscribe(server: TestServer, receiver: TestReceiver): Promise<string> {
-  const response = await server.fetch('/v1/webhooks', { method: 'POST', json: { url: `${receiver.url}/hook`, events: ['finding.created'], secret: SECRET } });
+  const response = await server.fetch('/v1/webhooks', {
+    method: 'POST',
+    json: { url: `${receiver.url}/hook`, events: ['finding.created'], secret: SECRET },
+  });
   expect(response.status).toBe(201);
   return (await response.json()).id;
 }
@@ -34,7 +37,10 @@ async function subscribe(server: TestServer, receiver: TestReceiver): Promise<st
 const createFindings = (server: TestServer, count: number) =>
   Promise.all(
     Array.from({ length: count }, async (_, index) => {
-      const response = await server.fetch('/v1/findings', { method: 'POST', json: { title: `Finding ${index}`, severity: 'low', device_id: DEVICE_ID } });
+      const response = await server.fetch('/v1/findings', {
+        method: 'POST',
+        json: { title: `Finding ${index}`, severity: 'low', device_id: DEVICE_ID },
+      });
       expect(response.status).toBe(201);
     }),
   );
@@ -72,7 +78,11 @@ describe('dispatcher limits', () => {
     await createFindings(server, 1);
     await chatty.waitFor(1);
     await waitUntil(async () => (await server.server.app.store.outbox.listDeliveries(id))[0]?.state === 'delivered');
-    expect((await server.server.app.store.outbox.listDeliveries(id))[0]).toMatchObject({ state: 'delivered', attempts: 1, lastStatus: 200 });
+    expect((await server.server.app.store.outbox.listDeliveries(id))[0]).toMatchObject({
+      state: 'delivered',
+      attempts: 1,
+      lastStatus: 200,
+    });
   });
 
   it('logs deliveries without the secret or the URL', async () => {

@@ -2,14 +2,14 @@
 // retryScale: retries on the schedule with identical bytes and delivery id, 410 disables,
 // 3xx is not followed, Retry-After stretches a wait, and a run that exhausts disables.
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseEvent, type EventType } from '../../lib/events.ts';
+import { type EventType, parseEvent } from '../../lib/events.ts';
 import { verifySignature } from '../../lib/signing.ts';
-import type { DeliveryConfig } from '../../server/config.ts';
-import { JITTER, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../server/webhooks/schedule.ts';
-import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
-import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
 import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
 import { sleep, waitUntil } from '../../scripts/wait.ts';
+import type { DeliveryConfig } from '../../server/config.ts';
+import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
+import { JITTER, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../server/webhooks/schedule.ts';
+import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
 
 const SECRET = 'whsec_retry_test_abcdefghijkl';
 const TIMEOUT_MS = 400;
@@ -22,7 +22,10 @@ afterEach(async () => {
   receiver = t = undefined;
 });
 
-async function setup(retryScale: number, events: EventType[] = ['finding.created']): Promise<{ t: TestServer; receiver: TestReceiver; webhookId: string }> {
+async function setup(
+  retryScale: number,
+  events: EventType[] = ['finding.created'],
+): Promise<{ t: TestServer; receiver: TestReceiver; webhookId: string }> {
   const delivery: DeliveryConfig = { retryScale, timeoutMs: TIMEOUT_MS, concurrency: 8, perWebhookConcurrency: 4 };
   t = await startTestServer({ delivery }, { workers: [deliveryWorker()] });
   receiver = await startReceiver();
@@ -68,7 +71,11 @@ describe('retries', () => {
     await waitUntil(async () => (await t.server.app.store.outbox.listDeliveries(webhookId))[0]?.state === 'delivered');
     const [row] = await t.server.app.store.outbox.listDeliveries(webhookId);
     expect(row).toMatchObject({ state: 'delivered', attempts: 4, lastStatus: 200 });
-    expect(await webhook(t, webhookId)).toMatchObject({ enabled: true, disabled_reason: null, last_delivery: { status_code: 200, succeeded: true } });
+    expect(await webhook(t, webhookId)).toMatchObject({
+      enabled: true,
+      disabled_reason: null,
+      last_delivery: { status_code: 200, succeeded: true },
+    });
   });
 
   it('410 disables the webhook at once (endpoint_gone); later events are not sent', async () => {
@@ -78,7 +85,11 @@ describe('retries', () => {
     await receiver.waitFor(1);
     await waitUntil(async () => (await webhook(t, webhookId)).enabled === false);
     const after = await webhook(t, webhookId);
-    expect(after).toMatchObject({ enabled: false, disabled_reason: 'endpoint_gone', last_delivery: { status_code: 410, succeeded: false } });
+    expect(after).toMatchObject({
+      enabled: false,
+      disabled_reason: 'endpoint_gone',
+      last_delivery: { status_code: 410, succeeded: false },
+    });
     expect((await t.server.app.store.outbox.listDeliveries(webhookId))[0]).toMatchObject({ state: 'gone', attempts: 1 });
 
     expect((await createFinding(t)).status).toBe(201);
@@ -98,7 +109,7 @@ describe('retries', () => {
     expect(row).toMatchObject({ state: 'delivered', attempts: 3 });
   });
 
-  it("honours a longer Retry-After (scaled like the schedule)", async () => {
+  it('honours a longer Retry-After (scaled like the schedule)', async () => {
     const scale = 0.001;
     const { t, receiver } = await setup(scale);
     // 1000 s at scale 0.001 is 1 s, far longer than the scheduled 5 s × 0.001.
@@ -117,7 +128,15 @@ describe('retries', () => {
     await sleep(300);
     expect(receiver.receipts).toHaveLength(MAX_ATTEMPTS);
     await waitUntil(async () => (await t.server.app.store.outbox.listDeliveries(webhookId))[0]?.state === 'failed');
-    expect((await t.server.app.store.outbox.listDeliveries(webhookId))[0]).toMatchObject({ state: 'failed', attempts: MAX_ATTEMPTS, lastStatus: 500 });
-    expect(await webhook(t, webhookId)).toMatchObject({ enabled: false, disabled_reason: 'failing', last_delivery: { status_code: 500, succeeded: false } });
+    expect((await t.server.app.store.outbox.listDeliveries(webhookId))[0]).toMatchObject({
+      state: 'failed',
+      attempts: MAX_ATTEMPTS,
+      lastStatus: 500,
+    });
+    expect(await webhook(t, webhookId)).toMatchObject({
+      enabled: false,
+      disabled_reason: 'failing',
+      last_delivery: { status_code: 500, succeeded: false },
+    });
   });
 });

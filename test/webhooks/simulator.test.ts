@@ -4,10 +4,10 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES, parseEvent, validateEvent } from '../../lib/events.ts';
+import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
 import { parseTriggerArgs } from '../../server/simulator/cli.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
-import { PROBLEM, READER_KEY, WRITER_KEY, readProblem, startTestServer, type TestServer } from '../server/helpers.ts';
-import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
+import { PROBLEM, READER_KEY, readProblem, startTestServer, type TestServer, WRITER_KEY } from '../server/helpers.ts';
 
 const CLI = fileURLToPath(new URL('../../server/simulator/cli.ts', import.meta.url));
 
@@ -41,7 +41,11 @@ describe('POST /_simulator/events', () => {
   });
 
   it('applies overrides, nested ones included', async () => {
-    const response = await simulate({ event: 'device.disconnected', timestamp: '2026-01-02T03:04:05Z', data: { hostname: 'kiosk-9', reason: 'shutdown' } });
+    const response = await simulate({
+      event: 'device.disconnected',
+      timestamp: '2026-01-02T03:04:05Z',
+      data: { hostname: 'kiosk-9', reason: 'shutdown' },
+    });
     const { event } = await response.json();
     expect(event).toMatchObject({ timestamp: '2026-01-02T03:04:05Z', data: { hostname: 'kiosk-9', reason: 'shutdown' } });
     const scan = await (await simulate({ event: 'scan.completed', data: { new_findings: { critical: 7 } } })).json();
@@ -64,9 +68,17 @@ describe('POST /_simulator/events', () => {
 
     expect((await simulate([1, 2])).status).toBe(400);
 
-    const malformed = await t.fetch('/_simulator/events', { method: 'POST', body: '{"event":', headers: { 'content-type': 'application/json' } });
+    const malformed = await t.fetch('/_simulator/events', {
+      method: 'POST',
+      body: '{"event":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect((await readProblem(malformed)).type).toBe(PROBLEM('malformed-json'));
-    const text = await t.fetch('/_simulator/events', { method: 'POST', body: 'event=scan.completed', headers: { 'content-type': 'text/plain' } });
+    const text = await t.fetch('/_simulator/events', {
+      method: 'POST',
+      body: 'event=scan.completed',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect((await readProblem(text)).type).toBe(PROBLEM('unsupported-media-type'));
   });
 
@@ -80,14 +92,20 @@ describe('POST /_simulator/events', () => {
       expect((await targeted.json()).deliveries).toBe(1);
       const notSubscribed = await readProblem(await simulate({ event: 'device.connected', webhook_id: id }));
       expect(notSubscribed).toMatchObject({ status: 400, type: PROBLEM('validation-error') });
-      expect(notSubscribed.errors).toEqual([{ pointer: '/body/webhook_id', message: expect.stringContaining('does not subscribe to device.connected') }]);
+      expect(notSubscribed.errors).toEqual([
+        { pointer: '/body/webhook_id', message: expect.stringContaining('does not subscribe to device.connected') },
+      ]);
     } finally {
       await t.fetch(`/v1/webhooks/${id}`, { method: 'DELETE' });
     }
   });
 
   it('needs a key with the write scope', async () => {
-    const anonymous = await t.fetch('/_simulator/events', { method: 'POST', json: { event: 'scan.completed' }, headers: { authorization: '' } });
+    const anonymous = await t.fetch('/_simulator/events', {
+      method: 'POST',
+      json: { event: 'scan.completed' },
+      headers: { authorization: '' },
+    });
     expect(anonymous.status).toBe(401);
     expect((await readProblem(await simulate({ event: 'scan.completed' }, READER_KEY))).type).toBe(PROBLEM('forbidden'));
   });
@@ -105,7 +123,10 @@ describe('POST /_simulator/events', () => {
 
 function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -121,12 +142,17 @@ function runCli(args: string[], env: Record<string, string>): Promise<{ code: nu
 
 describe('npm run trigger (CLI)', () => {
   it('parses event type and --field value pairs, dotted paths and JSON scalars', () => {
-    expect(parseTriggerArgs(['scan.completed', '--outcome', 'failed', '--new_findings.high', '3', '--timestamp', '2026-01-01T00:00:00Z'])).toEqual({
+    expect(
+      parseTriggerArgs(['scan.completed', '--outcome', 'failed', '--new_findings.high', '3', '--timestamp', '2026-01-01T00:00:00Z']),
+    ).toEqual({
       event: 'scan.completed',
       timestamp: '2026-01-01T00:00:00Z',
       data: { outcome: 'failed', new_findings: { high: 3 } },
     });
-    expect(parseTriggerArgs(['finding.created', '--title', '"404"', '--policy_id', 'null']).data).toEqual({ title: '404', policy_id: null });
+    expect(parseTriggerArgs(['finding.created', '--title', '"404"', '--policy_id', 'null']).data).toEqual({
+      title: '404',
+      policy_id: null,
+    });
     expect(parseTriggerArgs(['scan.completed', '--webhook', 'whk_01jbz4c8d2e6f0g4h8j2k6m0n4', '--outcome', 'failed'])).toEqual({
       event: 'scan.completed',
       webhook_id: 'whk_01jbz4c8d2e6f0g4h8j2k6m0n4',
@@ -138,7 +164,10 @@ describe('npm run trigger (CLI)', () => {
 
   it('makes the running server deliver the event to a subscribed receiver', async () => {
     const before = receiver.receipts.length;
-    const result = await runCli(['scan.completed', '--outcome', 'failed', '--new_findings.high', '3'], { SECMON_URL: t.url, SECMON_API_KEY: WRITER_KEY });
+    const result = await runCli(['scan.completed', '--outcome', 'failed', '--new_findings.high', '3'], {
+      SECMON_URL: t.url,
+      SECMON_API_KEY: WRITER_KEY,
+    });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/Emitted scan\.completed: 1 delivery queued\./);

@@ -2,17 +2,27 @@
 // production mode) and the delivery-time check on the address a name resolves to.
 import type { LookupAddress } from 'node:dns';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
-import { addressRefusal, checkWebhookUrl, classifyAddress, guardedLookup, systemResolver, urlRefusal, type Resolver } from '../../server/webhooks/ssrf.ts';
-import { PROBLEM, readProblem, startTestServer, type TestServer } from '../server/helpers.ts';
 import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
 import { waitUntil } from '../../scripts/wait.ts';
+import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
+import {
+  addressRefusal,
+  checkWebhookUrl,
+  classifyAddress,
+  guardedLookup,
+  type Resolver,
+  systemResolver,
+  urlRefusal,
+} from '../../server/webhooks/ssrf.ts';
+import { PROBLEM, readProblem, startTestServer, type TestServer } from '../server/helpers.ts';
 
-const fixed = (table: Record<string, string[]>): Resolver => async (hostname) => {
-  const addresses = table[hostname];
-  if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-  return addresses.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 }));
-};
+const fixed =
+  (table: Record<string, string[]>): Resolver =>
+  async (hostname) => {
+    const addresses = table[hostname];
+    if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    return addresses.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
 
 describe('classifyAddress', () => {
   it.each([
@@ -83,10 +93,16 @@ describe('urlRefusal', () => {
 });
 
 describe('checkWebhookUrl (save time)', () => {
-  const resolve = fixed({ 'hooks.example.com': ['93.184.216.34'], 'sneaky.example.com': ['93.184.216.34', '10.0.0.7'], 'localhost': ['127.0.0.1', '::1'] });
+  const resolve = fixed({
+    'hooks.example.com': ['93.184.216.34'],
+    'sneaky.example.com': ['93.184.216.34', '10.0.0.7'],
+    localhost: ['127.0.0.1', '::1'],
+  });
 
   it('refuses a name when any address it resolves to is refused', async () => {
-    expect(await checkWebhookUrl('https://sneaky.example.com/hook', { mode: 'production', resolve })).toMatch(/sneaky\.example\.com resolves to 10\.0\.0\.7 is a private network address/);
+    expect(await checkWebhookUrl('https://sneaky.example.com/hook', { mode: 'production', resolve })).toMatch(
+      /sneaky\.example\.com resolves to 10\.0\.0\.7 is a private network address/,
+    );
     expect(await checkWebhookUrl('https://localhost/hook', { mode: 'production', resolve })).toMatch(/loopback/);
     expect(await checkWebhookUrl('http://localhost/hook', { mode: 'development', resolve })).toBeUndefined();
     expect(await checkWebhookUrl('https://hooks.example.com/hook', { mode: 'production', resolve })).toBeUndefined();
@@ -184,24 +200,39 @@ describe('production server', () => {
         workers: [deliveryWorker({ resolve: fixed({ 'receiver.test': ['127.0.0.1'], localhost: ['127.0.0.1'] }) })],
       },
     );
-    const created = await t.fetch('/v1/webhooks', { method: 'POST', json: { url: `https://receiver.test:${port}/hook`, events: ['finding.created'] } });
+    const created = await t.fetch('/v1/webhooks', {
+      method: 'POST',
+      json: { url: `https://receiver.test:${port}/hook`, events: ['finding.created'] },
+    });
     expect(created.status).toBe(201);
     const { id } = await created.json();
     // Unknown to the save-time resolver (accepted), loopback to the delivery-time one.
-    const local = await t.fetch('/v1/webhooks', { method: 'POST', json: { url: `https://localhost:${port}/hook`, events: ['finding.created'] } });
+    const local = await t.fetch('/v1/webhooks', {
+      method: 'POST',
+      json: { url: `https://localhost:${port}/hook`, events: ['finding.created'] },
+    });
     expect(local.status).toBe(201);
     const localId = (await local.json()).id;
 
-    const finding = await t.fetch('/v1/findings', { method: 'POST', json: { title: 'Open port 445', severity: 'high', device_id: 'dev_01jbz2m4n6p8q0r2s4t6v8w0x2' } });
+    const finding = await t.fetch('/v1/findings', {
+      method: 'POST',
+      json: { title: 'Open port 445', severity: 'high', device_id: 'dev_01jbz2m4n6p8q0r2s4t6v8w0x2' },
+    });
     expect(finding.status).toBe(201);
     // Both refusals recorded: by then any connection the dispatcher made would have been counted.
-    await waitUntil(async () => (await Promise.all([id, localId].map((webhookId) => t!.server.app.store.outbox.listDeliveries(webhookId)))).every(([delivery]) => delivery?.lastError != null));
+    await waitUntil(async () =>
+      (await Promise.all([id, localId].map((webhookId) => t!.server.app.store.outbox.listDeliveries(webhookId)))).every(
+        ([delivery]) => delivery?.lastError != null,
+      ),
+    );
 
     expect(receiver.connections()).toBe(0);
     const [delivery] = await t.server.app.store.outbox.listDeliveries(id);
     expect(delivery!.attempts).toBeGreaterThanOrEqual(1);
     expect(delivery!.lastError).toMatch(/refused: receiver\.test resolves to 127\.0\.0\.1 is a loopback address/);
     expect((await (await t.fetch(`/v1/webhooks/${id}`)).json()).last_delivery).toMatchObject({ status_code: null, succeeded: false });
-    expect((await t.server.app.store.outbox.listDeliveries(localId))[0]!.lastError).toMatch(/refused: localhost resolves to 127\.0\.0\.1 is a loopback address/);
+    expect((await t.server.app.store.outbox.listDeliveries(localId))[0]!.lastError).toMatch(
+      /refused: localhost resolves to 127\.0\.0\.1 is a loopback address/,
+    );
   });
 });

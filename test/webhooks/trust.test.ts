@@ -7,10 +7,10 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { standardWebhooksKey } from '../../lib/standard-webhooks.ts';
 import { verifyWebhook, WebhookVerificationError } from '../../lib/verify-webhook.ts';
+import { type Receipt, startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
 import { replacedWebhook } from '../../server/domain/webhooks.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
-import { PROBLEM, WRITER_KEY, readProblem, startTestServer, type TestServer } from '../server/helpers.ts';
-import { startReceiver, type Receipt, type TestReceiver } from '../../scripts/receiver.ts';
+import { PROBLEM, readProblem, startTestServer, type TestServer, WRITER_KEY } from '../server/helpers.ts';
 
 const OLD = 'whsec_old_secret_0123456789abcdef';
 const NEW = 'whsec_new_secret_fedcba9876543210';
@@ -19,7 +19,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 let t: TestServer;
 let receiver: TestReceiver;
 beforeAll(async () => {
-  t = await startTestServer({ delivery: { retryScale: 0.001, timeoutMs: 2000, concurrency: 8, perWebhookConcurrency: 4 } }, { workers: [deliveryWorker()] });
+  t = await startTestServer(
+    { delivery: { retryScale: 0.001, timeoutMs: 2000, concurrency: 8, perWebhookConcurrency: 4 } },
+    { workers: [deliveryWorker()] },
+  );
   receiver = await startReceiver(204);
 });
 afterAll(async () => {
@@ -28,13 +31,19 @@ afterAll(async () => {
 });
 
 async function createWebhook(path: string, body: Record<string, unknown>): Promise<string> {
-  const response = await t.fetch('/v1/webhooks', { method: 'POST', json: { url: `${receiver.url}${path}`, events: ['scan.completed'], ...body } });
+  const response = await t.fetch('/v1/webhooks', {
+    method: 'POST',
+    json: { url: `${receiver.url}${path}`, events: ['scan.completed'], ...body },
+  });
   expect(response.status, await response.clone().text()).toBe(201);
   return (await response.json()).id;
 }
 
 async function put(id: string, body: Record<string, unknown>): Promise<void> {
-  const response = await t.fetch(`/v1/webhooks/${id}`, { method: 'PUT', json: { url: `${receiver.url}/${id}`, events: ['scan.completed'], ...body } });
+  const response = await t.fetch(`/v1/webhooks/${id}`, {
+    method: 'PUT',
+    json: { url: `${receiver.url}/${id}`, events: ['scan.completed'], ...body },
+  });
   expect(response.status, await response.clone().text()).toBe(200);
   expect(await response.text()).not.toMatch(/whsec_/);
 }
@@ -96,7 +105,13 @@ describe('secret rotation', () => {
     // The replacement as the store records it, a day and a minute ago.
     const replacedAt = new Date(Date.now() - DAY_MS - 60_000).toISOString();
     const { store } = t.server.app;
-    await store.webhooks.replace(replacedWebhook((await store.webhooks.get(id))!, { url: `${receiver.url}/expired`, events: ['scan.completed'], secret: NEW }, replacedAt));
+    await store.webhooks.replace(
+      replacedWebhook(
+        (await store.webhooks.get(id))!,
+        { url: `${receiver.url}/expired`, events: ['scan.completed'], secret: NEW },
+        replacedAt,
+      ),
+    );
     const receipt = await deliveryTo(id);
     expect(signatures(receipt)).toHaveLength(1);
     expect(standard(receipt, NEW)).toMatchObject({ event: 'scan.completed' });
@@ -138,7 +153,9 @@ describe('test events for one webhook', () => {
     const unknown = await send('whk_01jbz4c8d2e6f0g4h8j2k6m0n4');
     expect(unknown).toMatchObject({ status: 400, type: PROBLEM('validation-error') });
     expect(unknown.errors).toEqual([{ pointer: '/body/webhook_id', message: 'no webhook has the id whk_01jbz4c8d2e6f0g4h8j2k6m0n4' }]);
-    expect((await send(id)).errors).toEqual([{ pointer: '/body/webhook_id', message: `webhook ${id} does not subscribe to scan.completed (it receives device.connected)` }]);
+    expect((await send(id)).errors).toEqual([
+      { pointer: '/body/webhook_id', message: `webhook ${id} does not subscribe to scan.completed (it receives device.connected)` },
+    ]);
     expect((await send('https://example.com/hook')).errors?.[0]?.message).toMatch(/must be a webhook id/);
     await put(id, { events: ['device.connected'], enabled: false });
     expect((await send(id, 'device.connected')).errors?.[0]?.message).toMatch(/is disabled/);
@@ -175,5 +192,7 @@ describe('failed authentication per address', () => {
 it('verifyWebhook names the check that failed', () => {
   const receipt = { body: Buffer.from('{}'), headers: { 'webhook-id': 'x', 'webhook-timestamp': '1', 'webhook-signature': 'v1,abc' } };
   expect(() => verifyWebhook(receipt.body, receipt.headers, NEW)).toThrow(WebhookVerificationError);
-  expect(() => verifyWebhook(receipt.body, receipt.headers, NEW)).toThrow(expect.objectContaining({ reason: 'timestamp-out-of-tolerance' }));
+  expect(() => verifyWebhook(receipt.body, receipt.headers, NEW)).toThrow(
+    expect.objectContaining({ reason: 'timestamp-out-of-tolerance' }),
+  );
 });

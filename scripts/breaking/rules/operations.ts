@@ -3,12 +3,16 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { escapePointer, resolveRef } from '../../../lib/document.ts';
 import type { BreakingRuleId } from '../catalogue.ts';
-import { headerNamed, keptOperations, requestBodyOf, responsesOf, type Change, type Comparison, type Direction } from '../model.ts';
+import { type Change, type Comparison, type Direction, headerNamed, keptOperations, requestBodyOf, responsesOf } from '../model.ts';
 
 export type DocumentRule = (comparison: Comparison) => Change[];
 
 /** A change of one operation, concerning that operation's audience. */
-export const changeOf = (rule: BreakingRuleId, op: { audience: Change['audience'][number] }, fields: Omit<Change, 'rule' | 'audience'>): Change => ({
+export const changeOf = (
+  rule: BreakingRuleId,
+  op: { audience: Change['audience'][number] },
+  fields: Omit<Change, 'rule' | 'audience'>,
+): Change => ({
   rule,
   ...fields,
   audience: [op.audience],
@@ -65,7 +69,14 @@ export const requestBodyBecameRequired: DocumentRule = (comparison) =>
     .flatMap((op) => {
       const [before, after] = [requestBodyOf(comparison.base, op.base), requestBodyOf(comparison.revision, op.revision)];
       return after?.required && !before?.required
-        ? [changeOf('request-body-became-required', op, { pointer: `${op.revision.pointer}/requestBody/required`, message: `${op.label}: the request body is now required`, before: before ? false : 'no body', after: true })]
+        ? [
+            changeOf('request-body-became-required', op, {
+              pointer: `${op.revision.pointer}/requestBody/required`,
+              message: `${op.label}: the request body is now required`,
+              before: before ? false : 'no body',
+              after: true,
+            }),
+          ]
         : [];
     });
 
@@ -82,7 +93,13 @@ function accepts(mediaTypes: string[], media: string): boolean {
  */
 export const mediaTypeRemoved: DocumentRule = (comparison) =>
   keptOperations(comparison).flatMap((op) => {
-    const bodies: { what: string; pointer: string; direction: Direction; before?: OpenAPIV3_1.RequestBodyObject['content']; after?: OpenAPIV3_1.RequestBodyObject['content'] }[] = [
+    const bodies: {
+      what: string;
+      pointer: string;
+      direction: Direction;
+      before?: OpenAPIV3_1.RequestBodyObject['content'];
+      after?: OpenAPIV3_1.RequestBodyObject['content'];
+    }[] = [
       {
         what: op.kind === 'api' ? 'request body' : 'event body',
         pointer: `${op.base.pointer}/requestBody`,
@@ -96,12 +113,12 @@ export const mediaTypeRemoved: DocumentRule = (comparison) =>
             // A removed status is status-code-removed's finding, not one per media type.
             .filter((response) => response.revision)
             .map((response) => ({
-            what: `response ${response.status}`,
-            pointer: response.basePointer,
-            direction: 'from-service' as const,
-            before: response.base.content,
-            after: response.revision?.content,
-          }))),
+              what: `response ${response.status}`,
+              pointer: response.basePointer,
+              direction: 'from-service' as const,
+              before: response.base.content,
+              after: response.revision?.content,
+            }))),
     ];
     return bodies.flatMap(({ what, pointer, direction, before, after }) => {
       const kept = Object.keys(after ?? {});
@@ -128,11 +145,24 @@ export const responseHeaderRemoved: DocumentRule = (comparison) =>
         return Object.entries(response.base.headers ?? {}).flatMap(([name, header]) => {
           const after = headerNamed(response.revision!.headers, name);
           if (!after) {
-            return [changeOf('response-header-removed', op, { pointer: `${response.basePointer}/headers/${escapePointer(name)}`, message: `${op.label}: response ${response.status} no longer has the header ${name}` })];
+            return [
+              changeOf('response-header-removed', op, {
+                pointer: `${response.basePointer}/headers/${escapePointer(name)}`,
+                message: `${op.label}: response ${response.status} no longer has the header ${name}`,
+              }),
+            ];
           }
-          const required = (doc: typeof comparison.base, value: unknown) => resolveRef<OpenAPIV3_1.HeaderObject>(doc, value as OpenAPIV3_1.HeaderObject).required === true;
+          const required = (doc: typeof comparison.base, value: unknown) =>
+            resolveRef<OpenAPIV3_1.HeaderObject>(doc, value as OpenAPIV3_1.HeaderObject).required === true;
           return required(comparison.base, header) && !required(comparison.revision, after[1])
-            ? [changeOf('response-header-became-optional', op, { pointer: `${response.revisionPointer}/headers/${escapePointer(after[0])}/required`, message: `${op.label}: response ${response.status} no longer always has the header ${name}`, before: true, after: false })]
+            ? [
+                changeOf('response-header-became-optional', op, {
+                  pointer: `${response.revisionPointer}/headers/${escapePointer(after[0])}/required`,
+                  message: `${op.label}: response ${response.status} no longer always has the header ${name}`,
+                  before: true,
+                  after: false,
+                }),
+              ]
             : [];
         });
       }),

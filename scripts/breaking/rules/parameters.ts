@@ -13,7 +13,12 @@ export const parameterRemoved: DocumentRule = (comparison) =>
     .flatMap((op) =>
       parametersOf(op)
         .filter((pair) => pair.base && !pair.revision)
-        .map((pair) => changeOf('parameter-removed', op, { pointer: pair.base!.pointer, message: `${op.label}: the ${pair.name} parameter was removed` })),
+        .map((pair) =>
+          changeOf('parameter-removed', op, {
+            pointer: pair.base!.pointer,
+            message: `${op.label}: the ${pair.name} parameter was removed`,
+          }),
+        ),
     );
 
 /** A parameter clients must now send: a new required one, or an optional one made required. */
@@ -39,7 +44,10 @@ export const webhookHeaderRemoved: DocumentRule = (comparison) =>
     .filter((op) => op.sent === 'from-service')
     .flatMap((op) =>
       parametersOf(op)
-        .filter(({ base, revision }) => base?.parameter.in === 'header' && (!revision || (base.parameter.required && !revision.parameter.required)))
+        .filter(
+          ({ base, revision }) =>
+            base?.parameter.in === 'header' && (!revision || (base.parameter.required && !revision.parameter.required)),
+        )
         .map(({ base, revision }) =>
           changeOf('webhook-header-removed', op, {
             pointer: (revision ?? base)!.pointer,
@@ -57,7 +65,10 @@ export const signatureSchemeChanged: DocumentRule = (comparison) =>
         .filter((pair) => pair.key === `header ${SIGNATURE_HEADER.toLowerCase()}` && pair.base && pair.revision)
         .flatMap((pair) => {
           const [b, r] = [pair.base!.parameter, pair.revision!.parameter];
-          const [bs, rs] = [resolveRef(comparison.base, b.schema ?? {}), resolveRef(comparison.revision, r.schema ?? {})] as OpenAPIV3_1.SchemaObject[];
+          const [bs, rs] = [
+            resolveRef(comparison.base, b.schema ?? {}),
+            resolveRef(comparison.revision, r.schema ?? {}),
+          ] as OpenAPIV3_1.SchemaObject[];
           const changed: [string, unknown, unknown][] = [
             ['description', b.description, r.description],
             ['pattern', bs!.pattern, rs!.pattern],
@@ -66,7 +77,12 @@ export const signatureSchemeChanged: DocumentRule = (comparison) =>
           return changed
             .filter(([, before, after]) => JSON.stringify(before) !== JSON.stringify(after))
             .map(([what, before, after]) =>
-              changeOf('signature-scheme-changed', op, { pointer: pair.revision!.pointer, message: `the ${SIGNATURE_HEADER} header's ${what} changed`, before, after }),
+              changeOf('signature-scheme-changed', op, {
+                pointer: pair.revision!.pointer,
+                message: `the ${SIGNATURE_HEADER} header's ${what} changed`,
+                before,
+                after,
+              }),
             );
         }),
     );

@@ -4,11 +4,15 @@
 import { escapePointer } from '../../../lib/document.ts';
 import type { BreakingRuleId } from '../catalogue.ts';
 import type { Change, Schema } from '../model.ts';
-import { matchMembers, typesOf, type SchemaPair } from '../schema-pairs.ts';
+import { matchMembers, type SchemaPair, typesOf } from '../schema-pairs.ts';
 
 export type SchemaRule = (pair: SchemaPair) => Change[];
 
-const changeAt = (rule: BreakingRuleId, pair: SchemaPair, fields: Omit<Change, 'rule' | 'audience'>): Change => ({ rule, ...fields, audience: [pair.audience] });
+const changeAt = (rule: BreakingRuleId, pair: SchemaPair, fields: Omit<Change, 'rule' | 'audience'>): Change => ({
+  rule,
+  ...fields,
+  audience: [pair.audience],
+});
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const field = (schema: Schema, key: string) => (schema as Record<string, unknown>)[key];
 
@@ -22,13 +26,26 @@ export const enumValueRemoved: SchemaRule = (pair) => {
   if (!before || !after) return [];
   return before
     .filter((value) => !after.some((kept) => same(kept, value)))
-    .map((value) => changeAt('enum-value-removed', pair, { pointer: `${pair.pointer}/enum`, message: `the value ${JSON.stringify(value)} was removed`, before, after }));
+    .map((value) =>
+      changeAt('enum-value-removed', pair, {
+        pointer: `${pair.pointer}/enum`,
+        message: `the value ${JSON.stringify(value)} was removed`,
+        before,
+        after,
+      }),
+    );
 };
 
 /** A free request value is now limited to a list. */
 export const becameEnum: SchemaRule = (pair) =>
   pair.direction === 'to-service' && !pair.base.enum && !('const' in pair.base) && pair.revision.enum
-    ? [changeAt('became-enum', pair, { pointer: `${pair.pointer}/enum`, message: 'the value is now limited to an enum', after: pair.revision.enum })]
+    ? [
+        changeAt('became-enum', pair, {
+          pointer: `${pair.pointer}/enum`,
+          message: 'the value is now limited to an enum',
+          after: pair.revision.enum,
+        }),
+      ]
     : [];
 
 /** A request const added or changed narrows; a response or event const changed or removed widens. */
@@ -37,7 +54,14 @@ export const constChanged: SchemaRule = (pair) => {
   if (!had && !has) return [];
   if (had && has && same(pair.base.const, pair.revision.const)) return [];
   if (pair.direction === 'to-service' ? !has : !had) return [];
-  return [changeAt('const-changed', pair, { pointer: `${pair.pointer}/const`, message: `the const ${had ? (has ? 'changed' : 'was removed') : 'was added'}`, before: pair.base.const, after: pair.revision.const })];
+  return [
+    changeAt('const-changed', pair, {
+      pointer: `${pair.pointer}/const`,
+      message: `the const ${had ? (has ? 'changed' : 'was removed') : 'was added'}`,
+      before: pair.base.const,
+      after: pair.revision.const,
+    }),
+  ];
 };
 
 /** A request field clients must now send (read-only fields are not sent, so they do not count). */
@@ -47,7 +71,12 @@ export const requiredRequestFieldAdded: SchemaRule = (pair) =>
     : (pair.revision.required ?? [])
         .filter((name) => !(pair.base.required ?? []).includes(name) && !pair.revisionProperties[name]?.readOnly)
         .map((name) =>
-          changeAt('required-request-field-added', pair, { pointer: `${pair.pointer}/required`, message: `the request field ${name} is now required`, before: pair.base.required ?? [], after: pair.revision.required }),
+          changeAt('required-request-field-added', pair, {
+            pointer: `${pair.pointer}/required`,
+            message: `the request field ${name} is now required`,
+            before: pair.base.required ?? [],
+            after: pair.revision.required,
+          }),
         );
 
 /**
@@ -74,52 +103,99 @@ export const fieldBecameOptional: SchemaRule = (pair) =>
     : (pair.base.required ?? [])
         .filter((name) => name in pair.revisionProperties && !(pair.revision.required ?? []).includes(name))
         .map((name) =>
-          changeAt('field-became-optional', pair, { pointer: `${pair.pointer}/required`, message: `the response or event field ${name} is no longer always present`, before: pair.base.required, after: pair.revision.required ?? [] }),
+          changeAt('field-became-optional', pair, {
+            pointer: `${pair.pointer}/required`,
+            message: `the response or event field ${name} is no longer always present`,
+            before: pair.base.required,
+            after: pair.revision.required ?? [],
+          }),
         );
 
 /** A request field became readOnly: a validating service refuses it where clients send it. */
 export const fieldBecameReadOnly: SchemaRule = (pair) =>
   pair.direction === 'to-service' && pair.revision.readOnly && !pair.base.readOnly
-    ? [changeAt('field-became-read-only', pair, { pointer: `${pair.pointer}/readOnly`, message: 'the request field became readOnly', before: false, after: true })]
+    ? [
+        changeAt('field-became-read-only', pair, {
+          pointer: `${pair.pointer}/readOnly`,
+          message: 'the request field became readOnly',
+          before: false,
+          after: true,
+        }),
+      ]
     : [];
 
 /** A response or event field became writeOnly: it is no longer sent to those who read it. */
 export const fieldBecameWriteOnly: SchemaRule = (pair) =>
   pair.direction === 'from-service' && pair.revision.writeOnly && !pair.base.writeOnly
-    ? [changeAt('field-became-write-only', pair, { pointer: `${pair.pointer}/writeOnly`, message: 'the response or event field became writeOnly', before: false, after: true })]
+    ? [
+        changeAt('field-became-write-only', pair, {
+          pointer: `${pair.pointer}/writeOnly`,
+          message: 'the response or event field became writeOnly',
+          before: false,
+          after: true,
+        }),
+      ]
     : [];
 
 /** A client that omits a request field or parameter now gets other behaviour. */
 export const defaultChanged: SchemaRule = (pair) =>
   pair.direction === 'to-service' && !same(pair.base.default, pair.revision.default)
-    ? [changeAt('default-changed', pair, { pointer: `${pair.pointer}/default`, message: `the default ${pair.base.default === undefined ? 'was added' : pair.revision.default === undefined ? 'was removed' : 'changed'}`, before: pair.base.default, after: pair.revision.default })]
+    ? [
+        changeAt('default-changed', pair, {
+          pointer: `${pair.pointer}/default`,
+          message: `the default ${pair.base.default === undefined ? 'was added' : pair.revision.default === undefined ? 'was removed' : 'changed'}`,
+          before: pair.base.default,
+          after: pair.revision.default,
+        }),
+      ]
     : [];
 
 const UPPER_BOUNDS = ['maxLength', 'maxItems', 'maxProperties', 'maximum', 'exclusiveMaximum'] as const;
 const LOWER_BOUNDS = ['minLength', 'minItems', 'minProperties', 'minimum', 'exclusiveMinimum'] as const;
 
 /** Bounds that moved toward `tighter`: a bound added counts as tighter, one removed as looser. */
-function boundsMoved(pair: SchemaPair, rule: BreakingRuleId, moved: (before: number | undefined, after: number | undefined, upper: boolean) => boolean): Change[] {
+function boundsMoved(
+  pair: SchemaPair,
+  rule: BreakingRuleId,
+  moved: (before: number | undefined, after: number | undefined, upper: boolean) => boolean,
+): Change[] {
   const bound = (schema: Schema, key: string) => field(schema, key) as number | undefined;
-  return [...UPPER_BOUNDS.map((key) => [key, true] as const), ...LOWER_BOUNDS.map((key) => [key, false] as const)].flatMap(([key, upper]) => {
-    const [before, after] = [bound(pair.base, key), bound(pair.revision, key)];
-    return before !== after && moved(before, after, upper)
-      ? [changeAt(rule, pair, { pointer: `${pair.pointer}/${key}`, message: `${key} went from ${before ?? 'none'} to ${after ?? 'none'}`, before, after })]
-      : [];
-  });
+  return [...UPPER_BOUNDS.map((key) => [key, true] as const), ...LOWER_BOUNDS.map((key) => [key, false] as const)].flatMap(
+    ([key, upper]) => {
+      const [before, after] = [bound(pair.base, key), bound(pair.revision, key)];
+      return before !== after && moved(before, after, upper)
+        ? [
+            changeAt(rule, pair, {
+              pointer: `${pair.pointer}/${key}`,
+              message: `${key} went from ${before ?? 'none'} to ${after ?? 'none'}`,
+              before,
+              after,
+            }),
+          ]
+        : [];
+    },
+  );
 }
 
 /** A request value that was valid is refused: an upper bound lowered or a lower bound raised (or added). */
 export const boundNarrowed: SchemaRule = (pair) =>
   pair.direction !== 'to-service'
     ? []
-    : boundsMoved(pair, 'bound-narrowed', (before, after, upper) => after !== undefined && (before === undefined || (upper ? after < before : after > before)));
+    : boundsMoved(
+        pair,
+        'bound-narrowed',
+        (before, after, upper) => after !== undefined && (before === undefined || (upper ? after < before : after > before)),
+      );
 
 /** A response or event value may now exceed what readers were promised: a bound loosened or dropped. */
 export const boundWidened: SchemaRule = (pair) =>
   pair.direction !== 'from-service'
     ? []
-    : boundsMoved(pair, 'bound-widened', (before, after, upper) => before !== undefined && (after === undefined || (upper ? after > before : after < before)));
+    : boundsMoved(
+        pair,
+        'bound-widened',
+        (before, after, upper) => before !== undefined && (after === undefined || (upper ? after > before : after < before)),
+      );
 
 /** A pattern changed: values valid before may be refused (requests) or unparseable (responses, events). */
 export const patternChanged: SchemaRule = (pair) => {
@@ -127,7 +203,14 @@ export const patternChanged: SchemaRule = (pair) => {
   if (before === after) return [];
   // Dropping a request pattern only accepts more; adding a response pattern only sends less.
   if (pair.direction === 'to-service' ? after === undefined : before === undefined) return [];
-  return [changeAt('pattern-changed', pair, { pointer: `${pair.pointer}/pattern`, message: `the pattern ${before ?? 'none'} became ${after ?? 'none'}`, before, after })];
+  return [
+    changeAt('pattern-changed', pair, {
+      pointer: `${pair.pointer}/pattern`,
+      message: `the pattern ${before ?? 'none'} became ${after ?? 'none'}`,
+      before,
+      after,
+    }),
+  ];
 };
 
 /**
@@ -136,7 +219,8 @@ export const patternChanged: SchemaRule = (pair) => {
  */
 export const typeChanged: SchemaRule = (pair) => {
   const [before, after] = [typesOf(pair.base), typesOf(pair.revision)];
-  const covers = (set: Set<string> | undefined, type: string) => set === undefined || set.has(type) || (type === 'integer' && set.has('number'));
+  const covers = (set: Set<string> | undefined, type: string) =>
+    set === undefined || set.has(type) || (type === 'integer' && set.has('number'));
   const toService = pair.direction === 'to-service';
   const [from, to] = toService ? [before, after] : [after, before];
   const lost = from === undefined ? ['any'] : [...from].filter((type) => !covers(to, type));
@@ -156,7 +240,14 @@ export const typeChanged: SchemaRule = (pair) => {
 export const formatChanged: SchemaRule = (pair) => {
   const [before, after] = [pair.base.format, pair.revision.format];
   if (before === after || (pair.direction === 'to-service' ? after === undefined : before === undefined)) return [];
-  return [changeAt('format-changed', pair, { pointer: `${pair.pointer}/format`, message: `the format ${before ?? 'none'} became ${after ?? 'none'}`, before, after })];
+  return [
+    changeAt('format-changed', pair, {
+      pointer: `${pair.pointer}/format`,
+      message: `the format ${before ?? 'none'} became ${after ?? 'none'}`,
+      before,
+      after,
+    }),
+  ];
 };
 
 /**
@@ -184,5 +275,8 @@ export const allOfAdded: SchemaRule = (pair) =>
   pair.direction !== 'to-service'
     ? []
     : matchMembers(pair.base.allOf, pair.revision.allOf).added.map((member) =>
-        changeAt('all-of-added', pair, { pointer: `${pair.pointer}/allOf`, message: `the allOf member ${JSON.stringify(member)} was added` }),
+        changeAt('all-of-added', pair, {
+          pointer: `${pair.pointer}/allOf`,
+          message: `the allOf member ${JSON.stringify(member)} was added`,
+        }),
       );

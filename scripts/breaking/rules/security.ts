@@ -1,7 +1,7 @@
 // Rules on security: which credentials each operation needs, and how each scheme sends them.
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { escapePointer } from '../../../lib/document.ts';
-import { keptOperations, type Audience, type Change } from '../model.ts';
+import { type Audience, type Change, keptOperations } from '../model.ts';
 import { changeOf, type DocumentRule } from './operations.ts';
 
 type Requirement = OpenAPIV3_1.SecurityRequirementObject;
@@ -13,7 +13,12 @@ const within = (inner: Requirement, outer: Requirement) =>
 const schemesOf = (requirement: Requirement) => Object.keys(requirement).sort().join(' ');
 
 const describe = (alternatives: Requirement[]) =>
-  alternatives.map((requirement) => Object.entries(requirement).map(([scheme, scopes]) => (scopes.length ? `${scheme}[${scopes.join(', ')}]` : scheme)).join(' + ') || 'none');
+  alternatives.map(
+    (requirement) =>
+      Object.entries(requirement)
+        .map(([scheme, scopes]) => (scopes.length ? `${scheme}[${scopes.join(', ')}]` : scheme))
+        .join(' + ') || 'none',
+  );
 
 /**
  * Credentials that satisfied the released document no longer do. API clients hold credentials
@@ -64,7 +69,8 @@ export const securitySchemeChanged: DocumentRule = (comparison) => {
       users.set(scheme, (users.get(scheme) ?? new Set()).add(op.audience));
     }
   }
-  const schemes = (doc: typeof comparison.base) => (doc.components?.securitySchemes ?? {}) as Record<string, OpenAPIV3_1.SecuritySchemeObject>;
+  const schemes = (doc: typeof comparison.base) =>
+    (doc.components?.securitySchemes ?? {}) as Record<string, OpenAPIV3_1.SecuritySchemeObject>;
   return [...users].flatMap(([name, audience]): Change[] => {
     const [before, after] = [wire(schemes(comparison.base)[name]), wire(schemes(comparison.revision)[name])];
     if (JSON.stringify(before) === JSON.stringify(after)) return [];

@@ -34,7 +34,10 @@ const FIELDS: Record<string, string> = { url: 'wh-url', events: 'wh-events', des
 export function fieldLabel(field: string): string {
   const id = FIELDS[field];
   const element = id ? $(id) : undefined;
-  const text = element instanceof HTMLFieldSetElement ? element.querySelector('legend')?.textContent : document.querySelector(`label[for="${id}"]`)?.textContent;
+  const text =
+    element instanceof HTMLFieldSetElement
+      ? element.querySelector('legend')?.textContent
+      : document.querySelector(`label[for="${id}"]`)?.textContent;
   return (text ?? field).replace(/\s*\(optional\)$/, '').trim();
 }
 

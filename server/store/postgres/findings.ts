@@ -4,7 +4,7 @@ import type { CursorPosition } from '../../domain/cursor.ts';
 import type { FindingRows } from '../finding-write.ts';
 import type { FindingFilters } from '../store.ts';
 import { complianceOf, policyExists } from './policies.ts';
-import { selectPage, type Db } from './queries.ts';
+import { type Db, selectPage } from './queries.ts';
 
 type Finding = components['schemas']['Finding'];
 

@@ -1,6 +1,7 @@
 // Stored first responses of creates made with an Idempotency-Key, per API key, kept 24 hours.
 import { IDEMPOTENCY_TTL_MS, type StoredResponse } from '../store.ts';
 import type { Db } from './queries.ts';
+
 const cutoff = (now: Date) => new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
 
 export async function findStoredResponse(db: Db, owner: string, key: string, now: Date): Promise<StoredResponse | undefined> {

@@ -19,14 +19,19 @@ const CLAIM_LOCK = 0x5ec0_0002;
 /** Queues an event for every enabled subscriber (or only `onlyWebhook`); call inside the transaction that makes the change. */
 export async function enqueueEvent(db: Db, body: WebhookEvent, now: Date, onlyWebhook?: string): Promise<number> {
   const text = serializeEvent(body);
-  const { rows } = await db.query<{ id: string }>('SELECT id FROM webhook_subscriptions WHERE event = $1 AND enabled AND ($2::text IS NULL OR id = $2)', [
-    body.event,
-    onlyWebhook ?? null,
-  ]);
+  const { rows } = await db.query<{ id: string }>(
+    'SELECT id FROM webhook_subscriptions WHERE event = $1 AND enabled AND ($2::text IS NULL OR id = $2)',
+    [body.event, onlyWebhook ?? null],
+  );
   if (rows.length === 0) return 0;
   const eventId = randomUUID();
   const ms = now.getTime();
-  await db.query('INSERT INTO webhook_events (id, type, body, created_at) VALUES ($1, $2, $3, $4)', [eventId, body.event, text, now.toISOString()]);
+  await db.query('INSERT INTO webhook_events (id, type, body, created_at) VALUES ($1, $2, $3, $4)', [
+    eventId,
+    body.event,
+    text,
+    now.toISOString(),
+  ]);
   await db.query(
     `INSERT INTO webhook_deliveries (id, event_id, webhook_id, state, attempts, due_at, created_at)
      SELECT unnest($1::text[]), $2, unnest($3::text[]), 'pending', 0, $4, $4`,
@@ -78,7 +83,8 @@ export async function claimTransaction(db: Db): Promise<ClaimTransaction> {
       );
       return new Map(rows.map((row) => [row.webhook_id, row.n]));
     },
-    due: async ({ now, exclude, retriesOnly, limit }) => (await db.query<DueRow>(DUE_SQL, [now, [...exclude], [...retriesOnly], limit])).rows.map(toDue),
+    due: async ({ now, exclude, retriesOnly, limit }) =>
+      (await db.query<DueRow>(DUE_SQL, [now, [...exclude], [...retriesOnly], limit])).rows.map(toDue),
     cancel: async (cancelled, now) => {
       await db.query(
         `UPDATE webhook_deliveries d SET state = 'cancelled', leased_until = NULL, finished_at = $1, last_error = c.reason
@@ -110,11 +116,10 @@ function toDue(row: DueRow): DueDelivery {
 
 /** Gives a delivery back, due at `now`, if this claim still holds its lease. */
 export async function releaseLease(db: Db, delivery: { id: string; leasedUntil: number }, now: number): Promise<void> {
-  await db.query(`UPDATE webhook_deliveries SET leased_until = NULL, due_at = $1 WHERE id = $2 AND state = 'pending' AND leased_until = $3`, [
-    now,
-    delivery.id,
-    delivery.leasedUntil,
-  ]);
+  await db.query(
+    `UPDATE webhook_deliveries SET leased_until = NULL, due_at = $1 WHERE id = $2 AND state = 'pending' AND leased_until = $3`,
+    [now, delivery.id, delivery.leasedUntil],
+  );
 }
 
 /** The statements recording outcomes (see RecordTransaction): an update applies only under its claim's lease. */
@@ -149,27 +154,27 @@ export function recordTransaction(db: Db): RecordTransaction {
       await db.query('UPDATE webhooks SET last_delivery = $1 WHERE id = $2', [JSON.stringify(lastDelivery), webhookId]);
     },
     deliveredSince: async (webhookId, since) => {
-      const { rowCount } = await db.query(`SELECT 1 FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'delivered' AND finished_at >= $2 LIMIT 1`, [
-        webhookId,
-        since,
-      ]);
+      const { rowCount } = await db.query(
+        `SELECT 1 FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'delivered' AND finished_at >= $2 LIMIT 1`,
+        [webhookId, since],
+      );
       return (rowCount ?? 0) > 0;
     },
     disable: async (webhookId, reason, at) => {
-      const { rowCount } = await db.query('UPDATE webhooks SET enabled = false, disabled_reason = $1, updated_at = $2 WHERE id = $3 AND enabled', [
-        reason,
-        at,
-        webhookId,
-      ]);
+      const { rowCount } = await db.query(
+        'UPDATE webhooks SET enabled = false, disabled_reason = $1, updated_at = $2 WHERE id = $3 AND enabled',
+        [reason, at, webhookId],
+      );
       return (rowCount ?? 0) > 0;
     },
   };
 }
 
 export async function nextDueAt(db: Db, after = -Infinity): Promise<number | null> {
-  const { rows } = await db.query<{ next: number | null }>(`SELECT MIN(due_at) AS next FROM webhook_deliveries WHERE state = 'pending' AND due_at > $1`, [
-    Number.isFinite(after) ? after : Number.MIN_SAFE_INTEGER,
-  ]);
+  const { rows } = await db.query<{ next: number | null }>(
+    `SELECT MIN(due_at) AS next FROM webhook_deliveries WHERE state = 'pending' AND due_at > $1`,
+    [Number.isFinite(after) ? after : Number.MIN_SAFE_INTEGER],
+  );
   return rows[0]?.next ?? null;
 }
 
@@ -196,7 +201,9 @@ export async function listDeliveries(db: Db, webhookId: string): Promise<Deliver
 
 export async function countDeliveries(db: Db): Promise<Record<DeliveryState, number>> {
   const counts: Record<DeliveryState, number> = { pending: 0, delivered: 0, failed: 0, gone: 0, cancelled: 0 };
-  const { rows } = await db.query<{ state: DeliveryState; n: number }>('SELECT state, COUNT(*) AS n FROM webhook_deliveries GROUP BY state');
+  const { rows } = await db.query<{ state: DeliveryState; n: number }>(
+    'SELECT state, COUNT(*) AS n FROM webhook_deliveries GROUP BY state',
+  );
   for (const row of rows) counts[row.state] = row.n;
   return counts;
 }

@@ -4,7 +4,7 @@ import type { CursorPosition } from '../../domain/cursor.ts';
 import type { PolicyRecord } from '../../domain/policies.ts';
 import { nonCompliant, SELECT_POLICY as SELECT } from '../policy-sql.ts';
 import type { PolicyFilters } from '../store.ts';
-import { selectPage, type Db } from './queries.ts';
+import { type Db, selectPage } from './queries.ts';
 
 type Policy = components['schemas']['Policy'];
 type ComplianceStatus = components['schemas']['ComplianceStatus'];
@@ -15,7 +15,19 @@ interface PolicyRow extends Omit<Policy, 'compliance_status'> {
 
 function toPolicy({ non_compliant, ...row }: PolicyRow): Policy {
   const { id, name, description, severity, enabled, frameworks, rule, version, created_at, updated_at } = row;
-  return { id, name, description, severity, enabled, frameworks, rule, compliance_status: non_compliant ? 'non_compliant' : 'compliant', version, created_at, updated_at };
+  return {
+    id,
+    name,
+    description,
+    severity,
+    enabled,
+    frameworks,
+    rule,
+    compliance_status: non_compliant ? 'non_compliant' : 'compliant',
+    version,
+    created_at,
+    updated_at,
+  };
 }
 
 export async function listPolicies(db: Db, filters: PolicyFilters, after: CursorPosition | undefined, limit: number): Promise<Policy[]> {

@@ -26,7 +26,8 @@ export async function selectPage<T extends pg.QueryResultRow>(db: Db, query: Pag
   const values: unknown[] = [];
   const placeholder = (value: unknown) => `$${values.push(value)}`;
   const conditions = query.where.map(([sql, value]) => sql.replace('$?', placeholder(value)));
-  if (query.after) conditions.push(`(${alias}.created_at, ${alias}.id) < (${placeholder(query.after.created_at)}, ${placeholder(query.after.id)})`);
+  if (query.after)
+    conditions.push(`(${alias}.created_at, ${alias}.id) < (${placeholder(query.after.created_at)}, ${placeholder(query.after.id)})`);
   const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
   const sql = `${query.select}${where} ORDER BY ${alias}.created_at DESC, ${alias}.id DESC LIMIT ${placeholder(query.limit + 1)}`;
   return (await db.query<T>(sql, values)).rows;

@@ -11,7 +11,10 @@ const toCount = (row: { hits: number; reset_at: number }): WindowCount => ({ hit
 export function postgresCounters(db: Db): SharedCounters {
   return {
     async get(key) {
-      const { rows } = await db.query<{ hits: number; reset_at: number }>(`SELECT hits, reset_at FROM rate_limits WHERE key = $1 AND reset_at > ${NOW_MS}`, [key]);
+      const { rows } = await db.query<{ hits: number; reset_at: number }>(
+        `SELECT hits, reset_at FROM rate_limits WHERE key = $1 AND reset_at > ${NOW_MS}`,
+        [key],
+      );
       return rows[0] && toCount(rows[0]);
     },
     async increment(key, windowMs) {

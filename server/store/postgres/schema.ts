@@ -170,4 +170,12 @@ export async function migrate(pool: pg.Pool): Promise<void> {
 }
 
 /** Every table the application writes (the stateful mock's reset empties them). */
-export const DATA_TABLES = ['policies', 'findings', 'webhooks', 'webhook_subscriptions', 'idempotency_keys', 'webhook_events', 'webhook_deliveries'];
+export const DATA_TABLES = [
+  'policies',
+  'findings',
+  'webhooks',
+  'webhook_subscriptions',
+  'idempotency_keys',
+  'webhook_events',
+  'webhook_deliveries',
+];

@@ -4,9 +4,8 @@
 // behave across instances as they do in one SQLite process.
 import pg from 'pg';
 import { classifyDatabaseError, rollBackAfter } from '../faults.ts';
-import type { Store } from '../store.ts';
-import { deleteWebhook, getWebhook, insertWebhook, listWebhooks, replaceWebhook } from './webhooks.ts';
 import { writeFinding } from '../finding-write.ts';
+import type { Store } from '../store.ts';
 import { findingRows, getFinding, listFindings } from './findings.ts';
 import { findStoredResponse, storeResponse } from './idempotency.ts';
 import { OutboxListener } from './listener.ts';
@@ -26,6 +25,7 @@ import { deletePolicy, getPolicy, insertPolicy, listPolicies, replacePolicy } fr
 import type { Db } from './queries.ts';
 import { postgresCounters } from './rate-limit.ts';
 import { DATA_TABLES, migrate } from './schema.ts';
+import { deleteWebhook, getWebhook, insertWebhook, listWebhooks, replaceWebhook } from './webhooks.ts';
 
 export interface PostgresStoreOptions {
   /** Connections per instance; the database's max_connections bounds instances × this. */
@@ -49,7 +49,9 @@ const INT8 = 20;
 // bigint columns hold epoch milliseconds and counts, far below 2^53: numbers, not strings.
 const types: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: string) =>
-    oid === INT8 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
+    oid === INT8
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
 };
 
 /** serialization_failure and deadlock_detected: the transaction lost a race and may simply run again. */
@@ -63,7 +65,8 @@ type Isolation = 'SERIALIZABLE' | 'READ COMMITTED';
  * would hold a ROLLBACK queued behind it, so the connection is dropped instead of rolled back (the
  * server rolls back a transaction whose connection goes).
  */
-const connectionFailed = (error: unknown) => classifyDatabaseError(error) !== undefined && !/^[0-9A-Z]{5}$/.test(String((error as { code?: unknown }).code));
+const connectionFailed = (error: unknown) =>
+  classifyDatabaseError(error) !== undefined && !/^[0-9A-Z]{5}$/.test(String((error as { code?: unknown }).code));
 
 /** Runs `fn` in a transaction of its own on a pooled client, again (after a short random pause) when it lost a race. */
 async function transact<T>(pool: pg.Pool, isolation: Isolation, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -111,7 +114,12 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   pool.on('error', () => undefined);
   // Migrations and the LISTEN connection are not requests: no statement or query time-out (an
   // index built on a large table takes longer; LISTEN only waits).
-  const untimed: pg.ClientConfig = { connectionString: url, types, connectionTimeoutMillis: connection.connectionTimeoutMillis, keepAlive: true };
+  const untimed: pg.ClientConfig = {
+    connectionString: url,
+    types,
+    connectionTimeoutMillis: connection.connectionTimeoutMillis,
+    keepAlive: true,
+  };
   const migrator = new pg.Pool({ ...untimed, max: 1 });
   migrator.on('error', () => undefined);
   try {
@@ -146,8 +154,12 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       })();
     };
     // The dispatcher's own short transactions: READ COMMITTED, as SKIP LOCKED is meant for.
-    const dispatcherTransaction = <T>(fn: (db: Db) => Promise<T>): Promise<T> => (inTransaction ? fn(db) : transact(pool, 'READ COMMITTED', fn));
-    const enqueueIn = (tx: Db) => (event: Parameters<typeof enqueueEvent>[1], now = new Date(), onlyWebhook?: string) => enqueueEvent(tx, event, now, onlyWebhook);
+    const dispatcherTransaction = <T>(fn: (db: Db) => Promise<T>): Promise<T> =>
+      inTransaction ? fn(db) : transact(pool, 'READ COMMITTED', fn);
+    const enqueueIn =
+      (tx: Db) =>
+      (event: Parameters<typeof enqueueEvent>[1], now = new Date(), onlyWebhook?: string) =>
+        enqueueEvent(tx, event, now, onlyWebhook);
 
     const store: Store = {
       engine: 'postgres',

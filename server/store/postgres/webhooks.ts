@@ -3,9 +3,9 @@
 import type { components } from '../../../generated/schema.d.ts';
 import type { CursorPosition } from '../../domain/cursor.ts';
 import type { NewWebhook, WebhookReplacement } from '../../domain/webhooks.ts';
-import type { WebhookFilters } from '../store.ts';
 import { secretAssignments } from '../secret-rotation.ts';
-import { selectPage, type Db } from './queries.ts';
+import type { WebhookFilters } from '../store.ts';
+import { type Db, selectPage } from './queries.ts';
 
 type Webhook = components['schemas']['Webhook'];
 

@@ -2,8 +2,8 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { components } from '../../../generated/schema.d.ts';
 import type { CursorPosition } from '../../domain/cursor.ts';
-import type { FindingFilters } from '../store.ts';
 import type { FindingRows } from '../finding-write.ts';
+import type { FindingFilters } from '../store.ts';
 import { enqueueEvent } from './outbox.ts';
 import { complianceOf, policyExists } from './policies.ts';
 import { arrayStatement, jsonOrNull, selectPage, statement, type Values } from './statements.ts';
@@ -12,13 +12,26 @@ type Finding = components['schemas']['Finding'];
 type FindingStatus = components['schemas']['FindingStatus'];
 type Severity = components['schemas']['Severity'];
 
-
 const SELECT = `SELECT f.id, f.title, f.description, f.severity, f.status, f.resolution, f.device_id, f.policy_id,
   f.first_seen_at, f.last_seen_at, f.resolved_at, f.created_at, f.updated_at FROM findings f`;
 
 /** A row of SELECT, in its column order. */
 function toFinding(row: Values): Finding {
-  const [id, title, description, severity, status, resolution, device_id, policy_id, first_seen_at, last_seen_at, resolved_at, created_at, updated_at] = row;
+  const [
+    id,
+    title,
+    description,
+    severity,
+    status,
+    resolution,
+    device_id,
+    policy_id,
+    first_seen_at,
+    last_seen_at,
+    resolved_at,
+    created_at,
+    updated_at,
+  ] = row;
   return {
     id: id as string,
     title: title as string,
@@ -47,7 +60,9 @@ type FilterColumn = (typeof FILTER_COLUMNS)[number];
 export function seekColumns(filters: FindingFilters): FilterColumn[] {
   const given = FILTER_COLUMNS.filter((column) => filters[column] !== undefined);
   const lead = given.find((column) => column === 'device_id') ?? given.find((column) => column === 'policy_id');
-  return lead ? given.filter((column) => column === lead || column === 'status') : given.filter((column) => column === 'status' || column === 'severity');
+  return lead
+    ? given.filter((column) => column === lead || column === 'status')
+    : given.filter((column) => column === 'status' || column === 'severity');
 }
 
 export function listFindings(db: DatabaseSync, filters: FindingFilters, after: CursorPosition | undefined, limit: number): Finding[] {

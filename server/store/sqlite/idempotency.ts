@@ -1,7 +1,7 @@
 // Stored first responses of creates made with an Idempotency-Key, per API key, kept 24 hours.
 import type { DatabaseSync } from 'node:sqlite';
 import { IDEMPOTENCY_TTL_MS, type StoredResponse } from '../store.ts';
-import { statement, type Row } from './statements.ts';
+import { type Row, statement } from './statements.ts';
 
 export function findStoredResponse(db: DatabaseSync, owner: string, key: string, now: Date): StoredResponse | undefined {
   const cutoff = new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();

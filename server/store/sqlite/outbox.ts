@@ -7,7 +7,7 @@ import type { EventType, WebhookEvent } from '../../../lib/events.ts';
 import { serializeEvent } from '../event-body.ts';
 import { validPreviousSecret } from '../secret-rotation.ts';
 import type { ClaimTransaction, DeliveryRow, DeliveryState, DueDelivery, RecordTransaction } from '../store.ts';
-import { statement, type Row } from './statements.ts';
+import { type Row, statement } from './statements.ts';
 
 // The dispatcher shares the store's connection; node:sqlite is synchronous, so a listener
 // scheduled with setImmediate runs after the caller's transaction has committed or rolled back.
@@ -65,7 +65,10 @@ export function claimTransaction(db: DatabaseSync): ClaimTransaction {
     due: async ({ now, exclude, retriesOnly, limit }) =>
       (statement(db, DUE_SQL).all(now, JSON.stringify([...exclude]), JSON.stringify([...retriesOnly]), limit) as Row[]).map(toDue),
     cancel: async (cancelled, now) => {
-      const cancel = statement(db, `UPDATE webhook_deliveries SET state = 'cancelled', leased_until = NULL, finished_at = ?, last_error = ? WHERE id = ?`);
+      const cancel = statement(
+        db,
+        `UPDATE webhook_deliveries SET state = 'cancelled', leased_until = NULL, finished_at = ?, last_error = ? WHERE id = ?`,
+      );
       for (const { id, reason } of cancelled) cancel.run(now, reason, id);
     },
     lease: async (ids, until) => {
@@ -110,8 +113,9 @@ function toDue(row: Row): DueDelivery {
  */
 export function releaseAllLeases(db: DatabaseSync, now: number): number {
   return Number(
-    statement(db, `UPDATE webhook_deliveries SET leased_until = NULL, due_at = ? WHERE state = 'pending' AND leased_until IS NOT NULL`).run(now)
-      .changes,
+    statement(db, `UPDATE webhook_deliveries SET leased_until = NULL, due_at = ? WHERE state = 'pending' AND leased_until IS NOT NULL`).run(
+      now,
+    ).changes,
   );
 }
 
@@ -138,11 +142,18 @@ export function recordTransaction(db: DatabaseSync): RecordTransaction {
       statement(db, 'UPDATE webhooks SET last_delivery = ? WHERE id = ?').run(JSON.stringify(lastDelivery), webhookId);
     },
     deliveredSince: async (webhookId, since) =>
-      statement(db, `SELECT 1 FROM webhook_deliveries WHERE webhook_id = ? AND state = 'delivered' AND finished_at >= ? LIMIT 1`).get(webhookId, since) !==
-      undefined,
+      statement(db, `SELECT 1 FROM webhook_deliveries WHERE webhook_id = ? AND state = 'delivered' AND finished_at >= ? LIMIT 1`).get(
+        webhookId,
+        since,
+      ) !== undefined,
     disable: async (webhookId, reason, at) =>
-      Number(statement(db, `UPDATE webhooks SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ? AND enabled = 1`).run(reason, at, webhookId).changes) >
-      0,
+      Number(
+        statement(db, `UPDATE webhooks SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ? AND enabled = 1`).run(
+          reason,
+          at,
+          webhookId,
+        ).changes,
+      ) > 0,
   };
 }
 
@@ -157,7 +168,10 @@ export function nextDueAt(db: DatabaseSync, after = -Infinity): number | null {
 /** Deletes finished deliveries older than `before` (epoch ms) and events left without deliveries. */
 export function pruneFinished(db: DatabaseSync, before: number): number {
   const removed = statement(db, `DELETE FROM webhook_deliveries WHERE state <> 'pending' AND finished_at < ?`).run(before).changes;
-  statement(db, `DELETE FROM webhook_events WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)`).run();
+  statement(
+    db,
+    `DELETE FROM webhook_events WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)`,
+  ).run();
   return Number(removed);
 }
 

@@ -3,10 +3,10 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { components } from '../../../generated/schema.d.ts';
 import type { CursorPosition } from '../../domain/cursor.ts';
 import type { PolicyRecord } from '../../domain/policies.ts';
-import type { PolicyFilters } from '../store.ts';
 import { nonCompliant, SELECT_POLICY as SELECT } from '../policy-sql.ts';
+import type { PolicyFilters } from '../store.ts';
 import { transaction } from './database.ts';
-import { arrayStatement, json, jsonOrNull, selectPage, statement, type Row, type Values } from './statements.ts';
+import { arrayStatement, json, jsonOrNull, type Row, selectPage, statement, type Values } from './statements.ts';
 
 type Policy = components['schemas']['Policy'];
 type Severity = components['schemas']['Severity'];
@@ -53,7 +53,16 @@ export function complianceOf(db: DatabaseSync, id: string): ComplianceStatus {
 
 function fields(policy: PolicyRecord) {
   const { name, description, severity, enabled, frameworks, rule, version, updated_at } = policy;
-  return [name, description, severity, enabled ? 1 : 0, JSON.stringify(frameworks), rule ? JSON.stringify(rule) : null, version, updated_at] as const;
+  return [
+    name,
+    description,
+    severity,
+    enabled ? 1 : 0,
+    JSON.stringify(frameworks),
+    rule ? JSON.stringify(rule) : null,
+    version,
+    updated_at,
+  ] as const;
 }
 
 export function insertPolicy(db: DatabaseSync, policy: PolicyRecord): Policy {

@@ -58,4 +58,5 @@ export function selectPage(db: DatabaseSync, query: PageQuery): Values[] {
 }
 
 export const json = <T>(value: SQLOutputValue | undefined): T => JSON.parse(value as string) as T;
-export const jsonOrNull = <T>(value: SQLOutputValue | undefined): T | null => (value === null || value === undefined ? null : json<T>(value));
+export const jsonOrNull = <T>(value: SQLOutputValue | undefined): T | null =>
+  value === null || value === undefined ? null : json<T>(value);

@@ -3,11 +3,11 @@
 // calls made meanwhile by other requests wait for it instead of joining its BEGIN ... COMMIT, and
 // transactions queued behind it share its COMMIT (gate.ts).
 import type { DatabaseSync } from 'node:sqlite';
+import { writeFinding } from '../finding-write.ts';
 import type { Store } from '../store.ts';
 import { openDatabase, transaction } from './database.ts';
-import { Gate, settle } from './gate.ts';
-import { writeFinding } from '../finding-write.ts';
 import { findingRows, getFinding, listFindings } from './findings.ts';
+import { Gate, settle } from './gate.ts';
 import { findStoredResponse, storeResponse } from './idempotency.ts';
 import {
   claimTransaction,
@@ -50,7 +50,11 @@ export function openSqliteStore(path: string): SqliteStore {
 /** The store over an open, migrated database. */
 export function sqliteStore(db: DatabaseSync): SqliteStore {
   const gate = new Gate(db);
-  const outside = bind(db, (call) => gate.run(call), (fn, tx) => gate.transaction(() => fn(tx)));
+  const outside = bind(
+    db,
+    (call) => gate.run(call),
+    (fn, tx) => gate.transaction(() => fn(tx)),
+  );
   // Inside a transaction the gate is ours: calls run at once, nested transactions are savepoints.
   const tx = bind(db, settle, (fn, self) => transaction(db, () => fn(self)))();
   const store = outside(tx);
@@ -125,6 +129,8 @@ function probeWrite(db: DatabaseSync): void {
 function clearTables(db: DatabaseSync): void {
   // Foreign keys are checked at COMMIT, when the caller has put every table in its new state.
   db.exec('PRAGMA defer_foreign_keys = ON');
-  const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations'").all();
+  const tables = db
+    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations'")
+    .all();
   for (const { name } of tables) db.exec(`DELETE FROM "${String(name)}"`);
 }

@@ -5,9 +5,9 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { components } from '../../../generated/schema.d.ts';
 import type { CursorPosition } from '../../domain/cursor.ts';
 import type { NewWebhook, WebhookReplacement } from '../../domain/webhooks.ts';
-import type { WebhookFilters } from '../store.ts';
 import { secretAssignments } from '../secret-rotation.ts';
-import { arrayStatement, jsonOrNull, json, selectPage, statement, type Values } from './statements.ts';
+import type { WebhookFilters } from '../store.ts';
+import { arrayStatement, json, jsonOrNull, selectPage, statement, type Values } from './statements.ts';
 
 type Webhook = components['schemas']['Webhook'];
 
@@ -16,7 +16,6 @@ const COLUMNS = `w.id, w.url, w.events, w.secret IS NOT NULL AS has_secret, w.de
 const SELECT = `SELECT ${COLUMNS} FROM webhooks w`;
 // CROSS JOIN keeps webhook_subscriptions the outer loop, so its (event, …) index orders the page.
 const SELECT_SUBSCRIBED = `SELECT ${COLUMNS} FROM webhook_subscriptions s CROSS JOIN webhooks w ON w.id = s.id`;
-
 
 /** A row of SELECT, in its column order. */
 function toWebhook(row: Values): Webhook {

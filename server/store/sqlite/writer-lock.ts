@@ -10,7 +10,9 @@ export class DatabaseHeldError extends Error {
   override name = 'DatabaseHeldError';
   readonly holderPid: number | null;
   constructor(path: string, holderPid: number | null) {
-    super(`database ${path} is in use by another server (PID ${holderPid ?? 'unknown'}); stop that server or start this one with another --db`);
+    super(
+      `database ${path} is in use by another server (PID ${holderPid ?? 'unknown'}); stop that server or start this one with another --db`,
+    );
     this.holderPid = holderPid;
   }
 }

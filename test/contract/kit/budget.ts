@@ -124,9 +124,17 @@ export function planBudget(plan: PlannedCheck[], options: BudgetOptions): Budget
       current = Math.min(current, fit());
     },
     line() {
-      const quota = options.quota ? `quota ${options.quota.limit} per ${options.quota.windowSeconds} s (RateLimit-Policy; ${options.quota.remaining} left, resets in ${options.quota.resetSeconds} s)` : 'no RateLimit-Policy (no quota assumed)';
-      const fits = options.seconds === undefined ? '' : first.seconds <= options.seconds ? `, within --time-budget ${options.seconds} s` : `, OVER --time-budget ${options.seconds} s even with 1 case per check`;
-      const sampling = first.cases < options.cases ? `; generated cases and repeats sampled ${options.cases} → ${first.cases} per check to fit` : '';
+      const quota = options.quota
+        ? `quota ${options.quota.limit} per ${options.quota.windowSeconds} s (RateLimit-Policy; ${options.quota.remaining} left, resets in ${options.quota.resetSeconds} s)`
+        : 'no RateLimit-Policy (no quota assumed)';
+      const fits =
+        options.seconds === undefined
+          ? ''
+          : first.seconds <= options.seconds
+            ? `, within --time-budget ${options.seconds} s`
+            : `, OVER --time-budget ${options.seconds} s even with 1 case per check`;
+      const sampling =
+        first.cases < options.cases ? `; generated cases and repeats sampled ${options.cases} → ${first.cases} per check to fit` : '';
       return `plan: ${runnable.length} checks, about ${first.cost} requests on the API key's quota (deletes at cleanup included), ${quota}, expected about ${formatSeconds(first.seconds)}${fits}${sampling}`;
     },
     sampled() {

@@ -6,7 +6,7 @@ import type { OpenApiDocument } from '../../../lib/document.ts';
 import type { SchemaValidator } from '../../../lib/schema-validator.ts';
 import { applyMutation, createGenerator, samples } from './generate.ts';
 import { orderSeenTimes, SERVER_ISSUED_PARAMS } from './semantics.ts';
-import { schemaAt, type ContractModel, type OperationModel, type ResourceModel } from './spec.ts';
+import { type ContractModel, type OperationModel, type ResourceModel, schemaAt } from './spec.ts';
 
 /** Every name, title and description the kit writes starts with this, so leftovers can be found. */
 export const KIT_PREFIX = 'kit-';
@@ -89,22 +89,23 @@ export function createCases({ doc, model, validator, settings, stateful, fixture
         return fc.constantFrom(...kinds.values()).chain((kind) => fc.constantFrom(...kind));
       });
     const seen = new Set<string>();
-    return samples(arbitrary, count * 2, settings.seed).filter(({ mutation }) => {
-      const key = `${mutation.at} ${mutation.what}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    }).slice(0, count);
+    return samples(arbitrary, count * 2, settings.seed)
+      .filter(({ mutation }) => {
+        const key = `${mutation.at} ${mutation.what}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      })
+      .slice(0, count);
   }
 
   function validQueries(op: OperationModel, count: number): Record<string, string>[] {
     const params = op.params.filter((p) => p.in === 'query' && !SERVER_ISSUED_PARAMS.has(p.name));
     if (params.length === 0) return [];
     const generator = createGenerator(doc);
-    const arbitrary = fc.record(
-      Object.fromEntries(params.map((p) => [p.name, generator.arbitrary({ $ref: p.pointer }).map(String)])),
-      { requiredKeys: params.filter((p) => p.required).map((p) => p.name) },
-    );
+    const arbitrary = fc.record(Object.fromEntries(params.map((p) => [p.name, generator.arbitrary({ $ref: p.pointer }).map(String)])), {
+      requiredKeys: params.filter((p) => p.required).map((p) => p.name),
+    });
     return samples(arbitrary, count, settings.seed) as Record<string, string>[];
   }
 

@@ -4,11 +4,11 @@
 import { loadDocument, type OpenApiDocument } from '../../../lib/document.ts';
 import { createSchemaValidator, type SchemaValidator } from '../../../lib/schema-validator.ts';
 import { createCases } from './cases.ts';
-import { createGenerator, samples, type Mutation } from './generate.ts';
+import { createGenerator, type Mutation, samples } from './generate.ts';
 import { createHttpClient, type Exchange, type HttpClient, type RequestSpec } from './http.ts';
-import { startReceiver, type Receiver } from './receiver.ts';
+import { type Receiver, startReceiver } from './receiver.ts';
 import { buildModel, type ContractModel, type OperationModel, type ResourceModel } from './spec.ts';
-import { conformance, ContractViolation, sentBodyValidator, type Violation } from './verify.ts';
+import { ContractViolation, conformance, sentBodyValidator, type Violation } from './verify.ts';
 
 export type Profile = 'stateful' | 'stateless';
 
@@ -54,7 +54,12 @@ export interface KitOptions {
 const NOWHERE = 'https://secmon-contract.invalid';
 
 export interface KitContext {
-  options: Required<Omit<KitOptions, 'readKey' | 'document' | 'receiverUrl' | 'receiverListen' | 'onWait' | 'triggerCommand' | 'corsOrigin' | 'skipRetryTiming'>> & {
+  options: Required<
+    Omit<
+      KitOptions,
+      'readKey' | 'document' | 'receiverUrl' | 'receiverListen' | 'onWait' | 'triggerCommand' | 'corsOrigin' | 'skipRetryTiming'
+    >
+  > & {
     readKey?: string;
     triggerCommand?: string;
   };
@@ -69,7 +74,12 @@ export interface KitContext {
   /** An id for the item path of a resource: an existing resource (stateful) or a valid made-up one. */
   fixture(resource: ResourceModel, fresh?: boolean): Promise<string>;
   /** Creates a resource from a generated valid body (checked as `check`); deleted again by cleanup. */
-  create(resource: ResourceModel, check: string, body?: unknown, headers?: Record<string, string>): Promise<{ id: string; exchange: Exchange }>;
+  create(
+    resource: ResourceModel,
+    check: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ id: string; exchange: Exchange }>;
   /** Ids of the resource the kit created in this run, oldest first (a check may have deleted some since). */
   createdIds(resource: ResourceModel): string[];
   /** `count` valid bodies for the operation's request body. */
@@ -129,8 +139,7 @@ export function createKitContext(options: KitOptions): KitContext {
   let closing = false;
   const fixtures = new Map<string, Promise<string>>();
   let receiver: Promise<Receiver> | undefined;
-  const getReceiver = () =>
-    (receiver ??= startReceiver(options.receiverListen ?? { host: '127.0.0.1', port: 0 }, options.receiverUrl));
+  const getReceiver = () => (receiver ??= startReceiver(options.receiverListen ?? { host: '127.0.0.1', port: 0 }, options.receiverUrl));
   const sinkUrl = async () => (settings.events === 'skip' && !options.receiverUrl ? NOWHERE : (await getReceiver()).url);
 
   const resourceOf = (op: OperationModel) => {
@@ -139,7 +148,15 @@ export function createKitContext(options: KitOptions): KitContext {
     return resource;
   };
 
-  const { validBodies, invalidBodies, validQueries, mentions } = createCases({ doc, model, validator, settings, stateful, fixture: (resource) => fixture(resource), sinkUrl });
+  const { validBodies, invalidBodies, validQueries, mentions } = createCases({
+    doc,
+    model,
+    validator,
+    settings,
+    stateful,
+    fixture: (resource) => fixture(resource),
+    sinkUrl,
+  });
 
   function pathOf(op: OperationModel, id?: string): string {
     return op.path.replace(/\{[^}]+\}/, encodeURIComponent(id ?? ''));
@@ -172,7 +189,12 @@ export function createKitContext(options: KitOptions): KitContext {
     expectOn(op, check, exchange, { range: '2xx' }, `creating a ${resource.name} resource`);
     const id = (exchange.json as { id?: unknown }).id;
     if (typeof id !== 'string') {
-      throw new ContractViolation(op.label, check, [{ aspect: 'expectation', message: 'the created resource has no id', details: [] }], exchange);
+      throw new ContractViolation(
+        op.label,
+        check,
+        [{ aspect: 'expectation', message: 'the created resource has no id', details: [] }],
+        exchange,
+      );
     }
     return { id, exchange };
   }
@@ -209,7 +231,11 @@ export function createKitContext(options: KitOptions): KitContext {
     }
     const problem = exchange.json as { status?: unknown } | undefined;
     if (exchange.status >= 400 && exchange.mediaType === 'application/problem+json' && problem?.status !== exchange.status) {
-      violations.push({ aspect: 'response-schema', message: `the problem's status ${String(problem?.status)} differs from the HTTP status`, details: [] });
+      violations.push({
+        aspect: 'response-schema',
+        message: `the problem's status ${String(problem?.status)} differs from the HTTP status`,
+        details: [],
+      });
     }
     if (violations.length > 0) throw new ContractViolation(op.label, check, violations, exchange);
   }
@@ -236,7 +262,9 @@ export function createKitContext(options: KitOptions): KitContext {
 
   const weight = (resource: ResourceModel) => (resource.name === 'webhooks' ? -1 : referencesOthers(resource) ? 0 : 1);
   const referencesOthers = (resource: ResourceModel) =>
-    model.resources.some((other) => other !== resource && other.idRef !== undefined && resource.create !== undefined && mentions(resource.create, other.idRef));
+    model.resources.some(
+      (other) => other !== resource && other.idRef !== undefined && resource.create !== undefined && mentions(resource.create, other.idRef),
+    );
 
   return {
     options: settings,

@@ -2,9 +2,10 @@
 // did for it. The gate fails when a check failed, or when an operation or webhook has no check at
 // all (the kit could derive none, as for a new kind of operation), or none that ran without a
 // stated reason.
-import type { CheckResult } from './results.ts';
+
 import { CHECKS } from './plan.ts';
-import { formatRuleSummary, ruleCoverage, type RuleCoverage } from './rules/trace.ts';
+import type { CheckResult } from './results.ts';
+import { formatRuleSummary, type RuleCoverage, ruleCoverage } from './rules/trace.ts';
 import type { ContractModel } from './spec.ts';
 
 export interface CoverageRow {

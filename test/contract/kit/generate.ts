@@ -4,7 +4,7 @@
 // patterns and formats). Every result is re-checked with Ajv by the caller's `isValid`, so a
 // generator bug can produce fewer cases but never a wrongly-labelled one.
 import fc from 'fast-check';
-import { resolveRef, type OpenApiDocument } from '../../../lib/document.ts';
+import { type OpenApiDocument, resolveRef } from '../../../lib/document.ts';
 
 type Schema = Record<string, unknown> & {
   $ref?: string;
@@ -85,9 +85,7 @@ export function createGenerator(doc: OpenApiDocument, options: GeneratorOptions 
     const fits = (value: string) => value.length >= min && value.length <= max;
     switch (schema.format) {
       case 'date-time':
-        return fc
-          .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date(), noInvalidDate: true })
-          .map((date) => date.toISOString());
+        return fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date(), noInvalidDate: true }).map((date) => date.toISOString());
       case 'uri':
         return (options.urlArbitrary ?? fc.webUrl({ validSchemes: ['https'] })).filter(fits);
       case 'uuid':
@@ -138,9 +136,12 @@ export function createGenerator(doc: OpenApiDocument, options: GeneratorOptions 
     for (const wrong of wrongTypeValues(node)) out.push({ at: here, what: `wrong type (${describe(wrong)})`, value: wrong });
     if (node.type === 'string') {
       const text = typeof value === 'string' ? value : 'x'.repeat(Math.max(node.minLength ?? 1, 1));
-      if (node.maxLength !== undefined) out.push({ at: here, what: `longer than maxLength ${node.maxLength}`, value: 'y'.repeat(node.maxLength + 1) });
-      if (node.minLength) out.push({ at: here, what: `shorter than minLength ${node.minLength}`, value: text.slice(0, node.minLength - 1) });
-      if (node.pattern) out.push(...badPatternValues(text).map((bad) => ({ at: here, what: `does not match ${node.pattern}`, value: bad })));
+      if (node.maxLength !== undefined)
+        out.push({ at: here, what: `longer than maxLength ${node.maxLength}`, value: 'y'.repeat(node.maxLength + 1) });
+      if (node.minLength)
+        out.push({ at: here, what: `shorter than minLength ${node.minLength}`, value: text.slice(0, node.minLength - 1) });
+      if (node.pattern)
+        out.push(...badPatternValues(text).map((bad) => ({ at: here, what: `does not match ${node.pattern}`, value: bad })));
       if (node.format) out.push({ at: here, what: `not a ${node.format}`, value: `not a ${node.format} %%` });
     }
     if (node.type === 'integer' || node.type === 'number') {
@@ -151,7 +152,11 @@ export function createGenerator(doc: OpenApiDocument, options: GeneratorOptions 
     if (node.enum || 'const' in node) out.push({ at: here, what: 'not one of the allowed values', value: 'not_an_allowed_value' });
     if (Array.isArray(value)) {
       if (node.maxItems !== undefined && value.length > 0) {
-        out.push({ at: here, what: `more than maxItems ${node.maxItems}`, value: Array.from({ length: node.maxItems + 1 }, (_, i) => value[i % value.length]) });
+        out.push({
+          at: here,
+          what: `more than maxItems ${node.maxItems}`,
+          value: Array.from({ length: node.maxItems + 1 }, (_, i) => value[i % value.length]),
+        });
       }
       if (node.minItems) out.push({ at: here, what: `fewer than minItems ${node.minItems}`, value: [] });
       if (node.uniqueItems && value.length > 0) out.push({ at: here, what: 'duplicate items', value: [...value, value[0]] });

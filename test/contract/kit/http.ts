@@ -115,7 +115,13 @@ export function createHttpClient(options: HttpClientOptions) {
       let response: Response;
       let text: string;
       try {
-        response = await fetch(url, { method: spec.method, headers, body: body ?? null, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+        response = await fetch(url, {
+          method: spec.method,
+          headers,
+          body: body ?? null,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(timeoutMs),
+        });
         text = await response.text();
       } catch (error) {
         // A hanging or refusing target must fail the check that asked, with the request it sent.

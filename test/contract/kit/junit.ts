@@ -19,7 +19,9 @@ export function junitReport(suiteName: string, results: CheckResult[], seconds: 
   const skipped = count('skipped') + count('known-limit');
   const cases = results.map((result) => {
     const open = `    <testcase classname="${escapeXml(subjectName(result.subjects[0]!))}" name="${escapeXml(result.check)}" time="${(result.ms / 1000).toFixed(3)}"`;
-    const waited = result.waitedMs ? `\n      <system-out>${escapeXml(`waited ${(result.waitedMs / 1000).toFixed(1)} s for the target's quota (not in time)`)}</system-out>` : '';
+    const waited = result.waitedMs
+      ? `\n      <system-out>${escapeXml(`waited ${(result.waitedMs / 1000).toFixed(1)} s for the target's quota (not in time)`)}</system-out>`
+      : '';
     switch (result.outcome) {
       case 'passed':
         return waited ? `${open}>${waited}\n    </testcase>` : `${open}/>`;

@@ -9,9 +9,18 @@ import { invalidBodies, invalidParameters, refusedCredentials, successResponse, 
 import { paginationRules } from './checks/pagination-rules.ts';
 import { problemCatalogue, responseAudit, startRequestTimeoutProbe } from './checks/problem-rules.ts';
 import { rateLimitProbe } from './checks/rate-limit.ts';
-import { secretRotation } from './checks/signature-rules.ts';
 import { readScope, replaceSemantics, secrets, webhookSecret } from './checks/replace-rules.ts';
-import { availableAfterCreate, idempotency, isCrud, lifecycle, pagination, transitions, unsupportedMethod, useAfterDelete } from './checks/stateful.ts';
+import { secretRotation } from './checks/signature-rules.ts';
+import {
+  availableAfterCreate,
+  idempotency,
+  isCrud,
+  lifecycle,
+  pagination,
+  transitions,
+  unsupportedMethod,
+  useAfterDelete,
+} from './checks/stateful.ts';
 import type { KitContext, Profile } from './context.ts';
 import { transitionsOf } from './semantics.ts';
 import type { ContractModel, OperationModel } from './spec.ts';
@@ -92,8 +101,23 @@ const STATELESS = 'stateless profile: needs a target that keeps state';
 export function planChecks(model: ContractModel, options: PlanOptions): PlannedCheck[] {
   const plan: PlannedCheck[] = [];
   const stateful = options.profile === 'stateful';
-  const add = (check: string, subjects: string[], exercisesSuccess: boolean, run: CheckRun, skip?: string, prepare?: PlannedCheck['prepare']) =>
-    plan.push({ id: `${subjects[0]} › ${check}`, check, subjects, exercisesSuccess, run, ...(skip ? { skip } : {}), ...(prepare ? { prepare } : {}) });
+  const add = (
+    check: string,
+    subjects: string[],
+    exercisesSuccess: boolean,
+    run: CheckRun,
+    skip?: string,
+    prepare?: PlannedCheck['prepare'],
+  ) =>
+    plan.push({
+      id: `${subjects[0]} › ${check}`,
+      check,
+      subjects,
+      exercisesSuccess,
+      run,
+      ...(skip ? { skip } : {}),
+      ...(prepare ? { prepare } : {}),
+    });
 
   for (const op of model.operations) {
     if (op.kind === 'unknown') continue;
@@ -120,26 +144,57 @@ export function planChecks(model: ContractModel, options: PlanOptions): PlannedC
   }
 
   const paths = new Map<string, OperationModel[]>();
-  for (const op of model.operations.filter((candidate) => candidate.kind !== 'unknown')) paths.set(op.path, [...(paths.get(op.path) ?? []), op]);
+  for (const op of model.operations.filter((candidate) => candidate.kind !== 'unknown'))
+    paths.set(op.path, [...(paths.get(op.path) ?? []), op]);
   for (const operations of paths.values()) {
     // An item path needs an existing id, so a stateless target gets a made-up one (and 404 may come first).
-    add('unsupported-method', operations.map((op) => op.label), false, (ctx) => unsupportedMethod(ctx, operations, 'unsupported-method'), stateful ? undefined : STATELESS);
+    add(
+      'unsupported-method',
+      operations.map((op) => op.label),
+      false,
+      (ctx) => unsupportedMethod(ctx, operations, 'unsupported-method'),
+      stateful ? undefined : STATELESS,
+    );
   }
 
   for (const resource of model.resources.filter(isCrud)) {
     const crud = [resource.create, resource.read, resource.list, resource.update, resource.delete].map((op) => op.label);
     const stateless = stateful ? undefined : STATELESS;
-    add('available-after-create', [resource.create.label, resource.read.label, resource.list.label], true, (ctx) => availableAfterCreate(ctx, resource, 'available-after-create'), stateless);
+    add(
+      'available-after-create',
+      [resource.create.label, resource.read.label, resource.list.label],
+      true,
+      (ctx) => availableAfterCreate(ctx, resource, 'available-after-create'),
+      stateless,
+    );
     add('lifecycle', crud, true, (ctx) => lifecycle(ctx, resource, 'lifecycle'), stateless);
-    add('use-after-delete', [resource.delete.label, resource.read.label, resource.update.label, resource.list.label], true, (ctx) => useAfterDelete(ctx, resource, 'use-after-delete'), stateless);
+    add(
+      'use-after-delete',
+      [resource.delete.label, resource.read.label, resource.update.label, resource.list.label],
+      true,
+      (ctx) => useAfterDelete(ctx, resource, 'use-after-delete'),
+      stateless,
+    );
     const key = resource.create.params.find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
     if (key && resource.create.responses.has('409')) {
-      add('idempotency', [resource.create.label], true, (ctx) => idempotency(ctx, resource, key.name, 'idempotency'), stateful ? undefined : STATELESS);
+      add(
+        'idempotency',
+        [resource.create.label],
+        true,
+        (ctx) => idempotency(ctx, resource, key.name, 'idempotency'),
+        stateful ? undefined : STATELESS,
+      );
     }
     add('pagination', [resource.list.label], true, (ctx) => pagination(ctx, resource, 'pagination'), stateful ? undefined : STATELESS);
     const machine = transitionsOf(model, resource.update);
     if (machine) {
-      add('transitions', [resource.update.label], true, (ctx) => transitions(ctx, resource, machine, 'transitions'), stateful ? undefined : STATELESS);
+      add(
+        'transitions',
+        [resource.update.label],
+        true,
+        (ctx) => transitions(ctx, resource, machine, 'transitions'),
+        stateful ? undefined : STATELESS,
+      );
     }
   }
 
@@ -167,36 +222,115 @@ export function planChecks(model: ContractModel, options: PlanOptions): PlannedC
 function planRuleChecks(
   model: ContractModel,
   options: PlanOptions,
-  add: (check: string, subjects: string[], exercisesSuccess: boolean, run: CheckRun, skip?: string, prepare?: PlannedCheck['prepare']) => void,
+  add: (
+    check: string,
+    subjects: string[],
+    exercisesSuccess: boolean,
+    run: CheckRun,
+    skip?: string,
+    prepare?: PlannedCheck['prepare'],
+  ) => void,
 ): void {
-  const [policies, findings, webhooks] = ['policies', 'findings', 'webhooks'].map((name) => model.resources.find((r) => r.name === name && isCrud(r)));
+  const [policies, findings, webhooks] = ['policies', 'findings', 'webhooks'].map((name) =>
+    model.resources.find((r) => r.name === name && isCrud(r)),
+  );
   if (!policies || !findings || !webhooks || !isCrud(policies) || !isCrud(findings) || !isCrud(webhooks)) return;
   const stateless = options.profile === 'stateful' ? undefined : STATELESS;
   const events = stateless ?? options.skipEvents;
   const hook = (event: string) => model.webhooks.find((w) => w.event === event)?.label;
   const labels = (...items: (string | undefined)[]) => items.filter((item): item is string => item !== undefined);
-  add('finding-lifecycle', [findings.update.label, findings.create.label, findings.read.label], true, (ctx) => findingLifecycle(ctx, 'finding-lifecycle'), stateless);
+  add(
+    'finding-lifecycle',
+    [findings.update.label, findings.create.label, findings.read.label],
+    true,
+    (ctx) => findingLifecycle(ctx, 'finding-lifecycle'),
+    stateless,
+  );
   add('references', [findings.create.label, findings.update.label], false, (ctx) => references(ctx, 'references'), stateless);
   add('policy-in-use', [policies.delete.label, findings.update.label], true, (ctx) => policyInUse(ctx, 'policy-in-use'), stateless);
-  add('compliance', labels(policies.read.label, findings.create.label, findings.update.label, findings.delete.label, hook('compliance.changed')), true, (ctx) => compliance(ctx, 'compliance'), stateless);
+  add(
+    'compliance',
+    labels(policies.read.label, findings.create.label, findings.update.label, findings.delete.label, hook('compliance.changed')),
+    true,
+    (ctx) => compliance(ctx, 'compliance'),
+    stateless,
+  );
   for (const resource of [policies, findings, webhooks]) {
-    add('replace-semantics', [resource.update.label], true, async (ctx) => {
-      await replaceSemantics(ctx, resource, 'replace-semantics');
-      if (resource === webhooks) await webhookSecret(ctx, 'replace-semantics');
-    }, stateless);
+    add(
+      'replace-semantics',
+      [resource.update.label],
+      true,
+      async (ctx) => {
+        await replaceSemantics(ctx, resource, 'replace-semantics');
+        if (resource === webhooks) await webhookSecret(ctx, 'replace-semantics');
+      },
+      stateless,
+    );
   }
-  add('secrets', [webhooks.read.label, webhooks.list.label, webhooks.create.label, webhooks.update.label], true, (ctx) => secrets(ctx, 'secrets'), stateless);
+  add(
+    'secrets',
+    [webhooks.read.label, webhooks.list.label, webhooks.create.label, webhooks.update.label],
+    true,
+    (ctx) => secrets(ctx, 'secrets'),
+    stateless,
+  );
   const reads = model.resources.flatMap((r) => labels(r.list?.label, r.read?.label));
-  add('read-scope', reads, true, (ctx) => readScope(ctx, 'read-scope'), stateless ?? (options.hasReadKey ? undefined : 'no --read-key given'));
+  add(
+    'read-scope',
+    reads,
+    true,
+    (ctx) => readScope(ctx, 'read-scope'),
+    stateless ?? (options.hasReadKey ? undefined : 'no --read-key given'),
+  );
   add('pagination-rules', [policies.list.label], true, (ctx) => paginationRules(ctx, 'pagination-rules'), stateless);
-  add('problem-catalogue', [policies.list.label, policies.create.label, policies.read.label, policies.update.label, policies.delete.label, findings.update.label, webhooks.create.label], false, (ctx) => problemCatalogue(ctx, 'problem-catalogue'), stateless, startRequestTimeoutProbe);
+  add(
+    'problem-catalogue',
+    [
+      policies.list.label,
+      policies.create.label,
+      policies.read.label,
+      policies.update.label,
+      policies.delete.label,
+      findings.update.label,
+      webhooks.create.label,
+    ],
+    false,
+    (ctx) => problemCatalogue(ctx, 'problem-catalogue'),
+    stateless,
+    startRequestTimeoutProbe,
+  );
   add('cors', [policies.list.label], false, (ctx) => cors(ctx, 'cors', options.corsOrigin));
-  add('delivery-semantics', labels(hook('finding.created'), hook('finding.resolved')), true, (ctx) => deliverySemantics(ctx, 'delivery-semantics'), events);
+  add(
+    'delivery-semantics',
+    labels(hook('finding.created'), hook('finding.resolved')),
+    true,
+    (ctx) => deliverySemantics(ctx, 'delivery-semantics'),
+    events,
+  );
   const timing = options.skipRetryTiming ? { skip: options.skipRetryTiming } : {};
-  add('delivery-retry', labels(hook('finding.created')), true, (ctx) => deliveryRetry(ctx, 'delivery-retry', timing), events, (ctx) => void startRetryProbe(ctx, 'delivery-retry', timing));
+  add(
+    'delivery-retry',
+    labels(hook('finding.created')),
+    true,
+    (ctx) => deliveryRetry(ctx, 'delivery-retry', timing),
+    events,
+    (ctx) => void startRetryProbe(ctx, 'delivery-retry', timing),
+  );
   add('endpoint-gone', labels(hook('finding.created'), webhooks.update.label), true, (ctx) => endpointGone(ctx, 'endpoint-gone'), events);
-  add('secret-rotation', labels(hook('finding.created'), webhooks.update.label), true, (ctx) => secretRotation(ctx, 'secret-rotation'), events);
-  add('response-audit', model.operations.filter((op) => op.kind !== 'unknown').map((op) => op.label), false, (ctx) => responseAudit(ctx, 'response-audit'), stateless);
+  add(
+    'secret-rotation',
+    labels(hook('finding.created'), webhooks.update.label),
+    true,
+    (ctx) => secretRotation(ctx, 'secret-rotation'),
+    events,
+  );
+  add(
+    'response-audit',
+    model.operations.filter((op) => op.kind !== 'unknown').map((op) => op.label),
+    false,
+    (ctx) => responseAudit(ctx, 'response-audit'),
+    stateless,
+  );
 }
 
 function hasQuery(op: OperationModel): boolean {

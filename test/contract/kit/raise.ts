@@ -38,7 +38,10 @@ async function callSimulator(ctx: KitContext, { event, webhookId, data }: RaiseR
   const body = { event, data, webhook_id: webhookId };
   const exchange = await ctx.http.send({ method: 'POST', path: SIMULATOR_PATH, body });
   const sent = `POST ${SIMULATOR_PATH} ${JSON.stringify(body)}`;
-  if (exchange.status === 404 || exchange.status === 405) return { cannot: `the target has no simulator (POST ${SIMULATOR_PATH} answered ${exchange.status}) and no --trigger-command was given` };
+  if (exchange.status === 404 || exchange.status === 405)
+    return {
+      cannot: `the target has no simulator (POST ${SIMULATOR_PATH} answered ${exchange.status}) and no --trigger-command was given`,
+    };
   if (exchange.status >= 300) return { refused: `${sent} answered ${exchange.status}: ${truncate(exchange.text, 300)}` };
   return { raised: sent };
 }
@@ -53,7 +56,11 @@ export function shellQuote(value: string): string {
  * shell with the same values in SECMON_EVENT, SECMON_WEBHOOK_ID and SECMON_EVENT_DATA (JSON), and
  * the target in SECMON_BASE_URL. Exit 0 means raised.
  */
-export function triggerInvocation(command: string, baseUrl: string, { event, webhookId, data }: RaiseRequest): { line: string; env: Record<string, string> } {
+export function triggerInvocation(
+  command: string,
+  baseUrl: string,
+  { event, webhookId, data }: RaiseRequest,
+): { line: string; env: Record<string, string> } {
   const json = JSON.stringify(data);
   const values: Record<string, string> = { event, webhook_id: webhookId, data: json };
   const line = command.replace(/\{(event|webhook_id|data)\}/g, (_, name: string) => shellQuote(values[name]!));
@@ -72,5 +79,7 @@ async function runTriggerCommand(command: string, baseUrl: string, request: Rais
     child.on('close', (status, signal) => resolve(status ?? signal ?? 'unknown'));
   }).finally(() => clearTimeout(timer));
   if (code === 0) return { raised: `--trigger-command for ${request.event}` };
-  return { refused: `--trigger-command for ${request.event} (${line}) ended with ${String(code)}${output ? `: ${truncate(output.trim(), 300)}` : ''}` };
+  return {
+    refused: `--trigger-command for ${request.event} (${line}) ended with ${String(code)}${output ? `: ${truncate(output.trim(), 300)}` : ''}`,
+  };
 }

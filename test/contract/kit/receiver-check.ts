@@ -110,7 +110,10 @@ export function receiverCases({ secret, webhookId = 'whk_01jbz4c8d2e6f0g4h8j2k6m
       why: 'the signatures cover other bytes (a receiver that verifies a re-serialised body, or none, accepts it)',
       delivery: () => {
         const delivery = sign(sampleBody('finding.created'));
-        return { ...delivery, body: delivery.body.replace(/"severity":"\w+"/, '"severity":"info"').replace(/"title":"/, '"title":"(changed) ') };
+        return {
+          ...delivery,
+          body: delivery.body.replace(/"severity":"\w+"/, '"severity":"info"').replace(/"title":"/, '"title":"(changed) '),
+        };
       },
     },
     {
@@ -138,7 +141,13 @@ export async function runReceiverCheck(options: ReceiverCheckOptions, onResult?:
     let status: number | undefined;
     let failure: string | undefined;
     try {
-      const response = await fetch(options.url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+      const response = await fetch(options.url, {
+        method: 'POST',
+        headers,
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       await response.arrayBuffer().catch(() => undefined);
       status = response.status;
     } catch (error) {
@@ -146,8 +155,10 @@ export async function runReceiverCheck(options: ReceiverCheckOptions, onResult?:
     }
     const ms = Math.round(performance.now() - started);
     const accepted = status !== undefined && status >= 200 && status < 300;
-    if (!failure && item.expect === 'accept' && !accepted) failure = `answered ${status}; a valid, signed delivery must get 2xx (anything else is retried, then disables the webhook)`;
-    if (!failure && item.expect === 'refuse' && accepted) failure = `answered ${status}; it must be refused (any status but 2xx) because ${item.why}`;
+    if (!failure && item.expect === 'accept' && !accepted)
+      failure = `answered ${status}; a valid, signed delivery must get 2xx (anything else is retried, then disables the webhook)`;
+    if (!failure && item.expect === 'refuse' && accepted)
+      failure = `answered ${status}; it must be refused (any status but 2xx) because ${item.why}`;
     const result: CheckResult = {
       id: item.name,
       check: item.name,
@@ -190,7 +201,13 @@ export async function receiverCommand(argv: string[], env: NodeJS.ProcessEnv, io
   try {
     values = parseArgs({
       args: argv,
-      options: { url: { type: 'string' }, secret: { type: 'string' }, report: { type: 'string' }, 'webhook-id': { type: 'string' }, help: { type: 'boolean' } },
+      options: {
+        url: { type: 'string' },
+        secret: { type: 'string' },
+        report: { type: 'string' },
+        'webhook-id': { type: 'string' },
+        help: { type: 'boolean' },
+      },
     }).values;
   } catch (error) {
     io.err(`${(error as Error).message}\n\n${RECEIVER_USAGE}\n`);
@@ -213,17 +230,21 @@ export async function receiverCommand(argv: string[], env: NodeJS.ProcessEnv, io
   }
   const started = performance.now();
   io.out(`secmon-contract receiver: checking ${values.url}\n\n`);
-  const results = await runReceiverCheck({ url: values.url!, secret: secret!, ...(values['webhook-id'] ? { webhookId: values['webhook-id'] } : {}) }, (result) =>
-    io.out(`${MARK[result.outcome]} ${result.check}  ${result.ms} ms${result.note ? `  (${result.note})` : ''}\n`),
+  const results = await runReceiverCheck(
+    { url: values.url!, secret: secret!, ...(values['webhook-id'] ? { webhookId: values['webhook-id'] } : {}) },
+    (result) => io.out(`${MARK[result.outcome]} ${result.check}  ${result.ms} ms${result.note ? `  (${result.note})` : ''}\n`),
   );
   const seconds = (performance.now() - started) / 1000;
   const failures = results.filter((result) => result.outcome === 'failed');
-  if (failures.length > 0) io.out(`\n${failures.length} of ${results.length} cases failed:\n\n${failures.map((f) => f.error).join('\n')}\n`);
+  if (failures.length > 0)
+    io.out(`\n${failures.length} of ${results.length} cases failed:\n\n${failures.map((f) => f.error).join('\n')}\n`);
   if (values.report) {
     const report = resolve(values.report);
     mkdirSync(dirname(report), { recursive: true });
     writeFileSync(report, junitReport('secmon-contract receiver', results, seconds));
   }
-  io.out(`\nreceiver ${failures.length === 0 ? 'PASSED' : 'FAILED'}: ${results.length - failures.length} of ${results.length} cases hold (${seconds.toFixed(1)} s)${values.report ? `; JUnit report: ${resolve(values.report)}` : ''}\n`);
+  io.out(
+    `\nreceiver ${failures.length === 0 ? 'PASSED' : 'FAILED'}: ${results.length - failures.length} of ${results.length} cases hold (${seconds.toFixed(1)} s)${values.report ? `; JUnit report: ${resolve(values.report)}` : ''}\n`,
+  );
   return failures.length === 0 ? 0 : 1;
 }

@@ -39,7 +39,13 @@ export async function startReceiver(listen: { host: string; port: number }, publ
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const delivery = { path: req.url ?? '/', method: req.method ?? '', headers: req.headers, raw: Buffer.concat(chunks), receivedAt: Date.now() };
+      const delivery = {
+        path: req.url ?? '/',
+        method: req.method ?? '',
+        headers: req.headers,
+        raw: Buffer.concat(chunks),
+        receivedAt: Date.now(),
+      };
       deliveries.push(delivery);
       const claimed = [...responders].find(([prefix]) => delivery.path.startsWith(prefix))?.[1];
       const answer = claimed ? claimed.responder(delivery, ++claimed.attempts) : { status: 204 };

@@ -3,12 +3,12 @@
 import { parseQuota, planBudget, type Quota } from './budget.ts';
 import { foreignDeliveries } from './checks/event-run.ts';
 import { createKitContext, type KitContext, type KitOptions } from './context.ts';
-import { coverage, formatCoverage, type Coverage } from './coverage.ts';
-import { describeForeign, foreignSubscribers, type ForeignWebhook } from './foreign.ts';
-import { planChecks, type PlannedCheck } from './plan.ts';
-import type { ContractModel } from './spec.ts';
+import { type Coverage, coverage, formatCoverage } from './coverage.ts';
+import { describeForeign, type ForeignWebhook, foreignSubscribers } from './foreign.ts';
+import { type PlannedCheck, planChecks } from './plan.ts';
 import type { CheckResult, KnownLimit } from './results.ts';
 import { traceFailure } from './rules/trace.ts';
+import type { ContractModel } from './spec.ts';
 
 export function plannedSkip(planned: PlannedCheck): CheckResult {
   return { ...describe(planned), outcome: 'skipped', reason: planned.skip!, ms: 0 };
@@ -46,7 +46,10 @@ export async function runCheck(ctx: KitContext, planned: PlannedCheck, knownLimi
     }
     return { ...describe(planned), outcome: 'passed', ...note, ...cost() };
   } catch (error) {
-    const message = traceFailure(planned.check, error instanceof Error ? (error.name === 'ContractViolation' ? error.message : `${planned.id}: ${messageOf(error)}`) : String(error));
+    const message = traceFailure(
+      planned.check,
+      error instanceof Error ? (error.name === 'ContractViolation' ? error.message : `${planned.id}: ${messageOf(error)}`) : String(error),
+    );
     if (limit) return { ...describe(planned), outcome: 'known-limit', reason: limit.reason, error: message, ...cost() };
     return { ...describe(planned), outcome: 'failed', error: message, ...cost() };
   }
@@ -135,7 +138,9 @@ export async function runKit(options: KitOptions, selection: RunSelection = {}):
     latencyMs,
     hasReadKey: options.readKey !== undefined,
     rateProbeMaxQuota: ctx.options.rateProbeMaxQuota,
-    eventSeconds: plan.some((p) => !p.skip && p.subjects.every((s) => ctx.model.webhooks.some((w) => w.label === s))) ? Math.min(ctx.options.eventTimeoutMs, EXPECTED_DELIVERY_MS) / 1000 : 0,
+    eventSeconds: plan.some((p) => !p.skip && p.subjects.every((s) => ctx.model.webhooks.some((w) => w.label === s)))
+      ? Math.min(ctx.options.eventTimeoutMs, EXPECTED_DELIVERY_MS) / 1000
+      : 0,
   });
   const preamble = [budget.line(), ...describeForeign(foreign)];
   selection.onPreamble?.(preamble);
@@ -143,7 +148,16 @@ export async function runKit(options: KitOptions, selection: RunSelection = {}):
   if (selection.noForeignDeliveries && foreign.webhooks.length > 0) {
     const refused = `--no-foreign-deliveries: ${foreign.webhooks.length} enabled webhook${foreign.webhooks.length === 1 ? '' : 's'} the kit did not create would get this run's events (${foreign.webhooks.map((w) => w.id).join(', ')}); no check was run`;
     const report = coverage(ctx.model, []);
-    return { results: [], coverage: report, table: formatCoverage(report), interrupted: false, leftovers: await ctx.cleanup(), refused, ...base, ...ctx.http.stats() };
+    return {
+      results: [],
+      coverage: report,
+      table: formatCoverage(report),
+      interrupted: false,
+      leftovers: await ctx.cleanup(),
+      refused,
+      ...base,
+      ...ctx.http.stats(),
+    };
   }
 
   const results: CheckResult[] = [];

@@ -2,7 +2,7 @@
 // generation must respect so that "valid" really means "the contract says 2xx". Each rule cites
 // the description it comes from; everything else is derived from the schemas.
 import type { OpenApiDocument } from '../../../lib/document.ts';
-import { schemaAt, type ContractModel, type OperationModel } from './spec.ts';
+import { type ContractModel, type OperationModel, schemaAt } from './spec.ts';
 
 /** The request body limit the document states in *Limits* ("Request bodies up to 1 MiB"), in bytes. */
 export function bodyLimitBytes(doc: OpenApiDocument): number | undefined {

@@ -4,11 +4,11 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import {
   escapePointer,
+  type HttpMethod,
   listOperations,
   listWebhookOperations,
-  resolveRef,
-  type HttpMethod,
   type OpenApiDocument,
+  resolveRef,
 } from '../../../lib/document.ts';
 
 export interface ParamModel {
@@ -101,12 +101,7 @@ export function buildModel(doc: OpenApiDocument): ContractModel {
   return { doc, operations, resources: [...resources.values()], webhooks };
 }
 
-function operationModel(
-  doc: OpenApiDocument,
-  path: string,
-  method: HttpMethod,
-  operation: OpenAPIV3_1.OperationObject,
-): OperationModel {
+function operationModel(doc: OpenApiDocument, path: string, method: HttpMethod, operation: OpenAPIV3_1.OperationObject): OperationModel {
   const opPointer = `#/paths/${escapePointer(path)}/${method}`;
   const pathItem = resolveRef<OpenAPIV3_1.PathItemObject>(doc, doc.paths?.[path] ?? {});
   const params = [
@@ -182,12 +177,7 @@ function responseModel(doc: OpenApiDocument, status: string, pointer: string, ra
   return { status, headers, content };
 }
 
-function webhookModel(
-  doc: OpenApiDocument,
-  event: string,
-  method: HttpMethod,
-  operation: OpenAPIV3_1.OperationObject,
-): WebhookModel {
+function webhookModel(doc: OpenApiDocument, event: string, method: HttpMethod, operation: OpenAPIV3_1.OperationObject): WebhookModel {
   const opPointer = `#/webhooks/${escapePointer(event)}/${method}`;
   const [bodyPointer, body] = follow<OpenAPIV3_1.RequestBodyObject>(doc, `${opPointer}/requestBody`, operation.requestBody);
   const mediaType = Object.keys(body?.content ?? {})[0] ?? 'application/json';
@@ -226,5 +216,8 @@ function follow<T>(doc: OpenApiDocument, pointer: string, value: unknown): [stri
 
 /** The 2xx statuses an operation documents, lowest first. */
 export function successStatuses(op: OperationModel): number[] {
-  return [...op.responses.keys()].filter((s) => /^2\d\d$/.test(s)).map(Number).sort();
+  return [...op.responses.keys()]
+    .filter((s) => /^2\d\d$/.test(s))
+    .map(Number)
+    .sort();
 }

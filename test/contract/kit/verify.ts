@@ -30,14 +30,15 @@ export function sentBodyValidator(doc: OpenApiDocument, strict: SchemaValidator,
 // The Versioning rule each kind of schema failure breaks, so a report says why it is one.
 const VERSIONING_RULE: Record<string, string> = {
   additionalProperties:
-    "Versioning: an implementation of this exact version sends only the fields the document lists (a newer v1 may add fields; check such a target with --allow-newer-fields)",
-  enum: "Versioning: an implementation of this exact version sends only the enum values the document lists (a newer v1 may add values; check such a target with --allow-newer-fields)",
+    'Versioning: an implementation of this exact version sends only the fields the document lists (a newer v1 may add fields; check such a target with --allow-newer-fields)',
+  enum: 'Versioning: an implementation of this exact version sends only the enum values the document lists (a newer v1 may add values; check such a target with --allow-newer-fields)',
 };
 VERSIONING_RULE.unevaluatedProperties = VERSIONING_RULE.additionalProperties!;
 
 /** Violations of the document by one response; empty when it conforms. */
 export function conformance(validator: SchemaValidator, op: OperationModel, exchange: Exchange): Violation[] {
-  const response = op.responses.get(String(exchange.status)) ?? op.responses.get(`${String(exchange.status)[0]}XX`) ?? op.responses.get('default');
+  const response =
+    op.responses.get(String(exchange.status)) ?? op.responses.get(`${String(exchange.status)[0]}XX`) ?? op.responses.get('default');
   if (!response) {
     return [
       {
@@ -54,7 +55,13 @@ function bodyViolations(validator: SchemaValidator, response: ResponseModel, exc
   if (response.content.size === 0) {
     return exchange.text === ''
       ? []
-      : [{ aspect: 'content-type', message: `status ${exchange.status} documents no body, got ${exchange.text.length} bytes`, details: [] }];
+      : [
+          {
+            aspect: 'content-type',
+            message: `status ${exchange.status} documents no body, got ${exchange.text.length} bytes`,
+            details: [],
+          },
+        ];
   }
   const pointer = response.content.get(exchange.mediaType);
   if (!pointer) {
@@ -110,11 +117,12 @@ export function ajvDetails(errors: ErrorObject[], value: unknown): string[] {
 function errorLines(errors: ErrorObject[], value: unknown): string[] {
   return errors.slice(0, 12).map((error) => {
     const offending = pointerGet(value, error.instancePath);
-    const extra = error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties'
-      ? ` '${String((error.params as Record<string, unknown>).additionalProperty ?? (error.params as Record<string, unknown>).unevaluatedProperty)}'`
-      : error.keyword === 'required'
-        ? ` '${String((error.params as { missingProperty: string }).missingProperty)}'`
-        : '';
+    const extra =
+      error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties'
+        ? ` '${String((error.params as Record<string, unknown>).additionalProperty ?? (error.params as Record<string, unknown>).unevaluatedProperty)}'`
+        : error.keyword === 'required'
+          ? ` '${String((error.params as { missingProperty: string }).missingProperty)}'`
+          : '';
     return `${error.instancePath || '/'} ${error.message ?? error.keyword}${extra} (value: ${truncate(JSON.stringify(offending) ?? 'undefined', 120)})`;
   });
 }
@@ -139,7 +147,12 @@ export class ContractViolation extends Error {
   readonly check: string;
   readonly violations: Violation[];
 
-  constructor(operation: string, check: string, violations: Violation[], exchange?: { request: SentRequest; status?: number; mediaType?: string; text?: string }) {
+  constructor(
+    operation: string,
+    check: string,
+    violations: Violation[],
+    exchange?: { request: SentRequest; status?: number; mediaType?: string; text?: string },
+  ) {
     super(formatViolation(operation, check, violations, exchange));
     this.operation = operation;
     this.check = check;

@@ -4,12 +4,19 @@
 // transaction would then let every racer through; inside it, the reads take turns.
 import { parentPort, workerData } from 'node:worker_threads';
 import { replacedPolicy } from '../../../server/domain/policies.ts';
-import { writeIfMatch, PRECONDITION_FAILED } from '../../../server/store/conditional.ts';
+import { PRECONDITION_FAILED, writeIfMatch } from '../../../server/store/conditional.ts';
 import { openDatabase } from '../../../server/store/sqlite/database.ts';
 import { sqliteStore } from '../../../server/store/sqlite/store.ts';
 import type { Store } from '../../../server/store/store.ts';
 
-const { path, id, etag, gate, racer, racers } = workerData as { path: string; id: string; etag: string; gate: Int32Array; racer: number; racers: number };
+const { path, id, etag, gate, racer, racers } = workerData as {
+  path: string;
+  id: string;
+  etag: string;
+  gate: Int32Array;
+  racer: number;
+  racers: number;
+};
 const LINGER_MS = 50;
 // Twenty connections take turns at the write lock, each holding it while it lingers: the last one
 // waits for all the others, longer than the server's short lock wait (one process holds the file).

@@ -37,7 +37,10 @@ describe('conditional writes', () => {
     const gate = new Int32Array(new SharedArrayBuffer(8));
     const workers = Array.from(
       { length: RACERS },
-      (_, racer) => new Worker(new URL('./conditional-race-worker.ts', import.meta.url), { workerData: { path, id: policy.id, etag: etagOf(policy), gate, racer, racers: RACERS } }),
+      (_, racer) =>
+        new Worker(new URL('./conditional-race-worker.ts', import.meta.url), {
+          workerData: { path, id: policy.id, etag: etagOf(policy), gate, racer, racers: RACERS },
+        }),
     );
     try {
       const outcomes = workers.map(async (worker) => {
@@ -65,7 +68,11 @@ describe('conditional writes', () => {
     const etag = created.headers.get('etag')!;
     const statuses = await Promise.all(
       Array.from({ length: RACERS }, async (_, racer) => {
-        const response = await t!.fetch(`/v1/policies/${id}`, { method: 'PUT', headers: { 'If-Match': etag }, json: { name: `Racer ${racer}`, severity: 'high' } });
+        const response = await t!.fetch(`/v1/policies/${id}`, {
+          method: 'PUT',
+          headers: { 'If-Match': etag },
+          json: { name: `Racer ${racer}`, severity: 'high' },
+        });
         await response.arrayBuffer();
         return String(response.status);
       }),

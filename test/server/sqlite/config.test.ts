@@ -11,7 +11,14 @@ import { ConfigError, DEFAULT_DEV_KEYS, loadConfig } from '../../../server/confi
 describe('loadConfig', () => {
   it('documented defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 3000, database: './data/secmon.db', mode: 'development', rateLimitPerMinute: 10_000, usingDefaultKeys: true, validateResponses: true });
+    expect(config).toMatchObject({
+      port: 3000,
+      database: './data/secmon.db',
+      mode: 'development',
+      rateLimitPerMinute: 10_000,
+      usingDefaultKeys: true,
+      validateResponses: true,
+    });
     expect(config.apiKeys.map((key) => [key.token, [...key.scopes]])).toEqual([
       ['dev-admin', ['read', 'write']],
       ['dev-reader', ['read']],
@@ -22,14 +29,31 @@ describe('loadConfig', () => {
   });
 
   it('environment, then flags', () => {
-    const env = { PORT: '4000', SECMON_DB: ':memory:', SECMON_API_KEYS: 'abcdefgh:read', SECMON_MODE: 'production', SECMON_RATE_LIMIT: '0', SECMON_RETRY_SCALE: '0.001' };
+    const env = {
+      PORT: '4000',
+      SECMON_DB: ':memory:',
+      SECMON_API_KEYS: 'abcdefgh:read',
+      SECMON_MODE: 'production',
+      SECMON_RATE_LIMIT: '0',
+      SECMON_RETRY_SCALE: '0.001',
+    };
     const config = loadConfig(env, ['--port', '5000', '--rate-limit', '10']);
-    expect(config).toMatchObject({ port: 5000, database: ':memory:', mode: 'production', rateLimitPerMinute: 10, validateResponses: false, usingDefaultKeys: false });
+    expect(config).toMatchObject({
+      port: 5000,
+      database: ':memory:',
+      mode: 'production',
+      rateLimitPerMinute: 10,
+      validateResponses: false,
+      usingDefaultKeys: false,
+    });
     expect(config.delivery.retryScale).toBe(0.001);
     expect(loadConfig({ SECMON_VALIDATE_RESPONSES: 'false' }).validateResponses).toBe(false);
     expect(loadConfig({ SECMON_DB: 'postgres://secmon@127.0.0.1:5433/secmon' }).database).toBe('postgres://secmon@127.0.0.1:5433/secmon');
     expect(loadConfig({ SECMON_DELIVERY_TIMEOUT_MS: '2000', SECMON_DELIVERY_LEASE_MS: '4000' }).delivery.leaseMs).toBe(4000);
-    expect(loadConfig({ SECMON_DB_STATEMENT_TIMEOUT_MS: '1500', SECMON_DB_ACQUIRE_TIMEOUT_MS: '500' }).databaseTimeouts).toEqual({ statementMs: 1500, acquireMs: 500 });
+    expect(loadConfig({ SECMON_DB_STATEMENT_TIMEOUT_MS: '1500', SECMON_DB_ACQUIRE_TIMEOUT_MS: '500' }).databaseTimeouts).toEqual({
+      statementMs: 1500,
+      acquireMs: 500,
+    });
   });
 
   it.each([

@@ -59,7 +59,13 @@ function recording(db: DatabaseSync): { prepared: string[]; plan(sql: string): s
     prepared.push(sql);
     return prepare(sql);
   };
-  return { prepared, plan: (sql) => prepare(`EXPLAIN QUERY PLAN ${sql}`).all().map((row) => row.detail as string) };
+  return {
+    prepared,
+    plan: (sql) =>
+      prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all()
+        .map((row) => row.detail as string),
+  };
 }
 
 const CURSOR: CursorPosition = { created_at: '2026-01-01T00:00:00.000Z', id: 'fnd_01jbz3k7q2w9x8v6t5r4p3n2m1' };
@@ -97,10 +103,14 @@ describe('list query plans', () => {
           list(filters, after);
           expect(sql.prepared, label).toHaveLength(1);
           const plan = sql.plan(sql.prepared[0]!);
-          expect(plan.filter((line) => line.includes('TEMP B-TREE')), label).toEqual([]);
+          expect(
+            plan.filter((line) => line.includes('TEMP B-TREE')),
+            label,
+          ).toEqual([]);
           const scans = plan.filter((line) => line.startsWith('SCAN '));
           // Only the unfiltered first page may walk the order index from its start: it stops after a page.
-          if (Object.keys(filters).length === 0 && !after) expect(scans, label).toEqual([expect.stringMatching(/^SCAN \w+ USING INDEX \w+_order$/)]);
+          if (Object.keys(filters).length === 0 && !after)
+            expect(scans, label).toEqual([expect.stringMatching(/^SCAN \w+ USING INDEX \w+_order$/)]);
           else expect(scans, label).toEqual([]);
           const outer = plan.find((line) => line.startsWith('SEARCH ') || line.startsWith('SCAN '))!;
           if (after) expect(outer, label).toContain('(created_at,id)<(?,?)');
@@ -123,7 +133,10 @@ describe('list query plans', () => {
     expect(reads.length).toBeGreaterThanOrEqual(2);
     for (const text of reads) {
       const plan = sql.plan(text);
-      expect(plan.filter((line) => (line.startsWith('SCAN ') && line !== 'SCAN CONSTANT ROW') || line.includes('TEMP B-TREE')), text).toEqual([]);
+      expect(
+        plan.filter((line) => (line.startsWith('SCAN ') && line !== 'SCAN CONSTANT ROW') || line.includes('TEMP B-TREE')),
+        text,
+      ).toEqual([]);
       if (text.includes('FROM findings')) expect(plan.join('\n'), text).toContain('(policy_id=? AND status=?)');
     }
   });
@@ -173,7 +186,10 @@ describe('list pages over the new indexes', () => {
   it('webhook_subscriptions follows inserts, event and enabled changes (also by other writers) and deletes', () => {
     const db = openDatabase(':memory:');
     const at = CURSOR.created_at;
-    const a = insertWebhook(db, newWebhook('whk_01jbz4c8d2e6f0g4h8j2k6m0n4', { url: 'https://a.example', events: ['finding.created', 'scan.completed'] }, at));
+    const a = insertWebhook(
+      db,
+      newWebhook('whk_01jbz4c8d2e6f0g4h8j2k6m0n4', { url: 'https://a.example', events: ['finding.created', 'scan.completed'] }, at),
+    );
     const byEvent = (filters: Filters) => listWebhooks(db, filters, undefined, 20).map((webhook) => webhook.id);
     expect(byEvent({ event: 'scan.completed' })).toEqual([a.id]);
     replaceWebhook(db, replacedWebhook(a, { url: a.url, events: ['device.connected'] }, at));

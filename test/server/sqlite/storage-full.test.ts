@@ -19,7 +19,11 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-const createFinding = (index: number) => t.fetch('/v1/findings', { method: 'POST', json: { title: `Finding ${index} ${'x'.repeat(200)}`, severity: 'low', device_id: DEVICE_ID } });
+const createFinding = (index: number) =>
+  t.fetch('/v1/findings', {
+    method: 'POST',
+    json: { title: `Finding ${index} ${'x'.repeat(200)}`, severity: 'low', device_id: DEVICE_ID },
+  });
 const readiness = async () => {
   const response = await fetch(`${t.url}/readyz`);
   return { status: response.status, body: (await response.json()) as { status: string; reason?: string } };
@@ -28,7 +32,9 @@ const readiness = async () => {
 describe('a full SQLite database', () => {
   it('answers 503 storage-full, names the cause, is not ready until a write succeeds, and loses nothing acknowledged', async () => {
     const db = sqliteConnection(t.server.app.store)!;
-    expect((await t.fetch('/v1/webhooks', { method: 'POST', json: { url: 'http://127.0.0.1:9/hook', events: ['finding.created'] } })).status).toBe(201);
+    expect(
+      (await t.fetch('/v1/webhooks', { method: 'POST', json: { url: 'http://127.0.0.1:9/hook', events: ['finding.created'] } })).status,
+    ).toBe(201);
     const acknowledged: string[] = [];
     for (let index = 0; index < 5; index++) {
       const response = await createFinding(index);
@@ -49,8 +55,15 @@ describe('a full SQLite database', () => {
     const problem = await readProblem(full!);
     expect(problem.type).toBe(PROBLEM('storage-full'));
 
-    const cause = t.logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.msg === 'database full: database or disk is full');
-    expect(cause).toMatchObject({ cause: 'database or disk is full', store: 'sqlite', operation: 'findings.write', err: { message: 'database or disk is full' } });
+    const cause = t.logs
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line.msg === 'database full: database or disk is full');
+    expect(cause).toMatchObject({
+      cause: 'database or disk is full',
+      store: 'sqlite',
+      operation: 'findings.write',
+      err: { message: 'database or disk is full' },
+    });
     expect(t.logs.join('\n')).not.toMatch(/cannot rollback/);
 
     // Reads go on; the instance says it is not ready while writes fail.

@@ -4,12 +4,12 @@
 // with a fault the server answers 503, and the store goes on: new connections, LISTEN again.
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitUntil } from '../../../scripts/wait.ts';
 import { newWebhook } from '../../../server/domain/webhooks.ts';
 import { classifyDatabaseError } from '../../../server/store/faults.ts';
 import { openPostgresStore } from '../../../server/store/postgres/store.ts';
 import type { Store } from '../../../server/store/store.ts';
 import { freshPostgresDatabase } from '../../support/postgres.ts';
-import { waitUntil } from '../../../scripts/wait.ts';
 
 let database: string;
 let store: Store;
@@ -40,7 +40,13 @@ const WEBHOOK = { url: 'https://receiver.example.com/hook', events: ['finding.cr
 const EVENT = {
   event: 'finding.created' as const,
   timestamp: '2026-11-02T09:30:00Z',
-  data: { finding_id: 'fnd_01jbz3k7q2w9x8v6t5r4p3n2m1', severity: 'high' as const, title: 'SSH root login enabled', device_id: 'dev_01jbz2m4n6p8q0r2s4t6v8w0x2', policy_id: null },
+  data: {
+    finding_id: 'fnd_01jbz3k7q2w9x8v6t5r4p3n2m1',
+    severity: 'high' as const,
+    title: 'SSH root login enabled',
+    device_id: 'dev_01jbz2m4n6p8q0r2s4t6v8w0x2',
+    policy_id: null,
+  },
 };
 
 describe('PostgreSQL connections ended under the store', () => {

@@ -4,22 +4,28 @@
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventOf } from '../../../lib/events.ts';
+import { sleep, waitUntil } from '../../../scripts/wait.ts';
 import { newWebhook } from '../../../server/domain/webhooks.ts';
-import { openPostgresStore } from '../../../server/store/postgres/store.ts';
 import { MIGRATIONS } from '../../../server/store/postgres/schema.ts';
+import { openPostgresStore } from '../../../server/store/postgres/store.ts';
 import type { ClaimedDelivery, Store } from '../../../server/store/store.ts';
 import { claimDue } from '../../../server/webhooks/claim.ts';
 import { EndpointScheduler } from '../../../server/webhooks/endpoints.ts';
-import { recordAttempts, type Attempt } from '../../../server/webhooks/outcomes.ts';
+import { type Attempt, recordAttempts } from '../../../server/webhooks/outcomes.ts';
 import { startTestServer, type TestServer } from '../../server/helpers.ts';
 import { freshPostgresDatabase } from '../../support/postgres.ts';
-import { sleep, waitUntil } from '../../../scripts/wait.ts';
 
 const NOW = Date.parse('2026-11-02T09:30:00Z');
 const event = (index: number): EventOf<'finding.created'> => ({
   event: 'finding.created',
   timestamp: '2026-11-02T09:30:00Z',
-  data: { finding_id: `fnd_01jbz3k7q2w9x8v6t5r4p3n${String(index).padStart(3, '0')}`, severity: 'high', title: 'SSH root login enabled', device_id: 'dev_01jbz2m4n6p8q0r2s4t6v8w0x2', policy_id: null },
+  data: {
+    finding_id: `fnd_01jbz3k7q2w9x8v6t5r4p3n${String(index).padStart(3, '0')}`,
+    severity: 'high',
+    title: 'SSH root login enabled',
+    device_id: 'dev_01jbz2m4n6p8q0r2s4t6v8w0x2',
+    policy_id: null,
+  },
 });
 // Generous limits: these tests look at which deliveries are claimed, not at the endpoint policy.
 const scheduler = () => new EndpointScheduler({ concurrency: 1000, maxPerEndpoint: 1000, probeAfterMs: 1000 });
@@ -37,7 +43,9 @@ afterEach(async () => {
 
 async function queue(store: Store, events: number, webhooks = 2): Promise<void> {
   for (let index = 0; index < webhooks; index++) {
-    await store.webhooks.insert(newWebhook(`whk_0${index}`, { url: `https://receiver.example.com/${index}`, events: ['finding.created'] }, '2026-11-02T09:00:00Z'));
+    await store.webhooks.insert(
+      newWebhook(`whk_0${index}`, { url: `https://receiver.example.com/${index}`, events: ['finding.created'] }, '2026-11-02T09:00:00Z'),
+    );
   }
   for (let index = 0; index < events; index++) await store.outbox.enqueue(event(index), new Date(NOW));
 }
@@ -75,7 +83,11 @@ describe('PostgreSQL store, two instances on one database', () => {
     const record = (store: Store, attempt: Attempt) => store.outbox.record((tx) => recordAttempts(tx, [attempt]));
     const [late] = await record(a, { delivery: first!, outcome: { kind: 'delivered', status: 200 }, at: NOW + 1100 });
     expect(late).toEqual({ disabled: null, stale: true });
-    const [current] = await record(b, { delivery: second, outcome: { kind: 'retry', status: 500, cause: 'http', error: 'HTTP 500', dueAt: NOW + 9000 }, at: NOW + 1200 });
+    const [current] = await record(b, {
+      delivery: second,
+      outcome: { kind: 'retry', status: 500, cause: 'http', error: 'HTTP 500', dueAt: NOW + 9000 },
+      at: NOW + 1200,
+    });
     expect(current).toEqual({ disabled: null });
     expect(await a.outbox.listDeliveries('whk_00')).toMatchObject([{ state: 'pending', attempts: 1, lastStatus: 500, dueAt: NOW + 9000 }]);
   });
@@ -84,7 +96,8 @@ describe('PostgreSQL store, two instances on one database', () => {
     await queue(a, 10, 1);
     const limited = () => new EndpointScheduler({ concurrency: 100, maxPerEndpoint: 3, probeAfterMs: 1000 });
     const endpoints = [limited(), limited()];
-    const take = (store: Store, index: number) => claimDue(store.outbox, { now: NOW, limit: 10, leaseMs: 30_000, plan: (leased) => endpoints[index]!.plan(NOW, leased) });
+    const take = (store: Store, index: number) =>
+      claimDue(store.outbox, { now: NOW, limit: 10, leaseMs: 30_000, plan: (leased) => endpoints[index]!.plan(NOW, leased) });
     const first = await take(a, 0);
     const second = await take(b, 1);
     expect(first.length + second.length).toBe(3);
@@ -137,7 +150,10 @@ describe('the rate limit across instances', () => {
   });
 
   it("two instances on one database share each key's quota", async () => {
-    servers = await Promise.all([startTestServer({ database, rateLimitPerMinute: 10 }), startTestServer({ database, rateLimitPerMinute: 10 })]);
+    servers = await Promise.all([
+      startTestServer({ database, rateLimitPerMinute: 10 }),
+      startTestServer({ database, rateLimitPerMinute: 10 }),
+    ]);
     const statuses: number[] = [];
     for (let index = 0; index < 12; index++) statuses.push((await servers[index % 2]!.fetch('/v1/policies')).status);
     expect(statuses.slice(0, 10).every((status) => status === 200)).toBe(true);

@@ -1,15 +1,16 @@
 // Crash safety: the server process is killed with SIGKILL while deliveries are pending and in
 // flight; after a restart on the same database every event reaches the receiver at least once.
+
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parseEvent } from '../../../lib/events.ts';
-import { DEVICE_ID } from '../../server/helpers.ts';
 import { startReceiver, type TestReceiver } from '../../../scripts/receiver.ts';
-import { spawnServer, type ServerProcess } from '../../../scripts/server-process.ts';
+import { type ServerProcess, spawnServer } from '../../../scripts/server-process.ts';
 import { sleep, waitUntil } from '../../../scripts/wait.ts';
+import { DEVICE_ID } from '../../server/helpers.ts';
 
 const KEY = 'crash-test-key-7c1d9e';
 const EVENTS = 60;
@@ -35,7 +36,11 @@ afterEach(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const call = (base: string, path: string, body: unknown) =>
-  fetch(base + path, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(base + path, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('crash safety', () => {
   it('SIGKILL with deliveries pending and in flight loses nothing; in-flight ones are sent again', async () => {
@@ -61,7 +66,8 @@ describe('crash safety', () => {
     expect(beforeKill).toBeLessThan(EVENTS);
 
     server = await spawnServer(env);
-    const seen = () => new Set(receiver!.receipts.map((receipt) => (parseEvent(receipt.body) as { data: { finding_id: string } }).data.finding_id));
+    const seen = () =>
+      new Set(receiver!.receipts.map((receipt) => (parseEvent(receipt.body) as { data: { finding_id: string } }).data.finding_id));
     await waitUntil(() => seen().size >= EVENTS, 20_000);
     await sleep(300);
 
@@ -88,7 +94,9 @@ describe('crash safety', () => {
     server = await spawnServer(env);
     expect((await call(server.url, '/v1/webhooks', { url: `${receiver.url}/hook`, events: ['finding.created'] })).status).toBe(201);
     for (let index = 0; index < 30; index++) {
-      expect((await call(server.url, '/v1/findings', { title: `Finding ${index}`, severity: 'low', device_id: DEVICE_ID })).status).toBe(201);
+      expect((await call(server.url, '/v1/findings', { title: `Finding ${index}`, severity: 'low', device_id: DEVICE_ID })).status).toBe(
+        201,
+      );
     }
     await receiver.waitFor(6);
     const exited = once(server.child, 'exit');
@@ -101,7 +109,9 @@ describe('crash safety', () => {
     await receiver.waitFor(30, 20_000);
     await sleep(300);
     const ids = receiver.receipts.map((receipt) => receipt.headers['x-service-delivery']);
-    console.log(`graceful stop: 30 events, ${beforeRestart} delivered before SIGTERM, ${receiver.receipts.length} requests in all, ${ids.length - new Set(ids).size} duplicates`);
+    console.log(
+      `graceful stop: 30 events, ${beforeRestart} delivered before SIGTERM, ${receiver.receipts.length} requests in all, ${ids.length - new Set(ids).size} duplicates`,
+    );
     expect(new Set(ids).size).toBe(30);
     expect(ids).toHaveLength(30);
     expect(server.lines.some((line) => line.includes('resending webhook deliveries'))).toBe(false);

@@ -9,9 +9,17 @@ export const DEFAULT_CORS_ORIGIN = 'http://localhost:5173';
 const REQUEST_HEADERS = ['authorization', 'content-type', 'if-match', 'if-none-match', 'idempotency-key'];
 const EXPOSED_HEADERS = ['etag', 'location', 'ratelimit', 'ratelimit-policy', 'retry-after', 'x-request-id'];
 
-const list = (value: string | null) => (value ?? '').split(',').map((item) => item.trim().toLowerCase()).filter(Boolean);
+const list = (value: string | null) =>
+  (value ?? '')
+    .split(',')
+    .map((item) => item.trim().toLowerCase())
+    .filter(Boolean);
 
-export async function cors(ctx: KitContext, check: string, origin: string | undefined): Promise<'passed' | { skipped: string } | { note: string }> {
+export async function cors(
+  ctx: KitContext,
+  check: string,
+  origin: string | undefined,
+): Promise<'passed' | { skipped: string } | { note: string }> {
   const policies = crudNamed(ctx, 'policies');
   const label = policies.list.label;
   const used = origin ?? DEFAULT_CORS_ORIGIN;
@@ -26,22 +34,35 @@ export async function cors(ctx: KitContext, check: string, origin: string | unde
   const allowed = first.headers.get('access-control-allow-origin');
   if (allowed !== used && allowed !== '*') {
     if (!origin) return { skipped: `the target does not allow the origin ${used} (pass --cors-origin with one it allows)` };
-    breach(label, check, 'browser-clients-cors.1', `a preflight from the allowed origin ${used} got Access-Control-Allow-Origin: ${String(allowed)}`, [], first);
+    breach(
+      label,
+      check,
+      'browser-clients-cors.1',
+      `a preflight from the allowed origin ${used} got Access-Control-Allow-Origin: ${String(allowed)}`,
+      [],
+      first,
+    );
   }
-  if (first.status === 401 || first.status >= 300) breach(label, check, 'browser-clients-cors.2', `a preflight without an API key answered ${first.status}`, [], first);
+  if (first.status === 401 || first.status >= 300)
+    breach(label, check, 'browser-clients-cors.2', `a preflight without an API key answered ${first.status}`, [], first);
   const headers = list(first.headers.get('access-control-allow-headers'));
   const missing = REQUEST_HEADERS.filter((h) => !headers.includes(h) && !(headers.includes('*') && h !== 'authorization'));
-  if (missing.length > 0) breach(label, check, 'browser-clients-cors.3', `the preflight does not allow the request headers ${missing.join(', ')}`, [], first);
+  if (missing.length > 0)
+    breach(label, check, 'browser-clients-cors.3', `the preflight does not allow the request headers ${missing.join(', ')}`, [], first);
   const methods = list(first.headers.get('access-control-allow-methods'));
-  if (!methods.includes('put') && !methods.includes('*')) breach(label, check, 'browser-clients-cors.1', `the preflight for PUT allows only ${methods.join(', ') || 'no methods'}`, [], first);
-  if (first.headers.get('access-control-allow-credentials') === 'true') breach(label, check, 'browser-clients-cors.4', 'the preflight allows credentialed requests', [], first);
+  if (!methods.includes('put') && !methods.includes('*'))
+    breach(label, check, 'browser-clients-cors.1', `the preflight for PUT allows only ${methods.join(', ') || 'no methods'}`, [], first);
+  if (first.headers.get('access-control-allow-credentials') === 'true')
+    breach(label, check, 'browser-clients-cors.4', 'the preflight allows credentialed requests', [], first);
 
   const actual = await ctx.send(policies.list, { query: { limit: '1' }, headers: { Origin: used } });
   ctx.expect(policies.list, check, actual, { statuses: [200] }, `a GET from origin ${used}`);
   const exposed = list(actual.headers.get('access-control-expose-headers'));
   const hidden = EXPOSED_HEADERS.filter((h) => !exposed.includes(h) && !exposed.includes('*'));
-  if (actual.headers.get('access-control-allow-origin') === null) breach(label, check, 'browser-clients-cors.1', `a GET from the allowed origin ${used} has no Access-Control-Allow-Origin`, [], actual);
-  if (hidden.length > 0) breach(label, check, 'browser-clients-cors.3', `the answer does not expose ${hidden.join(', ')} to browsers`, [], actual);
+  if (actual.headers.get('access-control-allow-origin') === null)
+    breach(label, check, 'browser-clients-cors.1', `a GET from the allowed origin ${used} has no Access-Control-Allow-Origin`, [], actual);
+  if (hidden.length > 0)
+    breach(label, check, 'browser-clients-cors.3', `the answer does not expose ${hidden.join(', ')} to browsers`, [], actual);
 
   // A preflight carries no key, so it cannot spend a key's quota: answering it before
   // authentication (above) is what "costs no quota" asks.

@@ -7,10 +7,23 @@
 // Duplicates (at least once) and any order are allowed everywhere.
 import { randomUUID } from 'node:crypto';
 import type { KitContext } from '../context.ts';
-import { ContractViolation } from '../verify.ts';
 import type { Delivery, Responder } from '../receiver.ts';
+import { ContractViolation } from '../verify.ts';
+import {
+  bodyWith,
+  breach,
+  crudNamed,
+  deliveryId,
+  distinct,
+  findingUpdate,
+  type Json,
+  newSecret,
+  parseBody,
+  type Sink,
+  sink,
+  subscribe,
+} from './rule-support.ts';
 import { idAndTimeViolations, timestampOf } from './signature-rules.ts';
-import { breach, bodyWith, crudNamed, deliveryId, distinct, findingUpdate, newSecret, parseBody, sink, subscribe, type Json, type Sink } from './rule-support.ts';
 
 /** After the expected deliveries came, how long the kit waits for ones that must not come. */
 const GRACE_MS = 1000;
@@ -85,8 +98,18 @@ export function startRetryProbe(ctx: KitContext, check: string, timing: RetryTim
       const failFirst500 = failFirst(token, () => ({ status: 500 }));
       const failing = Object.assign(await sink(ctx, 'retry-500', failFirst500), { answered: failFirst500.answered });
       const followed = await sink(ctx, 'retry-followed');
-      const redirecting = await sink(ctx, 'retry-307', failFirst(token, () => ({ status: 307, headers: { Location: followed.url } })));
-      const later = timing.skip ? undefined : await sink(ctx, 'retry-after', failFirst(token, () => ({ status: 503, headers: { 'Retry-After': String(retryAfterSeconds) } })));
+      const redirecting = await sink(
+        ctx,
+        'retry-307',
+        failFirst(token, () => ({ status: 307, headers: { Location: followed.url } })),
+      );
+      const later = timing.skip
+        ? undefined
+        : await sink(
+            ctx,
+            'retry-after',
+            failFirst(token, () => ({ status: 503, headers: { 'Retry-After': String(retryAfterSeconds) } })),
+          );
       const failingHook = await subscribe(ctx, check, failing.url, ['finding.created'], { secret: newSecret() });
       await subscribe(ctx, check, redirecting.url, ['finding.created']);
       if (later) await subscribe(ctx, check, later.url, ['finding.created']);
@@ -117,7 +140,13 @@ export async function deliverySemantics(ctx: KitContext, check: string): Promise
   const f2 = await createFinding(ctx, check);
   const suppressed = await createFinding(ctx, check);
   const move = async (finding: { id: string; json: Json }, status: string, extra: Json = {}) =>
-    ctx.expect(findings.update, check, await ctx.send(findings.update, { id: finding.id, body: findingUpdate(finding.json, status, extra) }), { statuses: [200] }, `finding → ${status}`);
+    ctx.expect(
+      findings.update,
+      check,
+      await ctx.send(findings.update, { id: finding.id, body: findingUpdate(finding.json, status, extra) }),
+      { statuses: [200] },
+      `finding → ${status}`,
+    );
   await move(suppressed, 'suppressed');
   const twice = await createFinding(ctx, check);
   await move(twice, 'resolved');
@@ -136,14 +165,25 @@ export async function deliverySemantics(ctx: KitContext, check: string): Promise
   const waitedNote = `the kit waited ${waited.waitedMs} ms for the expected deliveries, then ${grace} ms for ones that must not come`;
   const fail = (subject: string, rule: string, message: string) => breach(subject, check, rule, message, [waitedNote]);
 
-  if (of(a!, 'finding.created', f1.id).length === 0 || of(d!, 'finding.created', f1.id).length === 0) fail(created, 'webhooks.2', 'an enabled webhook subscribed to finding.created did not receive it');
-  if (of(late, 'finding.created', f2.id).length === 0) fail(created, 'webhooks.2', 'a webhook subscribed to finding.created did not receive one');
-  if (distinct(b!.deliveries(), 'finding.created').length > 0) fail(created, 'webhooks.2', 'a webhook subscribed only to compliance.changed received finding.created');
-  if (c!.deliveries().length > 0) fail(created, 'schema.WebhookCreate.2', `a disabled webhook received ${c!.deliveries().length} deliveries`);
-  if (of(late, 'finding.created', f1.id).length > 0) fail(created, 'slow-and-failing-receivers.6', 'a webhook created after an event received that earlier event');
-  if (of(r!, 'finding.resolved', suppressed.id).length + of(a!, 'finding.resolved', suppressed.id).length > 0) fail(resolvedLabel, 'findingResolved.2', 'suppressing a finding sent finding.resolved');
+  if (of(a!, 'finding.created', f1.id).length === 0 || of(d!, 'finding.created', f1.id).length === 0)
+    fail(created, 'webhooks.2', 'an enabled webhook subscribed to finding.created did not receive it');
+  if (of(late, 'finding.created', f2.id).length === 0)
+    fail(created, 'webhooks.2', 'a webhook subscribed to finding.created did not receive one');
+  if (distinct(b!.deliveries(), 'finding.created').length > 0)
+    fail(created, 'webhooks.2', 'a webhook subscribed only to compliance.changed received finding.created');
+  if (c!.deliveries().length > 0)
+    fail(created, 'schema.WebhookCreate.2', `a disabled webhook received ${c!.deliveries().length} deliveries`);
+  if (of(late, 'finding.created', f1.id).length > 0)
+    fail(created, 'slow-and-failing-receivers.6', 'a webhook created after an event received that earlier event');
+  if (of(r!, 'finding.resolved', suppressed.id).length + of(a!, 'finding.resolved', suppressed.id).length > 0)
+    fail(resolvedLabel, 'findingResolved.2', 'suppressing a finding sent finding.resolved');
   const resolvedTwice = of(r!, 'finding.resolved', twice.id).length;
-  if (resolvedTwice !== 2) fail(resolvedLabel, 'findingResolved.3', `a finding resolved, reopened and resolved again sent ${resolvedTwice} finding.resolved (distinct X-Service-Delivery), not 2`);
+  if (resolvedTwice !== 2)
+    fail(
+      resolvedLabel,
+      'findingResolved.3',
+      `a finding resolved, reopened and resolved again sent ${resolvedTwice} finding.resolved (distinct X-Service-Delivery), not 2`,
+    );
 
   // One id per event and webhook: never shared by two webhooks, nor by two events to one webhook.
   const owners = new Map<string, string>();
@@ -155,9 +195,11 @@ export async function deliverySemantics(ctx: KitContext, check: string): Promise
       if (owner !== undefined && owner !== s.path) fail(created, 'delivery-headers.3', `X-Service-Delivery ${id} was sent to two webhooks`);
       owners.set(id, s.path);
       const body = byId.get(id);
-      if (body && !body.equals(delivery.raw)) fail(created, 'param.DeliveryHeader.1', `X-Service-Delivery ${id} came with two different bodies (two events share one id)`);
+      if (body && !body.equals(delivery.raw))
+        fail(created, 'param.DeliveryHeader.1', `X-Service-Delivery ${id} came with two different bodies (two events share one id)`);
       byId.set(id, delivery.raw);
-      if (delivery.raw.length > MAX_EVENT_BYTES) fail(created, 'slow-and-failing-receivers.8', `an event body of ${delivery.raw.length} bytes, over 64 KiB`);
+      if (delivery.raw.length > MAX_EVENT_BYTES)
+        fail(created, 'slow-and-failing-receivers.8', `an event body of ${delivery.raw.length} bytes, over 64 KiB`);
     }
   }
   const [headerFault] = [a!, b!, c!, d!, r!, late].flatMap((s) => s.deliveries().flatMap(idAndTimeViolations));
@@ -177,34 +219,82 @@ export async function deliveryRetry(ctx: KitContext, check: string, timing: Retr
   const { failing, followed, redirecting, later, failingHook, finding, retryAfterSeconds } = await startRetryProbe(ctx, check, timing);
   const mine = (s: Sink) => s.deliveries().filter((x) => findingOf(x) === finding.id);
   const timeout = Math.max(ctx.options.eventTimeoutMs, (later ? retryAfterSeconds * 1000 * 1.2 : 0) + 5000);
-  const waited = await failing.waitFor(() => mine(failing).length >= 2 && mine(redirecting).length >= 2 && (!later || mine(later).length >= 2), 'first attempts and their retries', timeout);
+  const waited = await failing.waitFor(
+    () => mine(failing).length >= 2 && mine(redirecting).length >= 2 && (!later || mine(later).length >= 2),
+    'first attempts and their retries',
+    timeout,
+  );
   const note = `the kit waited ${waited.waitedMs} ms for the retries`;
   const [first, retry] = mine(failing);
-  if (!first || !retry) breach(subject, check, 'delivery-and-retries.4', `a delivery answered 500 was ${first ? 'not retried' : 'never sent'}`, [note]);
-  if (deliveryId(first) !== deliveryId(retry)) breach(subject, check, 'delivery-headers.3', `the retry came with X-Service-Delivery ${deliveryId(retry)}, the first attempt with ${deliveryId(first)}`, [note]);
+  if (!first || !retry)
+    breach(subject, check, 'delivery-and-retries.4', `a delivery answered 500 was ${first ? 'not retried' : 'never sent'}`, [note]);
+  if (deliveryId(first) !== deliveryId(retry))
+    breach(
+      subject,
+      check,
+      'delivery-headers.3',
+      `the retry came with X-Service-Delivery ${deliveryId(retry)}, the first attempt with ${deliveryId(first)}`,
+      [note],
+    );
   // A retry carries its own time: its webhook-timestamp moves on by about the wait (2 s of slack for rounding and the network).
   const [stamped, restamped] = [timestampOf(first), timestampOf(retry)];
   const moved = Math.floor((retry.receivedAt - first.receivedAt) / 1000) - 2;
   if (stamped !== undefined && restamped !== undefined && restamped - stamped < moved) {
-    breach(subject, check, 'param.StandardTimestampHeader.1', `the retry came ${about(retry.receivedAt - first.receivedAt)} after the first attempt with webhook-timestamp ${restamped}, the first attempt's was ${stamped}: a retry carries its own time`);
+    breach(
+      subject,
+      check,
+      'param.StandardTimestampHeader.1',
+      `the retry came ${about(retry.receivedAt - first.receivedAt)} after the first attempt with webhook-timestamp ${restamped}, the first attempt's was ${stamped}: a retry carries its own time`,
+    );
   }
   const [headerFault] = [first, retry].flatMap(idAndTimeViolations);
   if (headerFault) throw new ContractViolation(subject, check, [headerFault]);
-  if (!first.raw.equals(retry.raw)) breach(subject, check, 'slow-and-failing-receivers.9', 'the retry body is not byte-identical to the first attempt', [first.raw.toString('utf8').slice(0, 300), retry.raw.toString('utf8').slice(0, 300)]);
+  if (!first.raw.equals(retry.raw))
+    breach(subject, check, 'slow-and-failing-receivers.9', 'the retry body is not byte-identical to the first attempt', [
+      first.raw.toString('utf8').slice(0, 300),
+      retry.raw.toString('utf8').slice(0, 300),
+    ]);
   const [redirected, redirectRetry] = mine(redirecting);
-  if (!redirected || !redirectRetry) breach(subject, check, 'delivery-and-retries.2', `a delivery answered 307 was ${redirected ? 'not retried (a 3xx is a failure)' : 'never sent'}`, [note]);
-  if (followed.deliveries().length > 0) breach(subject, check, 'schema.WebhookUrl.3', 'the service followed a redirect to the Location the receiver named', [note]);
+  if (!redirected || !redirectRetry)
+    breach(
+      subject,
+      check,
+      'delivery-and-retries.2',
+      `a delivery answered 307 was ${redirected ? 'not retried (a 3xx is a failure)' : 'never sent'}`,
+      [note],
+    );
+  if (followed.deliveries().length > 0)
+    breach(subject, check, 'schema.WebhookUrl.3', 'the service followed a redirect to the Location the receiver named', [note]);
 
   const notes = [note];
   if (!timing.skip && schedule) {
     const gap = retry.receivedAt - first.receivedAt;
     const [low, high] = [schedule.ms * (1 - schedule.jitter), schedule.ms * (1 + schedule.jitter) + 1000];
-    if (gap < low || gap > high) breach(subject, check, 'delivery-and-retries.4', `the first retry came ${about(gap)} after the first attempt; the document says about ${about(schedule.ms)} ±${schedule.jitter * 100} % (the kit allows ${about(low)} to ${about(high)})`);
+    if (gap < low || gap > high)
+      breach(
+        subject,
+        check,
+        'delivery-and-retries.4',
+        `the first retry came ${about(gap)} after the first attempt; the document says about ${about(schedule.ms)} ±${schedule.jitter * 100} % (the kit allows ${about(low)} to ${about(high)})`,
+      );
     notes.push(`first retry after ${about(gap)}`);
     const [held, heldRetry] = later ? mine(later) : [];
-    if (!held || !heldRetry) breach(subject, check, 'delivery-and-retries.4', `a delivery answered 503 with Retry-After: ${retryAfterSeconds} was not retried within ${about(timeout)}`, [note]);
+    if (!held || !heldRetry)
+      breach(
+        subject,
+        check,
+        'delivery-and-retries.4',
+        `a delivery answered 503 with Retry-After: ${retryAfterSeconds} was not retried within ${about(timeout)}`,
+        [note],
+      );
     const heldGap = heldRetry.receivedAt - held.receivedAt;
-    if (heldGap < retryAfterSeconds * 1000 - 250) breach(subject, check, 'delivery-and-retries.4', `a receiver asked for Retry-After: ${retryAfterSeconds} (longer than the first wait) and the retry came after ${about(heldGap)}`);
+    if (heldGap < retryAfterSeconds * 1000 - 250)
+      breach(
+        subject,
+        check,
+        'delivery-and-retries.4',
+        `a receiver asked for Retry-After: ${retryAfterSeconds} (longer than the first wait) and the retry came after ${about(heldGap)}`,
+      );
     notes.push(`retry after Retry-After: ${retryAfterSeconds} came after ${about(heldGap)}`);
   } else if (timing.skip) {
     notes.push(`waits not judged: ${timing.skip}`);
@@ -215,11 +305,23 @@ export async function deliveryRetry(ctx: KitContext, check: string, timing: Retr
   for (let i = 0; i < 30; i++) {
     last = ((await ctx.send(webhooks.read, { id: failingHook.id })).json as Json).last_delivery as Json | undefined;
     const code = Number(last?.status_code);
-    if (last && last.succeeded !== (code >= 200 && code < 300)) breach(webhooks.read.label, check, 'schema.LastDelivery.3', `last_delivery is ${JSON.stringify(last)}: succeeded must be true exactly for a 2xx`);
+    if (last && last.succeeded !== (code >= 200 && code < 300))
+      breach(
+        webhooks.read.label,
+        check,
+        'schema.LastDelivery.3',
+        `last_delivery is ${JSON.stringify(last)}: succeeded must be true exactly for a 2xx`,
+      );
     if (last?.succeeded === true && failing.answered.at(-1) === code) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  if (last?.succeeded !== true) breach(webhooks.read.label, check, 'schema.LastDelivery.3', `after retries answered 204, last_delivery still reads ${JSON.stringify(last)} (polled 3 s)`);
+  if (last?.succeeded !== true)
+    breach(
+      webhooks.read.label,
+      check,
+      'schema.LastDelivery.3',
+      `after retries answered 204, last_delivery still reads ${JSON.stringify(last)} (polled 3 s)`,
+    );
   return { note: notes.join('; ') };
 }
 
@@ -231,7 +333,8 @@ export async function endpointGone(ctx: KitContext, check: string): Promise<'pas
   const hook = await subscribe(ctx, check, gone.url, ['finding.created']);
   await createFinding(ctx, check);
   const waited = await gone.waitFor((ds) => ds.length > 0, 'the delivery to answer 410');
-  if (!waited.met) breach(subject, check, 'webhooks.2', 'the webhook to answer 410 received nothing', [`the kit waited ${waited.waitedMs} ms`]);
+  if (!waited.met)
+    breach(subject, check, 'webhooks.2', 'the webhook to answer 410 received nothing', [`the kit waited ${waited.waitedMs} ms`]);
   const [headerFault] = gone.deliveries().flatMap(idAndTimeViolations);
   if (headerFault) throw new ContractViolation(subject, check, [headerFault]);
   let read: Json = {};
@@ -243,19 +346,34 @@ export async function endpointGone(ctx: KitContext, check: string): Promise<'pas
   }
   const after = `${Date.now() - started} ms after the 410`;
   if (read.enabled !== false || read.disabled_reason !== 'endpoint_gone') {
-    breach(webhooks.read.label, check, 'delivery-and-retries.3', `${after} the webhook reads enabled ${String(read.enabled)}, disabled_reason ${JSON.stringify(read.disabled_reason)}; expected false and endpoint_gone`);
+    breach(
+      webhooks.read.label,
+      check,
+      'delivery-and-retries.3',
+      `${after} the webhook reads enabled ${String(read.enabled)}, disabled_reason ${JSON.stringify(read.disabled_reason)}; expected false and endpoint_gone`,
+    );
   }
   const last = read.last_delivery as Json | null;
-  if (last?.status_code !== 410 || last.succeeded !== false) breach(webhooks.read.label, check, 'schema.LastDelivery.2', `after a 410, last_delivery is ${JSON.stringify(last)}`);
+  if (last?.status_code !== 410 || last.succeeded !== false)
+    breach(webhooks.read.label, check, 'schema.LastDelivery.2', `after a 410, last_delivery is ${JSON.stringify(last)}`);
   const ids = new Set(gone.deliveries().map(deliveryId));
   await createFinding(ctx, check);
   await gone.waitFor(() => false, 'deliveries that must not come', GRACE_MS);
   const more = gone.deliveries().filter((x) => !ids.has(deliveryId(x)));
-  if (more.length > 0) breach(subject, check, 'response.ReceiverGone.1', `a webhook disabled by a 410 received ${more.length} more deliveries`);
+  if (more.length > 0)
+    breach(subject, check, 'response.ReceiverGone.1', `a webhook disabled by a 410 received ${more.length} more deliveries`);
   const reenabled = await ctx.send(webhooks.update, { id: hook.id, body: { url: read.url, events: read.events, enabled: true } });
   ctx.expect(webhooks.update, check, reenabled, { statuses: [200] }, 're-enabling the webhook');
   const json = reenabled.json as Json;
-  if (json.enabled !== true || json.disabled_reason !== null) breach(webhooks.update.label, check, 'updateWebhook.2', `re-enabled, the webhook reads enabled ${String(json.enabled)}, disabled_reason ${JSON.stringify(json.disabled_reason)}`, [], reenabled);
+  if (json.enabled !== true || json.disabled_reason !== null)
+    breach(
+      webhooks.update.label,
+      check,
+      'updateWebhook.2',
+      `re-enabled, the webhook reads enabled ${String(json.enabled)}, disabled_reason ${JSON.stringify(json.disabled_reason)}`,
+      [],
+      reenabled,
+    );
   // A re-enabled webhook gets nothing more from the 410 path: point it nowhere it would answer 410 again.
   await ctx.send(webhooks.delete, { id: hook.id });
   return { note: `disabled ${after}` };

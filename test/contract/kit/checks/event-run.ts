@@ -67,8 +67,20 @@ async function causeEvents(ctx: KitContext): Promise<EventRun> {
   const types = ctx.model.webhooks.map((w) => w.event);
   const webhooks = resource(ctx, 'webhooks');
   const [base] = await ctx.validBodies(webhooks.create!, 1);
-  const signed = await ctx.create(webhooks, 'delivery', { ...(base as object), url: receiver.url + signedPath, events: types, secret, enabled: true });
-  const unsigned = await ctx.create(webhooks, 'delivery', { ...(base as object), url: receiver.url + unsignedPath, events: [types[0]], enabled: true, secret: undefined });
+  const signed = await ctx.create(webhooks, 'delivery', {
+    ...(base as object),
+    url: receiver.url + signedPath,
+    events: types,
+    secret,
+    enabled: true,
+  });
+  const unsigned = await ctx.create(webhooks, 'delivery', {
+    ...(base as object),
+    url: receiver.url + unsignedPath,
+    events: [types[0]],
+    enabled: true,
+    secret: undefined,
+  });
 
   const causes = new Map<string, string>();
   const expectedData = new Map<string, Record<string, unknown>>();
@@ -121,7 +133,11 @@ async function causeEvents(ctx: KitContext): Promise<EventRun> {
   const expectedEvents = wanted.length + (causes.has('compliance.changed') ? 1 : 0);
   const what = `${expectedEvents} distinct deliveries of the kit's own events (${wanted.join(', ')}; compliance.changed twice) at ${signedPath}, and one at ${unsignedPath}`;
   const distinctIds = (deliveries: Delivery[], path: string) =>
-    new Set(deliveries.filter((d) => d.path === path && wanted.includes(eventOf(d)) && isOwn(d)).map((d) => String(d.headers['x-service-delivery']))).size;
+    new Set(
+      deliveries
+        .filter((d) => d.path === path && wanted.includes(eventOf(d)) && isOwn(d))
+        .map((d) => String(d.headers['x-service-delivery'])),
+    ).size;
   const { met, waitedMs } = await receiver.waitUntil(
     (deliveries) => distinctIds(deliveries, signedPath) >= expectedEvents && distinctIds(deliveries, unsignedPath) >= 1,
     ctx.options.eventTimeoutMs,
@@ -157,7 +173,7 @@ function chosenIds(ctx: KitContext, webhook: WebhookModel): Record<string, unkno
 /** Deliveries on the kit's webhooks of events it did not cause (other clients of a shared target), so far. */
 export async function foreignDeliveries(ctx: KitContext): Promise<number> {
   const run = runs.get(ctx);
-  return run ? (await run.catch(() => undefined))?.foreign() ?? 0 : 0;
+  return run ? ((await run.catch(() => undefined))?.foreign() ?? 0) : 0;
 }
 
 /** A delivery's event type: its X-Service-Event header, or the body's `event`. */

@@ -2,13 +2,13 @@
 // are) is checked for its body against its webhook schema, its headers against the webhook's header
 // parameters, and its signatures. Other deliveries on the kit's webhooks (another client's
 // findings on a shared target) are legal; they are counted and left alone.
-import { verifySignature, SIGNATURE_HEADER } from '../../../../lib/signing.ts';
+import { SIGNATURE_HEADER, verifySignature } from '../../../../lib/signing.ts';
 import type { KitContext } from '../context.ts';
 import type { Delivery } from '../receiver.ts';
 import type { WebhookModel } from '../spec.ts';
+import { ajvDetails, ContractViolation, headerViolations, truncate, type Violation } from '../verify.ts';
 import { eventOf, eventRun, parse } from './event-run.ts';
 import { standardHeaderViolations } from './signature-rules.ts';
-import { ajvDetails, ContractViolation, headerViolations, truncate, type Violation } from '../verify.ts';
 
 export interface DeliveryGroup {
   /** The X-Service-Delivery value. */
@@ -44,7 +44,11 @@ export function groupByDeliveryId(deliveries: Delivery[]): { groups: DeliveryGro
 }
 
 /** Every delivery of the webhook's event type conforms: body schema, headers, signature, data. */
-export async function deliveryCheck(ctx: KitContext, webhook: WebhookModel, check: string): Promise<'passed' | { skipped: string; gate?: string } | { note: string }> {
+export async function deliveryCheck(
+  ctx: KitContext,
+  webhook: WebhookModel,
+  check: string,
+): Promise<'passed' | { skipped: string; gate?: string } | { note: string }> {
   const run = await eventRun(ctx);
   const reason = run.notCaused.get(webhook.event);
   if (reason) {
@@ -55,7 +59,10 @@ export async function deliveryCheck(ctx: KitContext, webhook: WebhookModel, chec
     };
   }
   const refusal = run.refused.get(webhook.event);
-  if (refusal) throw new ContractViolation(webhook.label, check, [{ aspect: 'expectation', message: `the simulator would not emit ${webhook.event}`, details: [refusal] }]);
+  if (refusal)
+    throw new ContractViolation(webhook.label, check, [
+      { aspect: 'expectation', message: `the simulator would not emit ${webhook.event}`, details: [refusal] },
+    ]);
   const grouped = groupByDeliveryId(run.deliveries.filter((d) => d.path === run.signedPath && eventOf(d) === webhook.event));
   if (grouped.violations.length > 0) throw new ContractViolation(webhook.label, check, grouped.violations);
   const deliveries = grouped.groups.map((group) => group.delivery);
@@ -88,49 +95,84 @@ export async function deliveryCheck(ctx: KitContext, webhook: WebhookModel, chec
     const data = (parse(delivery) as { data?: Record<string, unknown> } | undefined)?.data;
     for (const [field, value] of Object.entries(expected ?? {})) {
       if (webhook.event === 'compliance.changed' && field !== 'policy_id') continue;
-      if (data?.[field] !== value) violations.push({ aspect: 'expectation', message: `data.${field} is ${JSON.stringify(data?.[field])}, expected ${JSON.stringify(value)}`, details: [] });
+      if (data?.[field] !== value)
+        violations.push({
+          aspect: 'expectation',
+          message: `data.${field} is ${JSON.stringify(data?.[field])}, expected ${JSON.stringify(value)}`,
+          details: [],
+        });
     }
     if (violations.length > 0) throw new ContractViolation(webhook.label, check, violations, asExchange(delivery));
   }
   if (webhook.event === ctx.model.webhooks[0]?.event) {
     const unsigned = run.deliveries.filter((d) => d.path === run.unsignedPath);
     if (unsigned.length === 0) {
-      throw new ContractViolation(webhook.label, check, [{ aspect: 'expectation', message: 'the webhook without a secret received nothing', details: [] }]);
+      throw new ContractViolation(webhook.label, check, [
+        { aspect: 'expectation', message: 'the webhook without a secret received nothing', details: [] },
+      ]);
     }
     for (const delivery of unsigned) {
       const violations = deliveryViolations(ctx, webhook, delivery, run.unsignedWebhookId, undefined);
-      if (violations.length > 0) throw new ContractViolation(webhook.label, `${check} (webhook without secret)`, violations, asExchange(delivery));
+      if (violations.length > 0)
+        throw new ContractViolation(webhook.label, `${check} (webhook without secret)`, violations, asExchange(delivery));
     }
   }
   const retries = grouped.groups.reduce((sum, group) => sum + group.retries, 0);
-  return retries === 0 ? 'passed' : { note: `${retries} retr${retries === 1 ? 'y' : 'ies'} with the same X-Service-Delivery and body (allowed)` };
+  return retries === 0
+    ? 'passed'
+    : { note: `${retries} retr${retries === 1 ? 'y' : 'ies'} with the same X-Service-Delivery and body (allowed)` };
 }
 
 /** Violations of one delivery; `secret` undefined means the delivery must carry no signature. */
-export function deliveryViolations(ctx: KitContext, webhook: WebhookModel, delivery: Delivery, webhookId: string, secret: string | undefined): Violation[] {
+export function deliveryViolations(
+  ctx: KitContext,
+  webhook: WebhookModel,
+  delivery: Delivery,
+  webhookId: string,
+  secret: string | undefined,
+): Violation[] {
   const violations: Violation[] = [];
-  if (delivery.method !== 'POST') violations.push({ aspect: 'expectation', message: `delivered with ${delivery.method}, not POST`, details: [] });
-  const mediaType = String(delivery.headers['content-type'] ?? '').split(';')[0]!.trim();
-  if (mediaType !== 'application/json') violations.push({ aspect: 'content-type', message: `Content-Type is '${mediaType}', not application/json`, details: [] });
+  if (delivery.method !== 'POST')
+    violations.push({ aspect: 'expectation', message: `delivered with ${delivery.method}, not POST`, details: [] });
+  const mediaType = String(delivery.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim();
+  if (mediaType !== 'application/json')
+    violations.push({ aspect: 'content-type', message: `Content-Type is '${mediaType}', not application/json`, details: [] });
   const body = parse(delivery);
   if (body === undefined) {
     violations.push({ aspect: 'response-schema', message: 'the body is not JSON', details: [truncate(delivery.raw.toString('utf8'))] });
   } else {
     const result = ctx.sentValidator.validate(webhook.bodyPointer, body);
-    if (!result.valid) violations.push({ aspect: 'response-schema', message: `the body breaks the ${webhook.event} schema (${webhook.bodyPointer})`, details: ajvDetails(result.errors, body) });
+    if (!result.valid)
+      violations.push({
+        aspect: 'response-schema',
+        message: `the body breaks the ${webhook.event} schema (${webhook.bodyPointer})`,
+        details: ajvDetails(result.errors, body),
+      });
   }
   const headers = new Headers();
   for (const [name, value] of Object.entries(delivery.headers)) if (typeof value === 'string') headers.set(name, value);
   violations.push(...headerViolations(ctx.validator, webhook.headers, headers));
-  if (headers.get('x-service-event') !== webhook.event) violations.push({ aspect: 'headers', message: `X-Service-Event is ${String(headers.get('x-service-event'))}`, details: [] });
-  if (headers.get('x-service-webhook-id') !== webhookId) violations.push({ aspect: 'headers', message: `X-Service-Webhook-Id is ${String(headers.get('x-service-webhook-id'))}, not ${webhookId}`, details: [] });
+  if (headers.get('x-service-event') !== webhook.event)
+    violations.push({ aspect: 'headers', message: `X-Service-Event is ${String(headers.get('x-service-event'))}`, details: [] });
+  if (headers.get('x-service-webhook-id') !== webhookId)
+    violations.push({
+      aspect: 'headers',
+      message: `X-Service-Webhook-Id is ${String(headers.get('x-service-webhook-id'))}, not ${webhookId}`,
+      details: [],
+    });
   const signature = headers.get(SIGNATURE_HEADER);
   if (secret === undefined) {
-    if (signature !== null) violations.push({ aspect: 'signature', message: `a webhook without a secret got ${SIGNATURE_HEADER}`, details: [signature] });
+    if (signature !== null)
+      violations.push({ aspect: 'signature', message: `a webhook without a secret got ${SIGNATURE_HEADER}`, details: [signature] });
   } else if (!verifySignature(delivery.raw, signature, secret)) {
     violations.push({
       aspect: 'signature',
-      message: signature === null ? `${SIGNATURE_HEADER} is missing on a signed webhook` : `${SIGNATURE_HEADER} does not verify against the raw body and the webhook's secret`,
+      message:
+        signature === null
+          ? `${SIGNATURE_HEADER} is missing on a signed webhook`
+          : `${SIGNATURE_HEADER} does not verify against the raw body and the webhook's secret`,
       details: signature === null ? [] : [`${SIGNATURE_HEADER}: ${signature}`],
     });
   }

@@ -2,8 +2,8 @@
 // conforms, 401 without credentials, 403 for a read-only key on a write, generated invalid input
 // refused with a 4xx problem (never a 5xx), generated valid input accepted with a 2xx.
 import type { KitContext } from '../context.ts';
-import type { Credential } from '../http.ts';
 import { applyMutation, createGenerator, samples } from '../generate.ts';
+import type { Credential } from '../http.ts';
 import { bodyLimitBytes, transitionsOf } from '../semantics.ts';
 import type { OperationModel } from '../spec.ts';
 import { successStatuses } from '../spec.ts';
@@ -35,7 +35,11 @@ export async function successResponse(ctx: KitContext, op: OperationModel, check
       const readId = (followed.json as { id?: unknown }).id;
       if (createdId !== readId) {
         throw new ContractViolation(op.label, check, [
-          { aspect: 'expectation', message: `Location ${location} names ${String(readId)}, not the created ${String(createdId)}`, details: [] },
+          {
+            aspect: 'expectation',
+            message: `Location ${location} names ${String(readId)}, not the created ${String(createdId)}`,
+            details: [],
+          },
         ]);
       }
     }
@@ -45,7 +49,11 @@ export async function successResponse(ctx: KitContext, op: OperationModel, check
 /** How a request is made without acceptable credentials, and what the contract answers. */
 export const REFUSALS = {
   'no-credentials-401': { auth: 'none', status: 401, note: 'no Authorization header' },
-  'unknown-key-401': { auth: { token: 'contract-kit-unknown-key-0000', role: '<unknown-key>' }, status: 401, note: 'a key the service does not know' },
+  'unknown-key-401': {
+    auth: { token: 'contract-kit-unknown-key-0000', role: '<unknown-key>' },
+    status: 401,
+    note: 'a key the service does not know',
+  },
   'read-only-key-403': { auth: 'read', status: 403, note: 'a key with only the read scope' },
 } as const satisfies Record<string, { auth: Credential; status: number; note: string }>;
 
@@ -56,7 +64,11 @@ export const REFUSALS = {
  * check accepts as such (waiting the window out would cost a minute); a valid key from the same
  * address must still be served meanwhile.
  */
-export async function refusedCredentials(ctx: KitContext, op: OperationModel, check: keyof typeof REFUSALS): Promise<void | { note: string }> {
+export async function refusedCredentials(
+  ctx: KitContext,
+  op: OperationModel,
+  check: keyof typeof REFUSALS,
+): Promise<void | { note: string }> {
   const { auth, status, note } = REFUSALS[check];
   const id = await idFor(ctx, op, false);
   const [body] = await ctx.validBodies(op, 1);
@@ -64,13 +76,24 @@ export async function refusedCredentials(ctx: KitContext, op: OperationModel, ch
   if (status !== 401 || exchange.status !== 429) return ctx.expect(op, check, exchange, { statuses: [status] }, note);
   // The problem type is the response audit's to judge (the catalogue's type for 429).
   const missing = ['retry-after', 'ratelimit-policy', 'ratelimit'].filter((name) => !exchange.headers.has(name));
-  if (missing.length > 0) breach(op.label, check, 'rate-limits.5', `a 429 for failed authentication lacks ${missing.join(', ')}`, [], exchange);
+  if (missing.length > 0)
+    breach(op.label, check, 'rate-limits.5', `a 429 for failed authentication lacks ${missing.join(', ')}`, [], exchange);
   ctx.expect(op, check, exchange, { statuses: [429] }, `${note}, while the address is over its failed-authentication limit`);
   const list = op.kind === 'list' ? op : ctx.resourceOf(op).list;
   if (!list) return { note: '429 rate-limited: the address is over its failed-authentication limit' };
   const served = await ctx.send(list, { query: { limit: '1' } });
-  if (served.status !== 200) breach(op.label, check, 'rate-limits.7', `while the address was over its failed-authentication limit, a request with the valid key got ${served.status}`, [], served);
-  return { note: `429 rate-limited (the address is over its failed-authentication limit; policy ${String(exchange.headers.get('ratelimit-policy'))}); a valid key was still served` };
+  if (served.status !== 200)
+    breach(
+      op.label,
+      check,
+      'rate-limits.7',
+      `while the address was over its failed-authentication limit, a request with the valid key got ${served.status}`,
+      [],
+      served,
+    );
+  return {
+    note: `429 rate-limited (the address is over its failed-authentication limit; policy ${String(exchange.headers.get('ratelimit-policy'))}); a valid key was still served`,
+  };
 }
 
 /** Generated invalid bodies, malformed JSON, an oversized body and a wrong media type: each a 4xx problem. */
@@ -114,9 +137,7 @@ export async function invalidParameters(ctx: KitContext, op: OperationModel, che
     // A repeat that a time budget samples down with the generated cases (--cases, or fewer to fit).
     for (const { mutation, text } of bad.slice(0, Math.min(MAX_BAD_VALUES, ctx.options.cases))) {
       const exchange =
-        param.in === 'path'
-          ? await ctx.send(op, { id: text })
-          : await ctx.send(op, { id: validId, query: { [param.name]: text } });
+        param.in === 'path' ? await ctx.send(op, { id: text }) : await ctx.send(op, { id: validId, query: { [param.name]: text } });
       ctx.expect(op, check, exchange, { range: '4xx' }, `${param.in} parameter ${param.name}=${JSON.stringify(text)}: ${mutation.what}`);
       sent++;
     }
@@ -165,7 +186,14 @@ async function filterByExistingValues(ctx: KitContext, op: OperationModel, check
   ctx.expect(op, check, all, { statuses: [200] }, 'the first page, to pick filter values from');
   const items = (all.json as { data: Record<string, unknown>[] }).data;
   for (const param of op.params.filter((p) => p.in === 'query')) {
-    const values = [...new Set(items.map((item) => item[param.name]).filter((value) => ['string', 'boolean', 'number'].includes(typeof value)).map(String))];
+    const values = [
+      ...new Set(
+        items
+          .map((item) => item[param.name])
+          .filter((value) => ['string', 'boolean', 'number'].includes(typeof value))
+          .map(String),
+      ),
+    ];
     for (const value of values.slice(0, Math.min(MAX_FILTER_VALUES, ctx.options.cases))) {
       const query = { [param.name]: value };
       const filtered = await ctx.send(op, { query: { ...query, limit: '100' } });
@@ -175,7 +203,11 @@ async function filterByExistingValues(ctx: KitContext, op: OperationModel, check
       const missed = items.find((item) => String(item[param.name]) === value && !found.has(item.id));
       if (missed && found.size < 100) {
         throw new ContractViolation(op.label, check, [
-          { aspect: 'expectation', message: `filter ${param.name}=${value} left out ${String(missed.id)}, which has that value`, details: [] },
+          {
+            aspect: 'expectation',
+            message: `filter ${param.name}=${value} left out ${String(missed.id)}, which has that value`,
+            details: [],
+          },
         ]);
       }
     }
@@ -193,7 +225,11 @@ function filtersHold(op: OperationModel, check: string, query: Record<string, st
     for (const [name, value] of Object.entries(query)) {
       if (!(name in item) || String(item[name]) === value) continue;
       throw new ContractViolation(op.label, check, [
-        { aspect: 'expectation', message: `filter ${name}=${value} returned an item with ${name}=${JSON.stringify(item[name])}`, details: [JSON.stringify(item).slice(0, 300)] },
+        {
+          aspect: 'expectation',
+          message: `filter ${name}=${value} returned an item with ${name}=${JSON.stringify(item[name])}`,
+          details: [JSON.stringify(item).slice(0, 300)],
+        },
       ]);
     }
   }

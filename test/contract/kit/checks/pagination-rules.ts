@@ -4,7 +4,7 @@
 import type { KitContext } from '../context.ts';
 import type { Exchange } from '../http.ts';
 import type { OperationModel } from '../spec.ts';
-import { breach, bodyWith, crudNamed, type Json } from './rule-support.ts';
+import { bodyWith, breach, crudNamed, type Json } from './rule-support.ts';
 
 /** The default page size the document states ("`limit` is 1 to 100 (default 20)"). */
 export function defaultLimit(ctx: KitContext): number | undefined {
@@ -29,7 +29,9 @@ export async function paginationRules(ctx: KitContext, check: string): Promise<v
   // Enough policies of the kit's own that a default page is full: those earlier checks left, and
   // identical new ones for the rest (names are not unique: schema.PolicyWrite.3). Only the kit's
   // own count, so another client deleting its policies cannot empty the page or the walk.
-  const present = new Map(page(await get({ limit: '100' }, 'the policies there are')).data.map((item) => [String(item.id), item.enabled === true]));
+  const present = new Map(
+    page(await get({ limit: '100' }, 'the policies there are')).data.map((item) => [String(item.id), item.enabled === true]),
+  );
   const mine = ctx.createdIds(policies).filter((id) => present.has(id));
   // The filtered page below needs two enabled ones.
   let enabled = mine.filter((id) => present.get(id)).length;
@@ -40,13 +42,22 @@ export async function paginationRules(ctx: KitContext, check: string): Promise<v
   }
   const unlimited = await get({}, 'a list without limit');
   if (page(unlimited).data.length !== limit) {
-    breach(list.label, check, 'pagination.2', `without limit a page has ${page(unlimited).data.length} items; the default is ${limit} and at least ${limit + 1} exist`, [], unlimited);
+    breach(
+      list.label,
+      check,
+      'pagination.2',
+      `without limit a page has ${page(unlimited).data.length} items; the default is ${limit} and at least ${limit + 1} exist`,
+      [],
+      unlimited,
+    );
   }
-  if (page(unlimited).next_cursor === null) breach(list.label, check, 'schema.NextCursor.1', `a full default page of ${limit} with more items has next_cursor null`, [], unlimited);
+  if (page(unlimited).next_cursor === null)
+    breach(list.label, check, 'schema.NextCursor.1', `a full default page of ${limit} with more items has next_cursor null`, [], unlimited);
 
   const filtered = await get({ enabled: 'true', limit: '1' }, 'a filtered first page');
   const cursor = page(filtered).next_cursor;
-  if (!cursor) breach(list.label, check, 'schema.NextCursor.1', 'a one-item page of many enabled policies has no next_cursor', [], filtered);
+  if (!cursor)
+    breach(list.label, check, 'schema.NextCursor.1', 'a one-item page of many enabled policies has no next_cursor', [], filtered);
   await get({ enabled: 'true', limit: '1', cursor }, 'the cursor with the filters it was issued with');
   const rebound = await ctx.send(list, { query: { enabled: 'false', limit: '1', cursor } });
   expectBadRequest(list, check, rebound, 'pagination.4', 'a cursor issued for enabled=true used with enabled=false');
@@ -63,7 +74,13 @@ function expectBadRequest(op: OperationModel, check: string, exchange: Exchange,
 }
 
 /** A walk with small pages while new items arrive between pages: no duplicates, nothing that existed skipped. */
-async function stableWalk(ctx: KitContext, list: OperationModel, check: string, existing: string[], add: () => Promise<string>): Promise<void> {
+async function stableWalk(
+  ctx: KitContext,
+  list: OperationModel,
+  check: string,
+  existing: string[],
+  add: () => Promise<string>,
+): Promise<void> {
   const seen: string[] = [];
   let cursor: string | null = null;
   let pages = 0;

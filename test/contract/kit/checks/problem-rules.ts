@@ -5,12 +5,12 @@
 // carry the rate-limit headers, ETags are strong, and no answer echoes an API key or a secret.
 import type { KitContext } from '../context.ts';
 import type { Exchange } from '../http.ts';
+import { CATALOGUE } from '../rules/catalogue.ts';
 import type { OperationModel } from '../spec.ts';
 import { ContractViolation, truncate, type Violation } from '../verify.ts';
-import { breach, bodyWith, crudNamed, findingUpdate, newSecret, ruleViolation, type Json } from './rule-support.ts';
-import { rawRequest, type RawAnswer } from './raw-http.ts';
 import { REFUSALS } from './operation.ts';
-import { CATALOGUE } from '../rules/catalogue.ts';
+import { type RawAnswer, rawRequest } from './raw-http.ts';
+import { bodyWith, breach, crudNamed, findingUpdate, type Json, newSecret, ruleViolation } from './rule-support.ts';
 
 export const PROBLEM_BASE = 'https://secmon.dev/problems/';
 
@@ -84,11 +84,23 @@ export async function problemCatalogue(ctx: KitContext, check: string): Promise<
     const problem = exchange.json as Json | undefined;
     const violations: Violation[] = [];
     if (exchange.status !== wanted.status || problem?.type !== PROBLEM_BASE + type) {
-      violations.push(ruleViolation(wanted.rule, `${what}: expected ${wanted.status} with type ${PROBLEM_BASE}${type}, got ${exchange.status} ${String(problem?.type ?? exchange.mediaType)}`));
+      violations.push(
+        ruleViolation(
+          wanted.rule,
+          `${what}: expected ${wanted.status} with type ${PROBLEM_BASE}${type}, got ${exchange.status} ${String(problem?.type ?? exchange.mediaType)}`,
+        ),
+      );
     } else if (exchange.mediaType !== 'application/problem+json') {
-      violations.push(ruleViolation('errors.1', `${what}: the ${exchange.status} is ${exchange.mediaType || 'without a body'}, not application/problem+json`));
+      violations.push(
+        ruleViolation(
+          'errors.1',
+          `${what}: the ${exchange.status} is ${exchange.mediaType || 'without a body'}, not application/problem+json`,
+        ),
+      );
     } else if (instance !== undefined && problem.instance !== instance) {
-      violations.push(ruleViolation('schema.Problem.8', `${what}: instance is ${JSON.stringify(problem.instance)}, not the request path ${instance}`));
+      violations.push(
+        ruleViolation('schema.Problem.8', `${what}: instance is ${JSON.stringify(problem.instance)}, not the request path ${instance}`),
+      );
     }
     if (violations.length > 0) throw new ContractViolation(op.label, check, violations, exchange);
   };
@@ -98,10 +110,19 @@ export async function problemCatalogue(ctx: KitContext, check: string): Promise<
   expectType(policies.create, invalid, 'validation-error', 'a body without the required fields and with an unknown one', pathOf(invalid));
   const pointers = ((invalid.json as { errors?: { pointer?: string }[] }).errors ?? []).map((e) => e.pointer);
   if (!pointers.some((p) => p === '/body/kit_unknown_field' || p === '/body')) {
-    breach(policies.create.label, check, 'schema.ProblemError.2', `no error points at the unknown field /body/kit_unknown_field (or the body): ${JSON.stringify(pointers)}`, [], invalid);
+    breach(
+      policies.create.label,
+      check,
+      'schema.ProblemError.2',
+      `no error points at the unknown field /body/kit_unknown_field (or the body): ${JSON.stringify(pointers)}`,
+      [],
+      invalid,
+    );
   }
   expectType(policies.create, await ctx.send(policies.create, { rawBody: '{"name": ' }), 'malformed-json', 'a body that is not JSON');
-  const metadata = await ctx.send(webhooks.create, { body: await bodyWith(ctx, webhooks.create, { url: 'https://169.254.169.254/latest/meta-data' }) });
+  const metadata = await ctx.send(webhooks.create, {
+    body: await bodyWith(ctx, webhooks.create, { url: 'https://169.254.169.254/latest/meta-data' }),
+  });
   if (metadata.status >= 200 && metadata.status < 300) {
     provoked.push('url-not-allowed');
     notes.push('a cloud-metadata webhook URL was accepted (allowed outside production; the document refuses it in production)');
@@ -111,14 +132,28 @@ export async function problemCatalogue(ctx: KitContext, check: string): Promise<
   // Over the address's failed-authentication limit a 429 comes instead (the 401 checks judge it);
   // waiting the window out would cost a minute.
   const anonymous = await ctx.send(policies.list, { auth: 'none', acceptRateLimit: true });
-  if (anonymous.status === 429) notes.push('unauthorized not provoked here: the address is over its failed-authentication limit (the 401 checks provoked it)');
+  if (anonymous.status === 429)
+    notes.push('unauthorized not provoked here: the address is over its failed-authentication limit (the 401 checks provoked it)');
   else {
     expectType(policies.list, anonymous, 'unauthorized', 'no API key');
     if (!/^bearer\b/i.test(anonymous.headers.get('www-authenticate') ?? '')) {
-      breach(policies.list.label, check, 'authentication.3', `the 401 carries WWW-Authenticate: ${String(anonymous.headers.get('www-authenticate'))}, not Bearer`, [], anonymous);
+      breach(
+        policies.list.label,
+        check,
+        'authentication.3',
+        `the 401 carries WWW-Authenticate: ${String(anonymous.headers.get('www-authenticate'))}, not Bearer`,
+        [],
+        anonymous,
+      );
     }
   }
-  if (ctx.http.hasReadKey) expectType(policies.create, await ctx.send(policies.create, { auth: 'read', body: await bodyWith(ctx, policies.create) }), 'forbidden', 'a read-only key on a create');
+  if (ctx.http.hasReadKey)
+    expectType(
+      policies.create,
+      await ctx.send(policies.create, { auth: 'read', body: await bodyWith(ctx, policies.create) }),
+      'forbidden',
+      'a read-only key on a create',
+    );
   else notes.push('forbidden not provoked: no --read-key');
   const { id: policyId, exchange: created } = await ctx.create(policies, check);
   await ctx.send(policies.delete, { id: policyId });
@@ -126,22 +161,55 @@ export async function problemCatalogue(ctx: KitContext, check: string): Promise<
   expectType(policies.read, gone, 'not-found', 'a deleted policy', pathOf(gone));
   const route = await ctx.http.send({ method: 'GET', path: `${policies.list.path}-kit-no-such-route` });
   expectType(policies.list, route, 'not-found', 'a route the document does not have');
-  expectType(policies.list, await ctx.http.send({ method: 'PATCH', path: policies.list.path, body: {} }), 'method-not-allowed', 'PATCH on a collection');
+  expectType(
+    policies.list,
+    await ctx.http.send({ method: 'PATCH', path: policies.list.path, body: {} }),
+    'method-not-allowed',
+    'PATCH on a collection',
+  );
 
   const { id: live } = await ctx.create(policies, check);
-  const stale = await ctx.send(policies.update, { id: live, body: await bodyWith(ctx, policies.update), headers: { 'If-Match': '"kit-stale-etag"' } });
+  const stale = await ctx.send(policies.update, {
+    id: live,
+    body: await bodyWith(ctx, policies.update),
+    headers: { 'If-Match': '"kit-stale-etag"' },
+  });
   expectType(policies.update, stale, 'precondition-failed', 'If-Match with an ETag the policy never had', pathOf(stale));
   const { id: findingId, exchange: finding } = await ctx.create(findings, check, await bodyWith(ctx, findings.create, { policy_id: live }));
-  expectType(policies.delete, await ctx.send(policies.delete, { id: live }), 'policy-in-use', 'deleting a policy an open finding references');
-  ctx.expect(findings.update, check, await ctx.send(findings.update, { id: findingId, body: findingUpdate(finding.json as Json, 'resolved') }), { statuses: [200] }, 'resolving a finding');
+  expectType(
+    policies.delete,
+    await ctx.send(policies.delete, { id: live }),
+    'policy-in-use',
+    'deleting a policy an open finding references',
+  );
+  ctx.expect(
+    findings.update,
+    check,
+    await ctx.send(findings.update, { id: findingId, body: findingUpdate(finding.json as Json, 'resolved') }),
+    { statuses: [200] },
+    'resolving a finding',
+  );
   const illegal = await ctx.send(findings.update, { id: findingId, body: findingUpdate(finding.json as Json, 'suppressed') });
   expectType(findings.update, illegal, 'invalid-transition', 'resolved → suppressed', pathOf(illegal));
   const key = `kit-${crypto.randomUUID()}`;
   await ctx.create(policies, check, await bodyWith(ctx, policies.create), { 'Idempotency-Key': key });
-  const reused = await ctx.send(policies.create, { body: await bodyWith(ctx, policies.create, { name: 'kit-another-body' }), headers: { 'Idempotency-Key': key } });
+  const reused = await ctx.send(policies.create, {
+    body: await bodyWith(ctx, policies.create, { name: 'kit-another-body' }),
+    headers: { 'Idempotency-Key': key },
+  });
   expectType(policies.create, reused, 'idempotency-key-reused', 'an Idempotency-Key reused with another body');
-  expectType(policies.create, await ctx.send(policies.create, { rawBody: JSON.stringify({ description: 'x'.repeat(1024 * 1024 + 1024) }) }), 'payload-too-large', 'a body over 1 MiB');
-  expectType(policies.create, await ctx.send(policies.create, { rawBody: JSON.stringify(created.json), contentType: 'text/plain' }), 'unsupported-media-type', 'Content-Type text/plain');
+  expectType(
+    policies.create,
+    await ctx.send(policies.create, { rawBody: JSON.stringify({ description: 'x'.repeat(1024 * 1024 + 1024) }) }),
+    'payload-too-large',
+    'a body over 1 MiB',
+  );
+  expectType(
+    policies.create,
+    await ctx.send(policies.create, { rawBody: JSON.stringify(created.json), contentType: 'text/plain' }),
+    'unsupported-media-type',
+    'Content-Type text/plain',
+  );
 
   const rawProblem = (answer: RawAnswer, type: string, what: string) => {
     const wanted = row(type);
@@ -154,15 +222,29 @@ export async function problemCatalogue(ctx: KitContext, check: string): Promise<
       problem = undefined;
     }
     if (answer.status !== wanted.status || problem?.type !== PROBLEM_BASE + type) {
-      breach(policies.list.label, check, wanted.rule, `${what}: expected ${wanted.status} with type ${PROBLEM_BASE}${type}, got ${String(answer.status ?? 'no answer')} ${truncate(answer.body, 200)}`, [`the kit waited ${answer.answeredAfterMs} ms for the answer`]);
+      breach(
+        policies.list.label,
+        check,
+        wanted.rule,
+        `${what}: expected ${wanted.status} with type ${PROBLEM_BASE}${type}, got ${String(answer.status ?? 'no answer')} ${truncate(answer.body, 200)}`,
+        [`the kit waited ${answer.answeredAfterMs} ms for the answer`],
+      );
     }
   };
   if (row('headers-too-large')) {
-    const big = await rawRequest(base, `GET ${path}${policies.list.path} HTTP/1.1\r\nHost: ${host}\r\nX-Kit-Padding: ${'x'.repeat(17 * 1024)}\r\n\r\n`, 10_000);
+    const big = await rawRequest(
+      base,
+      `GET ${path}${policies.list.path} HTTP/1.1\r\nHost: ${host}\r\nX-Kit-Padding: ${'x'.repeat(17 * 1024)}\r\n\r\n`,
+      10_000,
+    );
     rawProblem(big, 'headers-too-large', 'header fields of 17 KiB');
   }
   if (row('malformed-request')) {
-    const garbled = await rawRequest(base, `GET ${path}${policies.list.path} HTTP/1.1\r\nHost: ${host}\r\nthis is not a header\r\n\r\n`, 10_000);
+    const garbled = await rawRequest(
+      base,
+      `GET ${path}${policies.list.path} HTTP/1.1\r\nHost: ${host}\r\nthis is not a header\r\n\r\n`,
+      10_000,
+    );
     rawProblem(garbled, 'malformed-request', 'a header line without a colon');
   }
   if (slow) {
@@ -170,8 +252,17 @@ export async function problemCatalogue(ctx: KitContext, check: string): Promise<
     rawProblem(answer, 'request-timeout', 'header fields that stop arriving (the document allows 10 s)');
     // "took over 10 s": a 408 sooner refuses a request the document says may still arrive.
     const allowed = Number(/header fields took over (\d+) s/.exec(ctx.model.doc.info.description ?? '')?.[1] ?? 0) * 1000;
-    if (answer.answeredAfterMs < allowed - 500) breach(policies.list.label, check, row('request-timeout')!.rule, `the 408 came ${(answer.answeredAfterMs / 1000).toFixed(1)} s after the header fields stopped; the document gives them ${allowed / 1000} s`);
-    if (!answer.closed) breach(policies.list.label, check, row('request-timeout')!.rule, 'the connection stayed open after the 408', [`the kit waited ${answer.answeredAfterMs} ms`]);
+    if (answer.answeredAfterMs < allowed - 500)
+      breach(
+        policies.list.label,
+        check,
+        row('request-timeout')!.rule,
+        `the 408 came ${(answer.answeredAfterMs / 1000).toFixed(1)} s after the header fields stopped; the document gives them ${allowed / 1000} s`,
+      );
+    if (!answer.closed)
+      breach(policies.list.label, check, row('request-timeout')!.rule, 'the connection stayed open after the 408', [
+        `the kit waited ${answer.answeredAfterMs} ms`,
+      ]);
     notes.push(`request-timeout came after ${(answer.answeredAfterMs / 1000).toFixed(1)} s`);
   }
   const missing = table.filter((r) => !provoked.includes(r.type) && !NOT_PROVOKED[r.type]).map((r) => r.type);
@@ -193,7 +284,11 @@ export async function responseAudit(ctx: KitContext, check: string): Promise<'pa
   await ctx.http.send({ method: 'GET', path: `${policies.list.path}-kit-no-such-route` });
 
   const table = problemTable(ctx);
-  const secrets = new Set<string>([ctx.options.apiKey, ...(ctx.options.readKey ? [ctx.options.readKey] : []), (REFUSALS['unknown-key-401'].auth as { token: string }).token]);
+  const secrets = new Set<string>([
+    ctx.options.apiKey,
+    ...(ctx.options.readKey ? [ctx.options.readKey] : []),
+    (REFUSALS['unknown-key-401'].auth as { token: string }).token,
+  ]);
   // The secrets the kit made up itself: random enough that finding one in an answer is no accident
   // (a generated one may be "xxxxxxxxxxxxxxxx", which other generated fields contain too).
   for (const exchange of ctx.exchanges) {
@@ -202,7 +297,9 @@ export async function responseAudit(ctx: KitContext, check: string): Promise<'pa
   // Only the API's own answers: the simulator and other test-support routes are not the contract.
   const root = new URL(ctx.http.baseUrl).pathname.replace(/\/+$/, '');
   const prefixes = new Set(ctx.model.operations.map((op) => `/${op.path.split('/')[1]}`));
-  const exchanges = ctx.exchanges.filter((e) => [...prefixes].some((prefix) => new URL(e.request.url).pathname.slice(root.length).startsWith(prefix)));
+  const exchanges = ctx.exchanges.filter((e) =>
+    [...prefixes].some((prefix) => new URL(e.request.url).pathname.slice(root.length).startsWith(prefix)),
+  );
   for (const exchange of exchanges) {
     const violations = auditOne(exchange, table, secrets);
     if (violations.length > 0) throw new ContractViolation(policies.list.label, check, violations, exchange);
@@ -214,37 +311,59 @@ function auditOne(exchange: Exchange, table: ProblemRow[], secrets: Set<string>)
   const violations: Violation[] = [];
   const text = `${exchange.text}\n${[...exchange.headers].map(([n, v]) => `${n}: ${v}`).join('\n')}`;
   for (const secret of secrets) {
-    if (secret && text.includes(secret)) violations.push(ruleViolation('authentication.4', 'the answer contains an API key or a webhook secret the kit sent', [`${secret.slice(0, 4)}…`]));
+    if (secret && text.includes(secret))
+      violations.push(
+        ruleViolation('authentication.4', 'the answer contains an API key or a webhook secret the kit sent', [`${secret.slice(0, 4)}…`]),
+      );
   }
   const role = exchange.request.headers.Authorization?.replace(/^Bearer /, '');
   if ((role === '<api-key>' || role === '<read-key>') && exchange.status !== 401 && exchange.request.method !== 'OPTIONS') {
     for (const header of ['ratelimit', 'ratelimit-policy']) {
-      if (!exchange.headers.has(header)) violations.push(ruleViolation('rate-limits.2', `an authenticated ${exchange.status} answer has no ${header} header`));
+      if (!exchange.headers.has(header))
+        violations.push(ruleViolation('rate-limits.2', `an authenticated ${exchange.status} answer has no ${header} header`));
     }
   }
   const etag = exchange.headers.get('etag');
-  if (etag?.startsWith('W/')) violations.push(ruleViolation('header.ETag.1', `the ETag ${etag} is weak; the document promises strong ETags`));
+  if (etag?.startsWith('W/'))
+    violations.push(ruleViolation('header.ETag.1', `the ETag ${etag} is weak; the document promises strong ETags`));
   if (exchange.status >= 400) {
     const problem = exchange.json as Json | undefined;
     // A target under a database fault answers 503 anywhere: judged whenever one occurs.
     if ((exchange.status === 429 || exchange.status === 503) && !/^\d+$/.test(exchange.headers.get('retry-after') ?? '')) {
       const rule = exchange.status === 429 ? 'errors.19' : problem?.type === `${PROBLEM_BASE}storage-full` ? 'errors.23' : 'errors.22';
-      violations.push(ruleViolation(rule, `a ${exchange.status} without Retry-After in seconds (got ${JSON.stringify(exchange.headers.get('retry-after'))})`));
+      violations.push(
+        ruleViolation(
+          rule,
+          `a ${exchange.status} without Retry-After in seconds (got ${JSON.stringify(exchange.headers.get('retry-after'))})`,
+        ),
+      );
     }
     const types = table.filter((row) => row.status === exchange.status);
     if (exchange.mediaType !== 'application/problem+json' || !problem) {
-      violations.push(ruleViolation('errors.1', `a ${exchange.status} answer is ${exchange.mediaType || 'without a body'}, not a problem document`));
+      violations.push(
+        ruleViolation('errors.1', `a ${exchange.status} answer is ${exchange.mediaType || 'without a body'}, not a problem document`),
+      );
     } else if (types.length === 0) {
       violations.push(ruleViolation('errors.1', `status ${exchange.status} has no problem type in the document's catalogue`));
     } else if (!types.some((row) => problem.type === PROBLEM_BASE + row.type)) {
-      violations.push(ruleViolation(types[0]!.rule, `a ${exchange.status} has type ${String(problem.type)}; the catalogue's types for ${exchange.status}: ${types.map((r) => r.type).join(', ')}`));
+      violations.push(
+        ruleViolation(
+          types[0]!.rule,
+          `a ${exchange.status} has type ${String(problem.type)}; the catalogue's types for ${exchange.status}: ${types.map((r) => r.type).join(', ')}`,
+        ),
+      );
     } else if (problem.type === `${PROBLEM_BASE}validation-error`) {
       const errors = problem.errors as { pointer?: unknown }[] | undefined;
       if (!Array.isArray(errors) || errors.length === 0) violations.push(ruleViolation('errors.2', 'a validation problem without errors'));
       for (const error of errors ?? []) {
         const pointer = String(error.pointer);
         if (!JSON_POINTER.test(pointer) || !REQUEST_PARTS.has(pointer.split('/')[1] ?? '')) {
-          violations.push(ruleViolation('schema.ProblemError.2', `errors[].pointer ${JSON.stringify(error.pointer)} is not a JSON Pointer into { body, query, path, headers }`));
+          violations.push(
+            ruleViolation(
+              'schema.ProblemError.2',
+              `errors[].pointer ${JSON.stringify(error.pointer)} is not a JSON Pointer into { body, query, path, headers }`,
+            ),
+          );
         }
       }
     }

@@ -8,14 +8,23 @@ import { ContractViolation } from '../verify.ts';
 
 const QUOTA = /;\s*q=(\d+)/;
 
-export async function rateLimitProbe(ctx: KitContext, op: OperationModel, check: string): Promise<'passed' | { skipped: string; gate: string }> {
+export async function rateLimitProbe(
+  ctx: KitContext,
+  op: OperationModel,
+  check: string,
+): Promise<'passed' | { skipped: string; gate: string }> {
   const auth = ctx.http.hasReadKey ? 'read' : 'api';
   const first = await ctx.send(op, { auth, query: { limit: '1' }, acceptRateLimit: true });
   ctx.expect(op, check, first, { statuses: [200, 429] }, 'reading the quota');
   const policy = first.headers.get('ratelimit-policy');
   const quota = Number(QUOTA.exec(policy ?? '')?.[1]);
   if (!Number.isFinite(quota)) {
-    throw new ContractViolation(op.label, check, [{ aspect: 'headers', message: `RateLimit-Policy has no quota: ${String(policy)}`, details: [] }], first);
+    throw new ContractViolation(
+      op.label,
+      check,
+      [{ aspect: 'headers', message: `RateLimit-Policy has no quota: ${String(policy)}`, details: [] }],
+      first,
+    );
   }
   if (quota > ctx.options.rateProbeMaxQuota) {
     return {

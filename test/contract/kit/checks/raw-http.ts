@@ -30,9 +30,17 @@ export function rawRequest(baseUrl: string, bytes: string, timeoutMs: number): P
       const text = Buffer.concat(chunks).toString('utf8');
       const [head = '', ...rest] = text.split('\r\n\r\n');
       const [statusLine = '', ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
       const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1]);
-      resolve({ ...(Number.isFinite(status) ? { status } : {}), headers, body: rest.join('\r\n\r\n'), answeredAfterMs: (firstByteAt || Date.now()) - sentAt, closed });
+      resolve({
+        ...(Number.isFinite(status) ? { status } : {}),
+        headers,
+        body: rest.join('\r\n\r\n'),
+        answeredAfterMs: (firstByteAt || Date.now()) - sentAt,
+        closed,
+      });
     };
     const timer = setTimeout(finish, timeoutMs);
     socket.on(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => {

@@ -4,8 +4,8 @@
 // read-only key can do every read.
 import { isDeepStrictEqual } from 'node:util';
 import type { KitContext } from '../context.ts';
-import { schemaAt, type ResourceModel } from '../spec.ts';
-import { breach, bodyWith, crudNamed, defaultOf, newSecret, type Json } from './rule-support.ts';
+import { type ResourceModel, schemaAt } from '../spec.ts';
+import { bodyWith, breach, crudNamed, defaultOf, type Json, newSecret } from './rule-support.ts';
 
 type Crud = ResourceModel & Required<Pick<ResourceModel, 'create' | 'read' | 'update'>>;
 
@@ -40,7 +40,17 @@ export async function replaceSemantics(ctx: KitContext, resource: Crud, check: s
   ctx.expect(resource.read, check, read, { statuses: [200] }, 'reading the replaced resource');
   const kept = defaulted.filter(([name, { value }]) => name in (read.json as Json) && !isDeepStrictEqual((read.json as Json)[name], value));
   if (kept.length > 0) {
-    breach(resource.update.label, check, RULE[resource.name] ?? 'idempotency-and-concurrency.4', 'fields the PUT omitted kept their old values instead of taking their defaults', kept.map(([name, { value }]) => `${name}: ${JSON.stringify((read.json as Json)[name])}, default ${JSON.stringify(value)} (was ${JSON.stringify(created[name])})`), read);
+    breach(
+      resource.update.label,
+      check,
+      RULE[resource.name] ?? 'idempotency-and-concurrency.4',
+      'fields the PUT omitted kept their old values instead of taking their defaults',
+      kept.map(
+        ([name, { value }]) =>
+          `${name}: ${JSON.stringify((read.json as Json)[name])}, default ${JSON.stringify(value)} (was ${JSON.stringify(created[name])})`,
+      ),
+      read,
+    );
   }
 }
 
@@ -63,14 +73,20 @@ export async function webhookSecret(ctx: KitContext, check: string): Promise<voi
     }
     return json;
   };
-  if (created.has_secret !== true) breach(webhooks.create.label, check, 'createWebhook.2', 'a webhook created with a secret has has_secret false', [], exchange);
+  if (created.has_secret !== true)
+    breach(webhooks.create.label, check, 'createWebhook.2', 'a webhook created with a secret has has_secret false', [], exchange);
   await hasSecret({}, 'without secret (kept)', true, 'schema.WebhookUpdate.2');
   await hasSecret({ secret: null }, 'with secret: null (removed)', false, 'schema.WebhookUpdate.2');
   await hasSecret({}, 'without secret after it was removed (still none)', false, 'schema.WebhookUpdate.2');
   await hasSecret({ secret: newSecret() }, 'with a new secret string', true, 'schema.WebhookUpdate.2');
   const disabled = await hasSecret({ enabled: false }, 'with enabled: false and no secret', true, 'schema.WebhookUpdate.2');
   if (disabled.enabled !== false || disabled.disabled_reason !== null) {
-    breach(webhooks.update.label, check, 'schema.Webhook.7', `a webhook disabled by its owner reads enabled ${String(disabled.enabled)}, disabled_reason ${JSON.stringify(disabled.disabled_reason)}`);
+    breach(
+      webhooks.update.label,
+      check,
+      'schema.Webhook.7',
+      `a webhook disabled by its owner reads enabled ${String(disabled.enabled)}, disabled_reason ${JSON.stringify(disabled.disabled_reason)}`,
+    );
   }
 }
 
@@ -84,14 +100,19 @@ export async function secrets(ctx: KitContext, check: string): Promise<void> {
   const { id, exchange } = await ctx.create(webhooks, check, await bodyWith(ctx, webhooks.create, { secret }));
   const rotated = newSecret();
   const url = (exchange.json as Json).url;
-  const answers = [exchange, await ctx.send(webhooks.update, { id, body: { url, events: (exchange.json as Json).events, secret: rotated } })];
+  const answers = [
+    exchange,
+    await ctx.send(webhooks.update, { id, body: { url, events: (exchange.json as Json).events, secret: rotated } }),
+  ];
   for (const auth of ['api', ...(ctx.http.hasReadKey ? (['read'] as const) : [])] as const) {
     answers.push(await ctx.send(webhooks.read, { id, auth }), await ctx.send(webhooks.list, { auth, query: { limit: '100' } }));
   }
   for (const answer of answers) {
     const text = answer.text + JSON.stringify([...answer.headers]);
-    if (text.includes(secret) || text.includes(rotated)) breach(webhooks.read.label, check, 'authentication.4', 'a response carries the webhook secret the kit set', [], answer);
-    if (/"secret"\s*:/.test(answer.text)) breach(webhooks.read.label, check, 'schema.WebhookSecret.2', 'a response carries a "secret" field', [], answer);
+    if (text.includes(secret) || text.includes(rotated))
+      breach(webhooks.read.label, check, 'authentication.4', 'a response carries the webhook secret the kit set', [], answer);
+    if (/"secret"\s*:/.test(answer.text))
+      breach(webhooks.read.label, check, 'schema.WebhookSecret.2', 'a response carries a "secret" field', [], answer);
   }
 }
 
@@ -99,10 +120,23 @@ export async function secrets(ctx: KitContext, check: string): Promise<void> {
 export async function readScope(ctx: KitContext, check: string): Promise<void | { skipped: string }> {
   if (!ctx.http.hasReadKey) return { skipped: 'no --read-key given' };
   for (const resource of ctx.model.resources) {
-    if (resource.list) ctx.expect(resource.list, check, await ctx.send(resource.list, { auth: 'read', query: { limit: '1' } }), { statuses: [200] }, 'a read-only key on a GET');
+    if (resource.list)
+      ctx.expect(
+        resource.list,
+        check,
+        await ctx.send(resource.list, { auth: 'read', query: { limit: '1' } }),
+        { statuses: [200] },
+        'a read-only key on a GET',
+      );
     if (resource.read) {
       const id = await ctx.fixture(resource);
-      ctx.expect(resource.read, check, await ctx.send(resource.read, { id, auth: 'read' }), { statuses: [200] }, 'a read-only key on a GET');
+      ctx.expect(
+        resource.read,
+        check,
+        await ctx.send(resource.read, { id, auth: 'read' }),
+        { statuses: [200] },
+        'a read-only key on a GET',
+      );
     }
   }
 }

@@ -3,11 +3,11 @@
 // and a webhook on a path of the kit's receiver that only this check uses.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { KitContext } from '../context.ts';
+import type { Exchange } from '../http.ts';
 import type { Delivery, Responder } from '../receiver.ts';
 import { schemaAt } from '../spec.ts';
 import { ContractViolation, type Violation } from '../verify.ts';
 import { isCrud } from './stateful.ts';
-import type { Exchange } from '../http.ts';
 
 /** Throws a violation of catalogue rule `rule` (rules/trace.ts adds the sentence to the report). */
 export function breach(subject: string, check: string, rule: string, message: string, details: string[] = [], exchange?: Exchange): never {
@@ -64,7 +64,11 @@ export interface Sink {
   path: string;
   deliveries(): Delivery[];
   /** Waits until `done` holds for this sink's deliveries or the kit's event timeout; says how long it waited. */
-  waitFor(done: (deliveries: Delivery[]) => boolean, what: string, timeoutMs?: number): Promise<{ met: boolean; waitedMs: number; what: string }>;
+  waitFor(
+    done: (deliveries: Delivery[]) => boolean,
+    what: string,
+    timeoutMs?: number,
+  ): Promise<{ met: boolean; waitedMs: number; what: string }>;
 }
 
 /** A fresh path on the kit's receiver, answered by `responder` (204 by default). */
@@ -104,9 +108,19 @@ export function distinct(deliveries: Delivery[], event?: string): Delivery[] {
 }
 
 /** Creates a webhook for `events` pointing at `url`; returns its id and the answer. */
-export async function subscribe(ctx: KitContext, check: string, url: string, events: string[], extra: Json = {}): Promise<{ id: string; json: Json }> {
+export async function subscribe(
+  ctx: KitContext,
+  check: string,
+  url: string,
+  events: string[],
+  extra: Json = {},
+): Promise<{ id: string; json: Json }> {
   const webhooks = crudNamed(ctx, 'webhooks');
-  const { id, exchange } = await ctx.create(webhooks, check, await bodyWith(ctx, webhooks.create, { url, events, enabled: true, ...extra }));
+  const { id, exchange } = await ctx.create(
+    webhooks,
+    check,
+    await bodyWith(ctx, webhooks.create, { url, events, enabled: true, ...extra }),
+  );
   return { id, json: exchange.json as Json };
 }
 

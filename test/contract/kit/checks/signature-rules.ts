@@ -7,11 +7,11 @@
 // replacement still two; `null` no signature at all. HMAC with node:crypto: the kit's verdict does
 // not reuse the code the reference server signs with.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { verifySignature, SIGNATURE_HEADER } from '../../../../lib/signing.ts';
+import { SIGNATURE_HEADER, verifySignature } from '../../../../lib/signing.ts';
 import type { KitContext } from '../context.ts';
 import type { Delivery } from '../receiver.ts';
-import { breach, bodyWith, crudNamed, newSecret, parseBody, ruleViolation, sink, subscribe } from './rule-support.ts';
 import { ContractViolation, type Violation } from '../verify.ts';
+import { bodyWith, breach, crudNamed, newSecret, parseBody, ruleViolation, sink, subscribe } from './rule-support.ts';
 
 /** The document's tolerance ("more than 5 minutes away from your clock"), in seconds. */
 const TOLERANCE_SECONDS = 300;
@@ -47,18 +47,30 @@ export function idAndTimeViolations(delivery: Delivery): Violation[] {
   const id = header(delivery, 'webhook-id');
   const deliveryId = header(delivery, 'x-service-delivery');
   if (id === undefined || id !== deliveryId) {
-    violations.push(ruleViolation('param.StandardIdHeader.1', `webhook-id is ${JSON.stringify(id ?? null)}, X-Service-Delivery ${JSON.stringify(deliveryId ?? null)}: they must be the same value`));
+    violations.push(
+      ruleViolation(
+        'param.StandardIdHeader.1',
+        `webhook-id is ${JSON.stringify(id ?? null)}, X-Service-Delivery ${JSON.stringify(deliveryId ?? null)}: they must be the same value`,
+      ),
+    );
   }
   const timestamp = timestampOf(delivery);
   const received = Math.floor(delivery.receivedAt / 1000);
   if (timestamp === undefined) {
-    violations.push(ruleViolation('param.StandardTimestampHeader.1', `webhook-timestamp is ${JSON.stringify(header(delivery, 'webhook-timestamp') ?? null)}, not Unix seconds`));
+    violations.push(
+      ruleViolation(
+        'param.StandardTimestampHeader.1',
+        `webhook-timestamp is ${JSON.stringify(header(delivery, 'webhook-timestamp') ?? null)}, not Unix seconds`,
+      ),
+    );
   } else if (Math.abs(received - timestamp) > TOLERANCE_SECONDS) {
     // A receiver following the document refuses it: the attempt's time must be the sending time.
     violations.push(
-      ruleViolation('param.StandardTimestampHeader.1', `webhook-timestamp ${timestamp} is ${received - timestamp} s from the kit's clock when it arrived: a receiver refuses anything more than ${TOLERANCE_SECONDS} s away`, [
-        `received at ${new Date(delivery.receivedAt).toISOString()}, stamped ${new Date(timestamp * 1000).toISOString()}`,
-      ]),
+      ruleViolation(
+        'param.StandardTimestampHeader.1',
+        `webhook-timestamp ${timestamp} is ${received - timestamp} s from the kit's clock when it arrived: a receiver refuses anything more than ${TOLERANCE_SECONDS} s away`,
+        [`received at ${new Date(delivery.receivedAt).toISOString()}, stamped ${new Date(timestamp * 1000).toISOString()}`],
+      ),
     );
   }
   return violations;
@@ -69,11 +81,22 @@ export function standardHeaderViolations(delivery: Delivery, secret: string | un
   const violations = idAndTimeViolations(delivery);
   const entries = signatureEntries(delivery);
   if (secret === undefined) {
-    if (header(delivery, 'webhook-signature') !== undefined) violations.push(ruleViolation('param.StandardSignatureHeader.3', 'a webhook without a secret got webhook-signature', [String(header(delivery, 'webhook-signature'))]));
+    if (header(delivery, 'webhook-signature') !== undefined)
+      violations.push(
+        ruleViolation('param.StandardSignatureHeader.3', 'a webhook without a secret got webhook-signature', [
+          String(header(delivery, 'webhook-signature')),
+        ]),
+      );
   } else if (entries.length === 0) {
     violations.push(ruleViolation('delivery-headers.8', 'webhook-signature is missing on a signed webhook'));
   } else if (!entries.some((entry) => entrySignedWith(delivery, entry, secret))) {
-    violations.push(ruleViolation('param.StandardSignatureHeader.1', "no webhook-signature entry is the v1, base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{raw body} with the webhook's secret", [`webhook-signature: ${entries.join(' ')}`]));
+    violations.push(
+      ruleViolation(
+        'param.StandardSignatureHeader.1',
+        "no webhook-signature entry is the v1, base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{raw body} with the webhook's secret",
+        [`webhook-signature: ${entries.join(' ')}`],
+      ),
+    );
   }
   return violations;
 }
@@ -100,7 +123,10 @@ export async function secretRotation(ctx: KitContext, check: string): Promise<{ 
     const waited = await target.waitFor((ds) => ds.some((d) => findingOf(d) === id), `the finding.created of ${id} after a PUT ${why}`);
     waitedMs += waited.waitedMs;
     const delivery = target.deliveries().find((d) => findingOf(d) === id);
-    if (!delivery) breach(subject, check, 'webhooks.2', `no finding.created reached the webhook after a PUT ${why}`, [`the kit waited ${waited.waitedMs} ms`]);
+    if (!delivery)
+      breach(subject, check, 'webhooks.2', `no finding.created reached the webhook after a PUT ${why}`, [
+        `the kit waited ${waited.waitedMs} ms`,
+      ]);
     const [headerFault] = idAndTimeViolations(delivery);
     if (headerFault) throw new ContractViolation(subject, check, [headerFault]);
     return delivery;
@@ -108,18 +134,46 @@ export async function secretRotation(ctx: KitContext, check: string): Promise<{ 
   const judge = (delivery: Delivery, newest: string, previous: string, why: string, countRule: string) => {
     const entries = signatureEntries(delivery);
     const shown = [`webhook-signature: ${entries.join(' ')}`];
-    if (entries.length !== 2) breach(subject, check, countRule, `after a PUT ${why}, webhook-signature has ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}, not one per valid secret (2)`, shown);
+    if (entries.length !== 2)
+      breach(
+        subject,
+        check,
+        countRule,
+        `after a PUT ${why}, webhook-signature has ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}, not one per valid secret (2)`,
+        shown,
+      );
     if (!entrySignedWith(delivery, entries[0]!, newest) || !entrySignedWith(delivery, entries[1]!, previous)) {
-      breach(subject, check, 'param.StandardSignatureHeader.2', `after a PUT ${why}, the entries are not the new secret's then the replaced one's (newest first)`, shown);
+      breach(
+        subject,
+        check,
+        'param.StandardSignatureHeader.2',
+        `after a PUT ${why}, the entries are not the new secret's then the replaced one's (newest first)`,
+        shown,
+      );
     }
     if (!verifySignature(delivery.raw, header(delivery, SIGNATURE_HEADER.toLowerCase()), newest)) {
-      breach(subject, check, 'rotating-a-secret.2', `after a PUT ${why}, ${SIGNATURE_HEADER} is not the new secret's`, [`${SIGNATURE_HEADER}: ${String(header(delivery, SIGNATURE_HEADER.toLowerCase()))}`]);
+      breach(subject, check, 'rotating-a-secret.2', `after a PUT ${why}, ${SIGNATURE_HEADER} is not the new secret's`, [
+        `${SIGNATURE_HEADER}: ${String(header(delivery, SIGNATURE_HEADER.toLowerCase()))}`,
+      ]);
     }
   };
   judge(await deliveryAfter(secrets[1], 'replacing the secret'), secrets[1], secrets[0], 'replacing the secret', 'rotating-a-secret.1');
-  judge(await deliveryAfter(secrets[2], 'replacing the secret again'), secrets[2], secrets[1], 'replacing the secret again (the first one no longer valid)', 'rotating-a-secret.3');
+  judge(
+    await deliveryAfter(secrets[2], 'replacing the secret again'),
+    secrets[2],
+    secrets[1],
+    'replacing the secret again (the first one no longer valid)',
+    'rotating-a-secret.3',
+  );
   const unsigned = await deliveryAfter(null, 'with secret: null');
   const left = ['webhook-signature', SIGNATURE_HEADER.toLowerCase()].filter((name) => header(unsigned, name) !== undefined);
-  if (left.length > 0) breach(subject, check, 'rotating-a-secret.4', `after a PUT with secret: null the delivery still carries ${left.join(' and ')}`, left.map((name) => `${name}: ${String(header(unsigned, name))}`));
+  if (left.length > 0)
+    breach(
+      subject,
+      check,
+      'rotating-a-secret.4',
+      `after a PUT with secret: null the delivery still carries ${left.join(' and ')}`,
+      left.map((name) => `${name}: ${String(header(unsigned, name))}`),
+    );
   return { note: `the kit waited ${waitedMs} ms for three deliveries` };
 }

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KitContext } from '../context.ts';
 import type { Transitions } from '../semantics.ts';
-import { successStatuses, type OperationModel, type ResourceModel } from '../spec.ts';
+import { type OperationModel, type ResourceModel, successStatuses } from '../spec.ts';
 import { ContractViolation } from '../verify.ts';
 
 type Crud = Required<Pick<ResourceModel, 'create' | 'read' | 'list' | 'update' | 'delete'>> & ResourceModel;
@@ -21,10 +21,15 @@ export async function availableAfterCreate(ctx: KitContext, resource: Crud, chec
   const { id, exchange: created } = await ctx.create(resource, check);
   const read = await ctx.send(resource.read, { id });
   ctx.expect(resource.read, check, read, { statuses: [200] }, `read right after creating ${id}`);
-  if ((read.json as { id?: unknown }).id !== id) fail(resource.read, check, `read returned id ${String((read.json as { id?: unknown }).id)}, not ${id}`);
+  if ((read.json as { id?: unknown }).id !== id)
+    fail(resource.read, check, `read returned id ${String((read.json as { id?: unknown }).id)}, not ${id}`);
   const createdTag = created.headers.get('etag');
   if (createdTag !== null && read.headers.get('etag') !== createdTag) {
-    fail(resource.read, check, `the ETag of an unchanged resource differs between create (${createdTag}) and read (${String(read.headers.get('etag'))})`);
+    fail(
+      resource.read,
+      check,
+      `the ETag of an unchanged resource differs between create (${createdTag}) and read (${String(read.headers.get('etag'))})`,
+    );
   }
   const listed = await ctx.send(resource.list, { query: { limit: '100' } });
   ctx.expect(resource.list, check, listed, { statuses: [200] }, 'list right after create');
@@ -47,7 +52,11 @@ export async function lifecycle(ctx: KitContext, resource: Crud, check: string):
   const newTag = updated.headers.get('etag') ?? '';
   if (newTag === oldTag) fail(resource.update, check, `the ETag did not change on update (${newTag})`);
   if (typeof firstVersion === 'number' && versionOf(updated.json) !== firstVersion + 1) {
-    fail(resource.update, check, `version went from ${firstVersion} to ${String(versionOf(updated.json))} on one update; it must go up by exactly one`);
+    fail(
+      resource.update,
+      check,
+      `version went from ${firstVersion} to ${String(versionOf(updated.json))} on one update; it must go up by exactly one`,
+    );
   }
 
   const stale = await ctx.send(resource.update, { id, body: update, headers: { 'If-Match': oldTag } });
@@ -55,7 +64,11 @@ export async function lifecycle(ctx: KitContext, resource: Crud, check: string):
   const afterStale = await ctx.send(resource.read, { id });
   ctx.expect(resource.read, check, afterStale, { statuses: [200] }, 'read after a refused update');
   if (afterStale.headers.get('etag') !== newTag || versionOf(afterStale.json) !== versionOf(updated.json)) {
-    fail(resource.read, check, `a refused update (412) changed the resource: ETag ${String(afterStale.headers.get('etag'))}, version ${String(versionOf(afterStale.json))}`);
+    fail(
+      resource.read,
+      check,
+      `a refused update (412) changed the resource: ETag ${String(afterStale.headers.get('etag'))}, version ${String(versionOf(afterStale.json))}`,
+    );
   }
 
   if (resource.read.responses.has('304')) {
@@ -97,10 +110,17 @@ export async function unsupportedMethod(ctx: KitContext, operations: OperationMo
   if (!first || !method) return;
   const exchange = await ctx.http.send({ method, path: ctx.pathOf(first, await ctx.fixture(ctx.resourceOf(first))), body: {} });
   if (exchange.status !== 405) fail(first, check, `${method} ${first.path} (not in the document) answered ${exchange.status}, not 405`);
-  if (exchange.mediaType !== 'application/problem+json') fail(first, check, `the 405 is ${exchange.mediaType || 'without a body'}, not a problem document`);
-  const allowed = new Set((exchange.headers.get('allow') ?? '').split(',').map((m) => m.trim().toUpperCase()).filter((m) => m && m !== 'HEAD' && m !== 'OPTIONS'));
+  if (exchange.mediaType !== 'application/problem+json')
+    fail(first, check, `the 405 is ${exchange.mediaType || 'without a body'}, not a problem document`);
+  const allowed = new Set(
+    (exchange.headers.get('allow') ?? '')
+      .split(',')
+      .map((m) => m.trim().toUpperCase())
+      .filter((m) => m && m !== 'HEAD' && m !== 'OPTIONS'),
+  );
   const expected = [...documented].sort().join(', ');
-  if ([...allowed].sort().join(', ') !== expected) fail(first, check, `Allow is "${exchange.headers.get('allow') ?? ''}"; the documented methods are ${expected}`);
+  if ([...allowed].sort().join(', ') !== expected)
+    fail(first, check, `Allow is "${exchange.headers.get('allow') ?? ''}"; the documented methods are ${expected}`);
 }
 
 const REPLAYED_HEADER = 'idempotent-replayed';
@@ -121,10 +141,17 @@ export async function idempotency(ctx: KitContext, resource: Crud, header: strin
   if (marker) {
     if (original.headers.get(REPLAYED_HEADER) !== null) fail(resource.create, check, `the first response already carries ${marker.name}`);
     if (replay.headers.get(REPLAYED_HEADER) !== 'true') {
-      fail(resource.create, check, `the replay carries ${marker.name}: ${String(replay.headers.get(REPLAYED_HEADER))}, not true (the document declares it)`);
+      fail(
+        resource.create,
+        check,
+        `the replay carries ${marker.name}: ${String(replay.headers.get(REPLAYED_HEADER))}, not true (the document declares it)`,
+      );
     }
   }
-  const reused = await ctx.send(resource.create, { body: { ...(other as object), ...(JSON.stringify(other) === JSON.stringify(first) ? { description: 'different' } : {}) }, headers: { [header]: key } });
+  const reused = await ctx.send(resource.create, {
+    body: { ...(other as object), ...(JSON.stringify(other) === JSON.stringify(first) ? { description: 'different' } : {}) },
+    headers: { [header]: key },
+  });
   ctx.expect(resource.create, check, reused, { statuses: [409] }, `the same ${header} with another body`);
 }
 
@@ -144,7 +171,8 @@ export async function pagination(ctx: KitContext, resource: Crud, check: string)
     const exchange = await ctx.send(resource.list, { query: { limit: String(PAGE_LIMIT), ...(cursor ? { cursor } : {}) } });
     ctx.expect(resource.list, check, exchange, { statuses: [200] }, `page ${pages + 1} with limit ${PAGE_LIMIT}`);
     const page = exchange.json as { data: { id: string; created_at: string }[]; next_cursor: string | null };
-    if (page.data.length > PAGE_LIMIT) fail(resource.list, check, `page ${pages + 1} has ${page.data.length} items, over limit ${PAGE_LIMIT}`);
+    if (page.data.length > PAGE_LIMIT)
+      fail(resource.list, check, `page ${pages + 1} has ${page.data.length} items, over limit ${PAGE_LIMIT}`);
     if (page.next_cursor !== null && page.data.length === 0) fail(resource.list, check, `page ${pages + 1} is empty but has a next_cursor`);
     seen.push(...page.data);
     cursor = page.next_cursor;
@@ -159,7 +187,10 @@ export async function pagination(ctx: KitContext, resource: Crud, check: string)
   for (let i = 1; i < seen.length; i++) {
     const [a, b] = [seen[i - 1]!, seen[i]!];
     if (a.created_at < b.created_at || (a.created_at === b.created_at && a.id < b.id)) {
-      fail(resource.list, check, `items ${i - 1} and ${i} are not newest first by (created_at, id)`, [JSON.stringify(a), JSON.stringify(b)]);
+      fail(resource.list, check, `items ${i - 1} and ${i} are not newest first by (created_at, id)`, [
+        JSON.stringify(a),
+        JSON.stringify(b),
+      ]);
     }
   }
 }
@@ -176,7 +207,13 @@ export async function transitions(ctx: KitContext, resource: Crud, machine: Tran
   const attempt = async (id: string, from: string, to: string) => {
     const legal = from === to || machine.allowed.get(from)!.has(to);
     const answer = await ctx.send(resource.update, { id, body: bodyFor(to) });
-    ctx.expect(resource.update, check, answer, { statuses: legal ? [200] : [409] }, `${from} → ${to} is ${legal ? 'allowed' : 'not allowed'}`);
+    ctx.expect(
+      resource.update,
+      check,
+      answer,
+      { statuses: legal ? [200] : [409] },
+      `${from} → ${to} is ${legal ? 'allowed' : 'not allowed'}`,
+    );
     const now = (answer.json as Record<string, unknown>)[machine.property];
     if (legal && now !== to) fail(resource.update, check, `after ${from} → ${to} the ${machine.property} is ${String(now)}`);
   };
@@ -187,7 +224,8 @@ export async function transitions(ctx: KitContext, resource: Crud, machine: Tran
     for (const to of refused) await attempt(id, from, to);
     // Staying put is legal and answers the state: still `from` after every refusal above.
     await attempt(id, from, from);
-    for (const [index, to] of moves.entries()) await attempt(index === 0 ? id : (await moveTo(ctx, resource, machine, from, bodyFor, check)).id, from, to);
+    for (const [index, to] of moves.entries())
+      await attempt(index === 0 ? id : (await moveTo(ctx, resource, machine, from, bodyFor, check)).id, from, to);
   }
 }
 
@@ -205,7 +243,14 @@ async function updateBodies(ctx: KitContext, resource: Crud, machine: Transition
 }
 
 /** Creates a resource and moves it to `state` by legal transitions. */
-async function moveTo(ctx: KitContext, resource: Crud, machine: Transitions, state: string, bodyFor: BodyFor, check: string): Promise<{ id: string }> {
+async function moveTo(
+  ctx: KitContext,
+  resource: Crud,
+  machine: Transitions,
+  state: string,
+  bodyFor: BodyFor,
+  check: string,
+): Promise<{ id: string }> {
   const { id, exchange } = await ctx.create(resource, check);
   const initial = (exchange.json as Record<string, unknown>)[machine.property] as string;
   for (const step of pathTo(machine, initial, state)) {
@@ -221,7 +266,8 @@ async function moveTo(ctx: KitContext, resource: Crud, machine: Transitions, sta
  */
 export async function diversify(ctx: KitContext, resource: Crud, machine: Transitions | undefined, check: string): Promise<void> {
   // Sampled down with the generated cases when a time budget asks for fewer.
-  for (const body of await ctx.validBodies(resource.create, Math.min(DIVERSE_ITEMS, ctx.options.cases))) await ctx.create(resource, check, body);
+  for (const body of await ctx.validBodies(resource.create, Math.min(DIVERSE_ITEMS, ctx.options.cases)))
+    await ctx.create(resource, check, body);
   if (!machine) return;
   const bodyFor = await updateBodies(ctx, resource, machine);
   for (const state of machine.allowed.keys()) await moveTo(ctx, resource, machine, state, bodyFor, check);

@@ -66,15 +66,26 @@ export function catalogueDrift(doc: OpenApiDocument, catalogue: readonly Catalog
  * event type, or the component's kind and name.
  */
 export function areaOf(doc: OpenApiDocument, sentence: Sentence): string {
-  const parts = sentence.at.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-  const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const parts = sentence.at
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const slug = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
   if (parts[0] === 'info') return sentence.section ? slug(sentence.section) : 'api';
   if (parts[0] === 'paths' || parts[0] === 'webhooks') {
-    const item = (doc as unknown as Record<string, Record<string, Record<string, { operationId?: string }>>>)[parts[0]]?.[parts[1]!]?.[parts[2]!];
+    const item = (doc as unknown as Record<string, Record<string, Record<string, { operationId?: string }>>>)[parts[0]]?.[parts[1]!]?.[
+      parts[2]!
+    ];
     return item?.operationId ?? slug(parts.slice(1, 3).join('-'));
   }
   if (parts[0] === 'components') {
-    const kind = { schemas: 'schema', parameters: 'param', headers: 'header', responses: 'response', securitySchemes: 'security' }[parts[1]!] ?? parts[1]!;
+    const kind =
+      { schemas: 'schema', parameters: 'param', headers: 'header', responses: 'response', securitySchemes: 'security' }[parts[1]!] ??
+      parts[1]!;
     return `${kind}.${parts[2]}`;
   }
   return slug(parts.slice(0, 2).join('-'));

@@ -68,7 +68,11 @@ export function splitDescription(markdown: string): Omit<Sentence, 'at'>[] {
     }
     if (line.startsWith('|')) {
       flush();
-      const cells = line.replace(/^\|/, '').replace(/\|$/, '').split('|').map((cell) => cell.trim());
+      const cells = line
+        .replace(/^\|/, '')
+        .replace(/\|$/, '')
+        .split('|')
+        .map((cell) => cell.trim());
       // The separator row and the header row (the one before a separator) are not statements.
       if (cells.every((cell) => /^:?-+:?$/.test(cell)) || /^\|\s*:?-+/.test(lines[i + 1]?.trim() ?? '')) continue;
       push(collapse(cells.join(' | ')));

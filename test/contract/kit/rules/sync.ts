@@ -27,7 +27,9 @@ const added = drift.missing.map((sentence) => {
   const replaced = drift.stale.find((entry) => entry.at === sentence.at && entry.id.startsWith(`${area}.`) && !taken.has(entry.id));
   const id = replaced?.id ?? nextId(CATALOGUE, area, taken);
   taken.add(id);
-  const was = replaced ? `  // was: ${replaced.text.slice(0, 100)}${'checks' in replaced ? ` (checks: ${replaced.checks.join(', ')})` : ''}` : '';
+  const was = replaced
+    ? `  // was: ${replaced.text.slice(0, 100)}${'checks' in replaced ? ` (checks: ${replaced.checks.join(', ')})` : ''}`
+    : '';
   return { at: sentence.at, line: `  { id: ${q(id)}, at: ${q(sentence.at)}, text: ${q(sentence.text)}, checks: [] },${was}` };
 });
 
@@ -43,11 +45,17 @@ if (process.argv.includes('--write') && (added.length > 0 || drift.stale.length 
     else kept.splice(kept.lastIndexOf('];'), 0, `  // ${entry.at}`, entry.line);
   }
   writeFileSync(file, kept.join('\n'));
-  out.push(`wrote ${added.length} new entr${added.length === 1 ? 'y' : 'ies'} (with checks: []) and removed ${drift.stale.length} stale into ${file}: fill in each checks: [] (or unobservable / informative), then run this again`, '');
+  out.push(
+    `wrote ${added.length} new entr${added.length === 1 ? 'y' : 'ies'} (with checks: []) and removed ${drift.stale.length} stale into ${file}: fill in each checks: [] (or unobservable / informative), then run this again`,
+    '',
+  );
 }
 
 if (drift.stale.length > 0) {
-  out.push(`${drift.stale.length} stale entr${drift.stale.length === 1 ? 'y' : 'ies'} (the sentence is no longer at its pointer): remove or update each in rules/catalogue.ts`, '');
+  out.push(
+    `${drift.stale.length} stale entr${drift.stale.length === 1 ? 'y' : 'ies'} (the sentence is no longer at its pointer): remove or update each in rules/catalogue.ts`,
+    '',
+  );
   for (const entry of drift.stale) out.push(`  ${entry.id}  ${entry.at}`, `    ${entry.text}`);
   out.push('');
 }
@@ -63,7 +71,11 @@ if (drift.missing.length > 0) {
 }
 if (drift.duplicateIds.length > 0) out.push(`ids used twice: ${drift.duplicateIds.join(', ')}`, '');
 const unclassified = CATALOGUE.filter((entry) => 'checks' in entry && entry.checks.length === 0);
-if (unclassified.length > 0) out.push(`${unclassified.length} entr${unclassified.length === 1 ? 'y' : 'ies'} still to classify (checks: []): ${unclassified.map((e) => e.id).join(', ')}`, '');
+if (unclassified.length > 0)
+  out.push(
+    `${unclassified.length} entr${unclassified.length === 1 ? 'y' : 'ies'} still to classify (checks: []): ${unclassified.map((e) => e.id).join(', ')}`,
+    '',
+  );
 const clean = drift.missing.length === 0 && drift.stale.length === 0 && drift.duplicateIds.length === 0 && unclassified.length === 0;
 out.push(clean ? `the catalogue matches the document: ${CATALOGUE.length} entries` : 'the catalogue does not match the document yet');
 process.stdout.write(`${out.join('\n')}\n`);

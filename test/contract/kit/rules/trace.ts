@@ -4,7 +4,7 @@
 import type { OpenApiDocument } from '../../../../lib/document.ts';
 import type { CheckResult } from '../results.ts';
 import { CATALOGUE } from './catalogue.ts';
-import { catalogueDrift, statusOf, type CatalogueEntry, type CheckedRule } from './rule.ts';
+import { type CatalogueEntry, type CheckedRule, catalogueDrift, statusOf } from './rule.ts';
 
 const isChecked = (entry: CatalogueEntry): entry is CheckedRule => 'checks' in entry;
 
@@ -22,10 +22,16 @@ const quote = (text: string) => `“${text.length > 240 ? `${text.slice(0, 240)}
  */
 export function traceFailure(check: string, report: string, catalogue: readonly CatalogueEntry[] = CATALOGUE): string {
   const named = [...new Set([...report.matchAll(/\brule ([\w.-]+\.\d+):/g)].map((match) => match[1]!))];
-  const broken = named.map((id) => catalogue.find((entry) => entry.id === id)).filter((entry): entry is CatalogueEntry => entry !== undefined);
+  const broken = named
+    .map((id) => catalogue.find((entry) => entry.id === id))
+    .filter((entry): entry is CatalogueEntry => entry !== undefined);
   const [first = '', ...rest] = report.split('\n');
   if (broken.length > 0) {
-    return [`${first} (breaks rule ${broken.map((e) => e.id).join(', ')})`, ...rest, ...broken.map((e) => `  rule ${e.id} (${e.at}): ${quote(e.text)}`)].join('\n');
+    return [
+      `${first} (breaks rule ${broken.map((e) => e.id).join(', ')})`,
+      ...rest,
+      ...broken.map((e) => `  rule ${e.id} (${e.at}): ${quote(e.text)}`),
+    ].join('\n');
   }
   const judged = rulesOfCheck(check, catalogue);
   if (judged.length === 0) return report;
@@ -58,7 +64,12 @@ export interface RuleCoverage {
  * without them, only what the catalogue says. A rule none of whose checks was planned, or a sentence
  * the catalogue lacks, is uncovered.
  */
-export function ruleCoverage(doc: OpenApiDocument, results?: CheckResult[], catalogue: readonly CatalogueEntry[] = CATALOGUE, known?: readonly string[]): RuleCoverage {
+export function ruleCoverage(
+  doc: OpenApiDocument,
+  results?: CheckResult[],
+  catalogue: readonly CatalogueEntry[] = CATALOGUE,
+  known?: readonly string[],
+): RuleCoverage {
   const drift = catalogueDrift(doc, catalogue);
   const stale = new Set(drift.stale);
   const rows: RuleRow[] = [];
@@ -66,12 +77,20 @@ export function ruleCoverage(doc: OpenApiDocument, results?: CheckResult[], cata
     if (stale.has(entry)) continue;
     const base = { id: entry.id, at: entry.at, text: entry.text, checks: isChecked(entry) ? entry.checks : [] };
     if (!isChecked(entry)) {
-      rows.push({ ...base, verdict: statusOf(entry) === 'informative' ? 'informative' : 'not observable', ...('unobservable' in entry ? { reason: entry.unobservable } : {}) });
+      rows.push({
+        ...base,
+        verdict: statusOf(entry) === 'informative' ? 'informative' : 'not observable',
+        ...('unobservable' in entry ? { reason: entry.unobservable } : {}),
+      });
       continue;
     }
     const unknown = known ? entry.checks.filter((c) => !known.includes(c)) : [];
     if (entry.checks.length === 0 || unknown.length > 0) {
-      rows.push({ ...base, verdict: 'uncovered', reason: entry.checks.length === 0 ? 'no check named' : `no such check: ${unknown.join(', ')}` });
+      rows.push({
+        ...base,
+        verdict: 'uncovered',
+        reason: entry.checks.length === 0 ? 'no check named' : `no such check: ${unknown.join(', ')}`,
+      });
       continue;
     }
     if (!results) {
@@ -87,10 +106,24 @@ export function ruleCoverage(doc: OpenApiDocument, results?: CheckResult[], cata
     rows.push({ ...base, verdict });
   }
   for (const sentence of drift.missing) {
-    rows.push({ id: '(none)', at: sentence.at, text: sentence.text, checks: [], verdict: 'uncovered', reason: 'not in the rule catalogue (npm run contract:rules)' });
+    rows.push({
+      id: '(none)',
+      at: sentence.at,
+      text: sentence.text,
+      checks: [],
+      verdict: 'uncovered',
+      reason: 'not in the rule catalogue (npm run contract:rules)',
+    });
   }
   for (const entry of drift.stale) {
-    rows.push({ id: entry.id, at: entry.at, text: entry.text, checks: [], verdict: 'uncovered', reason: 'stale: the document no longer says this (npm run contract:rules)' });
+    rows.push({
+      id: entry.id,
+      at: entry.at,
+      text: entry.text,
+      checks: [],
+      verdict: 'uncovered',
+      reason: 'stale: the document no longer says this (npm run contract:rules)',
+    });
   }
   const verdicts: RuleVerdict[] = ['checked', 'passed', 'failed', 'skipped', 'not run', 'not observable', 'informative', 'uncovered'];
   const counts = Object.fromEntries(verdicts.map((v) => [v, rows.filter((r) => r.verdict === v).length])) as RuleCoverage['counts'];
@@ -104,9 +137,7 @@ export function formatRuleSummary(report: RuleCoverage): string[] {
   const { counts } = report;
   // After a run (not for the catalogue alone), what the checks said.
   const ran = counts.checked > 0 && report.rows.every((r) => r.verdict !== 'checked');
-  const run = ran
-    ? ` (${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, ${counts['not run']} not run)`
-    : '';
+  const run = ran ? ` (${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, ${counts['not run']} not run)` : '';
   const lines = [
     `${counts.rules} rules in the document's descriptions: ${counts.checked} checked${run}, ${counts['not observable']} not observable from outside, ${counts.uncovered} not covered; ${counts.informative} informative sentences`,
   ];
