@@ -182,6 +182,9 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
       .finally(() => {
         inFlight.delete(delivery.id);
         end('unknown');
+        // The pass that the slot's release started ran before this outcome was recorded, so it could
+        // not see the retry it schedules: without another pass that retry waits for the idle timer.
+        pumpSoon();
       });
   }
 
