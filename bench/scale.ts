@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { components } from '../generated/schema.d.ts';
+import { EVENT_TYPES } from '../lib/events.ts';
 import { parseApiKeys, testConfig } from '../server/config.ts';
 import { type CursorPosition, encodeCursor } from '../server/domain/cursor.ts';
 import { encodeBase32, uuidv7Bytes } from '../server/domain/ids.ts';
@@ -34,14 +35,7 @@ const BATCH = 50_000;
 const KEY = 'bench-scale-key-0123456789';
 const HEADERS = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
 const START_MS = Date.parse('2025-01-01T00:00:00.000Z');
-const EVENTS = [
-  'finding.created',
-  'finding.resolved',
-  'device.connected',
-  'device.disconnected',
-  'scan.completed',
-  'compliance.changed',
-] as const;
+const EVENTS = EVENT_TYPES;
 
 const log = (message: string) => process.stderr.write(`bench scale: ${message}\n`);
 

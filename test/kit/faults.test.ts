@@ -13,12 +13,12 @@ import { SIGNATURE_HEADER } from '../../lib/signing.ts';
 import type { KitOptions } from '../contract/kit/context.ts';
 import { coverage } from '../contract/kit/coverage.ts';
 import { planChecks } from '../contract/kit/plan.ts';
-import type { CheckResult } from '../contract/kit/results.ts';
 import { CATALOGUE } from '../contract/kit/rules/catalogue.ts';
 import { runKit } from '../contract/kit/runner.ts';
 import { buildModel } from '../contract/kit/spec.ts';
 import { editJson, type Fault, type ProxiedResponse, startFaultProxy } from './fault-proxy.ts';
 import { contents, type ReferenceTarget, startReferenceTarget } from './reference-target.ts';
+import { passedResults } from './suite.ts';
 
 let reference: ReferenceTarget;
 
@@ -666,14 +666,7 @@ describe('the coverage gate', () => {
     };
     const model = buildModel(doc);
     const plan = planChecks(model, { profile: 'stateful', hasReadKey: true });
-    const allPassed: CheckResult[] = plan.map((p) => ({
-      id: p.id,
-      check: p.check,
-      subjects: p.subjects,
-      exercisesSuccess: p.exercisesSuccess,
-      outcome: 'passed',
-      ms: 0,
-    }));
+    const allPassed = passedResults(plan);
     const report = coverage(model, allPassed);
     expect(report.passed).toBe(false);
     expect(report.rows.filter((row) => row.gap).map((row) => [row.subject, row.gap])).toEqual([
@@ -684,14 +677,7 @@ describe('the coverage gate', () => {
   it('passes for the document as it is when every derived check passes', () => {
     const model = buildModel(loadDocument());
     const plan = planChecks(model, { profile: 'stateful', hasReadKey: true });
-    const allPassed: CheckResult[] = plan.map((p) => ({
-      id: p.id,
-      check: p.check,
-      subjects: p.subjects,
-      exercisesSuccess: p.exercisesSuccess,
-      outcome: 'passed',
-      ms: 0,
-    }));
+    const allPassed = passedResults(plan);
     expect(coverage(model, allPassed).passed).toBe(true);
   });
 });

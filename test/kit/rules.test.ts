@@ -8,12 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { loadDocument } from '../../lib/document.ts';
 import { coverage } from '../contract/kit/coverage.ts';
 import { CHECKS, planChecks } from '../contract/kit/plan.ts';
-import type { CheckResult } from '../contract/kit/results.ts';
 import { CATALOGUE } from '../contract/kit/rules/catalogue.ts';
 import { catalogueDrift, nextId, statusOf } from '../contract/kit/rules/rule.ts';
 import { splitDescription } from '../contract/kit/rules/sentences.ts';
 import { formatRules, ruleCoverage, traceFailure } from '../contract/kit/rules/trace.ts';
 import { buildModel } from '../contract/kit/spec.ts';
+import { passedResults } from './suite.ts';
 
 describe('the rule catalogue', () => {
   it('holds every sentence of the document’s descriptions, and nothing the document no longer says', () => {
@@ -85,14 +85,7 @@ describe('drift between the document and the catalogue', () => {
     expect(drift.stale.map((e) => e.id)).toEqual(['updateWebhook.2']);
     const model = buildModel(doc);
     const plan = planChecks(model, { profile: 'stateful', hasReadKey: true });
-    const allPassed: CheckResult[] = plan.map((p) => ({
-      id: p.id,
-      check: p.check,
-      subjects: p.subjects,
-      exercisesSuccess: p.exercisesSuccess,
-      outcome: 'passed',
-      ms: 0,
-    }));
+    const allPassed = passedResults(plan);
     const report = coverage(model, allPassed);
     expect(report.passed).toBe(false);
     expect(report.rules.uncovered.map((r) => r.reason)).toEqual([

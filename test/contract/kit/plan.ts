@@ -98,17 +98,20 @@ export const CHECKS = [
 
 const STATELESS = 'stateless profile: needs a target that keeps state';
 
+/** Adds a check to the plan, filed under its first subject; `skip` plans it as skipped with the reason. */
+type AddCheck = (
+  check: string,
+  subjects: string[],
+  exercisesSuccess: boolean,
+  run: CheckRun,
+  skip?: string,
+  prepare?: PlannedCheck['prepare'],
+) => void;
+
 export function planChecks(model: ContractModel, options: PlanOptions): PlannedCheck[] {
   const plan: PlannedCheck[] = [];
   const stateful = options.profile === 'stateful';
-  const add = (
-    check: string,
-    subjects: string[],
-    exercisesSuccess: boolean,
-    run: CheckRun,
-    skip?: string,
-    prepare?: PlannedCheck['prepare'],
-  ) =>
+  const add: AddCheck = (check, subjects, exercisesSuccess, run, skip, prepare) =>
     plan.push({
       id: `${subjects[0]} › ${check}`,
       check,
@@ -219,18 +222,7 @@ export function planChecks(model: ContractModel, options: PlanOptions): PlannedC
  * The checks of the rules the document states in words. They need the three resources (and the
  * events their changes cause), so a document without them gets none of these checks.
  */
-function planRuleChecks(
-  model: ContractModel,
-  options: PlanOptions,
-  add: (
-    check: string,
-    subjects: string[],
-    exercisesSuccess: boolean,
-    run: CheckRun,
-    skip?: string,
-    prepare?: PlannedCheck['prepare'],
-  ) => void,
-): void {
+function planRuleChecks(model: ContractModel, options: PlanOptions, add: AddCheck): void {
   const [policies, findings, webhooks] = ['policies', 'findings', 'webhooks'].map((name) =>
     model.resources.find((r) => r.name === name && isCrud(r)),
   );
