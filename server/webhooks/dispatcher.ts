@@ -86,8 +86,12 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
         if (free <= 0) break;
         const now = (claimedAt = Date.now());
         // Where several instances claim, their attempts count against each endpoint's limit too.
+        // A view, not a copy: the claim corrects a webhook's count once it holds its lock.
         const plan = (leased: ReadonlyMap<string, number>) =>
-          endpoints.plan(now, new Map([...leased].map(([id, count]) => [id, Math.max(0, count - endpoints.describe(id).inFlight)])));
+          endpoints.plan(now, {
+            get: (id) => Math.max(0, (leased.get(id) ?? 0) - endpoints.describe(id).inFlight),
+            keys: () => leased.keys(),
+          });
         const claimed = await claimDue(outbox, { now, limit: free, leaseMs, plan });
         for (const delivery of claimed) launch(delivery);
         if (claimed.length === free) pumpAgain = true;
