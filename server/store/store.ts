@@ -123,11 +123,6 @@ export interface DueQuery {
  * wait for each other, and a webhook's leases are counted exactly while its lock is held.
  */
 export interface ClaimTransaction {
-  /**
-   * Per webhook, deliveries leased at `now` by any process on the database, as a snapshot that
-   * only helps plan (lockWebhooks gives the exact counts); empty where this process is the only one claiming.
-   */
-  leased(now: number): Promise<ReadonlyMap<string, number>>;
   /** Pending deliveries due at `now`, oldest due first, up to `limit`; another claim may lease them until lockWebhooks. */
   due(query: DueQuery): Promise<DueDelivery[]>;
   /**

@@ -11,9 +11,8 @@ export interface ClaimRequest {
   leaseMs: number;
   /**
    * The slot plan, given per webhook the deliveries leased at `now` by every process on the
-   * database (this one included), so several instances keep each endpoint's limit. The map is
-   * read as the plan chooses: the claim replaces a webhook's snapshot count with the exact one
-   * once it holds that webhook's lock. Empty where this process is the only one claiming.
+   * database (this one included), so several instances keep each endpoint's limit. The map fills
+   * as the plan chooses: the claim adds a webhook's count, exact, once it holds its lock.
    */
   plan(leased: ReadonlyMap<string, number>): SlotPlan;
 }
@@ -28,13 +27,13 @@ export interface ClaimRequest {
 export function claimDue(outbox: OutboxStore, { now, limit, leaseMs, plan: planFor }: ClaimRequest): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return Promise.resolve([]);
   return outbox.claim(async (tx) => {
-    const leased = new Map(await tx.leased(now));
+    const leased = new Map<string, number>();
     const plan = planFor(leased);
     const exclude = new Set(plan.blocked);
     const locked = new Set<string>();
     /** Webhooks another claim held when this one tried them: left out until it waits for them. */
     const busy = new Set<string>();
-    // The exact counts, taken under each webhook's lock, replace the snapshot the plan started from.
+    // A webhook's count, taken under its lock, is exact until the claim ends.
     const lock = async (ids: readonly string[], wait: boolean) => {
       const counts = await tx.lockWebhooks(ids, now, { wait });
       for (const id of ids) {

@@ -84,6 +84,14 @@ const LOCK_SQL = `SELECT s.id, s.key,
   FROM (SELECT id, hashtext(id) AS key FROM unnest($1::text[]) AS id ORDER BY key) AS s`;
 
 /**
+ * Of the rows (parameter `ids`) read as due, those still due at `now`, locked for the update; a
+ * row another transaction is writing (an outcome, another claim's cancellation) is skipped, so a
+ * claim waits for no row lock, only for webhook locks, which only claims hold.
+ */
+const stillDue = (ids: string, now: string) =>
+  `SELECT id FROM webhook_deliveries WHERE id = ANY(${ids}::text[]) AND state = 'pending' AND due_at <= ${now} FOR UPDATE SKIP LOCKED`;
+
+/**
  * A claim's statements (see ClaimTransaction), on the client of a READ COMMITTED transaction of
  * its own; the webhook locks it takes are held until it commits.
  */
@@ -91,13 +99,6 @@ export function claimTransaction(db: Db): ClaimTransaction {
   /** The highest lock key this claim holds (the lowest int4 before the first). */
   let highest = -(2 ** 31) - 1;
   return {
-    leased: async (now) => {
-      const { rows } = await db.query<{ webhook_id: string; n: number }>(
-        `SELECT webhook_id, COUNT(*) AS n FROM webhook_deliveries WHERE state = 'pending' AND leased_until > $1 GROUP BY webhook_id`,
-        [now],
-      );
-      return new Map(rows.map((row) => [row.webhook_id, row.n]));
-    },
     due: async ({ now, exclude, retriesOnly, limit }) =>
       (await db.query<DueRow>(DUE_SQL, [now, [...exclude], [...retriesOnly], limit])).rows.map(toDue),
     lockWebhooks: async (ids, now, { wait }) => {
@@ -123,13 +124,14 @@ export function claimTransaction(db: Db): ClaimTransaction {
     cancel: async (cancelled, now) => {
       await db.query(
         `UPDATE webhook_deliveries d SET state = 'cancelled', leased_until = NULL, finished_at = $1, last_error = c.reason
-         FROM unnest($2::text[], $3::text[]) AS c (id, reason) WHERE d.id = c.id AND d.state = 'pending' AND d.due_at <= $1`,
+         FROM unnest($2::text[], $3::text[]) AS c (id, reason)
+         WHERE d.id = c.id AND d.id IN (${stillDue('$2', '$1')})`,
         [now, cancelled.map((row) => row.id), cancelled.map((row) => row.reason)],
       );
     },
     lease: async (ids, until, now) => {
       const { rows } = await db.query<{ id: string }>(
-        `UPDATE webhook_deliveries SET leased_until = $1, due_at = $1 WHERE id = ANY($2::text[]) AND state = 'pending' AND due_at <= $3
+        `UPDATE webhook_deliveries SET leased_until = $1, due_at = $1 WHERE id IN (${stillDue('$2', '$3')})
          RETURNING id`,
         [until, ids, now],
       );

@@ -61,7 +61,6 @@ export function enqueueEvent(db: DatabaseSync, body: WebhookEvent, now: Date = n
  */
 export function claimTransaction(db: DatabaseSync): ClaimTransaction {
   return {
-    leased: async () => new Map(),
     due: async ({ now, exclude, retriesOnly, limit }) =>
       (statement(db, DUE_SQL).all(now, JSON.stringify([...exclude]), JSON.stringify([...retriesOnly]), limit) as Row[]).map(toDue),
     cancel: async (cancelled, now) => {
