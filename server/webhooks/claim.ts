@@ -87,9 +87,10 @@ export function claimDue(outbox: OutboxStore, { now, limit, leaseMs, plan: planF
       for (const candidate of candidates) if (!choice.includes(candidate)) exclude.add(candidate.webhookId);
       if (claimed.length >= limit) return claimed;
       if (rows.length < window || (exclude.size === excludedBefore && lost === 0)) {
-        // Slots are left and other claims hold webhooks with due rows: wait for those (their claims
-        // take milliseconds), then read their rows afresh, with their leases counted exactly.
-        if (busy.size === 0) return claimed;
+        // Nothing taken, and other claims hold webhooks with due rows: wait for those (their claims
+        // take milliseconds), then read their rows afresh, with their leases counted exactly. A claim
+        // that took something leaves them: its attempts' ends wake its dispatcher to look again.
+        if (busy.size === 0 || claimed.length > 0) return claimed;
         const waitedFor = [...busy];
         await lock(waitedFor, true);
         if (waitedFor.every((id) => busy.has(id))) return claimed;
