@@ -118,18 +118,28 @@ export interface DueQuery {
 
 /**
  * One claim's transaction (server/webhooks/claim.ts plans it). The store brings its own
- * concurrency: SQLite's single writer; on PostgreSQL claims take turns (an advisory lock) and the
- * rows read are locked FOR UPDATE SKIP LOCKED until the claim commits.
+ * concurrency: SQLite's single writer; on PostgreSQL a claim locks only the webhooks it is about
+ * to lease for (one transaction-level lock per webhook), so claims for different webhooks do not
+ * wait for each other, and a webhook's leases are counted exactly while its lock is held.
  */
 export interface ClaimTransaction {
-  /** Per webhook, deliveries leased at `now` by any process on the database; empty where this process is the only one claiming. */
-  leased(now: number): Promise<ReadonlyMap<string, number>>;
-  /** Pending deliveries due at `now`, oldest due first, up to `limit`. */
+  /** Pending deliveries due at `now`, oldest due first, up to `limit`; another claim may lease them until lockWebhooks. */
   due(query: DueQuery): Promise<DueDelivery[]>;
-  /** Finishes deliveries as cancelled, each with its reason as its last error. */
+  /**
+   * Locks leasing for these webhooks to this claim until it ends and returns, per webhook locked,
+   * the deliveries leased at `now` by any process (0 where this process is the only one claiming:
+   * it counts its own). A webhook left out is held by another claim: without `wait`, or where
+   * waiting for it could deadlock (a webhook locked later than others it holds), it is not waited for.
+   */
+  lockWebhooks(ids: readonly string[], now: number, options: { wait: boolean }): Promise<ReadonlyMap<string, number>>;
+  /** Finishes pending deliveries as cancelled, each with its reason as its last error. */
   cancel(cancelled: readonly { id: string; reason: string }[], now: number): Promise<void>;
-  /** Leases deliveries until `until`: their due time moves to it, so a lease that runs out makes them due again. */
-  lease(ids: readonly string[], until: number): Promise<void>;
+  /**
+   * Leases deliveries still due at `now` until `until`: their due time moves to it, so a lease
+   * that runs out makes them due again. Resolves to the ids leased (another claim may have taken
+   * one since it was read). Call only for webhooks this claim has locked.
+   */
+  lease(ids: readonly string[], until: number, now: number): Promise<string[]>;
 }
 
 type LastDelivery = NonNullable<Webhook['last_delivery']>;

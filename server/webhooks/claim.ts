@@ -11,8 +11,8 @@ export interface ClaimRequest {
   leaseMs: number;
   /**
    * The slot plan, given per webhook the deliveries leased at `now` by every process on the
-   * database (this one included), read inside the claim so several instances keep each
-   * endpoint's limit. Empty where this process is the only one claiming.
+   * database (this one included), so several instances keep each endpoint's limit. The map fills
+   * as the plan chooses: the claim adds a webhook's count, exact, once it holds its lock.
    */
   plan(leased: ReadonlyMap<string, number>): SlotPlan;
 }
@@ -21,38 +21,80 @@ export interface ClaimRequest {
  * Leases up to `limit` due deliveries that the plan chooses, reading them oldest due first. A
  * lease moves the due time to its expiry; one that runs out (its process died mid-attempt) makes
  * the delivery due again, so it is sent at least once. Deliveries of deleted or disabled
- * webhooks are cancelled on the way.
+ * webhooks are cancelled on the way. Only the webhooks about to be leased for are locked, so
+ * instances claiming for different webhooks do not wait for each other.
  */
 export function claimDue(outbox: OutboxStore, { now, limit, leaseMs, plan: planFor }: ClaimRequest): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return Promise.resolve([]);
   return outbox.claim(async (tx) => {
-    const plan = planFor(await tx.leased(now));
+    const leased = new Map<string, number>();
+    const plan = planFor(leased);
     const exclude = new Set(plan.blocked);
+    const locked = new Set<string>();
+    /** Webhooks another claim held when this one tried them: left out until it waits for them. */
+    const busy = new Set<string>();
+    // A webhook's count, taken under its lock, is exact until the claim ends.
+    const lock = async (ids: readonly string[], wait: boolean) => {
+      const counts = await tx.lockWebhooks(ids, now, { wait });
+      for (const id of ids) {
+        const count = counts.get(id);
+        if (count === undefined) {
+          busy.add(id);
+          exclude.add(id);
+        } else {
+          busy.delete(id);
+          exclude.delete(id);
+          locked.add(id);
+          leased.set(id, count);
+        }
+      }
+    };
     const leasedUntil = now + leaseMs;
     const claimed: ClaimedDelivery[] = [];
-    // A window of a few rows per free slot; a webhook whose due rows the plan passed over is left
-    // out of the next window, so one webhook's backlog cannot hide another's delivery.
+    // A window of a few rows per free slot; a webhook whose due rows the plan passed over (or
+    // another claim holds) is left out of the next window, so one webhook's backlog cannot hide
+    // another's delivery.
     for (;;) {
       const window = (limit - claimed.length) * 4;
       const rows = await tx.due({ now, exclude, retriesOnly: plan.retriesOnly, limit: window });
-      const candidates: DueDelivery[] = [];
+      const enabled: DueDelivery[] = [];
       const cancelled: { id: string; reason: string }[] = [];
       for (const row of rows) {
-        if (row.webhook === 'enabled') candidates.push(row);
+        if (row.webhook === 'enabled') enabled.push(row);
         else cancelled.push({ id: row.id, reason: `webhook ${row.webhook}` });
       }
       if (cancelled.length > 0) await tx.cancel(cancelled, now);
-      const chosen = plan.choose(candidates).slice(0, limit - claimed.length);
+      const excludedBefore = exclude.size;
+      // First without waiting: a claim takes what no other claim is busy with before it waits for anything.
+      const unlocked = [...new Set(enabled.map((row) => row.webhookId))].filter((id) => !locked.has(id));
+      if (unlocked.length > 0) await lock(unlocked, false);
+      const candidates = enabled.filter((row) => locked.has(row.webhookId));
+      const choice = plan.choose(candidates);
+      const chosen = choice.slice(0, limit - claimed.length);
+      let lost = 0;
       if (chosen.length > 0) {
-        await tx.lease(
-          chosen.map((row) => row.id),
-          leasedUntil,
+        const taken = new Set(
+          await tx.lease(
+            chosen.map((row) => row.id),
+            leasedUntil,
+            now,
+          ),
         );
-        for (const { webhook: _, ...delivery } of chosen) claimed.push({ ...delivery, leasedUntil });
+        for (const { webhook: _, ...delivery } of chosen) if (taken.has(delivery.id)) claimed.push({ ...delivery, leasedUntil });
+        // Taken by another claim since they were read: no longer due, so the next window looks past them.
+        lost = chosen.length - taken.size;
       }
-      const passedOver = candidates.filter((candidate) => !chosen.includes(candidate) && !exclude.has(candidate.webhookId));
-      for (const candidate of passedOver) exclude.add(candidate.webhookId);
-      if (claimed.length >= limit || rows.length < window || passedOver.length === 0) return claimed;
+      for (const candidate of candidates) if (!choice.includes(candidate)) exclude.add(candidate.webhookId);
+      if (claimed.length >= limit) return claimed;
+      if (rows.length < window || (exclude.size === excludedBefore && lost === 0)) {
+        // Nothing taken, and other claims hold webhooks with due rows: wait for those (their claims
+        // take milliseconds), then read their rows afresh, with their leases counted exactly. A claim
+        // that took something leaves them: its attempts' ends wake its dispatcher to look again.
+        if (busy.size === 0 || claimed.length > 0) return claimed;
+        const waitedFor = [...busy];
+        await lock(waitedFor, true);
+        if (waitedFor.every((id) => busy.has(id))) return claimed;
+      }
     }
   });
 }

@@ -86,8 +86,12 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
         if (free <= 0) break;
         const now = (claimedAt = Date.now());
         // Where several instances claim, their attempts count against each endpoint's limit too.
+        // A view, not a copy: the claim adds each webhook's count once it holds its lock.
         const plan = (leased: ReadonlyMap<string, number>) =>
-          endpoints.plan(now, new Map([...leased].map(([id, count]) => [id, Math.max(0, count - endpoints.describe(id).inFlight)])));
+          endpoints.plan(now, {
+            get: (id) => Math.max(0, (leased.get(id) ?? 0) - endpoints.describe(id).inFlight),
+            keys: () => leased.keys(),
+          });
         const claimed = await claimDue(outbox, { now, limit: free, leaseMs, plan });
         for (const delivery of claimed) launch(delivery);
         if (claimed.length === free) pumpAgain = true;
@@ -217,6 +221,9 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
     }
     judged(healthOf(outcome));
     const { disabled, stale } = await record({ delivery, outcome, at: endedAt });
+    // The slot was freed before this outcome was written, so the claim it woke may have set its
+    // timer without seeing the retry's due time: look again now that it is written.
+    if (outcome.kind === 'retry') pumpSoon();
     if (stale) {
       // Counted by operators: the one way a receiver gets a delivery twice.
       log.warn({ ...fields, duplicate: true }, 'webhook delivery lease ran out during the attempt; another dispatcher sent it again');

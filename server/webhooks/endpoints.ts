@@ -124,9 +124,10 @@ export class EndpointScheduler {
   /**
    * A plan for one claim at `now`; the attempts it chooses are counted once `started` is called.
    * `elsewhere` counts, per webhook, attempts other processes have in flight (several instances
-   * on one database): they take from the endpoint's limit, not from this process's slots.
+   * on one database): they take from the endpoint's limit, not from this process's slots. It is
+   * read as candidates are chosen, so a claim may add counts after the plan was made.
    */
-  plan(now: number, elsewhere: ReadonlyMap<string, number> = new Map()): SlotPlan {
+  plan(now: number, elsewhere: Pick<ReadonlyMap<string, number>, 'get' | 'keys'> = new Map()): SlotPlan {
     const planned = new Map<string, number>();
     let plannedTotal = 0;
     let plannedFailing = 0;

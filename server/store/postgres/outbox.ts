@@ -1,7 +1,8 @@
-// The webhook outbox's SQL on PostgreSQL, for several dispatchers on one database: claims take
-// turns and lock due rows with FOR UPDATE SKIP LOCKED, outcomes are recorded only under the
-// claim's lease, and a committed enqueue notifies every instance (NOTIFY secmon_outbox). What a
-// claim takes and what an outcome means is decided once for both stores, in server/webhooks/.
+// The webhook outbox's SQL on PostgreSQL, for several dispatchers on one database: a claim locks
+// only the webhooks it leases for (transaction-level advisory locks, one per webhook), outcomes
+// are recorded only under the claim's lease, and a committed enqueue notifies every instance
+// (NOTIFY secmon_outbox). What a claim takes and what an outcome means is decided once for both
+// stores, in server/webhooks/.
 import { randomUUID } from 'node:crypto';
 import type { EventType, WebhookEvent } from '../../../lib/events.ts';
 import { serializeEvent } from '../event-body.ts';
@@ -11,11 +12,12 @@ import type { Db } from './queries.ts';
 
 export const OUTBOX_CHANNEL = 'secmon_outbox';
 /**
- * Claims take turns (a claim is a few milliseconds; attempts run in parallel), so the leased
- * counts a claim plans with are exact and every endpoint's limit holds across instances.
+ * The first key of the two-key advisory locks a claim takes per webhook (the second is the hash
+ * of the webhook's id): every lease of a webhook is written under its lock, so the leases counted
+ * while holding it are exact and every endpoint's limit holds across instances. Two webhooks
+ * whose ids hash alike share a lock; their claims then take turns, which is safe.
  */
-const CLAIM_LOCK = 0x5ec0_0002;
-
+const WEBHOOK_CLAIM_LOCKS = 0x5ec0_0002;
 /** Queues an event for every enabled subscriber (or only `onlyWebhook`); call inside the transaction that makes the change. */
 export async function enqueueEvent(db: Db, body: WebhookEvent, now: Date, onlyWebhook?: string): Promise<number> {
   const text = serializeEvent(body);
@@ -56,7 +58,10 @@ interface DueRow {
   enabled: boolean | null;
 }
 
-/** Due pending deliveries, oldest first, locked for this claim and skipping rows another claim holds. */
+/**
+ * Due pending deliveries, oldest first. Read without row locks: rows are leased only under their
+ * webhook's lock, and lease() checks that each is still due.
+ */
 const DUE_SQL = `SELECT d.id, d.webhook_id, d.attempts, d.first_attempt_at, d.created_at, e.type, e.body, w.url, w.secret, w.enabled,
     ${validPreviousSecret('$1')}
   FROM webhook_deliveries d
@@ -66,34 +71,71 @@ const DUE_SQL = `SELECT d.id, d.webhook_id, d.attempts, d.first_attempt_at, d.cr
     AND d.webhook_id <> ALL($2::text[])
     AND (d.attempts > 0 OR d.webhook_id <> ALL($3::text[]))
   ORDER BY d.due_at
-  LIMIT $4
-  FOR UPDATE OF d SKIP LOCKED`;
+  LIMIT $4`;
+
+/**
+ * Takes the webhooks' claim locks in key order. With $4 (wait) a claim waits only for a key above
+ * every key it holds, so waits never form a cycle and no deadlock is possible; any other key is
+ * only tried, and left out when another claim holds it. The subquery's ORDER BY keeps it from
+ * being flattened, so the locks are taken in that order.
+ */
+const LOCK_SQL = `SELECT s.id, s.key,
+    CASE WHEN $4::boolean AND s.key > $3::bigint THEN pg_advisory_xact_lock($2, s.key)::text = '' ELSE pg_try_advisory_xact_lock($2, s.key) END AS locked
+  FROM (SELECT id, hashtext(id) AS key FROM unnest($1::text[]) AS id ORDER BY key) AS s`;
+
+/**
+ * Of the rows (parameter `ids`) read as due, those still due at `now`, locked for the update; a
+ * row another transaction is writing (an outcome, another claim's cancellation) is skipped, so a
+ * claim waits for no row lock, only for webhook locks, which only claims hold.
+ */
+const stillDue = (ids: string, now: string) =>
+  `SELECT id FROM webhook_deliveries WHERE id = ANY(${ids}::text[]) AND state = 'pending' AND due_at <= ${now} FOR UPDATE SKIP LOCKED`;
 
 /**
  * A claim's statements (see ClaimTransaction), on the client of a READ COMMITTED transaction of
- * its own: claims take turns (CLAIM_LOCK), and the due rows stay locked until the claim commits.
+ * its own; the webhook locks it takes are held until it commits.
  */
-export async function claimTransaction(db: Db): Promise<ClaimTransaction> {
-  await db.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK]);
+export function claimTransaction(db: Db): ClaimTransaction {
+  /** The highest lock key this claim holds (the lowest int4 before the first). */
+  let highest = -(2 ** 31) - 1;
   return {
-    leased: async (now) => {
-      const { rows } = await db.query<{ webhook_id: string; n: number }>(
-        `SELECT webhook_id, COUNT(*) AS n FROM webhook_deliveries WHERE state = 'pending' AND leased_until > $1 GROUP BY webhook_id`,
-        [now],
-      );
-      return new Map(rows.map((row) => [row.webhook_id, row.n]));
-    },
     due: async ({ now, exclude, retriesOnly, limit }) =>
       (await db.query<DueRow>(DUE_SQL, [now, [...exclude], [...retriesOnly], limit])).rows.map(toDue),
+    lockWebhooks: async (ids, now, { wait }) => {
+      const { rows: locks } = await db.query<{ id: string; locked: boolean; key: number }>(LOCK_SQL, [
+        ids,
+        WEBHOOK_CLAIM_LOCKS,
+        highest,
+        wait,
+      ]);
+      const locked = locks.filter((lock) => lock.locked);
+      if (locked.length === 0) return new Map();
+      highest = Math.max(highest, ...locked.map((lock) => lock.key));
+      // A statement of its own: its snapshot is taken after the locks, so it sees every lease committed under them.
+      const { rows } = await db.query<{ webhook_id: string; n: number }>(
+        `SELECT webhook_id, COUNT(*) AS n FROM webhook_deliveries
+         WHERE webhook_id = ANY($1::text[]) AND state = 'pending' AND leased_until > $2 GROUP BY webhook_id`,
+        [locked.map((lock) => lock.id), now],
+      );
+      const counts = new Map(locked.map((lock) => [lock.id, 0]));
+      for (const row of rows) counts.set(row.webhook_id, row.n);
+      return counts;
+    },
     cancel: async (cancelled, now) => {
       await db.query(
         `UPDATE webhook_deliveries d SET state = 'cancelled', leased_until = NULL, finished_at = $1, last_error = c.reason
-         FROM unnest($2::text[], $3::text[]) AS c (id, reason) WHERE d.id = c.id`,
+         FROM unnest($2::text[], $3::text[]) AS c (id, reason)
+         WHERE d.id = c.id AND d.id IN (${stillDue('$2', '$1')})`,
         [now, cancelled.map((row) => row.id), cancelled.map((row) => row.reason)],
       );
     },
-    lease: async (ids, until) => {
-      await db.query('UPDATE webhook_deliveries SET leased_until = $1, due_at = $1 WHERE id = ANY($2::text[])', [until, ids]);
+    lease: async (ids, until, now) => {
+      const { rows } = await db.query<{ id: string }>(
+        `UPDATE webhook_deliveries SET leased_until = $1, due_at = $1 WHERE id IN (${stillDue('$2', '$3')})
+         RETURNING id`,
+        [until, ids, now],
+      );
+      return rows.map((row) => row.id);
     },
   };
 }

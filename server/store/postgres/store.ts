@@ -189,7 +189,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       outbox: {
         enqueue: (body, now, onlyWebhook) => atomic((tx) => enqueueIn(txDb(tx))(body, now, onlyWebhook)),
         onEnqueue: (listener_) => listener.subscribe(listener_),
-        claim: (fn) => dispatcherTransaction(async (tx) => fn(await claimTransaction(tx))),
+        claim: (fn) => dispatcherTransaction((tx) => fn(claimTransaction(tx))),
         record: (fn) => dispatcherTransaction((tx) => fn(recordTransaction(tx))),
         releaseLease: (delivery, now) => releaseLease(db, delivery, now),
         // Leases of other instances are live; those of a dead one run out by themselves.

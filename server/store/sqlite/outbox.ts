@@ -61,7 +61,6 @@ export function enqueueEvent(db: DatabaseSync, body: WebhookEvent, now: Date = n
  */
 export function claimTransaction(db: DatabaseSync): ClaimTransaction {
   return {
-    leased: async () => new Map(),
     due: async ({ now, exclude, retriesOnly, limit }) =>
       (statement(db, DUE_SQL).all(now, JSON.stringify([...exclude]), JSON.stringify([...retriesOnly]), limit) as Row[]).map(toDue),
     cancel: async (cancelled, now) => {
@@ -71,9 +70,12 @@ export function claimTransaction(db: DatabaseSync): ClaimTransaction {
       );
       for (const { id, reason } of cancelled) cancel.run(now, reason, id);
     },
+    // The single writer: nothing else leases between this claim's reads and writes.
+    lockWebhooks: async (ids) => new Map(ids.map((id) => [id, 0])),
     lease: async (ids, until) => {
       const lease = statement(db, 'UPDATE webhook_deliveries SET leased_until = ?, due_at = ? WHERE id = ?');
       for (const id of ids) lease.run(until, until, id);
+      return [...ids];
     },
   };
 }

@@ -103,6 +103,78 @@ describe('PostgreSQL store, two instances on one database', () => {
     expect(first.length + second.length).toBe(3);
   });
 
+  describe('claims lock only the webhooks they lease for', () => {
+    const limited = () => new EndpointScheduler({ concurrency: 100, maxPerEndpoint: 3, probeAfterMs: 1000 });
+    const take = (store: Store, limit = 10) => {
+      const endpoints = limited();
+      return claimDue(store.outbox, { now: NOW, limit, leaseMs: 30_000, plan: (leased) => endpoints.plan(NOW, leased) });
+    };
+    /** A claim on `store` that locks whk_00 and leases `lease` of its deliveries, then stays open until released. */
+    async function holdClaim(store: Store, lease: number) {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let holding!: () => void;
+      const held = new Promise<void>((resolve) => (holding = resolve));
+      const done = store.outbox.claim(async (tx) => {
+        expect(await tx.lockWebhooks(['whk_00'], NOW, { wait: true })).toEqual(new Map([['whk_00', 0]]));
+        const due = await tx.due({ now: NOW, exclude: new Set(['whk_01']), retriesOnly: new Set(), limit: lease });
+        if (due.length > 0)
+          await tx.lease(
+            due.map((row) => row.id),
+            NOW + 30_000,
+            NOW,
+          );
+        holding();
+        await released;
+      });
+      await held;
+      return async () => {
+        release();
+        await done;
+      };
+    }
+    /** The claim's result, or 'still waiting' when it has not ended within `ms` (a bound, not a speed). */
+    const within = <T>(claim: Promise<T>, ms: number) => Promise.race([claim, sleep(ms).then(() => 'still waiting' as const)]);
+
+    it('a claim held open on one webhook does not hold up another instance claiming for another', async () => {
+      await queue(a, 3);
+      const end = await holdClaim(a, 0);
+      const other = b.outbox.claim(async (tx) => tx.lockWebhooks(['whk_01'], NOW, { wait: true }));
+      expect(await within(other, 10_000)).toEqual(new Map([['whk_01', 0]]));
+      // A claim that sees both webhooks' deliveries takes the free one's without waiting for the held one.
+      const claimed = await within(take(b, 3), 10_000);
+      expect(claimed).not.toBe('still waiting');
+      expect((claimed as ClaimedDelivery[]).map((delivery) => delivery.webhookId)).toEqual(['whk_01', 'whk_01', 'whk_01']);
+      await end();
+      expect((await take(a)).map((delivery) => delivery.webhookId)).toEqual(['whk_00', 'whk_00', 'whk_00']);
+    });
+
+    it('a claim for a webhook another claim holds waits for it, then counts its leases exactly', async () => {
+      await queue(a, 10, 1);
+      const end = await holdClaim(a, 2);
+      const waiting = take(b);
+      const client = new pg.Client(database);
+      await client.connect();
+      const waitsOnAdvisoryLock = async () =>
+        (await client.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'advisory'`)).rowCount ===
+        1;
+      expect(await waitUntil(waitsOnAdvisoryLock, 10_000)).toBe(true);
+      await client.end();
+      await end();
+      // The held claim's two leases, committed while the other waited, leave one of the three slots.
+      expect(await waiting).toHaveLength(1);
+    });
+
+    it('concurrent claims on both instances for one webhook together keep its limit', async () => {
+      await queue(a, 10, 1);
+      const claims = await Promise.all(Array.from({ length: 6 }, (_, index) => take(index % 2 ? a : b)));
+      const ids = claims.flat().map((delivery) => delivery.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids).toHaveLength(3);
+      expect(await take(a)).toEqual([]);
+    });
+  });
+
   it('wakes the other instance once an enqueue commits, not before and not on rollback', async () => {
     await queue(a, 0);
     let wakes = 0;
