@@ -221,9 +221,6 @@ export function createDispatcher({ store, config, logger, resolve }: DispatcherO
     }
     judged(healthOf(outcome));
     const { disabled, stale } = await record({ delivery, outcome, at: endedAt });
-    // The slot was freed before this outcome was written, so the claim it woke may have set its
-    // timer without seeing the retry's due time: look again now that it is written.
-    if (outcome.kind === 'retry') pumpSoon();
     if (stale) {
       // Counted by operators: the one way a receiver gets a delivery twice.
       log.warn({ ...fields, duplicate: true }, 'webhook delivery lease ran out during the attempt; another dispatcher sent it again');
