@@ -448,6 +448,29 @@ const disabledWebhooksReceive: Fault = {
     return asBody({ ...asJson(body), enabled: true });
   },
 };
+// Suppressing resolves the finding upstream (so the service sends finding.resolved) while the
+// answer still says suppressed, as an implementation that treats both end states alike would.
+const isFindingPut = (method: string, path: string) => method === 'PUT' && /^\/v1\/findings\/[^/?]+$/.test(path);
+const asSuppression = (body: Buffer) => {
+  const json = body.length > 0 ? asJson(body) : {};
+  return json.status === 'suppressed' ? json : undefined;
+};
+const resolvedSentOnSuppress: Fault = {
+  request: (method, path, body) => {
+    const suppression = isFindingPut(method, path) && asSuppression(body);
+    if (!suppression) return body;
+    const resolution = suppression.resolution as Record<string, unknown>;
+    return asBody({ ...suppression, status: 'resolved', resolution: { ...resolution, reason: 'fixed' } });
+  },
+  response: (request, response) => {
+    const suppression = isFindingPut(request.method, request.path) && asSuppression(request.body);
+    if (!suppression || response.status !== 200) return undefined;
+    return editJson(response, (json) => {
+      json.status = 'suppressed';
+      json.resolution = suppression.resolution;
+    });
+  },
+};
 const oneDeliveryIdForAllWebhooks: Fault = {
   delivery: (headers, body) => ({
     headers: {
@@ -549,6 +572,7 @@ const RULE_FAULTS: [name: string, fault: Fault, subject: string, check: string, 
     { corsOrigin: 'http://localhost:5173' },
   ],
   ['events sent to disabled webhooks', disabledWebhooksReceive, CREATED, 'delivery-semantics', 'schema.WebhookCreate.2'],
+  ['finding.resolved also sent when a finding is suppressed', resolvedSentOnSuppress, CREATED, 'delivery-semantics', 'findingResolved.2'],
   ['one X-Service-Delivery shared by several webhooks', oneDeliveryIdForAllWebhooks, CREATED, 'delivery-semantics', 'delivery-headers.3'],
   [
     'a new X-Service-Delivery on every retry',
