@@ -38,10 +38,14 @@ export class DatabaseHealth {
     this.#logger.info({ store: this.#store.engine }, 'ready again: a write succeeded');
   }
 
-  /** Marks writes that succeeded (2xx answers to POST, PUT, DELETE, not replays) as the end of a full disk. */
+  /**
+   * Marks writes that succeeded (2xx answers to POST, PUT, DELETE, not replays) as the end of a full
+   * disk. Only while the disk is full: otherwise a write's answer tells nothing new, and the request
+   * path pays for no listener.
+   */
   watchWrites(): RequestHandler {
     return (req, res, next) => {
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
+      if (this.#full && req.method !== 'GET' && req.method !== 'HEAD') {
         res.once('finish', () => {
           if (res.statusCode >= 200 && res.statusCode < 300 && !res.hasHeader('Idempotent-Replayed')) this.noteWriteSucceeded();
         });

@@ -8,13 +8,11 @@
 // not reuse the code the reference server signs with.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { SIGNATURE_HEADER, verifySignature } from '../../../../lib/signing.ts';
+import { DEFAULT_TOLERANCE_SECONDS as TOLERANCE_SECONDS } from '../../../../lib/standard-webhooks.ts';
 import type { KitContext } from '../context.ts';
 import type { Delivery } from '../receiver.ts';
 import { ContractViolation, type Violation } from '../verify.ts';
 import { bodyWith, breach, crudNamed, newSecret, parseBody, ruleViolation, sink, subscribe } from './rule-support.ts';
-
-/** The document's tolerance ("more than 5 minutes away from your clock"), in seconds. */
-const TOLERANCE_SECONDS = 300;
 
 const header = (delivery: Delivery, name: string) => {
   const value = delivery.headers[name];
