@@ -80,6 +80,7 @@ const ABBREVIATIONS: Record<string, string> = {
   'delivery-retry': 'retry',
   'endpoint-gone': '410',
   'secret-rotation': 'rotate',
+  'model-sequences': 'model',
   'response-audit': 'audit',
 };
 

@@ -5,6 +5,7 @@ import { cors } from './checks/cors.ts';
 import { deliveryRetry, deliverySemantics, endpointGone, startRetryProbe } from './checks/delivery-rules.ts';
 import { deliveryCheck } from './checks/events.ts';
 import { compliance, findingLifecycle, policyInUse, references } from './checks/findings-rules.ts';
+import { modelSequences } from './checks/model-sequences.ts';
 import { invalidBodies, invalidParameters, refusedCredentials, successResponse, validInput } from './checks/operation.ts';
 import { paginationRules } from './checks/pagination-rules.ts';
 import { problemCatalogue, responseAudit, startRequestTimeoutProbe } from './checks/problem-rules.ts';
@@ -92,6 +93,7 @@ export const CHECKS = [
   'delivery-retry',
   'endpoint-gone',
   'secret-rotation',
+  'model-sequences',
   // Last: it audits every answer the run saw.
   'response-audit',
 ] as const;
@@ -315,6 +317,21 @@ function planRuleChecks(model: ContractModel, options: PlanOptions, add: AddChec
     true,
     (ctx) => secretRotation(ctx, 'secret-rotation'),
     events,
+  );
+  add(
+    'model-sequences',
+    [
+      policies.create.label,
+      policies.read.label,
+      policies.update.label,
+      policies.delete.label,
+      policies.list.label,
+      findings.update.label,
+      webhooks.update.label,
+    ],
+    true,
+    (ctx) => modelSequences(ctx, policies.create.label, 'model-sequences'),
+    stateless,
   );
   add(
     'response-audit',

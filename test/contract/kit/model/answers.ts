@@ -104,5 +104,16 @@ export function judgeDelete(state: ModelState, id: string, answer: Answer, ifMat
   state.known.delete(id);
   state.deleted.add(id);
   if (known.resource === 'findings') findingChanged(state, id, known.expected, undefined);
+  if (known.resource === 'policies') releaseReferences(state, id);
   return [];
+}
+
+/** Deleting a policy sets the policy_id of the (resolved or suppressed) findings that referenced it to null. */
+function releaseReferences(state: ModelState, policyId: string): void {
+  for (const finding of state.known.values()) {
+    if (finding.resource !== 'findings' || finding.expected.policy_id !== policyId) continue;
+    finding.expected = { ...finding.expected, policy_id: null };
+    if (finding.etag) finding.oldTags.push(finding.etag);
+    delete finding.etag;
+  }
 }

@@ -8,17 +8,20 @@ export const isWeak = (tag: string) => tag.startsWith('W/');
 
 /** Whether `If-Match: tag` must let the request through (true) or get 412 (false); undefined when the model cannot tell. */
 export function ifMatchPasses(known: Known, tag: string): boolean | undefined {
-  if (isWeak(tag) || known.oldTags.includes(tag)) return false;
+  if (isWeak(tag)) return false;
   if (known.etag === undefined) return undefined;
   return tag === known.etag;
 }
 
-/** Statuses `If-None-Match: tag` on a read may get: 304 on the current tag, 200 on a stale one. */
+/**
+ * Statuses `If-None-Match: tag` on a read may get: 304 on the current tag, 200 on another. A weak
+ * form of the current tag may get either: the document does not say which comparison a read uses.
+ */
 export function ifNoneMatchStatuses(known: Known, tag: string): number[] | undefined {
   if (known.etag === undefined) return undefined;
   const bare = tag.replace(/^W\//, '');
   if (bare === known.etag) return isWeak(tag) ? [304, 200] : [304];
-  return known.oldTags.includes(bare) ? [200] : undefined;
+  return [200];
 }
 
 /** Learns the representation and tag an answer showed; says what breaks "every resource has a strong ETag". */
@@ -37,4 +40,9 @@ export function learnTag(known: Known, json: unknown, tag: string | null): Diffe
   known.seenTag = tag;
   known.etag = tag;
   return out;
+}
+
+/** A validator that is not the current one: an earlier tag of the resource, or one never issued. */
+export function staleTag(known: Known): string {
+  return known.oldTags.filter((tag) => tag !== known.etag).at(-1) ?? '"kit-never-issued"';
 }

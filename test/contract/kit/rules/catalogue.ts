@@ -53,7 +53,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'errors.2',
     at: '/info/description',
     text: 'Validation problems add `errors`, a list of `{ pointer, message }` naming each invalid part of the request.',
-    checks: ['response-audit', 'problem-catalogue'],
+    checks: ['response-audit', 'problem-catalogue', 'model-sequences'],
   },
   { id: 'errors.3', at: '/info/description', text: 'Branch on `type`, which is stable:', informative: true },
   {
@@ -66,7 +66,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'errors.5',
     at: '/info/description',
     text: '`validation-error` | 400 | A parameter or body field breaks the schema (including unknown fields and unknown query parameters), or a referenced resource does not exist.',
-    checks: ['problem-catalogue', 'references', 'response-audit'],
+    checks: ['problem-catalogue', 'references', 'response-audit', 'model-sequences'],
   },
   { id: 'errors.6', at: '/info/description', text: '`malformed-json` | 400 | The body is not valid JSON.', checks: ['problem-catalogue'] },
   {
@@ -110,7 +110,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'errors.14',
     at: '/info/description',
     text: '`idempotency-key-reused` | 409 | An `Idempotency-Key` reused with a different body.',
-    checks: ['problem-catalogue'],
+    checks: ['problem-catalogue', 'model-sequences'],
   },
   {
     id: 'errors.15',
@@ -155,7 +155,12 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     text: '`limit` is 1 to 100 (default 20).',
     checks: ['pagination-rules', 'invalid-parameters'],
   },
-  { id: 'pagination.3', at: '/info/description', text: 'Pass `next_cursor` back as `cursor` until it is `null`.', checks: ['pagination'] },
+  {
+    id: 'pagination.3',
+    at: '/info/description',
+    text: 'Pass `next_cursor` back as `cursor` until it is `null`.',
+    checks: ['pagination', 'model-sequences'],
+  },
   {
     id: 'pagination.4',
     at: '/info/description',
@@ -166,25 +171,25 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'idempotency-and-concurrency.1',
     at: '/info/description',
     text: '`POST` accepts an `Idempotency-Key` header: a retry with the same key and the same body within 24 hours replays the first response instead of creating a duplicate, marked with `Idempotent-Replayed: true`; the same key with another body gets `409`.',
-    checks: ['idempotency'],
+    checks: ['idempotency', 'model-sequences'],
   },
   {
     id: 'idempotency-and-concurrency.2',
     at: '/info/description',
     text: 'Every resource has a strong `ETag`.',
-    checks: ['lifecycle', 'response-audit'],
+    checks: ['lifecycle', 'response-audit', 'model-sequences'],
   },
   {
     id: 'idempotency-and-concurrency.3',
     at: '/info/description',
     text: 'Send it as `If-Match` on `PUT` and `DELETE` to refuse lost updates (`412`), and as `If-None-Match` on `GET` to get `304`.',
-    checks: ['lifecycle'],
+    checks: ['lifecycle', 'model-sequences'],
   },
   {
     id: 'idempotency-and-concurrency.4',
     at: '/info/description',
     text: "`PUT` replaces every writable field; what you omit takes its default (a webhook's `secret` is the one exception: omitted means unchanged).",
-    checks: ['replace-semantics'],
+    checks: ['replace-semantics', 'model-sequences'],
   },
   {
     id: 'idempotency-and-concurrency.5',
@@ -202,7 +207,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'rate-limits.2',
     at: '/info/description',
     text: 'Every authenticated response carries `RateLimit-Policy` and `RateLimit` (IETF `draft-ietf-httpapi-ratelimit-headers`, draft 8), always: a key without a quota gets the policy named `unlimited` with `q=4294967295`.',
-    checks: ['response-audit'],
+    checks: ['response-audit', 'model-sequences'],
   },
   { id: 'rate-limits.3', at: '/info/description', text: 'Pace yourself by them: when `r` reaches 0, wait `t` seconds.', informative: true },
   { id: 'rate-limits.4', at: '/info/description', text: 'Over quota: `429` with `Retry-After`.', checks: ['rate-limit-429'] },
@@ -232,7 +237,12 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     text: 'Every string, list and number has documented bounds; identifiers are a type prefix (`pol_`, `fnd_`, `whk_`, `dev_`, `scn_`) and 26 characters of lowercase Crockford base32 (TypeID form, time-sortable).',
     checks: ['success-response', 'invalid-body'],
   },
-  { id: 'limits.3', at: '/info/description', text: 'Timestamps are RFC 3339 in UTC with `Z`.', checks: ['success-response'] },
+  {
+    id: 'limits.3',
+    at: '/info/description',
+    text: 'Timestamps are RFC 3339 in UTC with `Z`.',
+    checks: ['success-response', 'model-sequences'],
+  },
   {
     id: 'webhooks.1',
     at: '/info/description',
@@ -243,7 +253,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'webhooks.2',
     at: '/info/description',
     text: 'When an event happens, the service `POST`s `{ "event": <type>, "timestamp": <UTC>, "data": {...} }` with `Content-Type: application/json` to every enabled webhook subscribed to that type.',
-    checks: ['delivery', 'delivery-semantics'],
+    checks: ['delivery', 'delivery-semantics', 'model-sequences'],
   },
   {
     id: 'webhooks.3',
@@ -261,7 +271,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'delivery-headers.1',
     at: '/info/description',
     text: '`X-Service-Signature` | `sha256=<hex HMAC-SHA256 of the raw body>`; only when the webhook has a secret',
-    checks: ['delivery'],
+    checks: ['delivery', 'model-sequences'],
   },
   { id: 'delivery-headers.2', at: '/info/description', text: '`X-Service-Event` | the event type', checks: ['delivery'] },
   {
@@ -653,7 +663,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'test-support-not-part-of-the-v1-contract.4',
     at: '/info/description',
     text: 'With `webhook_id` it sends the event to that webhook only, and refuses with `400` a webhook that is not enabled or not subscribed to the type; without it, to every subscriber.',
-    informative: true,
+    checks: ['model-sequences'],
   },
   {
     id: 'test-support-not-part-of-the-v1-contract.5',
@@ -704,13 +714,13 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'listPolicies.2',
     at: '/paths/~1v1~1policies/get/description',
     text: 'Follow `next_cursor` until it is `null` to walk every page; the order is stable, so a walk sees no duplicates and skips nothing that existed when it started.',
-    checks: ['pagination', 'pagination-rules'],
+    checks: ['pagination', 'pagination-rules', 'model-sequences'],
   },
   {
     id: 'listPolicies.3',
     at: '/paths/~1v1~1policies/get/description',
     text: 'Filter with `enabled` and `severity`.',
-    checks: ['valid-input'],
+    checks: ['valid-input', 'model-sequences'],
   },
   {
     id: 'listPolicies.4',
@@ -732,13 +742,13 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'createPolicy.2',
     at: '/paths/~1v1~1policies/post/description',
     text: 'It starts at `version` 1 and `compliant` (no finding references it yet).',
-    checks: ['compliance'],
+    checks: ['compliance', 'model-sequences'],
   },
   {
     id: 'createPolicy.3',
     at: '/paths/~1v1~1policies/post/description',
     text: 'Answers `201` with the policy, its `Location` and its `ETag`.',
-    checks: ['success-response', 'available-after-create'],
+    checks: ['success-response', 'available-after-create', 'model-sequences'],
   },
   {
     id: 'createPolicy.4',
@@ -770,13 +780,13 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'updatePolicy.1',
     at: '/paths/~1v1~1policies~1{id}/put/description',
     text: 'Replaces every writable field of the policy; a field you omit takes its default (for example `enabled` becomes `true` and `frameworks` empty).',
-    checks: ['replace-semantics'],
+    checks: ['replace-semantics', 'model-sequences'],
   },
   {
     id: 'updatePolicy.2',
     at: '/paths/~1v1~1policies~1{id}/put/description',
     text: '`version` increases by one and a new `ETag` is returned.',
-    checks: ['lifecycle'],
+    checks: ['lifecycle', 'model-sequences'],
   },
   {
     id: 'updatePolicy.3',
@@ -798,12 +808,17 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     informative: true,
   },
   // /paths/~1v1~1policies~1{id}/delete/description
-  { id: 'deletePolicy.1', at: '/paths/~1v1~1policies~1{id}/delete/description', text: 'Deletes the policy.', checks: ['use-after-delete'] },
+  {
+    id: 'deletePolicy.1',
+    at: '/paths/~1v1~1policies~1{id}/delete/description',
+    text: 'Deletes the policy.',
+    checks: ['use-after-delete', 'model-sequences'],
+  },
   {
     id: 'deletePolicy.2',
     at: '/paths/~1v1~1policies~1{id}/delete/description',
     text: 'Refused with `409` (`policy-in-use`) while any `open` or `in_progress` finding references it; resolved and suppressed findings that reference it keep their `policy_id` set to `null`.',
-    checks: ['policy-in-use'],
+    checks: ['policy-in-use', 'model-sequences'],
   },
   { id: 'deletePolicy.3', at: '/paths/~1v1~1policies~1{id}/delete/description', text: 'Honours `If-Match`.', checks: ['lifecycle'] },
   {
@@ -837,13 +852,13 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'listFindings.2',
     at: '/paths/~1v1~1findings/get/description',
     text: 'Follow `next_cursor` until it is `null` to walk every page; the order is stable, so a walk sees no duplicates and skips nothing that existed when it started.',
-    checks: ['pagination', 'pagination-rules'],
+    checks: ['pagination', 'pagination-rules', 'model-sequences'],
   },
   {
     id: 'listFindings.3',
     at: '/paths/~1v1~1findings/get/description',
     text: 'Filter with `status`, `severity`, `device_id` and `policy_id` (filters combine with AND).',
-    checks: ['valid-input'],
+    checks: ['valid-input', 'model-sequences'],
   },
   {
     id: 'listFindings.4',
@@ -892,7 +907,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'createFinding.3',
     at: '/paths/~1v1~1findings/post/description',
     text: 'Answers `201` with the finding, its `Location` and its `ETag`.',
-    checks: ['success-response', 'available-after-create'],
+    checks: ['success-response', 'available-after-create', 'model-sequences'],
   },
   {
     id: 'createFinding.4',
@@ -929,13 +944,13 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'updateFinding.1',
     at: '/paths/~1v1~1findings~1{id}/put/description',
     text: "Replaces the finding's writable fields (see `FindingUpdate`) and moves it through its life cycle.",
-    checks: ['transitions', 'replace-semantics'],
+    checks: ['transitions', 'replace-semantics', 'model-sequences'],
   },
   {
     id: 'updateFinding.2',
     at: '/paths/~1v1~1findings~1{id}/put/description',
     text: 'A `status` change must be an allowed transition (`409` otherwise).',
-    checks: ['transitions'],
+    checks: ['transitions', 'model-sequences'],
   },
   {
     id: 'updateFinding.3',
@@ -960,7 +975,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'updateFinding.7',
     at: '/paths/~1v1~1findings~1{id}/put/description',
     text: '**`PUT` replaces the finding.** A field you leave out takes its default: resolving with only `title`, `severity`, `status` and `resolution` also sets `policy_id` to `null` and `description` to empty.',
-    checks: ['replace-semantics'],
+    checks: ['replace-semantics', 'model-sequences'],
   },
   { id: 'updateFinding.8', at: '/paths/~1v1~1findings~1{id}/put/description', text: 'Read, modify, write:', informative: true },
   {
@@ -1039,13 +1054,13 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'listWebhooks.2',
     at: '/paths/~1v1~1webhooks/get/description',
     text: 'Follow `next_cursor` until it is `null` to walk every page; the order is stable, so a walk sees no duplicates and skips nothing that existed when it started.',
-    checks: ['pagination', 'pagination-rules'],
+    checks: ['pagination', 'pagination-rules', 'model-sequences'],
   },
   {
     id: 'listWebhooks.3',
     at: '/paths/~1v1~1webhooks/get/description',
     text: 'Filter with `enabled` and `event` (webhooks subscribed to that event type).',
-    checks: ['valid-input'],
+    checks: ['valid-input', 'model-sequences'],
   },
   {
     id: 'listWebhooks.4',
@@ -1074,7 +1089,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'createWebhook.2',
     at: '/paths/~1v1~1webhooks/post/description',
     text: 'The `secret` is stored for signing and never returned (`has_secret` shows it is set).',
-    checks: ['secrets'],
+    checks: ['secrets', 'model-sequences'],
   },
   {
     id: 'createWebhook.3',
@@ -1086,7 +1101,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'createWebhook.4',
     at: '/paths/~1v1~1webhooks/post/description',
     text: 'Answers `201` with the webhook, its `Location` and its `ETag`.',
-    checks: ['success-response', 'available-after-create'],
+    checks: ['success-response', 'available-after-create', 'model-sequences'],
   },
   {
     id: 'createWebhook.5',
@@ -1123,7 +1138,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'updateWebhook.1',
     at: '/paths/~1v1~1webhooks~1{id}/put/description',
     text: "Replaces the webhook's writable fields; omitted fields take their defaults, except `secret`: omitted keeps the current secret, `null` removes it, a string replaces it.",
-    checks: ['replace-semantics'],
+    checks: ['replace-semantics', 'model-sequences'],
   },
   {
     id: 'updateWebhook.2',
@@ -1426,14 +1441,14 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'schema.Finding.2',
     at: '/components/schemas/Finding/description',
     text: '`resolution` is non-null exactly when `status` is `resolved` or `suppressed`; `resolved_at` is set when the finding enters `resolved` and cleared when it is reopened.',
-    checks: ['finding-lifecycle'],
+    checks: ['finding-lifecycle', 'model-sequences'],
   },
   // /components/schemas/Finding/properties/resolved_at/description
   {
     id: 'schema.Finding.3',
     at: '/components/schemas/Finding/properties/resolved_at/description',
     text: 'When the finding last entered `resolved`; `null` in any other status.',
-    checks: ['finding-lifecycle'],
+    checks: ['finding-lifecycle', 'model-sequences'],
   },
   // /components/schemas/FindingCreate/description
   { id: 'schema.FindingCreate.1', at: '/components/schemas/FindingCreate/description', text: 'A new finding.', informative: true },
@@ -1441,13 +1456,13 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'schema.FindingCreate.2',
     at: '/components/schemas/FindingCreate/description',
     text: 'Its status is always `open` on creation (send no `status`); `first_seen_at` and `last_seen_at` default to the time of creation, and `last_seen_at` may not be earlier than `first_seen_at`.',
-    checks: ['finding-lifecycle'],
+    checks: ['finding-lifecycle', 'model-sequences'],
   },
   {
     id: 'schema.FindingCreate.3',
     at: '/components/schemas/FindingCreate/description',
     text: 'A `policy_id` must name an existing policy (`400` otherwise).',
-    checks: ['references'],
+    checks: ['references', 'model-sequences'],
   },
   // /components/schemas/FindingCreate/properties/policy_id/description
   {
@@ -2056,7 +2071,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'schema.WebhookUpdate.2',
     at: '/components/schemas/WebhookUpdate/description',
     text: 'Omit `secret` to keep the current one, send `null` to remove it (deliveries are then unsigned at once), or send a new string to rotate it: the replaced secret keeps signing deliveries beside the new one for 24 hours (see *Rotating a secret*).',
-    checks: ['replace-semantics', 'secret-rotation'],
+    checks: ['replace-semantics', 'secret-rotation', 'model-sequences'],
   },
   // /components/schemas/WebhookUrl/description
   {

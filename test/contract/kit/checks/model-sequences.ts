@@ -1,0 +1,148 @@
+// `model-sequences`: seeded random sequences of operations (creates, reads, replaces, deletes,
+// conditional and idempotent requests, invalid requests, list walks, raised events, webhook
+// changes and secret rotation) run against the target with fast-check's model-based testing;
+// every answer and every delivery on the sequence's webhooks is held against the executable
+// model (kit/model/). A difference is shrunk to the shortest sequence that still shows it and
+// reported with the rule it breaks. Only the kit's own resources are asserted on, so another
+// client using the target at the same time cannot fail it.
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import type { KitContext } from '../context.ts';
+import { judgeDeliveries, owed, type SeenDelivery } from '../model/deliveries.ts';
+import { type Json, resourceFacts } from '../model/facts.ts';
+import { quotaTracker } from '../model/quota.ts';
+import { emptyState, type ModelState } from '../model/state.ts';
+import type { Delivery } from '../receiver.ts';
+import { invalid, raise, replace, walk } from './model-changes.ts';
+import { type Cmd, type Condition, create, judged, ModelDifference, type Real, read, remove, replay } from './model-commands.ts';
+import { breach, crudNamed, parseBody } from './rule-support.ts';
+
+const RESOURCES = ['policies', 'findings', 'webhooks'] as const;
+const MAX_COMMANDS = 30;
+/** How long to watch for a delivery that must not come, once the ones that must have come. */
+const QUIET_MS = 1000;
+/** Shrinking re-runs sequences against the target: bounded so a failing run still ends. */
+const SHRINK_BUDGET_MS = 60_000;
+const DELIVERY_RULES = { reach: 'webhooks.2', target: 'test-support-not-part-of-the-v1-contract.4', signature: 'delivery-headers.1' };
+
+function commandArbitraries(): fc.Arbitrary<Cmd>[] {
+  const resource = fc.constantFrom(...RESOURCES);
+  const index = fc.nat(7);
+  const condition = fc.constantFrom<Condition>('none', 'current', 'weak', 'stale');
+  const creates = fc.tuple(resource, index, fc.option(fc.nat(2), { nil: undefined })).map(([r, v, k]) => create(r, v, k));
+  return [
+    creates,
+    creates,
+    creates,
+    fc.tuple(resource, index, condition).map(([r, i, c]) => read(r, i, c)),
+    fc.tuple(resource, index, fc.nat(11), condition).map(([r, i, v, c]) => replace(r, i, v, c)),
+    fc.tuple(resource, index, fc.nat(11), condition).map(([r, i, v, c]) => replace(r, i, v, c)),
+    fc.tuple(resource, index, condition).map(([r, i, c]) => remove(r, i, c)),
+    fc.tuple(resource, fc.nat(2), fc.boolean()).map(([r, k, same]) => replay(r, k, same)),
+    fc.tuple(resource, fc.array(fc.nat(9), { minLength: 2, maxLength: 4 })).map(([r, fields]) => invalid(r, fields)),
+    fc.tuple(resource, fc.nat(3), fc.constantFrom(1, 2, 100)).map(([r, f, l]) => walk(r, f, l)),
+    fc.tuple(index, fc.nat(2)).map(([i, t]) => raise(i, t)),
+  ];
+}
+
+function seen(real: Real, deliveries: Delivery[]): SeenDelivery[] {
+  const byPath = [...real.hooks].map(([id, path]) => ({ id, path }));
+  return deliveries.flatMap((delivery) => {
+    const hook = byPath.find((h) => delivery.path === h.path);
+    const body = parseBody(delivery);
+    if (!hook || !body?.event) return [];
+    const signature = delivery.headers['x-service-signature'];
+    return [
+      {
+        webhookId: hook.id,
+        deliveryId: String(delivery.headers['x-service-delivery']),
+        type: body.event,
+        data: body.data ?? {},
+        raw: delivery.raw,
+        ...(typeof signature === 'string' ? { signature } : {}),
+      },
+    ];
+  });
+}
+
+/** Waits for the deliveries the model says are owed, watches a moment for ones that must not come, and judges them. */
+async function settle(ctx: KitContext, state: ModelState, real: Real): Promise<void> {
+  if (ctx.options.events === 'skip' || real.hooks.size === 0 || state.events.length === 0) return;
+  const receiver = await ctx.receiver();
+  await receiver.waitUntil((all) => owed(state, seen(real, all)).length === 0, ctx.options.eventTimeoutMs);
+  const excluding = state.events.some((event) => event.recipients.size < real.hooks.size);
+  if (excluding) await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+  judged('the deliveries on the sequence’s webhooks', judgeDeliveries(state, seen(real, receiver.deliveries), DELIVERY_RULES));
+}
+
+/** The sequence's webhooks are deleted at its end, so nothing more is delivered to them. */
+async function teardown(ctx: KitContext, real: Real): Promise<void> {
+  const webhooks = crudNamed(ctx, 'webhooks');
+  for (const id of real.hooks.keys()) await ctx.send(webhooks.delete, { id }).catch(() => undefined);
+}
+
+async function pools(ctx: KitContext): Promise<Record<string, Json[]>> {
+  const out: Record<string, Json[]> = {};
+  for (const name of RESOURCES) out[name] = (await ctx.validBodies(crudNamed(ctx, name).create, 8)) as Json[];
+  return out;
+}
+
+/** How many sequences a run executes for the kit's case count (24 by default gives 12). */
+export const sequencesFor = (cases: number) => Math.max(2, Math.ceil(cases / 2));
+
+export async function modelSequences(ctx: KitContext, subject: string, check: string): Promise<{ note: string }> {
+  const facts = resourceFacts(ctx.model);
+  const bodies = await pools(ctx);
+  let sequences = 0;
+  let steps = 0;
+  let last: Real | undefined;
+  const property = fc.asyncProperty(fc.commands(commandArbitraries(), { maxCommands: MAX_COMMANDS, size: 'max' }), async (commands) => {
+    sequences++;
+    const real: Real = {
+      ctx,
+      pools: bodies,
+      hooks: new Map(),
+      newHookPath: async () => {
+        const path = `/model/${randomUUID()}`;
+        const base = ctx.options.events === 'skip' ? 'https://secmon-contract.invalid' : (await ctx.receiver()).url;
+        return { url: base + path, path };
+      },
+      quota: quotaTracker(),
+      exchanges: [],
+    };
+    last = real;
+    const state = emptyState(facts);
+    try {
+      await fc.asyncModelRun(() => ({ model: state, real }), commands);
+      await settle(ctx, state, real);
+    } finally {
+      steps += real.exchanges.length;
+      await teardown(ctx, real);
+    }
+  });
+  const result = await fc.check(property, {
+    seed: ctx.options.seed,
+    numRuns: sequencesFor(ctx.options.cases),
+    interruptAfterTimeLimit: SHRINK_BUDGET_MS,
+    markInterruptAsFailure: false,
+  });
+  if (result.failed) {
+    const error = result.errorInstance;
+    const difference = error instanceof ModelDifference ? error.differences[0] : undefined;
+    const shrunk = String(result.counterexample?.[0] ?? '(no counterexample)').split(',');
+    const requests = (last?.exchanges ?? []).slice(-4).map((e) => `${e.request.method} ${e.request.url} → ${e.status}`);
+    const details = [
+      `shortest failing sequence (${shrunk.length} steps, seed ${result.seed}, after ${result.numShrinks} shrinks):`,
+      ...shrunk.map((step, i) => `  ${i + 1}. ${step.trim()}`),
+      ...(error instanceof ModelDifference ? [`failed at: ${error.step}`] : []),
+      'last requests of the failing sequence:',
+      ...requests.map((line) => `  ${line}`),
+      `replay: --seed ${ctx.options.seed} (fast-check path ${result.counterexamplePath ?? '?'})`,
+    ];
+    if (difference) breach(subject, check, difference.rule, difference.message, [...(difference.details ?? []), ...details]);
+    throw new Error(
+      `${subject}: a sequence failed outside the model's verdicts: ${error instanceof Error ? error.message : String(error)}\n${details.join('\n')}`,
+    );
+  }
+  return { note: `${sequences} sequences, ${steps} requests, seed ${ctx.options.seed}` };
+}
