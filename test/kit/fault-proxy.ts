@@ -23,7 +23,9 @@ export interface Fault {
   response?(
     request: { method: string; path: string; body: Buffer; headers: Record<string, string> },
     response: ProxiedResponse,
-  ): ProxiedResponse | undefined;
+    /** Sends a request to the upstream as it stands now (a fault that answers from the current state). */
+    upstream: (method: string, path: string, headers: Record<string, string>) => Promise<ProxiedResponse>,
+  ): ProxiedResponse | undefined | Promise<ProxiedResponse | undefined>;
   /**
    * Rewrites the headers and body of a webhook delivery on its way to the receiver; undefined drops
    * it (the service answered 204 for the receiver, as a service that never sent it).
@@ -42,6 +44,14 @@ const RELAY = '/_relay/';
 
 export async function startFaultProxy(upstream: string, fault: Fault): Promise<{ url: string; close(): Promise<void> }> {
   let self = '';
+  const fetchUpstream = async (method: string, path: string, headers: Record<string, string>): Promise<ProxiedResponse> => {
+    const answer = await fetch(upstream + path, { method, headers, redirect: 'manual' });
+    return {
+      status: answer.status,
+      headers: Object.fromEntries([...answer.headers].filter(([name]) => !DROPPED.has(name))),
+      body: Buffer.from(await answer.arrayBuffer()),
+    };
+  };
   const server = createServer(async (req, res) => {
     try {
       const body = await readBody(req);
@@ -78,7 +88,8 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<{
         headers: Object.fromEntries([...answer.headers].filter(([name]) => !DROPPED.has(name))),
         body: Buffer.from(await answer.arrayBuffer()),
       };
-      const sent = fault.response?.({ method: req.method ?? 'GET', path, body, headers: headersOf(req) }, original) ?? original;
+      const sent =
+        (await fault.response?.({ method: req.method ?? 'GET', path, body, headers: headersOf(req) }, original, fetchUpstream)) ?? original;
       if (fault.chunked && sent.body.length > 1) {
         res.writeHead(sent.status, sent.headers);
         res.write(sent.body.subarray(0, sent.body.length >> 1));

@@ -19,6 +19,26 @@ export interface ResourceFacts {
   /** Fields sent but never returned (`writeOnly`). */
   writeOnly: Set<string>;
   transitions?: Transitions;
+  /** A sent value with the defaults of its omitted nested fields filled in (a resolution's `comment`). */
+  fill(field: string, value: unknown): unknown;
+}
+
+/** `value` with the defaults of the object schema it matches filled in, at every depth. */
+export function fillDefaults(doc: OpenApiDocument, schema: Json | undefined, value: unknown): unknown {
+  if (!schema || typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  if (typeof schema.$ref === 'string') return fillDefaults(doc, schemaAt(doc, schema.$ref), value);
+  const options = [...((schema.oneOf as Json[] | undefined) ?? []), ...((schema.allOf as Json[] | undefined) ?? [])];
+  const filled = options.reduce<unknown>((current, option) => fillDefaults(doc, option, current), value);
+  const properties = (schema.properties ?? {}) as Record<string, Json>;
+  const out: Json = { ...(filled as Json) };
+  for (const [name, property] of Object.entries(properties)) {
+    if (name in out) out[name] = fillDefaults(doc, property, out[name]);
+    else {
+      const found = defaultIn(doc, property);
+      if (found && found.value !== null) out[name] = found.value;
+    }
+  }
+  return out;
 }
 
 /** The `default` of a schema, following `$ref` and `allOf`; undefined when it has none. */
@@ -63,6 +83,7 @@ export function resourceFacts(model: ContractModel): Map<string, ResourceFacts> 
       defaults,
       writeOnly,
       ...(transitions ? { transitions } : {}),
+      fill: (field, value) => fillDefaults(model.doc, updateProps[field] ?? createProps[field], value),
     });
   }
   return out;

@@ -14,7 +14,7 @@ function writable(facts: ResourceFacts, fields: string[], body: Json): Json {
   const out: Json = {};
   for (const field of fields) {
     if (facts.writeOnly.has(field)) continue;
-    if (field in body) out[field] = body[field];
+    if (field in body) out[field] = facts.fill(field, body[field]);
     else if (facts.defaults.has(field)) out[field] = facts.defaults.get(field);
   }
   return out;
@@ -54,7 +54,11 @@ export function predictReplace(facts: ResourceFacts, known: Known, body: Json, d
       const resolvedAt = to !== 'resolved' ? null : from === 'resolved' ? known.expected.resolved_at : undefined;
       const { resolved_at: _replaced, ...rest } = expected;
       return {
-        expected: { ...rest, resolution: body.resolution ?? null, ...(resolvedAt === undefined ? {} : { resolved_at: resolvedAt }) },
+        expected: {
+          ...rest,
+          resolution: facts.fill('resolution', body.resolution ?? null),
+          ...(resolvedAt === undefined ? {} : { resolved_at: resolvedAt }),
+        },
       };
     }
     case 'webhooks': {

@@ -1,0 +1,95 @@
+// Faults as one-liners over the fault proxy: rewrite a JSON field, a header or a status of the
+// answers that match, rewrite what a request carries, drop or duplicate deliveries, delay
+// answers; `all` combines them. A proof that a check bites is then a few declarative lines.
+import { editJson, type Fault, type ProxiedResponse } from './fault-proxy.ts';
+
+export interface Match {
+  method?: string;
+  /** Tested against the path with its query. */
+  path?: RegExp;
+  status?: number;
+}
+
+type Request = { method: string; path: string; body: Buffer; headers: Record<string, string> };
+
+const hits = (match: Match, request: Request, response: ProxiedResponse) =>
+  (!match.method || match.method === request.method) &&
+  (!match.path || match.path.test(request.path)) &&
+  (match.status === undefined || match.status === response.status);
+
+const isJson = (response: ProxiedResponse) => /json/.test(response.headers['content-type'] ?? '') && response.body.length > 0;
+
+/** Edits the JSON body of matching answers. */
+export function field(match: Match, edit: (json: Record<string, unknown>, request: Request) => void): Fault {
+  return {
+    response: (request, response) =>
+      hits(match, request, response) && isJson(response) ? editJson(response, (json) => edit(json, request)) : undefined,
+  };
+}
+
+/** Rewrites (undefined: removes) a response header of matching answers; `name` lowercase. */
+export function header(match: Match, name: string, rewrite: (value: string | undefined, request: Request) => string | undefined): Fault {
+  return {
+    response: (request, response) => {
+      if (!hits(match, request, response)) return undefined;
+      const { [name]: value, ...rest } = response.headers;
+      const next = rewrite(value, request);
+      return { ...response, headers: next === undefined ? rest : { ...rest, [name]: next } };
+    },
+  };
+}
+
+/** Answers matching requests with another status (the body kept). */
+export function status(match: Match, to: number): Fault {
+  return { response: (request, response) => (hits(match, request, response) ? { ...response, status: to } : undefined) };
+}
+
+/** Rewrites a request header before it reaches the implementation, as one that reads it wrongly would. */
+export function requestHeader(name: string, rewrite: (value: string) => string): Fault {
+  return { headers: (headers) => (name in headers ? { ...headers, [name]: rewrite(headers[name]!) } : headers) };
+}
+
+/** Rewrites the JSON body of matching requests before it reaches the implementation. */
+export function requestBody(match: Omit<Match, 'status'>, edit: (json: Record<string, unknown>) => void): Fault {
+  return {
+    request: (method, path, body) => {
+      if ((match.method && match.method !== method) || (match.path && !match.path.test(path)) || body.length === 0) return body;
+      const json = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+      edit(json);
+      return Buffer.from(JSON.stringify(json));
+    },
+  };
+}
+
+/** Drops deliveries whose body `when` picks (all by default): the service answered for the receiver. */
+export function dropDelivery(when: (body: Record<string, unknown>) => boolean = () => true): Fault {
+  return {
+    delivery: (headers, body) => (when(JSON.parse(body.toString('utf8')) as Record<string, unknown>) ? undefined : { headers, body }),
+  };
+}
+
+/** Delays matching answers by `ms`. */
+export function delay(match: Match, ms: number): Fault {
+  return {
+    response: async (request, response) => {
+      if (!hits(match, request, response)) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return response;
+    },
+  };
+}
+
+/** Several faults at once: request rewrites in order, response rewrites in order, the first delivery rule. */
+export function all(...faults: Fault[]): Fault {
+  return {
+    path: (method, path) => faults.reduce((p, f) => f.path?.(method, p) ?? p, path),
+    headers: (headers) => faults.reduce((h, f) => f.headers?.(h) ?? h, headers),
+    request: (method, path, body) => faults.reduce((b, f) => f.request?.(method, path, b) ?? b, body),
+    response: async (request, response, upstream) => {
+      let current = response;
+      for (const f of faults) current = (await f.response?.(request, current, upstream)) ?? current;
+      return current;
+    },
+    ...(faults.some((f) => f.delivery) ? { delivery: faults.find((f) => f.delivery)!.delivery! } : {}),
+  };
+}
