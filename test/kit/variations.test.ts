@@ -2,7 +2,10 @@
 // open — another cursor encoding, JSON key order and whitespace, header-name case, chunked bodies,
 // another ETag encoding, every delivery duplicated and delivered out of order — must pass every
 // behaviour check.
+import { once } from 'node:events';
+import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawRequest } from '../contract/kit/checks/raw-http.ts';
 import { runKit } from '../contract/kit/runner.ts';
 import { type Fault, type ProxiedResponse, startFaultProxy } from './fault-proxy.ts';
 import { type ReferenceTarget, startReferenceTarget } from './reference-target.ts';
@@ -108,4 +111,29 @@ describe('a client address over its failed-authentication limit', () => {
       await throttled.server.close();
     }
   }, 60_000);
+});
+
+describe('a problem answered with a chunked body to the raw-socket probe', () => {
+  it('is read as the problem it carries (Transfer-Encoding: chunked is legal HTTP/1.1)', async () => {
+    const problem = JSON.stringify({ type: 'https://secmon.dev/problems/headers-too-large', title: 'Too large', status: 431 });
+    const server = createServer((socket) => {
+      socket.once('data', () => {
+        const [head, tail] = [problem.slice(0, 20), problem.slice(20)];
+        const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
+        socket.end(
+          `HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: application/problem+json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${chunk(head)}${chunk(tail)}0\r\n\r\n`,
+        );
+      });
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const answer = await rawRequest(`http://127.0.0.1:${port}`, 'GET / HTTP/1.1\r\nHost: x\r\n\r\n', 5_000);
+      expect(answer.status).toBe(431);
+      expect(JSON.parse(answer.body)).toEqual(JSON.parse(problem));
+    } finally {
+      server.close();
+    }
+  });
 });

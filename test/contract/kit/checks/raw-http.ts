@@ -34,10 +34,11 @@ export function rawRequest(baseUrl: string, bytes: string, timeoutMs: number): P
         lines.map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
       );
       const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1]);
+      const raw = rest.join('\r\n\r\n');
       resolve({
         ...(Number.isFinite(status) ? { status } : {}),
         headers,
-        body: rest.join('\r\n\r\n'),
+        body: /\bchunked\b/i.test(headers['transfer-encoding'] ?? '') ? dechunk(raw) : raw,
         answeredAfterMs: (firstByteAt || Date.now()) - sentAt,
         closed,
       });
@@ -57,4 +58,20 @@ export function rawRequest(baseUrl: string, bytes: string, timeoutMs: number): P
     });
     socket.on('error', finish);
   });
+}
+
+/** The payload of a `Transfer-Encoding: chunked` body (RFC 9112 §7.1): size lines in hex, each chunk after its line. */
+export function dechunk(body: string): string {
+  const bytes = Buffer.from(body, 'utf8');
+  const parts: Buffer[] = [];
+  let at = 0;
+  while (at < bytes.length) {
+    const lineEnd = bytes.indexOf('\r\n', at);
+    if (lineEnd < 0) break;
+    const size = Number.parseInt(bytes.subarray(at, lineEnd).toString('latin1').split(';')[0]!.trim(), 16);
+    if (!Number.isFinite(size) || size === 0) break;
+    parts.push(bytes.subarray(lineEnd + 2, lineEnd + 2 + size));
+    at = lineEnd + 2 + size + 2;
+  }
+  return Buffer.concat(parts).toString('utf8');
 }
