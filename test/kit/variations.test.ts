@@ -85,6 +85,7 @@ describe('legal variations of the reference server', () => {
         'endpoint-gone',
         'secret-rotation',
         'delivery',
+        'model-sequences',
         'response-audit',
       ];
       const run = await runKit(
