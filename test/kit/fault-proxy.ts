@@ -76,7 +76,10 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<{
         return;
       }
       const rewritten = fault.request?.(req.method ?? 'GET', path, body) ?? body;
-      const forwarded = fault.delivery || fault.deliveryAnswer ? relayWebhookUrls(req.method ?? 'GET', path, rewritten, self) : rewritten;
+      const forwarded =
+        fault.delivery || fault.deliveryAnswer || fault.duplicateDeliveries
+          ? relayWebhookUrls(req.method ?? 'GET', path, rewritten, self)
+          : rewritten;
       const answer = await fetch(upstream + (fault.path?.(req.method ?? 'GET', path) ?? path), {
         method: req.method ?? 'GET',
         headers: fault.headers?.(headersOf(req)) ?? headersOf(req),
@@ -86,7 +89,7 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<{
       const original: ProxiedResponse = {
         status: answer.status,
         headers: Object.fromEntries([...answer.headers].filter(([name]) => !DROPPED.has(name))),
-        body: Buffer.from(await answer.arrayBuffer()),
+        body: unrelayed(Buffer.from(await answer.arrayBuffer()), self),
       };
       const sent =
         (await fault.response?.({ method: req.method ?? 'GET', path, body, headers: headersOf(req) }, original, fetchUpstream)) ?? original;
@@ -122,6 +125,14 @@ function relayWebhookUrls(method: string, path: string, body: Buffer, self: stri
   } catch {
     return body;
   }
+}
+
+/** The webhook URLs the client gave, where the relay stands in for them: a client sees what it sent. */
+function unrelayed(body: Buffer, self: string): Buffer {
+  const text = body.toString('utf8');
+  if (!text.includes(RELAY)) return body;
+  const relayed = new RegExp(`${self.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${RELAY}([A-Za-z0-9_-]+)`, 'g');
+  return Buffer.from(text.replace(relayed, (_match, encoded: string) => Buffer.from(encoded, 'base64url').toString('utf8')));
 }
 
 function headersOf(req: IncomingMessage): Record<string, string> {

@@ -138,3 +138,18 @@ describe('a problem answered with a chunked body to the raw-socket probe', () =>
     }
   });
 });
+
+describe('a delivery sent twice at once, on the documented retry schedule', () => {
+  it('is one attempt: the retry is judged from the attempt after it, not from the copy', async () => {
+    const documented = await startReferenceTarget(undefined, 1);
+    const proxy = await startFaultProxy(documented.server.url, { duplicateDeliveries: true });
+    try {
+      const run = await runKit({ ...documented.kit, baseUrl: proxy.url }, { only: (planned) => planned.check === 'delivery-retry' });
+      expect(run.results.map((r) => [r.check, r.outcome, r.error ?? ''])).toEqual([['delivery-retry', 'passed', '']]);
+      expect(run.results[0]!.note).toMatch(/first retry after [4-7]\.\d s/);
+    } finally {
+      await proxy.close();
+      await documented.server.close();
+    }
+  }, 60_000);
+});

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { KitContext } from '../context.ts';
 import type { Delivery, Responder } from '../receiver.ts';
 import { ContractViolation } from '../verify.ts';
+import { attempts, COPY_WINDOW_MS, isCopy } from './attempts.ts';
 import {
   bodyWith,
   breach,
@@ -57,14 +58,20 @@ async function createFinding(ctx: KitContext, check: string, fields: Json = {}):
  * with `failure`, everything else 204 (other events must not open the webhook's circuit); keeps
  * what it answered.
  */
-function failFirst(token: string, failure: () => { status: number; headers?: Record<string, string> }): Responder & { answered: number[] } {
-  const seen = new Set<string>();
+function failFirst(
+  token: string,
+  failure: () => { status: number; headers?: Record<string, string> },
+  copyWindowMs: number,
+): Responder & { answered: number[] } {
+  const firsts = new Map<string, Delivery>();
   const answered: number[] = [];
   const responder: Responder = (delivery) => {
     const id = deliveryId(delivery);
     const mine = String(parseBody(delivery)?.data?.title ?? '').includes(token);
-    const answer = seen.has(id) || !mine ? { status: 204 } : failure();
-    seen.add(id);
+    const first = firsts.get(id);
+    // Every copy of the first attempt fails, so that attempt fails however many copies arrive.
+    const answer = !mine || (first && !isCopy(first, delivery, copyWindowMs)) ? { status: 204 } : failure();
+    if (!first) firsts.set(id, delivery);
     answered.push(answer.status);
     return answer;
   };
@@ -95,20 +102,21 @@ export function startRetryProbe(ctx: KitContext, check: string, timing: RetryTim
       const schedule = firstRetry(ctx);
       const retryAfterSeconds = schedule ? Math.ceil((schedule.ms * (1 + schedule.jitter)) / 1000) + 2 : 8;
       const token = `kit-retry-${randomUUID()}`;
-      const failFirst500 = failFirst(token, () => ({ status: 500 }));
+      const copies = timing.skip ? 0 : COPY_WINDOW_MS;
+      const failFirst500 = failFirst(token, () => ({ status: 500 }), copies);
       const failing = Object.assign(await sink(ctx, 'retry-500', failFirst500), { answered: failFirst500.answered });
       const followed = await sink(ctx, 'retry-followed');
       const redirecting = await sink(
         ctx,
         'retry-307',
-        failFirst(token, () => ({ status: 307, headers: { Location: followed.url } })),
+        failFirst(token, () => ({ status: 307, headers: { Location: followed.url } }), copies),
       );
       const later = timing.skip
         ? undefined
         : await sink(
             ctx,
             'retry-after',
-            failFirst(token, () => ({ status: 503, headers: { 'Retry-After': String(retryAfterSeconds) } })),
+            failFirst(token, () => ({ status: 503, headers: { 'Retry-After': String(retryAfterSeconds) } }), copies),
           );
       const failingHook = await subscribe(ctx, check, failing.url, ['finding.created'], { secret: newSecret() });
       await subscribe(ctx, check, redirecting.url, ['finding.created']);
@@ -217,7 +225,11 @@ export async function deliveryRetry(ctx: KitContext, check: string, timing: Retr
   const subject = label(ctx, 'finding.created');
   const schedule = firstRetry(ctx);
   const { failing, followed, redirecting, later, failingHook, finding, retryAfterSeconds } = await startRetryProbe(ctx, check, timing);
-  const mine = (s: Sink) => s.deliveries().filter((x) => findingOf(x) === finding.id);
+  const mine = (s: Sink) =>
+    attempts(
+      s.deliveries().filter((x) => findingOf(x) === finding.id),
+      timing.skip ? 0 : COPY_WINDOW_MS,
+    );
   const timeout = Math.max(ctx.options.eventTimeoutMs, (later ? retryAfterSeconds * 1000 * 1.2 : 0) + 5000);
   const waited = await failing.waitFor(
     () => mine(failing).length >= 2 && mine(redirecting).length >= 2 && (!later || mine(later).length >= 2),
