@@ -6,6 +6,7 @@ import { runKit } from '../contract/kit/runner.ts';
 import { all, field, header, requestBody, requestHeader } from './fault-dsl.ts';
 import type { Fault } from './fault-proxy.ts';
 import { startFaultProxy } from './fault-proxy.ts';
+import { generatedProofs } from './model-proofs.ts';
 import { type ReferenceTarget, startReferenceTarget } from './reference-target.ts';
 
 let reference: ReferenceTarget;
@@ -80,7 +81,8 @@ const FAULTS: Record<string, { fault: Fault; rule: string }> = {
 };
 
 describe('faults the model-based sequences catch', () => {
-  for (const [name, { fault, rule }] of Object.entries(FAULTS)) {
+  const generated = Object.fromEntries(generatedProofs().map(({ name, fault, rule }) => [name, { fault, rule }]));
+  for (const [name, { fault, rule }] of Object.entries({ ...FAULTS, ...generated })) {
     it(`${name}: caught, naming rule ${rule}`, async () => {
       const proxy = await startFaultProxy(reference.server.url, fault);
       try {

@@ -113,6 +113,8 @@ function openings(): Cmd[][] {
       replace('findings', 0, 0, 'none'),
       raise(0, 0),
       raise(2, 2),
+      replace('webhooks', 0, 1, 'none'),
+      replace('webhooks', 2, 2, 'none'),
       walk('findings', 1, 2),
       invalid('policies', [0, 1, 2]),
     ],
