@@ -1,6 +1,7 @@
-// Delivery is at least once, so a receiver may get one attempt twice at once: the same
-// X-Service-Delivery, the same webhook-timestamp and the same bytes within a moment. Such copies
-// are one attempt; a retry is a later attempt (it carries its own time, seconds later).
+// Attempts and which of them must be retried. Delivery is at least once, so a receiver may get one
+// attempt twice at once: the same X-Service-Delivery, the same webhook-timestamp and the same bytes
+// within a moment. Such copies are one attempt; a retry is a later attempt (it carries its own
+// time, seconds later).
 import type { Delivery } from '../receiver.ts';
 import { deliveryId } from './rule-support.ts';
 import { timestampOf } from './signature-rules.ts';
@@ -25,3 +26,11 @@ export function attempts(deliveries: Delivery[], windowMs: number): Delivery[] {
   for (const delivery of deliveries) if (!out.some((attempt) => isCopy(attempt, delivery, windowMs))) out.push(delivery);
   return out;
 }
+
+/**
+ * The client errors a receiver may answer, "anything else" the document says is retried (410 alone
+ * disables): the run answers one of them, picked by its seed, so runs with other seeds cover the rest.
+ */
+export const RETRIED_CLIENT_ERRORS = [400, 401, 403, 404, 405, 409, 413, 415, 422, 429] as const;
+
+export const clientErrorFor = (seed: number) => RETRIED_CLIENT_ERRORS[Math.abs(seed) % RETRIED_CLIENT_ERRORS.length]!;

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { KitContext } from '../context.ts';
 import type { Delivery, Responder } from '../receiver.ts';
 import { ContractViolation } from '../verify.ts';
-import { attempts, COPY_WINDOW_MS, isCopy } from './attempts.ts';
+import { attempts, COPY_WINDOW_MS, clientErrorFor, isCopy } from './attempts.ts';
 import {
   bodyWith,
   breach,
@@ -82,6 +82,9 @@ interface RetrySetup {
   failing: Sink & { answered: number[] };
   followed: Sink;
   redirecting: Sink;
+  /** Answers the first attempt with a client error (`refusedWith`): "anything else" is retried too. */
+  refusing: Sink;
+  refusedWith: number;
   later: Sink | undefined;
   failingHook: { id: string };
   finding: { id: string };
@@ -111,6 +114,12 @@ export function startRetryProbe(ctx: KitContext, check: string, timing: RetryTim
         'retry-307',
         failFirst(token, () => ({ status: 307, headers: { Location: followed.url } }), copies),
       );
+      const refusedWith = clientErrorFor(ctx.options.seed);
+      const refusing = await sink(
+        ctx,
+        'retry-4xx',
+        failFirst(token, () => ({ status: refusedWith }), copies),
+      );
       const later = timing.skip
         ? undefined
         : await sink(
@@ -120,9 +129,10 @@ export function startRetryProbe(ctx: KitContext, check: string, timing: RetryTim
           );
       const failingHook = await subscribe(ctx, check, failing.url, ['finding.created'], { secret: newSecret() });
       await subscribe(ctx, check, redirecting.url, ['finding.created']);
+      await subscribe(ctx, check, refusing.url, ['finding.created']);
       if (later) await subscribe(ctx, check, later.url, ['finding.created']);
       const finding = await createFinding(ctx, check, { title: token });
-      return { failing, followed, redirecting, later, failingHook, finding, retryAfterSeconds };
+      return { failing, followed, redirecting, refusing, refusedWith, later, failingHook, finding, retryAfterSeconds };
     })();
     // A failure surfaces when the check awaits it, not as an unhandled rejection before.
     setup.catch(() => undefined);
@@ -224,7 +234,11 @@ export async function deliveryRetry(ctx: KitContext, check: string, timing: Retr
   const webhooks = crudNamed(ctx, 'webhooks');
   const subject = label(ctx, 'finding.created');
   const schedule = firstRetry(ctx);
-  const { failing, followed, redirecting, later, failingHook, finding, retryAfterSeconds } = await startRetryProbe(ctx, check, timing);
+  const { failing, followed, redirecting, refusing, refusedWith, later, failingHook, finding, retryAfterSeconds } = await startRetryProbe(
+    ctx,
+    check,
+    timing,
+  );
   const mine = (s: Sink) =>
     attempts(
       s.deliveries().filter((x) => findingOf(x) === finding.id),
@@ -232,7 +246,7 @@ export async function deliveryRetry(ctx: KitContext, check: string, timing: Retr
     );
   const timeout = Math.max(ctx.options.eventTimeoutMs, (later ? retryAfterSeconds * 1000 * 1.2 : 0) + 5000);
   const waited = await failing.waitFor(
-    () => mine(failing).length >= 2 && mine(redirecting).length >= 2 && (!later || mine(later).length >= 2),
+    () => mine(failing).length >= 2 && mine(redirecting).length >= 2 && mine(refusing).length >= 2 && (!later || mine(later).length >= 2),
     'first attempts and their retries',
     timeout,
   );
@@ -273,6 +287,15 @@ export async function deliveryRetry(ctx: KitContext, check: string, timing: Retr
       check,
       'delivery-and-retries.2',
       `a delivery answered 307 was ${redirected ? 'not retried (a 3xx is a failure)' : 'never sent'}`,
+      [note],
+    );
+  const [refused, refusedRetry] = mine(refusing);
+  if (!refused || !refusedRetry)
+    breach(
+      subject,
+      check,
+      'delivery-and-retries.4',
+      `a delivery answered ${refusedWith} was ${refused ? 'not retried (any status but 2xx and 410 is)' : 'never sent'}`,
       [note],
     );
   if (followed.deliveries().length > 0)
