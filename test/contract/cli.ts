@@ -10,8 +10,8 @@ import { loadDocument } from '../../lib/document.ts';
 import { formatSeconds } from './kit/budget.ts';
 import { MARK } from './kit/coverage.ts';
 import { junitReport } from './kit/junit.ts';
-import { CHECKS } from './kit/plan.ts';
 import { receiverCommand } from './kit/receiver-check.ts';
+import { CHECK_NAMES, isCheckName } from './kit/registry.ts';
 import type { KnownLimit } from './kit/results.ts';
 import { formatRules, ruleCoverage } from './kit/rules/trace.ts';
 import { runKit } from './kit/runner.ts';
@@ -117,7 +117,7 @@ if (args.version) {
   process.exit(0);
 }
 if (args.rules && !args['base-url']) {
-  const rules = ruleCoverage(document, undefined, undefined, CHECKS);
+  const rules = ruleCoverage(document);
   // Written before exiting: a pipe (`| less`) would otherwise get only what fitted its buffer.
   await new Promise((done) => process.stdout.write(`${formatRules(rules)}\n`, done));
   process.exit(rules.uncovered.length === 0 ? 0 : 1);
@@ -164,6 +164,8 @@ if (args['known-limits']) {
   } catch (error) {
     fail(`--known-limits: ${(error as Error).message}`);
   }
+  const unknown = knownLimits.map((limit) => String(limit.check)).filter((check) => !isCheckName(check));
+  if (unknown.length > 0) fail(`--known-limits: no such check: ${unknown.join(', ')} (the checks: ${CHECK_NAMES.join(', ')})`);
 }
 const baseUrl = args['base-url']!;
 try {

@@ -41,7 +41,7 @@ export interface CheckResult<Name extends string = CheckName> {
  * declared for a named operation that passes is reported as failed, so stale entries get removed.
  */
 export interface KnownLimit {
-  check: string;
+  check: CheckName;
   /** An operation or webhook label, or '*' for every one. */
   subject: string;
   reason: string;

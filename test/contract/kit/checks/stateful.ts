@@ -160,10 +160,10 @@ const PAGE_ITEMS = 5;
 const MAX_PAGES = 2_000;
 
 /** Walks every page with a small limit: no duplicates, nothing created is missed, newest first. */
-export async function pagination(ctx: KitContext, resource: Crud, check: string): Promise<void> {
+export async function pagination(ctx: KitContext, resource: Crud, check: string, cases: number): Promise<void> {
   const mine: string[] = [];
   // At least two pages of the kit's own; more when the generated cases allow (a time budget samples them down).
-  for (let i = 0; i < Math.min(PAGE_ITEMS, PAGE_LIMIT + ctx.options.cases); i++) mine.push((await ctx.create(resource, check)).id);
+  for (let i = 0; i < Math.min(PAGE_ITEMS, PAGE_LIMIT + cases); i++) mine.push((await ctx.create(resource, check)).id);
   const seen: { id: string; created_at: string }[] = [];
   let cursor: string | null = null;
   let pages = 0;
@@ -264,10 +264,15 @@ async function moveTo(
  * Items that differ in every filterable property, so a filter the target ignores shows: a few
  * generated creates, and (for a resource with a state machine) one item in each state.
  */
-export async function diversify(ctx: KitContext, resource: Crud, machine: Transitions | undefined, check: string): Promise<void> {
+export async function diversify(
+  ctx: KitContext,
+  resource: Crud,
+  machine: Transitions | undefined,
+  check: string,
+  cases: number,
+): Promise<void> {
   // Sampled down with the generated cases when a time budget asks for fewer.
-  for (const body of await ctx.validBodies(resource.create, Math.min(DIVERSE_ITEMS, ctx.options.cases)))
-    await ctx.create(resource, check, body);
+  for (const body of await ctx.validBodies(resource.create, Math.min(DIVERSE_ITEMS, cases))) await ctx.create(resource, check, body);
   if (!machine) return;
   const bodyFor = await updateBodies(ctx, resource, machine);
   for (const state of machine.allowed.keys()) await moveTo(ctx, resource, machine, state, bodyFor, check);
