@@ -32,7 +32,7 @@ export function violationsOf(check: CheckName, error: unknown, log: readonly Exc
   if (!(error instanceof ContractViolation)) {
     return [{ check, observed: describeError(error), expected: 'an answer as the document describes it', exchanges: [...log] }];
   }
-  const judged = log.findIndex((exchange) => exchange === error.judged);
+  const judged = error.judged ? log.indexOf(error.judged as Exchange) : -1;
   const exchanges = judged >= 0 ? log.slice(0, judged + 1) : [...log];
   return error.violations.map((discrepancy): Violation => {
     const entry = discrepancy.rule ? (CATALOGUE as readonly CatalogueEntry[]).find((e) => e.id === discrepancy.rule) : undefined;

@@ -9,7 +9,8 @@ import type { OperationModel } from '../spec.ts';
 import { successStatuses } from '../spec.ts';
 import { ContractViolation } from '../verify.ts';
 import { breach } from './rule-support.ts';
-import { diversify, isCrud } from './stateful.ts';
+import { isCrud } from './stateful.ts';
+import { diversify } from './transitions.ts';
 
 /** The id to put in an item path: a fresh resource for deletes and state-machine updates. */
 async function idFor(ctx: KitContext, op: OperationModel, fresh: boolean): Promise<string | undefined> {

@@ -2,7 +2,8 @@
 // and the rules the document states about fan-out, retries, a receiver that is gone, and secret
 // rotation.
 import { defineCheck } from '../check.ts';
-import { deliveryRetry, deliverySemantics, endpointGone, startRetryProbe } from '../checks/delivery-rules.ts';
+import { deliveryRetry, startRetryProbe } from '../checks/delivery-retry.ts';
+import { deliverySemantics, endpointGone } from '../checks/delivery-rules.ts';
 import { deliveryCheck } from '../checks/events.ts';
 import { secretRotation } from '../checks/signature-rules.ts';
 import { documentedResources, labels } from './documented.ts';

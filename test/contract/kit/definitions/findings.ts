@@ -1,7 +1,8 @@
 // The rules the document states about findings and the policies they reference: a finding's life
 // cycle, references that must exist, a policy in use, and the compliance status derived from both.
 import { defineCheck } from '../check.ts';
-import { compliance, findingLifecycle, policyInUse, references } from '../checks/findings-rules.ts';
+import { compliance } from '../checks/compliance.ts';
+import { findingLifecycle, policyInUse, references } from '../checks/findings-rules.ts';
 import { documentedResources, labels } from './documented.ts';
 
 export const findingLifecycleCheck = defineCheck({

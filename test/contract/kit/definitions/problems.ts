@@ -2,8 +2,9 @@
 // served (CORS), every answer of the run audited afterwards, and the 429 that ends the run.
 import { defineCheck } from '../check.ts';
 import { cors } from '../checks/cors.ts';
-import { problemCatalogue, responseAudit, startRequestTimeoutProbe } from '../checks/problem-rules.ts';
+import { problemCatalogue, startRequestTimeoutProbe } from '../checks/problem-rules.ts';
 import { rateLimitProbe } from '../checks/rate-limit.ts';
+import { responseAudit } from '../checks/response-audit.ts';
 import { documentedResources } from './documented.ts';
 
 export const problemCatalogueCheck = defineCheck({
