@@ -49,7 +49,6 @@ const finding = (id: string, extra = {}) => ({
   updated_at: stamp,
   ...extra,
 });
-const RULES = { reach: 'webhooks.2', target: 'test-support-not-part-of-the-v1-contract.4', signature: 'delivery-headers.1' };
 
 describe('the executable model', () => {
   it('fills defaults on create and holds the answer to them', () => {
@@ -113,19 +112,15 @@ describe('the executable model', () => {
     const created = { finding_id: 'fnd_1', severity: 'low', title: 'f', device_id: 'dev_0aaaaaaaaaaaaaaaaaaaaaaaaa', policy_id: 'pol_1' };
     const changed = { policy_id: 'pol_1', previous_status: 'compliant', current_status: 'non_compliant', finding_id: 'fnd_1' };
     expect(
-      judgeDeliveries(state, [delivery('whk_on', 'finding.created', created), delivery('whk_on', 'compliance.changed', changed)], RULES),
+      judgeDeliveries(state, [delivery('whk_on', 'finding.created', created), delivery('whk_on', 'compliance.changed', changed)]),
     ).toEqual([]);
-    const toDisabled = judgeDeliveries(
-      state,
-      [
-        delivery('whk_on', 'finding.created', created),
-        delivery('whk_on', 'compliance.changed', changed),
-        delivery('whk_off', 'finding.created', created),
-      ],
-      RULES,
-    );
+    const toDisabled = judgeDeliveries(state, [
+      delivery('whk_on', 'finding.created', created),
+      delivery('whk_on', 'compliance.changed', changed),
+      delivery('whk_off', 'finding.created', created),
+    ]);
     expect(toDisabled.map((d) => d.rule)).toEqual(['webhooks.2']);
-    expect(judgeDeliveries(state, [], RULES).map((d) => d.message)).toEqual([
+    expect(judgeDeliveries(state, []).map((d) => d.message)).toEqual([
       expect.stringContaining('never reached whk_on'),
       expect.stringContaining('never reached whk_on'),
     ]);

@@ -9,6 +9,7 @@ import type { Json } from '../model/facts.ts';
 import { judgeWalk } from '../model/listing.ts';
 import { breakFields, judgeInvalid } from '../model/problems.ts';
 import { raiseEvent } from '../raise.ts';
+import type { RuleId } from '../rules/catalogue.ts';
 import type { Cmd } from './model-commands.ts';
 import { applies, type Condition, command, conditioned, judged, pick, send, tagFor } from './model-commands.ts';
 import { crudNamed } from './rule-support.ts';
@@ -105,13 +106,17 @@ export function walk(resource: string, filter: number, limit: number): Cmd {
         items.push(...page.data);
         cursor = page.next_cursor;
       } while (cursor && ++pages < MAX_PAGES);
-      const rules = { order: `list${cap(resource)}.2`, filter: `list${cap(resource)}.3` };
+      const rules = LIST_RULES[resource]!;
       judged(`${label} ${JSON.stringify(filters)}`, judgeWalk(state, resource, filters, items, cursor === null, rules));
     },
   );
 }
 
-const cap = (resource: string) => resource[0]!.toUpperCase() + resource.slice(1, -1) + resource.slice(-1);
+const LIST_RULES: Record<string, { order: RuleId; filter: RuleId }> = {
+  policies: { order: 'listPolicies.2', filter: 'listPolicies.3' },
+  findings: { order: 'listFindings.2', filter: 'listFindings.3' },
+  webhooks: { order: 'listWebhooks.2', filter: 'listWebhooks.3' },
+};
 
 const RAISED = ['device.connected', 'device.disconnected', 'scan.completed'];
 

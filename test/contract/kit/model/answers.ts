@@ -1,6 +1,8 @@
 // The model's verdict on each answer to a create, read, replace or delete of the kit's own
 // resources, and what the model learns from it. Every function returns the differences from
 // what the document says (empty: conforming) and updates the state as the target now is.
+
+import type { RuleId } from '../rules/catalogue.ts';
 import { findingChanged } from './causes.ts';
 import { stampDifference } from './clock.ts';
 import { ifMatchPasses, ifNoneMatchStatuses, learnTag } from './etags.ts';
@@ -17,7 +19,7 @@ export interface Answer {
   receivedAt: number;
 }
 
-const statusDifference = (rule: string, wanted: number[], answer: Answer, why: string): Difference[] =>
+const statusDifference = (rule: RuleId, wanted: number[], answer: Answer, why: string): Difference[] =>
   wanted.includes(answer.status) ? [] : [{ rule, message: `expected ${wanted.join(' or ')} (${why}), got ${answer.status}` }];
 
 function stamps(fields: string[], json: Json, answer: Answer): Difference[] {

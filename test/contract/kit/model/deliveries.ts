@@ -3,6 +3,7 @@
 // happened, with the data the change fixes; duplicates of one delivery are legal (at least once).
 // A delivery of an event the kit did not cause (another client's) is not judged.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { RuleId } from '../rules/catalogue.ts';
 import { eventsFor } from './causes.ts';
 import type { Json } from './facts.ts';
 import type { Difference, ModelState, PredictedEvent } from './state.ts';
@@ -54,11 +55,15 @@ function signedBy(delivery: SeenDelivery, secrets: string[]): boolean {
 }
 
 /** Differences shown by the deliveries seen on the kit's webhooks, the missing ones included. */
-export function judgeDeliveries(
-  state: ModelState,
-  seen: SeenDelivery[],
-  rules: { reach: string; target: string; signature: string },
-): Difference[] {
+/** The rules deliveries are judged by: who gets an event, a targeted test event, the body signature. */
+const RULES: { reach: RuleId; target: RuleId; signature: RuleId } = {
+  reach: 'webhooks.2',
+  target: 'test-support-not-part-of-the-v1-contract.4',
+  signature: 'delivery-headers.1',
+};
+
+export function judgeDeliveries(state: ModelState, seen: SeenDelivery[]): Difference[] {
+  const rules = RULES;
   const ids = kitIds(state);
   const out: Difference[] = [];
   for (const delivery of seen) {

@@ -2,6 +2,7 @@
 // newest first by created_at, no item comes twice, and every resource of the kit's that matches
 // (and sorts before where the walk stopped) is there, as the model expects it. Other clients'
 // items are judged only by what holds for every item.
+import type { RuleId } from '../rules/catalogue.ts';
 import type { Json } from './facts.ts';
 import { canonical, type Difference, fieldDifferences, knownOf, type ModelState } from './state.ts';
 
@@ -19,7 +20,7 @@ export function judgeWalk(
   filters: Record<string, string>,
   items: Json[],
   complete: boolean,
-  rules: { order: string; filter: string },
+  rules: { order: RuleId; filter: RuleId },
 ): Difference[] {
   const out: Difference[] = [];
   const field = (name: string) => (name === 'event' ? 'events' : name);

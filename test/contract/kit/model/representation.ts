@@ -2,10 +2,11 @@
 // as sent or their defaults, and the read-only fields each resource's description states (a new
 // policy is version 1 and compliant, a new finding is open, a webhook says whether it has a
 // secret). What the implementation chooses (ids, timestamps) is learned, never predicted.
+import type { RuleId } from '../rules/catalogue.ts';
 import type { Json, ResourceFacts } from './facts.ts';
 import type { Known } from './state.ts';
 
-export type Prediction = { expected: Json } | { refused: number; rule: string; why: string };
+export type Prediction = { expected: Json } | { refused: number; rule: RuleId; why: string };
 
 /** The life-cycle states in which a finding keeps its policy non-compliant (*compliance_status*). */
 export const OPEN_STATES = new Set(['open', 'in_progress']);
@@ -71,7 +72,7 @@ export function predictReplace(facts: ResourceFacts, known: Known, body: Json, d
   }
 }
 
-const FIELD_RULES: Record<string, [create: string, replace: string]> = {
+const FIELD_RULES: Record<string, [create: RuleId, replace: RuleId]> = {
   'policies.version': ['createPolicy.2', 'updatePolicy.2'],
   'policies.compliance_status': ['createPolicy.2', 'createPolicy.2'],
   'findings.status': ['schema.FindingCreate.2', 'updateFinding.1'],
@@ -79,14 +80,14 @@ const FIELD_RULES: Record<string, [create: string, replace: string]> = {
   'findings.resolution': ['schema.Finding.2', 'schema.Finding.2'],
   'webhooks.has_secret': ['createWebhook.2', 'schema.WebhookUpdate.2'],
 };
-const ANSWER_RULES: Record<string, [create: string, replace: string]> = {
+const ANSWER_RULES: Record<string, [create: RuleId, replace: RuleId]> = {
   policies: ['createPolicy.3', 'updatePolicy.1'],
   findings: ['createFinding.3', 'updateFinding.7'],
   webhooks: ['createWebhook.4', 'updateWebhook.1'],
 };
 
 /** The rule a wrong field of a create or replace answer breaks. */
-export function ruleOfField(resource: string, field: string, replace: boolean): string {
+export function ruleOfField(resource: string, field: string, replace: boolean): RuleId {
   const rules = FIELD_RULES[`${resource}.${field}`] ??
     ANSWER_RULES[resource] ?? ['idempotency-and-concurrency.4', 'idempotency-and-concurrency.4'];
   return rules[replace ? 1 : 0];

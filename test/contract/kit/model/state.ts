@@ -1,11 +1,12 @@
 // The executable model's state: the resources this kit created (nothing another client made is
 // asserted), what each should look like, what the target chose for it (id, timestamps, ETag),
 // and the events the changes caused. Plain data: the model's rules live in the modules beside.
+import type { RuleId } from '../rules/catalogue.ts';
 import type { Json, ResourceFacts } from './facts.ts';
 
 /** A way the target broke the document, and the catalogue rule that says so. */
 export interface Difference {
-  rule: string;
+  rule: RuleId;
   message: string;
   details?: string[];
 }
