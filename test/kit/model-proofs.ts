@@ -1,16 +1,82 @@
-// Faults generated per rule family rather than picked by hand: for every field the document fixes
-// in each resource's create and replace answers, a fault that answers it otherwise (a valid value,
-// so only the model can tell). Each must fail model-sequences naming the field's rule.
+// The faults model-sequences must catch: faults nobody wrote a check for (weak validators, replays,
+// partial problems, quota arithmetic, clocks, targeted and disabled deliveries), and faults
+// generated per rule family rather than picked by hand: for every field the document fixes in each
+// resource's create and replace answers, a fault that answers it otherwise (a valid value, so only
+// the model can tell). Each must fail model-sequences naming its rule.
 import { loadDocument } from '../../lib/document.ts';
 import { ruleOfField } from '../contract/kit/model/representation.ts';
+import type { RuleId } from '../contract/kit/rules/catalogue.ts';
 import { buildModel, schemaAt } from '../contract/kit/spec.ts';
-import { field } from './fault-dsl.ts';
+import { all, field, header, requestBody, requestHeader } from './fault-dsl.ts';
 import type { Fault } from './fault-proxy.ts';
+
+const TWO_HOURS = 2 * 60 * 60 * 1000;
+const shifted = (value: unknown) => (typeof value === 'string' ? new Date(Date.parse(value) + TWO_HOURS).toISOString() : value);
+/** Local time of a UTC+2 server written with `Z`. */
+function localTimes(json: Record<string, unknown>): void {
+  for (const item of Array.isArray(json.data) ? (json.data as Record<string, unknown>[]) : [json])
+    for (const name of ['created_at', 'updated_at']) if (name in item) item[name] = shifted(item[name]);
+}
+
+/** An implementation that keeps delivering to webhooks its clients disabled, while saying they are disabled. */
+function ignoresDisabling(): Fault {
+  const disabled = new Set<string>();
+  const rewrite = requestBody({ path: /^\/v1\/webhooks/ }, (json) => {
+    if (json.enabled === false) json.enabled = true;
+  });
+  const shown = field({ path: /^\/v1\/webhooks/ }, (json, request) => {
+    const asked = request.body.length > 0 ? (JSON.parse(request.body.toString('utf8')) as { enabled?: unknown }).enabled : undefined;
+    if (typeof json.id === 'string' && asked === false) disabled.add(json.id);
+    if (typeof json.id === 'string' && asked === true) disabled.delete(json.id);
+    for (const item of Array.isArray(json.data) ? (json.data as Record<string, unknown>[]) : [json])
+      if (disabled.has(String(item.id))) item.enabled = false;
+  });
+  return all(rewrite, shown);
+}
+
+const NAMED: Record<string, { fault: Fault; rule: RuleId }> = {
+  'If-Match compared weakly (a W/ tag accepted)': {
+    fault: requestHeader('if-match', (value) => value.replace(/^W\//, '')),
+    rule: 'idempotency-and-concurrency.3',
+  },
+  'an Idempotency-Key replay answers the resource as it is now': {
+    fault: {
+      response: async (request, response, upstream) => {
+        const location = response.headers.location;
+        if (response.headers['idempotent-replayed'] !== 'true' || !location) return undefined;
+        const now = await upstream('GET', new URL(location, 'http://x').pathname, { authorization: request.headers.authorization ?? '' });
+        return now.status === 200 ? { ...response, body: now.body } : undefined;
+      },
+    },
+    rule: 'idempotency-and-concurrency.1',
+  },
+  'a validation problem names only the first invalid part': {
+    fault: field({ status: 400 }, (json) => {
+      if (Array.isArray(json.errors)) json.errors = json.errors.slice(0, 1);
+    }),
+    rule: 'errors.2',
+  },
+  'RateLimit says the same remaining count every time': {
+    fault: header({}, 'ratelimit', (value) => value?.replace(/r=\d+/, 'r=999')),
+    rule: 'rate-limits.2',
+  },
+  'timestamps in local time (UTC+2) written with Z': {
+    fault: field({}, localTimes),
+    rule: 'limits.3',
+  },
+  'a targeted test event is sent to every subscribed webhook': {
+    fault: requestBody({ method: 'POST', path: /^\/_simulator\/events/ }, (json) => {
+      delete json.webhook_id;
+    }),
+    rule: 'test-support-not-part-of-the-v1-contract.4',
+  },
+  'events are still sent to a webhook disabled by its owner': { fault: ignoresDisabling(), rule: 'webhooks.2' },
+};
 
 export interface Proof {
   name: string;
   fault: Fault;
-  rule: string;
+  rule: RuleId;
 }
 
 /** What the target chooses (ids, times) or changes on its own (the last delivery): no fault of the model's to prove. */
@@ -45,7 +111,12 @@ function otherValue(name: string, value: unknown): unknown {
   return undefined;
 }
 
-export function generatedProofs(): Proof[] {
+/** Every proof of model-sequences: the faults named above, then the generated ones. */
+export function modelProofs(): Proof[] {
+  return [...Object.entries(NAMED).map(([name, { fault, rule }]) => ({ name, fault, rule })), ...generatedProofs()];
+}
+
+function generatedProofs(): Proof[] {
   const model = buildModel(loadDocument());
   const proofs: Proof[] = [];
   for (const resource of model.resources) {

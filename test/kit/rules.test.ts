@@ -11,6 +11,7 @@ import type { Exchange } from '../contract/kit/http.ts';
 import { planChecks } from '../contract/kit/plan.ts';
 import { type CheckName, checksJudging, DEFINITIONS, isCheckName } from '../contract/kit/registry.ts';
 import { CATALOGUE, type RuleId } from '../contract/kit/rules/catalogue.ts';
+import { PROVEN } from '../contract/kit/rules/proven.ts';
 import { type CatalogueEntry, catalogueDrift, nextId, statusOf } from '../contract/kit/rules/rule.ts';
 import { splitDescription } from '../contract/kit/rules/sentences.ts';
 import { formatRules, ruleCoverage, traceFailure } from '../contract/kit/rules/trace.ts';
@@ -71,6 +72,9 @@ describe('the rule catalogue', () => {
     const listed = formatRules(ruleCoverage(loadDocument()));
     for (const entry of CATALOGUE) expect(listed).toContain(entry.id);
     expect(listed).toMatch(/\d+ rules in the document's descriptions: \d+ checked, \d+ not observable from outside, 0 not covered/);
+    expect(listed).toContain(`of the ${ruleCoverage(loadDocument()).counts.checked} checked, ${PROVEN.length} proven`);
+    expect(listed).toMatch(/errors\.2 +\[checked\] .*\n +checks: [a-z, -]+; proven\n/);
+    expect(listed).toMatch(/errors\.1 +\[checked\] .*\n +checks: [a-z, -]+; not proven yet\n/);
   });
 });
 

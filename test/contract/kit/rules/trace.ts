@@ -6,6 +6,7 @@ import { type CheckName, checksJudging, definitionOf } from '../registry.ts';
 import type { CheckResult } from '../results.ts';
 import type { Violation } from '../violation.ts';
 import { CATALOGUE, type RuleId } from './catalogue.ts';
+import { PROVEN } from './proven.ts';
 import { type CatalogueEntry, catalogueDrift, statusOf } from './rule.ts';
 
 /** The catalogue entries of the rules a check judges. */
@@ -52,13 +53,15 @@ export interface RuleRow {
   text: string;
   checks: readonly CheckName[];
   verdict: RuleVerdict;
+  /** A checked rule a fault test proves: a fault breaking exactly it fails the check naming it. */
+  proven: boolean;
   /** Why: the reason it is not observable, or why it is uncovered. */
   reason?: string;
 }
 
 export interface RuleCoverage {
   rows: RuleRow[];
-  counts: Record<RuleVerdict, number> & { rules: number; checked: number };
+  counts: Record<RuleVerdict, number> & { rules: number; checked: number; proven: number };
   /** Sentences of the document the catalogue lacks, and checked rules with no check in the run's plan. */
   uncovered: RuleRow[];
 }
@@ -76,12 +79,14 @@ export function ruleCoverage(
   judges: (rule: string) => CheckName[] = checksJudging,
 ): RuleCoverage {
   const drift = catalogueDrift(doc, catalogue);
+  const proven = new Set<string>(PROVEN);
   const stale = new Set(drift.stale);
   const rows: RuleRow[] = [];
   for (const entry of catalogue) {
     if (stale.has(entry)) continue;
     const checked = statusOf(entry) === 'checked';
-    const base = { id: entry.id, at: entry.at, text: entry.text, checks: checked ? judges(entry.id) : [] };
+    const judgedBy = checked ? judges(entry.id) : [];
+    const base = { id: entry.id, at: entry.at, text: entry.text, checks: judgedBy, proven: judgedBy.length > 0 && proven.has(entry.id) };
     if (!checked) {
       rows.push({
         ...base,
@@ -114,6 +119,7 @@ export function ruleCoverage(
       at: sentence.at,
       text: sentence.text,
       checks: [],
+      proven: false,
       verdict: 'uncovered',
       reason: 'not in the rule catalogue (npm run contract:rules)',
     });
@@ -124,6 +130,7 @@ export function ruleCoverage(
       at: entry.at,
       text: entry.text,
       checks: [],
+      proven: false,
       verdict: 'uncovered',
       reason: 'stale: the document no longer says this (npm run contract:rules)',
     });
@@ -132,6 +139,7 @@ export function ruleCoverage(
   const counts = Object.fromEntries(verdicts.map((v) => [v, rows.filter((r) => r.verdict === v).length])) as RuleCoverage['counts'];
   counts.rules = rows.filter((r) => r.verdict !== 'informative').length;
   counts.checked = rows.filter((r) => r.checks.length > 0 && r.verdict !== 'uncovered').length;
+  counts.proven = rows.filter((r) => r.proven && r.verdict !== 'uncovered').length;
   return { rows, counts, uncovered: rows.filter((r) => r.verdict === 'uncovered') };
 }
 
@@ -143,6 +151,7 @@ export function formatRuleSummary(report: RuleCoverage): string[] {
   const run = ran ? ` (${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, ${counts['not run']} not run)` : '';
   const lines = [
     `${counts.rules} rules in the document's descriptions: ${counts.checked} checked${run}, ${counts['not observable']} not observable from outside, ${counts.uncovered} not covered; ${counts.informative} informative sentences`,
+    `  of the ${counts.checked} checked, ${counts.proven} proven (a fault breaking exactly the rule fails its check naming it), ${counts.checked - counts.proven} not proven yet`,
   ];
   for (const row of report.uncovered.slice(0, 10)) lines.push(`  ← RULE GAP ${row.id} (${row.at}): ${quote(row.text)} — ${row.reason}`);
   if (report.uncovered.length > 10) lines.push(`  … and ${report.uncovered.length - 10} more rule gaps`);
@@ -158,7 +167,9 @@ export function formatRules(report: RuleCoverage): string {
       at = row.at;
       lines.push('', at);
     }
-    const how = row.checks.length > 0 ? `checks: ${row.checks.join(', ')}` : row.reason ? `${row.verdict}: ${row.reason}` : row.verdict;
+    const proof = row.proven ? 'proven' : 'not proven yet';
+    const how =
+      row.checks.length > 0 ? `checks: ${row.checks.join(', ')}; ${proof}` : row.reason ? `${row.verdict}: ${row.reason}` : row.verdict;
     lines.push(`  ${row.id.padEnd(34)} [${row.verdict}] ${quote(row.text)}`, `  ${''.padEnd(34)} ${how}`);
   }
   lines.push('', ...formatRuleSummary(report));
