@@ -18,6 +18,8 @@ import { sign, verifySignature } from '../../lib/signing.ts';
 import { manifestOf, PACKAGES, type PackageName } from '../../scripts/packages.ts';
 import { root } from '../../scripts/pipeline.ts';
 import { launchChromium } from '../browser/chromium.ts';
+import { requestHeader } from '../kit/fault-dsl.ts';
+import { startFaultProxy } from '../kit/fault-proxy.ts';
 import { type ReferenceTarget, startReferenceTarget, WRITER_KEY } from '../kit/reference-target.ts';
 import { createProject, installedPackages, machineNode, npmInstall, outsiderEnv, packAll, run, type Tarballs } from './outsider.ts';
 
@@ -414,6 +416,27 @@ describe('secmon-contract, the contract kit', () => {
     expect(tests).toBeGreaterThan(50);
     expect(junit).toMatch(/<testsuites [^>]*failures="0"/);
     expect(junit.match(/<testcase /g)).toHaveLength(tests);
+  }, 200_000);
+
+  it('npx secmon-contract fails a stand-in that compares If-Match weakly, shrinking to a sequence that names the rule', async () => {
+    const weak = await startFaultProxy(
+      reference.server.url,
+      requestHeader('if-match', (value) => value.replace(/^W\//, '')),
+    );
+    try {
+      const args = ['--base-url', weak.url, '--api-key', reference.kit.apiKey, '--read-key', reference.kit.readKey!];
+      const result = await run('npx', ['secmon-contract', ...args, '--cases', '8', '--rate-probe', 'skip', '--compressed-retries'], {
+        cwd: kitProject,
+        env: outsiderEnv(machineNode()),
+        timeoutMs: 180_000,
+      });
+      expect(result.code, result.output).toBe(1);
+      expect(result.output).toContain('check "model-sequences" failed (breaks rule idempotency-and-concurrency.3)');
+      expect(result.output).toMatch(/shortest failing sequence \(\d+ steps, seed \d+/);
+      expect(result.output).toContain('gate FAILED');
+    } finally {
+      await weak.close();
+    }
   }, 200_000);
 
   it('npx secmon-contract receiver passes the example receiver and fails one that accepts everything', async () => {
