@@ -33,3 +33,20 @@ describe('faults the model-based sequences catch', () => {
     }, 120_000);
   }
 });
+
+describe('a failure of model-sequences', () => {
+  it('is shrunk to the shortest sequence that still breaks the rule, printed step by step', async () => {
+    const weak = modelProofs().find((proof) => proof.rule === 'idempotency-and-concurrency.3')!;
+    const proxy = await startFaultProxy(reference.server.url, weak.fault);
+    try {
+      const run = await runKit({ ...reference.kit, baseUrl: proxy.url }, { only: (planned) => planned.check === 'model-sequences' });
+      const error = run.results[0]!.error!;
+      expect(error).toMatch(
+        /shortest failing sequence \(2 steps, seed \d+, after \d+ shrinks\):\n +1\. create policies #\d+.*\n +2\. (replace|delete) policies\[0\].* with If-Match \(weak tag\)\n/,
+      );
+      expect(error).toMatch(/failed at: (replace|delete) policies\[0\].* with If-Match \(weak tag\)/);
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
+});

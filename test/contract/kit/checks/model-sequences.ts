@@ -129,7 +129,7 @@ export async function modelSequences(ctx: KitContext, subject: string, check: st
   let sequences = 0;
   let steps = 0;
   let last: Real | undefined;
-  const property = fc.asyncProperty(fc.commands(commandArbitraries(), { maxCommands: MAX_COMMANDS, size: 'max' }), async (commands) => {
+  const runSequence = async (commands: Iterable<Cmd>) => {
     sequences++;
     const real: Real = {
       ctx,
@@ -152,7 +152,8 @@ export async function modelSequences(ctx: KitContext, subject: string, check: st
       steps += real.exchanges.length;
       await teardown(ctx, real);
     }
-  });
+  };
+  const property = fc.asyncProperty(fc.commands(commandArbitraries(), { maxCommands: MAX_COMMANDS, size: 'max' }), runSequence);
   const result = await fc.check(property, {
     seed: ctx.options.seed,
     numRuns: sequencesFor(cases),
@@ -161,22 +162,63 @@ export async function modelSequences(ctx: KitContext, subject: string, check: st
     markInterruptAsFailure: false,
   });
   if (result.failed) {
-    const error = result.errorInstance;
+    const ran = ranCommands(result.counterexample?.[0] ?? []);
+    // An opening sequence is not shrunk by fast-check (it has no generation context): drop steps one by one instead.
+    const shortest =
+      result.numShrinks > 0
+        ? { commands: ran, error: result.errorInstance, dropped: 0 }
+        : await minimise(ran, result.errorInstance, runSequence);
+    const error = shortest.error;
     const difference = error instanceof ModelDifference ? error.differences[0] : undefined;
-    const shrunk = String(result.counterexample?.[0] ?? '(no counterexample)').split(',');
     const requests = (last?.exchanges ?? []).slice(-4).map((e) => `${e.request.method} ${e.request.url} → ${e.status}`);
     const details = [
-      `shortest failing sequence (${shrunk.length} steps, seed ${result.seed}, after ${result.numShrinks} shrinks):`,
-      ...shrunk.map((step, i) => `  ${i + 1}. ${step.trim()}`),
+      `shortest failing sequence (${shortest.commands.length} steps, seed ${result.seed}, after ${result.numShrinks + shortest.dropped} shrinks):`,
+      ...shortest.commands.map((step, i) => `  ${i + 1}. ${String(step)}`),
       ...(error instanceof ModelDifference ? [`failed at: ${error.step}`] : []),
       'last requests of the failing sequence:',
       ...requests.map((line) => `  ${line}`),
       `replay: --seed ${ctx.options.seed} (fast-check path ${result.counterexamplePath ?? '?'})`,
     ];
-    if (difference) breach(subject, check, difference.rule, difference.message, [...(difference.details ?? []), ...details]);
+    if (difference)
+      breach(subject, check, difference.rule, difference.message, [...(difference.details ?? []), ...details], last?.exchanges.at(-1));
     throw new Error(
       `${subject}: a sequence failed outside the model's verdicts: ${error instanceof Error ? error.message : String(error)}\n${details.join('\n')}`,
     );
   }
   return { note: `${sequences} sequences, ${steps} requests, seed ${ctx.options.seed}` };
+}
+
+/** The commands a failing sequence ran: fast-check wraps generated ones (`cmd`, `hasRan`); an opening is the plain list. */
+function ranCommands(sequence: Iterable<Cmd>): Cmd[] {
+  const out: Cmd[] = [];
+  for (const item of sequence) {
+    const wrapped = item as Cmd & { cmd?: Cmd; hasRan?: boolean };
+    if (wrapped.cmd === undefined) out.push(item);
+    else if (wrapped.hasRan) out.push(wrapped.cmd);
+  }
+  return out;
+}
+
+const ruleOf = (error: unknown) => (error instanceof ModelDifference ? error.differences[0]?.rule : undefined);
+
+/** Drops each step whose absence still fails with the same rule; what is left is the shortest sequence found. */
+async function minimise(
+  commands: Cmd[],
+  error: unknown,
+  run: (commands: Iterable<Cmd>) => Promise<void>,
+): Promise<{ commands: Cmd[]; error: unknown; dropped: number }> {
+  let current = commands;
+  let failure = error;
+  for (let i = current.length - 1; i >= 0; i--) {
+    const without = current.filter((_, j) => j !== i);
+    const outcome = await run(without).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    if (outcome !== undefined && ruleOf(outcome) === ruleOf(error)) {
+      current = without;
+      failure = outcome;
+    }
+  }
+  return { commands: current, error: failure, dropped: commands.length - current.length };
 }
