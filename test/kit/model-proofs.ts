@@ -7,7 +7,7 @@ import { loadDocument } from '../../lib/document.ts';
 import { ruleOfField } from '../contract/kit/model/representation.ts';
 import type { RuleId } from '../contract/kit/rules/catalogue.ts';
 import { buildModel, schemaAt } from '../contract/kit/spec.ts';
-import { all, field, header, requestBody, requestHeader } from './fault-dsl.ts';
+import { all, field, header, requestBody, requestHeader, status } from './fault-dsl.ts';
 import type { Fault } from './fault-proxy.ts';
 
 const TWO_HOURS = 2 * 60 * 60 * 1000;
@@ -18,7 +18,10 @@ function localTimes(json: Record<string, unknown>): void {
     for (const name of ['created_at', 'updated_at']) if (name in item) item[name] = shifted(item[name]);
 }
 
-/** An implementation that keeps delivering to webhooks its clients disabled, while saying they are disabled. */
+/**
+ * An implementation that keeps delivering to webhooks its clients disabled, while saying they are
+ * disabled (and refusing, as it should, to raise a test event for one).
+ */
 function ignoresDisabling(): Fault {
   const disabled = new Set<string>();
   const rewrite = requestBody({ path: /^\/v1\/webhooks/ }, (json) => {
@@ -31,7 +34,14 @@ function ignoresDisabling(): Fault {
     for (const item of Array.isArray(json.data) ? (json.data as Record<string, unknown>[]) : [json])
       if (disabled.has(String(item.id))) item.enabled = false;
   });
-  return all(rewrite, shown);
+  const refusesRaise: Fault = {
+    response: (request, response) => {
+      if (request.method !== 'POST' || !request.path.startsWith('/_simulator/events') || request.body.length === 0) return undefined;
+      const target = (JSON.parse(request.body.toString('utf8')) as { webhook_id?: unknown }).webhook_id;
+      return disabled.has(String(target)) ? { ...response, status: 400 } : undefined;
+    },
+  };
+  return all(rewrite, shown, refusesRaise);
 }
 
 const NAMED: Record<string, { fault: Fault; rule: RuleId }> = {
@@ -69,6 +79,16 @@ const NAMED: Record<string, { fault: Fault; rule: RuleId }> = {
       delete json.webhook_id;
     }),
     rule: 'test-support-not-part-of-the-v1-contract.4',
+  },
+  'a targeted raise for a webhook that is disabled or not subscribed is accepted': {
+    fault: status({ method: 'POST', path: /^\/_simulator\/events/, status: 400 }, 202),
+    rule: 'test-support-not-part-of-the-v1-contract.4',
+  },
+  'a raised event ignores the data overrides it was given': {
+    fault: requestBody({ method: 'POST', path: /^\/_simulator\/events/ }, (json) => {
+      delete json.data;
+    }),
+    rule: 'test-support-not-part-of-the-v1-contract.3',
   },
   'events are still sent to a webhook disabled by its owner': { fault: ignoresDisabling(), rule: 'webhooks.2' },
 };

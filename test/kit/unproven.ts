@@ -59,7 +59,6 @@ export const NOT_YET_PROVEN: readonly RuleId[] = [
   'rotating-a-secret.4',
   'rotating-a-secret.5',
   'versioning.14',
-  'test-support-not-part-of-the-v1-contract.3',
   'listPolicies.1',
   'listPolicies.2',
   'listPolicies.3',

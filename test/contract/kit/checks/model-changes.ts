@@ -8,7 +8,7 @@ import { emit } from '../model/causes.ts';
 import type { Json } from '../model/facts.ts';
 import { judgeWalk } from '../model/listing.ts';
 import { breakFields, judgeInvalid } from '../model/problems.ts';
-import { raiseEvent } from '../raise.ts';
+import { raiseEvent, SIMULATOR_PATH } from '../raise.ts';
 import type { RuleId } from '../rules/catalogue.ts';
 import type { Cmd } from './model-commands.ts';
 import { applies, type Condition, command, conditioned, judged, pick, send, tagFor } from './model-commands.ts';
@@ -131,8 +131,21 @@ export function raise(index: number, type: number): Cmd {
     (state) => pick(state, 'webhooks', index) !== undefined,
     async (state, real) => {
       const hook = pick(state, 'webhooks', index)!;
-      if (hook.expected.enabled !== true || !(hook.expected.events as string[]).includes(event)) return;
       const data = { device_id: deviceId() };
+      if (hook.expected.enabled !== true || !(hook.expected.events as string[]).includes(event)) {
+        // A trigger command raises events its own way: only the simulator route promises this refusal.
+        if (real.ctx.options.triggerCommand) return;
+        const sent = await real.ctx.http.send({ method: 'POST', path: SIMULATOR_PATH, body: { event, data, webhook_id: hook.id } });
+        real.exchanges.push(sent);
+        if (sent.status === 404 || sent.status === 405 || sent.status === 400) return;
+        const why = hook.expected.enabled === true ? `not subscribed to ${event}` : 'disabled';
+        return judged(label, [
+          {
+            rule: 'test-support-not-part-of-the-v1-contract.4',
+            message: `raising ${event} for a webhook ${why} answered ${sent.status}, not 400`,
+          },
+        ]);
+      }
       const outcome = await raiseEvent(real.ctx, { event, webhookId: hook.id, data });
       if ('refused' in outcome) judged(label, [{ rule: 'test-support-not-part-of-the-v1-contract.4', message: outcome.refused }]);
       if ('raised' in outcome) emit(state, event, data, hook.id);

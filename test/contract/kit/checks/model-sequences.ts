@@ -111,6 +111,7 @@ function openings(): Cmd[][] {
       replace('findings', 0, 2, 'current'),
       replace('findings', 0, 0, 'none'),
       raise(0, 0),
+      raise(1, 1),
       raise(2, 2),
       replace('webhooks', 0, 1, 'none'),
       replace('webhooks', 2, 2, 'none'),

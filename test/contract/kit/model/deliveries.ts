@@ -54,14 +54,15 @@ function signedBy(delivery: SeenDelivery, secrets: string[]): boolean {
   });
 }
 
-/** Differences shown by the deliveries seen on the kit's webhooks, the missing ones included. */
-/** The rules deliveries are judged by: who gets an event, a targeted test event, the body signature. */
-const RULES: { reach: RuleId; target: RuleId; signature: RuleId } = {
+/** The rules deliveries are judged by: who gets an event, a targeted test event and its overrides, the body signature. */
+const RULES: { reach: RuleId; target: RuleId; raised: RuleId; signature: RuleId } = {
   reach: 'webhooks.2',
+  raised: 'test-support-not-part-of-the-v1-contract.3',
   target: 'test-support-not-part-of-the-v1-contract.4',
   signature: 'delivery-headers.1',
 };
 
+/** Differences shown by the deliveries seen on the kit's webhooks, the missing ones included. */
 export function judgeDeliveries(state: ModelState, seen: SeenDelivery[]): Difference[] {
   const rules = RULES;
   const ids = kitIds(state);
@@ -88,9 +89,10 @@ export function judgeDeliveries(state: ModelState, seen: SeenDelivery[]): Differ
         message: `a delivery to ${delivery.webhookId} has X-Service-Signature ${delivery.signature ?? '(none)'}, not signed with its secret`,
       });
   }
+  // A raised event must come with the overrides it was raised with; any other with the data its change fixes.
   for (const { webhookId, event } of owed(state, seen))
     out.push({
-      rule: rules.reach,
+      rule: event.targeted ? rules.raised : rules.reach,
       message: `${event.type} ${JSON.stringify(event.data)} never reached ${webhookId}, which was enabled and subscribed`,
     });
   return out;

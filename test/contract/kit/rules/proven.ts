@@ -22,6 +22,7 @@ export const PROVEN: readonly RuleId[] = [
   'delivery-and-retries.4',
   'rate-limits.5',
   'rotating-a-secret.1',
+  'test-support-not-part-of-the-v1-contract.3',
   'test-support-not-part-of-the-v1-contract.4',
   'createPolicy.2',
   'createPolicy.3',
