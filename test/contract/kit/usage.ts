@@ -25,7 +25,7 @@ export const OPTIONS: readonly OptionDoc[] = [
   { flags: '`--seed <n>`', text: 'seed of every generated case (default fixed, so runs repeat); a failure names the seed to repeat it' },
   {
     flags: '`--cases <n>`',
-    text: 'generated valid and invalid cases per operation, and the cap on repeats (bad values per parameter, filter values), default 24',
+    text: 'generated valid and invalid cases per operation, the cap on repeats (bad values per parameter, filter values), and twice the model-based sequences, default 24',
   },
   { flags: '`--time-budget <s>`', text: "fit the run into `s` seconds at the target's quota (see *Fitting a quota*)" },
   { flags: '`--rate-probe-max <n>`', text: 'use up the quota to provoke a 429 only if `RateLimit-Policy` `q` ≤ n (default 300)' },
