@@ -1,6 +1,6 @@
 // The gate as a user runs it: edit a copy of openapi/ (the sources, not the bundle), run
 // `node scripts/breaking/check.ts --source <copy>` with no other step, and read its exit code
-// and output. Each case is one edit the gate used to miss or that the issue names.
+// and output. Each case is one edit the gate used to miss.
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// What integrators trust a delivery by (issue 24), end to end on both stores: the Standard Webhooks
+// What integrators trust a delivery by, end to end on both stores: the Standard Webhooks
 // headers verify with the `standardwebhooks` library and X-Service-Signature with GitHub's
 // @octokit/webhooks-methods; a replaced secret keeps verifying for 24 hours; removing the secret
 // stops signing at once; a test event reaches only its webhook; invented keys get 429s.

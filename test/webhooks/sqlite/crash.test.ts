@@ -75,7 +75,7 @@ describe('crash safety', () => {
     const lost = [...created].filter((id) => !received.has(id));
     const afterRestart = receiver.receipts.slice(beforeKill);
     const resent = afterRestart.filter((receipt) => deliveryIdsBeforeKill.has(receipt.headers['x-service-delivery'] as string));
-    // The crash-test figures (reported in the issue's closing note).
+    // The crash-test figures, for whoever reports on delivery reliability.
     console.log(
       `crash test: ${EVENTS} events committed, ${beforeKill} requests before SIGKILL, ${afterRestart.length} after restart, ` +
         `${received.size} distinct events received, ${lost.length} lost, ${resent.length} resent after the crash, ` +
