@@ -30,9 +30,10 @@ import {
   problem,
   unknownQueryParameters,
 } from '../common/problems.ts';
-import { escapePointer, findRoute, loadDocument, type OpenApiDocument, operationRoutes, resolveRef } from '../lib/document.ts';
+import { findRoute, loadDocument, type OpenApiDocument, operationRoutes, resolveRef } from '../lib/document.ts';
 import { believable } from './believable.ts';
 import { etagOf, isListBody, pageOf } from './pages.ts';
+import { PRISM_ERRORS, parseViolations, prefersExample, rateLimitHeaders, toProblemError } from './prism-answers.ts';
 
 export interface ShimOptions {
   /** Prism's base URL; a promise while Prism is still starting (the shim binds its port first). */
@@ -50,12 +51,6 @@ export interface Shim {
   url: string;
   port: number;
   close(): Promise<void>;
-}
-
-interface PrismViolation {
-  location?: string[];
-  code?: string | number;
-  message?: string;
 }
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host']);
@@ -242,47 +237,6 @@ function parsed(body: Buffer): unknown {
   } catch {
     return undefined;
   }
-}
-
-const PRISM_ERRORS = 'https://stoplight.io/prism/errors#';
-
-// `Prefer: example=...` asks for a document example verbatim, even a 400 one.
-const prefersExample = (req: IncomingMessage) => /(^|[\s,;])example=/.test(String(req.headers.prefer ?? ''));
-
-function parseViolations(header: string | null): PrismViolation[] {
-  if (!header) return [];
-  try {
-    const parsed: unknown = JSON.parse(header);
-    return Array.isArray(parsed) ? (parsed as PrismViolation[]) : [];
-  } catch {
-    return [];
-  }
-}
-
-const LOCATION_PREFIX: Record<string, string> = { body: 'body', query: 'query', path: 'path', header: 'headers' };
-
-/** Prism's `{ location: ['request', 'body', 'name'], message }` → the document's `{ pointer, message }`. */
-export function toProblemError(violation: PrismViolation): ProblemDetail {
-  const [, where = 'body', ...rest] = violation.location ?? [];
-  const segments = [LOCATION_PREFIX[where] ?? where, ...rest].map(escapePointer);
-  const message = violation.message ?? 'is invalid';
-  const extra = violation.code === 'additionalProperties' ? /found '([^']+)'/.exec(message)?.[1] : undefined;
-  return extra !== undefined
-    ? { pointer: `/${[...segments, escapePointer(extra)].join('/')}`.slice(0, 512), message: 'is not a known field' }
-    : {
-        pointer: `/${segments.join('/')}`.slice(0, 512),
-        // "Request body property name must …" / "Request query parameter limit must …" → "must …"
-        message: message.replace(/^Request (body( property \S+)?|\w+ parameter \S+) /, '').slice(0, 1024),
-      };
-}
-
-function rateLimitHeaders(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of ['ratelimit', 'ratelimit-policy']) {
-    const value = headers.get(name);
-    if (value !== null) out[name] = value;
-  }
-  return out;
 }
 
 const ALLOWED_HEADERS = 'Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Prefer';
