@@ -1,5 +1,5 @@
 // A thin HTTP front for Prism that makes the mock answer where Prism does not follow the contract
-// (each case is listed in the README's "What the shim fixes in Prism"):
+// (each case is listed in docs/frontend.md, "What the shim fixes in Prism"):
 // - unknown query parameters get 400 (Prism ignores them);
 // - a body that is not JSON gets a `malformed-json` problem (Prism answers a non-problem body,
 //   stoplightio/prism#2664), and one over 1 MiB gets 413 (Prism has no size limit);

@@ -47,7 +47,7 @@ window.flow = async (apiUrl, key, staleHeaders) => {
   steps.push(['delete', removed.response.status]);
   return steps;
 };
-// Error states built the way the README teaches: ask the mock for a documented error with Prefer.
+// Error states built the way the frontend guide teaches: ask the mock for a documented error with Prefer.
 window.preferred = async (apiUrl, key, findingId) => {
   const answers = [];
   for (const [prefer, call] of [
