@@ -1,4 +1,4 @@
-// Every command the README and the guides under docs/ show, checked so none of them can drift:
+// Every command the README, the guides under docs/ and CONTRIBUTING.md show, checked so none drifts:
 // each `curl` to the reference server (localhost:3000) runs, in order, against one started as
 // `npm start` starts it (development mode, the development keys) and must get a 2xx (or the status
 // its comment names); each `npm start` is given its flags and environment and must configure; each

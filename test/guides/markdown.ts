@@ -7,8 +7,8 @@ import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '../..');
 
-/** The README and every guide under docs/, as paths from the repository's root. */
-export const GUIDES = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((name) => `docs/${name}`)];
+/** The README, every guide under docs/ and the contributors' guide, as paths from the repository's root. */
+export const GUIDES = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((name) => `docs/${name}`), 'CONTRIBUTING.md'];
 
 export interface ShellCommand {
   file: string;
