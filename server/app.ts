@@ -3,7 +3,7 @@
 // entry point is server/main.ts; tests use startServer (server.ts).
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { Logger } from 'pino';
-import type { Config } from './config.ts';
+import { type Config, ConfigError } from './config.ts';
 import { authenticate, requireScope } from './http/auth.ts';
 import { type AuthFailureThrottle, authFailureThrottle } from './http/auth-throttle.ts';
 import { parseJson, requireJson } from './http/body.ts';
@@ -73,6 +73,8 @@ function simulatorRouters(config: Config, anyKey: boolean): NonNullable<AppDeps[
 }
 
 export async function createApp(config: Config, deps: AppDeps = {}): Promise<SecmonApp> {
+  // A service that takes any token has no access control: never outside development.
+  if (deps.anyToken && config.mode !== 'development') throw new ConfigError('any token as a key exists only in development mode');
   const logger = deps.logger ?? createLogger(config.logLevel);
   const opened = deps.store ?? (await openStore(config.database, config.databaseTimeouts));
   // Every store error names the operation that met it in the log.

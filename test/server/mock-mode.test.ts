@@ -77,4 +77,10 @@ describe('the server assembled as the stateful mock', () => {
     expect(config).toMatchObject({ mode: 'development', database: ':memory:', port: 4010 });
     expect(config.corsOrigins.some((origin) => typeof origin !== 'string' && origin.test('https://app.example'))).toBe(true);
   });
+
+  it('refuses to take any token outside development mode', async () => {
+    await expect(startTestServer({ mode: 'production' }, { anyToken: true })).rejects.toThrow(
+      'any token as a key exists only in development mode',
+    );
+  });
 });
