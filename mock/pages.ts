@@ -2,7 +2,7 @@
 // cut them to `limit`, and page through them with cursors it mints itself, so a "load every page"
 // loop ends. A cursor it did not mint (the document's example cursor, say) gets the last page:
 // empty, with `next_cursor: null`.
-import { createHash } from 'node:crypto';
+import { etagOfBytes } from '../server/domain/etag.ts';
 
 export interface ListBody {
   data: Record<string, unknown>[];
@@ -33,5 +33,5 @@ export function pageOf(example: ListBody, query: URLSearchParams, filters: reado
   return { data: items.slice(offset, end), next_cursor: end < items.length ? `mock_${end}` : null };
 }
 
-/** A strong ETag of a representation, as the document's ETag header allows. */
-export const etagOf = (body: Buffer | string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+/** A strong ETag of a representation, as the document's ETag header allows (the server's own tag). */
+export const etagOf = (body: Uint8Array | string) => etagOfBytes(body);
