@@ -35,3 +35,17 @@ export function pageOf(example: ListBody, query: URLSearchParams, filters: reado
 
 /** A strong ETag of a representation, as the document's ETag header allows (the server's own tag). */
 export const etagOf = (body: Uint8Array | string) => etagOfBytes(body);
+
+/**
+ * The headers of a success answer that carries a resource (a body with an `id`), in place of the
+ * examples': the ETag of its own bytes, a create's `Location` naming its id, and never
+ * `Idempotent-Replayed` (a mock that keeps no keys never replays). Mutates and returns `headers`.
+ */
+export function itemHeaders(headers: Record<string, string>, status: number, path: string, payload: Uint8Array | string, body: unknown) {
+  const id = (body as { id?: unknown } | undefined)?.id;
+  if (status >= 300 || typeof id !== 'string') return headers;
+  delete headers['idempotent-replayed'];
+  headers.etag = etagOf(payload);
+  if (status === 201) headers.location = `${path.replace(/\/+$/, '')}/${id}`;
+  return headers;
+}
