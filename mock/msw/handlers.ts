@@ -31,9 +31,9 @@ export interface SecmonMsw {
   /** The handler of one operation, by operation id. */
   handler(operationId: OperationId): HttpHandler;
   /** A handler giving one documented answer for an operation (`server.use(mock.scenario('getPolicy', { code: 404 }))`). */
-  scenario<Op extends OperationId>(operationId: Op, choice: Scenario<Op>): HttpHandler;
+  scenario<Op extends OperationId>(operationId: Op, choice: NoInfer<Scenario<Op>>): HttpHandler;
   /** A handler answering one operation from a typed function of the validated request. */
-  override<Op extends OperationId>(operationId: Op, resolver: OverrideResolver<Op>): HttpHandler;
+  override<Op extends OperationId>(operationId: Op, resolver: NoInfer<OverrideResolver<Op>>): HttpHandler;
   /** Stateful mode: the seed back (every write forgotten). Stateless mode: nothing to forget. */
   reset(): void;
 }

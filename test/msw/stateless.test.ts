@@ -17,9 +17,11 @@ const server = setupServer(...mock.handlers);
 // The client takes the global fetch when it is made: after listen(), which is when MSW patches it.
 let api: ReturnType<typeof createSecmonClient>;
 const auth = { authorization: 'Bearer frontend-test-key' };
+/** Test bodies are checked field by field with expect. */
+const json = (response: Response): Promise<any> => response.json();
 
 beforeAll(() => {
-  server.listen({ onUnhandledRequest: 'error' });
+  server.listen({ onUnhandledFrame: 'error' });
   api = createSecmonClient({ baseUrl: BASE, apiKey: 'frontend-test-key', maxRetries: 0 });
 });
 afterEach(() => server.resetHandlers());
@@ -39,7 +41,7 @@ describe('every operation', () => {
     if (response.status === 204) return expect(await response.text()).toBe('');
     const schema = operation.responses.get(`${response.status} ${mediaTypeOf(response.headers.get('content-type'))}`);
     expect(schema).toBeDefined();
-    const body = await response.json();
+    const body = await json(response);
     expect(validator.validate(schema!.schemaPointer, body)).toEqual({ valid: true });
     if (response.status === 201) expect(response.headers.get('location')).toBe(`${operation.path}/${body.id}`);
     if (typeof body.id === 'string') expect(response.headers.get('etag')).toMatch(/^"[!#-~]+"$/);
@@ -81,7 +83,7 @@ describe('requests the service would refuse', () => {
   it('a malformed identifier, an unknown filter value, a missing key, text/plain and broken JSON each get their problem', async () => {
     const invalidId = await fetch(`${BASE}/v1/policies/not-an-id`, { headers: auth });
     expect(invalidId.status).toBe(400);
-    expect((await invalidId.json()).errors[0].pointer).toBe('/path/id');
+    expect((await json(invalidId)).errors[0].pointer).toBe('/path/id');
     const filter = await api.GET('/v1/findings', { params: { query: { status: 'closed' as never } } });
     expect(filter.error!.errors![0]!.pointer).toBe('/query/status');
     const anonymous = await fetch(`${BASE}/v1/findings`);
@@ -89,13 +91,13 @@ describe('requests the service would refuse', () => {
     expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer/);
     const text = await fetch(`${BASE}/v1/findings`, { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: 'hello' });
     expect(text.status).toBe(415);
-    expect((await text.json()).type).toBe('https://secmon.dev/problems/unsupported-media-type');
+    expect((await json(text)).type).toBe('https://secmon.dev/problems/unsupported-media-type');
     const broken = await fetch(`${BASE}/v1/findings`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
       body: '{"',
     });
-    expect((await broken.json()).type).toBe('https://secmon.dev/problems/malformed-json');
+    expect((await json(broken)).type).toBe('https://secmon.dev/problems/malformed-json');
     const unknown = await fetch(`${BASE}/v1/devices`, { headers: auth });
     expect(unknown.status).toBe(404);
     const method = await fetch(`${BASE}/v1/policies`, { method: 'PATCH', headers: auth });
@@ -109,12 +111,12 @@ describe('scenarios', () => {
   it('Prefer works as in the two server mocks: a status, a named example, and a 400 for one not documented', async () => {
     const missing = await fetch(`${BASE}/v1/policies/${id}`, { headers: { ...auth, prefer: 'code=404' } });
     expect(missing.status).toBe(404);
-    expect(await missing.json()).toMatchObject({ type: 'https://secmon.dev/problems/not-found', instance: `/v1/policies/${id}` });
+    expect(await json(missing)).toMatchObject({ type: 'https://secmon.dev/problems/not-found', instance: `/v1/policies/${id}` });
     const compliant = await fetch(`${BASE}/v1/policies/${id}`, { headers: { ...auth, prefer: 'example=compliant' } });
-    expect((await compliant.json()).compliance_status).toBe('compliant');
+    expect((await json(compliant)).compliance_status).toBe('compliant');
     const unknown = await fetch(`${BASE}/v1/policies/${id}`, { headers: { ...auth, prefer: 'code=418' } });
     expect(unknown.status).toBe(400);
-    expect((await unknown.json()).errors[0]).toMatchObject({ pointer: '/headers/Prefer', message: expect.stringContaining('code=404') });
+    expect((await json(unknown)).errors[0]).toMatchObject({ pointer: '/headers/Prefer', message: expect.stringContaining('code=404') });
   });
 
   it('per test: a 404, then a named example, then the default answer again after resetHandlers', async () => {
