@@ -124,13 +124,14 @@ async function run(target: Target, steps: Step[]): Promise<{ status: number; bod
         body: { url: URL_OF_HOOK, events: ['finding.created'], ...secret },
       });
     } else {
+      const listing = s as Extract<Step, { op: 'list' }>;
       const filter = {
         none: '',
         severity: '&severity=high',
-        status: s.collection === 'findings' ? '&status=open' : '',
-        enabled: s.collection === 'findings' ? '' : '&enabled=true',
-      }[s.filter];
-      response = await target.send(`/v1/${s.collection}?limit=100${filter}`, {});
+        status: listing.collection === 'findings' ? '&status=open' : '',
+        enabled: listing.collection === 'findings' ? '' : '&enabled=true',
+      }[listing.filter];
+      response = await target.send(`/v1/${listing.collection}?limit=100${filter}`, {});
     }
     const text = await response.text();
     const body = text === '' ? undefined : JSON.parse(text);
