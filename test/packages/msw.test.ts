@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPackage, packPackage } from '../../scripts/packages.ts';
 import { root } from '../../scripts/pipeline.ts';
 import { launchChromium } from '../browser/chromium.ts';
+import { expectRejectedAtMark } from './misuse.ts';
 import { createProject, installedPackages, npmInstall, run } from './outsider.ts';
 
 const devDependencies = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> })
@@ -66,15 +67,7 @@ describe('secmon-msw in a fresh frontend project', () => {
   const misuse = readdirSync(join(EXAMPLE, 'misuse')).filter((file) => file.endsWith('.ts'));
   let misuseRun: ReturnType<typeof tsc> | undefined;
   it.each(misuse)('rejects misuse/%s at its marked line, naming the culprit', async (file) => {
-    const lines = readFileSync(join(EXAMPLE, 'misuse', file), 'utf8').split('\n');
-    const marked = lines.findIndex((line) => line.includes('// error: '));
-    const culprit = lines[marked]!.split('// error: ')[1]!.trim();
-    const { code, output } = await (misuseRun ??= tsc('misuse/tsconfig.json'));
-    expect(code).not.toBe(0);
-    const errors = output.split('\n').filter((line) => line.startsWith(`misuse/${file}(`));
-    expect(errors, output).toHaveLength(1);
-    expect(errors[0]).toMatch(new RegExp(`^misuse/${file}\\(${marked + 1},\\d+\\): error TS\\d+`));
-    expect(errors[0]).toContain(culprit);
+    expectRejectedAtMark(join(EXAMPLE, 'misuse'), file, await (misuseRun ??= tsc('misuse/tsconfig.json')));
   });
 
   it('in Chromium, with the service worker from `msw init`, the stateful page lists findings, reports one and lists it', async () => {
