@@ -1,6 +1,6 @@
 // The stateful MSW handlers and the reference server's --mock mode behave alike: fast-check
-// generates sequences of requests (creates, reads, lists, full replacements with fresh and stale
-// ETags, life-cycle moves, deletes), each runs against both from their seed, and every answer's
+// generates sequences of requests (creates, some with a reused Idempotency-Key, reads, lists, full
+// replacements with fresh and stale ETags, life-cycle moves, deletes), each runs against both from their seed, and every answer's
 // status and body must agree once the ids each side minted and the timestamps are set aside.
 import fc from 'fast-check';
 import { getResponse } from 'msw';
@@ -18,8 +18,8 @@ const URL_OF_HOOK = 'https://hooks.example.com/secmon';
 
 type Collection = keyof typeof SEED;
 type Step =
-  | { op: 'create-policy'; severity: string; enabled: boolean }
-  | { op: 'create-finding'; policy: number | null; severity: string }
+  | { op: 'create-policy'; severity: string; enabled: boolean; key: string | null }
+  | { op: 'create-finding'; policy: number | null; severity: string; key: string | null }
   | { op: 'create-webhook'; secret: boolean }
   | { op: 'read' | 'delete'; collection: Collection; item: number; etag: 'none' | 'fresh' | 'stale' }
   | { op: 'replace-policy'; item: number; etag: 'none' | 'fresh' | 'stale' }
@@ -31,9 +31,11 @@ const index = fc.nat({ max: 20 });
 const etag = fc.constantFrom('none' as const, 'fresh' as const, 'stale' as const);
 const severity = fc.constantFrom('info', 'low', 'medium', 'high', 'critical');
 const collection = fc.constantFrom<Collection>('policies', 'findings', 'webhooks');
+// Few keys, so sequences retry a create (a replay) and reuse a key with another body (a 409).
+const key = fc.option(fc.constantFrom('key-1', 'key-2'), { nil: null });
 const step: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ op: fc.constant('create-policy' as const), severity, enabled: fc.boolean() }),
-  fc.record({ op: fc.constant('create-finding' as const), policy: fc.option(index, { nil: null }), severity }),
+  fc.record({ op: fc.constant('create-policy' as const), severity, enabled: fc.boolean(), key }),
+  fc.record({ op: fc.constant('create-finding' as const), policy: fc.option(index, { nil: null }), severity, key }),
   fc.record({ op: fc.constant('create-webhook' as const), secret: fc.boolean() }),
   fc.record({ op: fc.constantFrom('read' as const, 'delete' as const), collection, item: index, etag }),
   fc.record({ op: fc.constant('replace-policy' as const), item: index, etag }),
@@ -72,7 +74,7 @@ async function run(target: Target, steps: Step[]): Promise<{ status: number; bod
     return { [header]: (await target.send(path, {})).headers.get('etag') ?? '"none"' };
   };
   const remember = (list: Collection, response: Response, body: { id?: string }) => {
-    if (response.status !== 201 || !body.id) return;
+    if (response.status !== 201 || !body.id || created.includes(body.id)) return;
     ids[list].push(body.id);
     created.push(body.id);
   };
@@ -84,6 +86,7 @@ async function run(target: Target, steps: Step[]): Promise<{ status: number; bod
       response = await target.send('/v1/policies', {
         method: 'POST',
         body: { name: 'Generated policy', severity: s.severity, enabled: s.enabled },
+        headers: s.key === null ? {} : { 'idempotency-key': s.key },
       });
     } else if (s.op === 'create-finding') {
       list = 'findings';
@@ -91,6 +94,7 @@ async function run(target: Target, steps: Step[]): Promise<{ status: number; bod
       response = await target.send('/v1/findings', {
         method: 'POST',
         body: { title: 'Generated finding', severity: s.severity, device_id: DEVICE, ...policy },
+        headers: s.key === null ? {} : { 'idempotency-key': s.key },
       });
     } else if (s.op === 'create-webhook') {
       list = 'webhooks';

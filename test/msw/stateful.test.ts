@@ -109,6 +109,20 @@ describe('stateful mode', () => {
     expect(listed.data!.data.map((webhook) => webhook.id)).toContain(id);
   });
 
+  it('replays a create retried with its Idempotency-Key and refuses the key with another body', async () => {
+    const send = (name: string) =>
+      api.POST('/v1/policies', { body: { name, severity: 'low' }, params: { header: { 'Idempotency-Key': 'retry-1' } } });
+    const first = await send('Patch level');
+    const retry = await send('Patch level');
+    expect(retry.response.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.data).toEqual(first.data);
+    const reused = await send('Another name');
+    expect(reused.response.status).toBe(409);
+    expect(reused.error!.detail).toBe('The Idempotency-Key retry-1 was used with a different request body.');
+    const listed = await api.GET('/v1/policies', { params: { query: { limit: 100 } } });
+    expect(listed.data!.data.filter((policy) => policy.name === 'Patch level')).toHaveLength(1);
+  });
+
   it('Prefer asks for documented errors only (successes come from the state), as the server mock does', async () => {
     const [id] = seededIds('PolicyList');
     const gone = await fetch(`${BASE}/v1/policies/${id}`, { headers: { authorization: 'Bearer x', prefer: 'code=404' } });

@@ -8,6 +8,7 @@ import { ACTIVE_STATUSES } from '../../../server/domain/findings.ts';
 import type { PolicyRecord } from '../../../server/domain/policies.ts';
 import type { NewWebhook, StoredSecrets } from '../../../server/domain/webhooks.ts';
 import { seedRecords } from '../../../server/store/seed.ts';
+import type { Answer } from '../answer.ts';
 
 type Schemas = components['schemas'];
 
@@ -20,6 +21,8 @@ export interface Records {
   policies: Map<string, PolicyRecord>;
   findings: Map<string, Schemas['Finding']>;
   webhooks: Map<string, WebhookRecord>;
+  /** First answers of creates sent with an Idempotency-Key, by credentials and key. */
+  creates: Map<string, Answer & { fingerprint: string }>;
 }
 
 export function seeded(doc: OpenApiDocument): Records {
@@ -33,6 +36,7 @@ export function seeded(doc: OpenApiDocument): Records {
         { ...webhook, disabled_reason: null, secrets: { secret, previousSecret: null, previousSecretExpiresAt: null } },
       ]),
     ),
+    creates: new Map(),
   };
 }
 

@@ -1,7 +1,8 @@
 // The stateful mode: the 15 operations over an in-memory copy of the service's data, with the
 // reference server's own domain rules (server/domain/): replace semantics and defaults, the
 // finding life cycle and its `409`, a finding's policy link, `policy-in-use`, derived compliance,
-// secret rotation, ETags with If-Match / If-None-Match, keyset cursors. Only the storage differs.
+// secret rotation, ETags with If-Match / If-None-Match, keyset cursors, Idempotency-Key replays.
+// Only the storage differs.
 
 import { invalidPartsDetail, type ProblemKind, problem } from '../../../common/problems.ts';
 import type { components } from '../../../generated/schema.d.ts';
@@ -9,6 +10,7 @@ import type { OpenApiDocument } from '../../../lib/document.ts';
 import type { DomainError } from '../../../server/domain/errors.ts';
 import { etagOf, ifMatchSatisfied, ifNoneMatchHits } from '../../../server/domain/etag.ts';
 import { newFinding, policyLinkRefusal, updatedFinding } from '../../../server/domain/findings.ts';
+import { requestFingerprint, reusedKeyDetail } from '../../../server/domain/idempotency.ts';
 import { type IdPrefix, newId } from '../../../server/domain/ids.ts';
 import { deletionRefusal, newPolicy, replacedPolicy } from '../../../server/domain/policies.ts';
 import { newWebhook, replacedWebhook, rotatedSecrets } from '../../../server/domain/webhooks.ts';
@@ -66,8 +68,17 @@ export function statefulService(doc: OpenApiDocument): StatefulService {
         : refusal({ kind: 'validation', pointer: '/query/cursor', message: 'is not a cursor issued for this list and filters' });
     }
     if (id === undefined) {
+      const key = request.headers.get('idempotency-key');
+      const stored = key === null ? undefined : `${request.headers.get('authorization')} ${key}`;
+      const fingerprint = requestFingerprint(request.method, path, checked.body);
+      const first = stored === undefined ? undefined : records.creates.get(stored);
+      if (first && first.fingerprint !== fingerprint) return fail('idempotency-key-reused', reusedKeyDetail(key!));
+      if (first) return { ...first, headers: { ...first.headers, 'idempotent-replayed': 'true' } };
       const created = create(records, collection, newId(PREFIXES[collection], now.getTime()), checked.body, at);
-      return 'kind' in created ? refusal(created) : resource(201, views[collection](created.id) as { id: string });
+      if ('kind' in created) return refusal(created);
+      const answer = resource(201, views[collection](created.id) as { id: string });
+      if (stored !== undefined) records.creates.set(stored, { fingerprint, ...answer });
+      return answer;
     }
     const current = views[collection](id);
     if (current === undefined) return fail('not-found', `No ${NOUNS[collection]} has the id ${id}.`);
