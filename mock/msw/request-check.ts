@@ -52,7 +52,7 @@ const BEARER = /^Bearer\s+\S/i;
 
 export function requestChecker(doc: OpenApiDocument): (request: Request, bodyText: string) => Verdict {
   const validator = createSchemaValidator(doc);
-  const operations = listOperations(doc).map(({ path, method, operation }) => describe(doc, path, method, operation));
+  const operations = listOperations(doc).map(({ path, method, operation }) => operationOf(doc, path, method, operation));
   const wwwAuthenticate = String(resolveRef<OpenAPIV3_1.HeaderObject>(doc, { $ref: '#/components/headers/WWWAuthenticate' }).example);
 
   return (request, bodyText) => {
@@ -120,7 +120,7 @@ export function requestChecker(doc: OpenApiDocument): (request: Request, bodyTex
 
 const where = (location: string) => (location === 'header' ? 'headers' : location);
 
-function describe(doc: OpenApiDocument, path: string, method: string, operation: OpenAPIV3_1.OperationObject): Operation {
+function operationOf(doc: OpenApiDocument, path: string, method: string, operation: OpenAPIV3_1.OperationObject): Operation {
   const base = `#/paths/${escapePointer(path)}`;
   const declared = [
     ...(doc.paths?.[path]?.parameters ?? []).map((parameter, index) => [parameter, `${base}/parameters/${index}`] as const),
@@ -165,9 +165,11 @@ function schemaErrors(result: ReturnType<ReturnType<typeof createSchemaValidator
       if (extra !== undefined)
         return { pointer: `${prefix}${error.instancePath}/${escapePointer(extra)}`.slice(0, 512), message: 'is not a known field' };
       const missing = params.missingProperty;
+      // The server names the allowed values of an enum in its message; so does the mock.
+      const allowed = error.keyword === 'enum' ? `: ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}` : '';
       return {
         pointer: `${prefix}${error.instancePath}${missing === undefined ? '' : `/${escapePointer(missing)}`}`.slice(0, 512),
-        message: (error.message ?? 'is invalid').slice(0, 1024),
+        message: `${error.message ?? 'is invalid'}${allowed}`.slice(0, 1024),
       };
     });
 }

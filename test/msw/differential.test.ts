@@ -25,7 +25,8 @@ type Step =
   | { op: 'replace-policy'; item: number; etag: 'none' | 'fresh' | 'stale' }
   | { op: 'move-finding'; item: number; status: 'open' | 'in_progress' | 'resolved' | 'suppressed'; policy: number | null }
   | { op: 'replace-webhook'; item: number; secret: 'keep' | 'remove' | 'replace' }
-  | { op: 'list'; collection: Collection; filter: 'none' | 'severity' | 'status' | 'enabled' };
+  | { op: 'list'; collection: Collection; filter: 'none' | 'severity' | 'status' | 'enabled' }
+  | { op: 'invalid'; request: number };
 
 const index = fc.nat({ max: 20 });
 const etag = fc.constantFrom('none' as const, 'fresh' as const, 'stale' as const);
@@ -33,7 +34,20 @@ const severity = fc.constantFrom('info', 'low', 'medium', 'high', 'critical');
 const collection = fc.constantFrom<Collection>('policies', 'findings', 'webhooks');
 // Few keys, so sequences retry a create (a replay) and reuse a key with another body (a 409).
 const key = fc.option(fc.constantFrom('key-1', 'key-2'), { nil: null });
+// Requests the document refuses, each with several invalid parts at once.
+const INVALID: { path: string; method: string; body?: unknown }[] = [
+  { path: '/v1/findings', method: 'POST', body: { title: '', severity: 'urgent', device_id: 'nope', colour: 'red' } },
+  { path: '/v1/policies?limit=0&sort=name', method: 'GET' },
+  {
+    path: '/v1/policies/pol_01jbz1a2b3c4d5e6f7g8h9j0k1',
+    method: 'PUT',
+    body: { name: 'x'.repeat(200), severity: 'low', frameworks: [{}] },
+  },
+  { path: '/v1/webhooks', method: 'POST', body: { url: 'not a url', events: [] } },
+  { path: '/v1/findings/fnd_bad', method: 'GET' },
+];
 const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({ op: fc.constant('invalid' as const), request: fc.nat({ max: INVALID.length - 1 }) }),
   fc.record({ op: fc.constant('create-policy' as const), severity, enabled: fc.boolean(), key }),
   fc.record({ op: fc.constant('create-finding' as const), policy: fc.option(index, { nil: null }), severity, key }),
   fc.record({ op: fc.constant('create-webhook' as const), secret: fc.boolean() }),
@@ -127,6 +141,9 @@ async function run(target: Target, steps: Step[]): Promise<{ status: number; bod
         method: 'PUT',
         body: { url: URL_OF_HOOK, events: ['finding.created'], ...secret },
       });
+    } else if (s.op === 'invalid') {
+      const { path, method, body } = INVALID[s.request]!;
+      response = await target.send(path, { method, body });
     } else {
       const listing = s as Extract<Step, { op: 'list' }>;
       const filter = {
