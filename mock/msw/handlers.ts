@@ -28,8 +28,6 @@ export interface SecmonMswOptions {
 export interface SecmonMsw {
   /** Every operation's handler, plus the 404/405 of any other `/v1` request: `setupServer(...mock.handlers)`. */
   handlers: HttpHandler[];
-  /** The handler of one operation, by operation id. */
-  handler(operationId: OperationId): HttpHandler;
   /** A handler giving one documented answer for an operation (`server.use(mock.scenario('getPolicy', { code: 404 }))`). */
   scenario<Op extends OperationId>(operationId: Op, choice: NoInfer<Scenario<Op>>): HttpHandler;
   /** A handler answering one operation from a typed function of the validated request. */
@@ -72,13 +70,8 @@ export function createSecmonMsw(options: SecmonMswOptions = {}): SecmonMsw {
     if (!operation) throw new TypeError(`secmon-msw: the document has no operation ${String(operationId)}`);
     return http[operation.method as 'get'](`${base}${operation.path.replace(/\{([^}]+)\}/g, ':$1')}`, answering(respond));
   };
-  const ids = [...operations.keys()];
-  const own = new Map(ids.map((id) => [id, route(id, byDefault)]));
-  const fallback = http.all(`${base}/v1/*`, answering(byDefault));
-
   return {
-    handlers: [...own.values(), fallback],
-    handler: (operationId) => own.get(operationId) ?? route(operationId, byDefault),
+    handlers: [...[...operations.keys()].map((id) => route(id, byDefault)), http.all(`${base}/v1/*`, answering(byDefault))],
     scenario: (operationId, choice) => {
       const { code, example } = choice as { code?: number; example?: string };
       const preference = { ...(code === undefined ? {} : { code: String(code) }), ...(example === undefined ? {} : { example }) };
