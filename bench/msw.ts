@@ -1,4 +1,4 @@
-// `node bench/msw.ts` — answers per second of the three frontend mocks on this machine, as a
+// `npm run bench:msw` — answers per second of the three frontend mocks on this machine, as a
 // frontend's test code sees them: the same fetch loop (10 requests in flight, for BENCH_DURATION
 // seconds after a one-second warm-up) against secmon-msw's handlers in this process (msw/node,
 // stateless and stateful), the Prism mock (`secmon-mock`, with its contract shim) and the
