@@ -32,7 +32,7 @@ import {
 } from '../common/problems.ts';
 import { findRoute, loadDocument, type OpenApiDocument, operationRoutes, resolveRef } from '../lib/document.ts';
 import { believable } from './believable.ts';
-import { etagOf, isListBody, pageOf } from './pages.ts';
+import { isListBody, itemHeaders, pageOf } from './pages.ts';
 import { PRISM_ERRORS, parseViolations, prefersExample, rateLimitHeaders, toProblemError } from './prism-answers.ts';
 
 export interface ShimOptions {
@@ -177,13 +177,8 @@ export function startShim(options: ShimOptions): Promise<Shim> {
     }
     if (options.dynamic && answer.status < 300 && json !== undefined && !isProblem)
       payload = Buffer.from(JSON.stringify(believable(parsed(payload))));
-    const id = (json as { id?: unknown } | undefined)?.id;
-    if (answer.status < 300 && typeof id === 'string' && !isProblem) {
-      // Prism copies the header's example (`true`) onto every create; a mock that keeps no keys never replays.
-      delete out['idempotent-replayed'];
-      out.etag = etagOf(payload);
-      if (answer.status === 201) out.location = `${url.pathname.replace(/\/+$/, '')}/${id}`;
-    }
+    // Prism copies the header examples (`Idempotent-Replayed: true`, one ETag) onto every answer.
+    if (!isProblem) itemHeaders(out, answer.status, url.pathname, payload, json);
     send(res, answer.status, out, isProblem && !prefersExample(req) ? withInstance(payload, instance) : payload);
   }
 

@@ -7,6 +7,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { listOperations, type OpenApiDocument, resolveRef } from '../lib/document.ts';
 import { withCodeSamples } from './docs/code-samples.ts';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
@@ -31,12 +33,14 @@ export interface GeneratedPaths {
   yaml: string;
   json: string;
   types: string;
+  answers: string;
 }
 
 export const generatedIn = (dir: string): GeneratedPaths => ({
   yaml: join(dir, 'openapi.yaml'),
   json: join(dir, 'openapi.json'),
   types: join(dir, 'schema.d.ts'),
+  answers: join(dir, 'answers.ts'),
 });
 
 export function lint(): string {
@@ -58,6 +62,34 @@ export function generateTypes(out: GeneratedPaths): void {
   // Without --default-non-nullable=false, fields that merely have a default (enabled, frameworks)
   // would become required in request types.
   run(OPENAPI_TS, [out.yaml, '-o', out.types, '--default-non-nullable=false']);
+}
+
+/**
+ * The documented answers as a literal TypeScript table (operation id → method, path, and per
+ * status the names of its examples), so the MSW handlers' scenarios are checked by the compiler:
+ * openapi-typescript's types carry neither operation paths by id nor example names.
+ */
+export function generateAnswers(out: GeneratedPaths): void {
+  const doc = JSON.parse(readFileSync(out.json, 'utf8')) as OpenApiDocument;
+  const table = Object.fromEntries(
+    listOperations(doc).map(({ path, method, operation }) => [
+      operation.operationId!,
+      {
+        method,
+        path,
+        responses: Object.fromEntries(
+          Object.entries(operation.responses ?? {}).map(([status, response]) => [
+            status,
+            Object.values(resolveRef<OpenAPIV3_1.ResponseObject>(doc, response).content ?? {}).flatMap((media) =>
+              Object.keys(media.examples ?? {}),
+            ),
+          ]),
+        ),
+      },
+    ]),
+  );
+  const header = '// Generated from openapi.json by scripts/pipeline.ts (npm run generate); do not edit.\n';
+  writeFileSync(out.answers, `${header}export const OPERATIONS = ${JSON.stringify(table, null, 2)} as const;\n`);
 }
 
 /**
@@ -120,6 +152,7 @@ if (import.meta.main) {
     generate: () => {
       bundle(committed);
       generateTypes(committed);
+      generateAnswers(committed);
     },
     docs: () => {
       bundle(committed);

@@ -19,6 +19,7 @@ import { manifestOf, PACKAGES, type PackageName } from '../../scripts/packages.t
 import { root } from '../../scripts/pipeline.ts';
 import { launchChromium } from '../browser/chromium.ts';
 import { type ReferenceTarget, startReferenceTarget, WRITER_KEY } from '../kit/reference-target.ts';
+import { expectRejectedAtMark } from './misuse.ts';
 import { createProject, installedPackages, machineNode, npmInstall, outsiderEnv, packAll, run, type Tarballs } from './outsider.ts';
 
 const document = loadDocument();
@@ -78,7 +79,8 @@ describe('every package', () => {
   });
 
   it.each(NAMES)('%s: the built code imports only node: built-ins and declared dependencies', (name) => {
-    const declared = new Set(Object.keys(manifestOf(name).dependencies ?? {}));
+    const manifest = manifestOf(name);
+    const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
     const dist = join(root, PACKAGES[name].dir, 'dist');
     const files = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'));
     const specifiers = files.flatMap((file) =>
@@ -261,16 +263,7 @@ console.log(JSON.stringify({ node: process.version, event, cost_centre: data.cos
 
     let misuse: ReturnType<typeof tsc> | undefined;
     it.each(files)('rejects %s at its marked line, naming the culprit', async (file) => {
-      const lines = readFileSync(join(misuseDir, file), 'utf8').split('\n');
-      const marked = lines.findIndex((line) => line.includes('// error: '));
-      expect(marked).toBeGreaterThanOrEqual(0);
-      const culprit = lines[marked]!.split('// error: ')[1]!.trim();
-      const { code, output } = await (misuse ??= tsc('misuse/tsconfig.json'));
-      expect(code).not.toBe(0);
-      const errors = output.split('\n').filter((line) => line.startsWith(`misuse/${file}(`));
-      expect(errors, output).toHaveLength(1);
-      expect(errors[0]).toMatch(new RegExp(`^misuse/${file}\\(${marked + 1},\\d+\\): error TS\\d+`));
-      expect(errors[0]).toContain(culprit);
+      expectRejectedAtMark(misuseDir, file, await (misuse ??= tsc('misuse/tsconfig.json')));
     });
   });
 
