@@ -7,7 +7,7 @@
 //   --revision <file>  compare this bundle (JSON or YAML) instead of bundling the sources
 //   --base <file>      the released document to compare against
 //   --format <f>       text (default), json (for tools) or markdown (a changelog with the additions)
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,25 +15,14 @@ import { parse as parseYaml } from 'yaml';
 import type { OpenApiDocument } from '../../lib/document.ts';
 import { bundleTo, root } from '../pipeline.ts';
 import { type ChangeReport, compareReleases } from './compare.ts';
+import { newestRelease } from './releases.ts';
 import { FORMATS, type Format, formatJson, formatMarkdown, formatText, type ReportContext } from './report.ts';
 
 export const defaultSource = join(root, 'openapi');
 
-export const readDocument = (path: string) => parseYaml(readFileSync(path, 'utf8')) as OpenApiDocument;
+export { newestRelease };
 
-/** The released document with the highest version, compared numerically (v1.10.0 is newer than v1.9.0). */
-export function newestRelease(releases: string): string {
-  const version = (name: string) => (name.match(/\d+/g) ?? []).map(Number);
-  const newer = (a: number[], b: number[]) => {
-    for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) - (b[i] ?? 0);
-    return 0;
-  };
-  const names = readdirSync(releases)
-    .filter((name) => /\.(json|ya?ml)$/.test(name))
-    .sort((a, b) => newer(version(b), version(a)));
-  if (names.length === 0) throw new Error(`no released document in ${releases}`);
-  return join(releases, names[0]!);
-}
+export const readDocument = (path: string) => parseYaml(readFileSync(path, 'utf8')) as OpenApiDocument;
 
 /** The sources in `source` bundled as they are now, through the same pipeline as `npm run bundle`. */
 export function bundleSources(source: string): OpenApiDocument {

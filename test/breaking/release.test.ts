@@ -39,11 +39,11 @@ function gate(args: string[]): Promise<{ status: number | null; stdout: string; 
 }
 
 describe('the released document', () => {
-  it('is the newest under openapi/releases/: v1.0.0, with its 15 operations and 6 events', () => {
+  it('is the newest under openapi/releases/: v1.1.0, with its 15 operations and 6 events', () => {
     const path = newestRelease(join(defaultSource, 'releases'));
     const release = readDocument(path);
-    expect(path.endsWith('v1.0.0.json')).toBe(true);
-    expect(release.info.version).toBe('1.0.0');
+    expect(path.endsWith('v1.1.0.json')).toBe(true);
+    expect(release.info.version).toBe('1.1.0');
     expect(listOperations(release)).toHaveLength(15);
     expect(listWebhookOperations(release)).toHaveLength(6);
   });
@@ -53,7 +53,7 @@ describe.concurrent('npm run check:breaking on edited sources', () => {
   it('passes the sources as they are, saying what it compared', async () => {
     const result = await gate([]);
     expect(result.stderr).toBe('');
-    expect(result.stdout).toBe('check:breaking: no breaking change in openapi/ (bundled now) against openapi/releases/v1.0.0.json\n');
+    expect(result.stdout).toBe('check:breaking: no breaking change in openapi/ (bundled now) against openapi/releases/v1.1.0.json\n');
     expect(result.status).toBe(0);
   });
 
