@@ -6,7 +6,8 @@
 // else differs in the contract that no rule explains (counted as a new obligation, to be safe).
 
 import { escapePointer, type OpenApiDocument } from '../../lib/document.ts';
-import { documentSentences, type Sentence } from '../../test/contract/kit/rules/sentences.ts';
+import { diffSentences } from '../../test/contract/kit/rules/sentence-diff.ts';
+import { documentSentences } from '../../test/contract/kit/rules/sentences.ts';
 import type { ChangeReport } from './compare.ts';
 import type { Change } from './model.ts';
 
@@ -26,54 +27,22 @@ export const BUMPS: readonly Bump[] = ['none', 'patch', 'minor', 'major'];
 const DOCUMENTATION = [/^#\/servers(\/|$)/, /^#\/tags(\/|$)/, /^#\/info\/(?!version$)/, /^#\/externalDocs(\/|$)/];
 const IGNORED_KEYS = new Set(['description', 'summary', 'example', 'examples']);
 
-const words = (text: string) => new Set(text.toLowerCase().match(/[a-z0-9_-]+/g) ?? []);
-function similarity(a: string, b: string): number {
-  const [x, y] = [words(a), words(b)];
-  const shared = [...x].filter((word) => y.has(word)).length;
-  return shared / Math.max(1, new Set([...x, ...y]).size);
-}
-// Below this share of common words, a sentence that left and one that arrived are two rules, not one reworded.
-const SAME_RULE = 0.5;
-// What a rule is made of beyond its wording: code spans (headers, fields, values) and numbers.
-const terms = (text: string) => new Set([...(text.match(/`[^`]+`/g) ?? []), ...(text.match(/\d[\d,.]*/g) ?? [])]);
-
-/**
- * Description sentences that arrived, left or were reworded. A sentence found anywhere in both
- * documents is unchanged (moved, or its parameter renumbered). Of the rest, within one description,
- * a sentence that left is paired with the most similar one that arrived: it is reworded when they
- * share most words and the new one names no header, value or number the old one did not, and a
- * changed rule (a new obligation) otherwise.
- */
+/** Description sentences that arrived, left, were reworded or changed (rules/sentence-diff.ts says how they are told apart). */
 export function sentenceChanges(base: OpenApiDocument, revision: OpenApiDocument): ImplementationChange[] {
-  const [old, current] = [documentSentences(base), documentSentences(revision)];
-  const unmatched = (from: Sentence[], other: Sentence[]) => {
-    const pool = other.map((s) => s.text);
-    return from.filter((s) => {
-      const i = pool.indexOf(s.text);
-      if (i >= 0) pool.splice(i, 1);
-      return i < 0;
-    });
-  };
-  const [left, arrived] = [unmatched(old, current), unmatched(current, old)];
-  const changes: ImplementationChange[] = [];
-  for (const gone of left) {
-    const candidates = arrived.filter((s) => s.at === gone.at);
-    const best = candidates.map((s) => [similarity(gone.text, s.text), s] as const).sort((a, b) => b[0] - a[0])[0];
-    if (!best || best[0] < SAME_RULE) {
-      changes.push({ impact: 'removed obligation', pointer: gone.at, message: `the sentence "${gone.text}" was removed` });
-      continue;
-    }
-    arrived.splice(arrived.indexOf(best[1]), 1);
-    const before = terms(gone.text);
-    const added = [...terms(best[1].text)].filter((term) => !before.has(term));
-    changes.push(
-      added.length === 0
-        ? { impact: 'reworded', pointer: gone.at, message: `"${gone.text}" now reads "${best[1].text}"` }
-        : { impact: 'new obligation', pointer: gone.at, message: `a rule sentence changed, adding ${added.join(', ')}: "${best[1].text}"` },
-    );
-  }
-  for (const s of arrived) changes.push({ impact: 'new obligation', pointer: s.at, message: `a new rule sentence: "${s.text}"` });
-  return changes;
+  const { matches, removed } = diffSentences(documentSentences(base), documentSentences(revision));
+  const gone = removed.map(
+    (s): ImplementationChange => ({ impact: 'removed obligation', pointer: s.at, message: `the sentence "${s.text}" was removed` }),
+  );
+  const arrived = matches.flatMap(({ sentence, fate, from, added }): ImplementationChange[] => {
+    if (fate === 'same') return [];
+    if (fate === 'reworded') return [{ impact: 'reworded', pointer: sentence.at, message: `"${from!.text}" now reads "${sentence.text}"` }];
+    const message =
+      fate === 'changed'
+        ? `a rule sentence changed, adding ${added!.join(', ')}: "${sentence.text}"`
+        : `a new rule sentence: "${sentence.text}"`;
+    return [{ impact: 'new obligation', pointer: sentence.at, message }];
+  });
+  return [...gone, ...arrived];
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
