@@ -85,8 +85,8 @@ describe('fitting the quota', () => {
       events: 'skip',
     });
     const result = await runCheck(ctx, {
-      id: 'stub › two-requests',
-      check: 'two-requests',
+      id: 'stub › success-response',
+      check: 'success-response',
       subjects: ['stub'],
       exercisesSuccess: true,
       run: async (c) => {

@@ -1,6 +1,7 @@
 // What every check gets: the target, the document model, Ajv, the generators, an HTTP client,
 // fixtures (existing resources in the stateful profile, generated ids in the stateless one), the
 // loopback receiver, and `expect`, which turns a non-conforming exchange into a ContractViolation.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { loadDocument, type OpenApiDocument } from '../../../lib/document.ts';
 import { createSchemaValidator, type SchemaValidator } from '../../../lib/schema-validator.ts';
 import { createCases } from './cases.ts';
@@ -8,7 +9,7 @@ import { createGenerator, type Mutation, samples } from './generate.ts';
 import { createHttpClient, type Exchange, type HttpClient, type RequestSpec } from './http.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
 import { buildModel, type ContractModel, type OperationModel, type ResourceModel } from './spec.ts';
-import { ContractViolation, conformance, sentBodyValidator, type Violation } from './verify.ts';
+import { ContractViolation, conformance, type Discrepancy, sentBodyValidator } from './verify.ts';
 
 export type Profile = 'stateful' | 'stateless';
 
@@ -70,6 +71,11 @@ export interface KitContext {
   http: HttpClient;
   /** Every exchange of the run so far, whoever sent it (the response audit reads them). */
   exchanges: Exchange[];
+  /**
+   * Runs `work` with every exchange it causes, at any depth and also after it returns (a probe it
+   * started), appended to `log`, and the creation of each fixture it uses: what a failure replays.
+   */
+  recording<T>(log: Exchange[], work: () => T): T;
   receiver(): Promise<Receiver>;
   /** An id for the item path of a resource: an existing resource (stateful) or a valid made-up one. */
   fixture(resource: ResourceModel, fresh?: boolean): Promise<string>;
@@ -128,16 +134,22 @@ export function createKitContext(options: KitOptions): KitContext {
     ...(options.onWait ? { onWait: options.onWait } : {}),
   });
   const exchanges: Exchange[] = [];
+  const logs = new AsyncLocalStorage<Exchange[]>();
+  const record = (exchange: Exchange) => {
+    const log = logs.getStore();
+    if (log && !log.includes(exchange)) log.push(exchange);
+  };
   const sendAndKeep = http.send;
   http.send = async (spec) => {
     const exchange = await sendAndKeep(spec);
     exchanges.push(exchange);
+    record(exchange);
     return exchange;
   };
   const stateful = options.profile === 'stateful';
   const created: { resource: ResourceModel; id: string }[] = [];
   let closing = false;
-  const fixtures = new Map<string, Promise<string>>();
+  const fixtures = new Map<string, Promise<{ id: string; exchange: Exchange }>>();
   let receiver: Promise<Receiver> | undefined;
   const getReceiver = () => (receiver ??= startReceiver(options.receiverListen ?? { host: '127.0.0.1', port: 0 }, options.receiverUrl));
   const sinkUrl = async () => (settings.events === 'skip' && !options.receiverUrl ? NOWHERE : (await getReceiver()).url);
@@ -209,14 +221,17 @@ export function createKitContext(options: KitOptions): KitContext {
     if (fresh) return create(resource, 'fixture').then((result) => result.id);
     let pending = fixtures.get(resource.name);
     if (!pending) {
-      pending = create(resource, 'fixture').then((result) => result.id);
+      pending = create(resource, 'fixture');
       fixtures.set(resource.name, pending);
     }
-    return pending;
+    return pending.then((result) => {
+      record(result.exchange);
+      return result.id;
+    });
   }
 
   function expectOn(op: OperationModel, check: string, exchange: Exchange, expected: Expected, note?: string) {
-    const violations: Violation[] = conformance(sentValidator, op, exchange);
+    const violations: Discrepancy[] = conformance(sentValidator, op, exchange);
     const ok =
       'statuses' in expected
         ? expected.statuses.includes(exchange.status)
@@ -273,6 +288,7 @@ export function createKitContext(options: KitOptions): KitContext {
     sentValidator,
     http,
     exchanges,
+    recording: (log, work) => logs.run(log, work),
     receiver: getReceiver,
     fixture,
     create,

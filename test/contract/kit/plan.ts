@@ -31,7 +31,7 @@ export type CheckRun = (ctx: KitContext) => Promise<'passed' | { skipped: string
 export interface PlannedCheck {
   /** Unique within the plan: `<first subject> › <check>`. */
   id: string;
-  check: string;
+  check: CheckName;
   /** Labels of the operations or webhooks this check covers; the first is the one it is filed under. */
   subjects: string[];
   /** The check verifies a success response or a delivery (what the coverage gate requires). */
@@ -96,11 +96,13 @@ export const CHECKS = [
   'response-audit',
 ] as const;
 
+export type CheckName = (typeof CHECKS)[number];
+
 const STATELESS = 'stateless profile: needs a target that keeps state';
 
 /** Adds a check to the plan, filed under its first subject; `skip` plans it as skipped with the reason. */
 type AddCheck = (
-  check: string,
+  check: CheckName,
   subjects: string[],
   exercisesSuccess: boolean,
   run: CheckRun,

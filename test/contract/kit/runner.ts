@@ -5,16 +5,28 @@ import { foreignDeliveries } from './checks/event-run.ts';
 import { createKitContext, type KitContext, type KitOptions } from './context.ts';
 import { type Coverage, coverage, formatCoverage } from './coverage.ts';
 import { describeForeign, type ForeignWebhook, foreignSubscribers } from './foreign.ts';
+import type { Exchange } from './http.ts';
 import { type PlannedCheck, planChecks } from './plan.ts';
 import type { CheckResult, KnownLimit } from './results.ts';
 import { traceFailure } from './rules/trace.ts';
 import type { ContractModel } from './spec.ts';
+import { ContractViolation } from './verify.ts';
+import { describeError, violationsOf } from './violation.ts';
 
 export function plannedSkip(planned: PlannedCheck): CheckResult {
   return { ...describe(planned), outcome: 'skipped', reason: planned.skip!, ms: 0 };
 }
 
-export async function runCheck(ctx: KitContext, planned: PlannedCheck, knownLimits: KnownLimit[] = []): Promise<CheckResult> {
+/**
+ * Runs one planned check; `log` collects the exchanges it causes (those of its `prepare` too, when
+ * that ran with the same log), which its violations carry.
+ */
+export async function runCheck(
+  ctx: KitContext,
+  planned: PlannedCheck,
+  knownLimits: KnownLimit[] = [],
+  log: Exchange[] = [],
+): Promise<CheckResult> {
   if (planned.skip) return plannedSkip(planned);
   const limit = knownLimits.find((l) => l.check === planned.check && (l.subject === '*' || planned.subjects.includes(l.subject)));
   const started = performance.now();
@@ -31,7 +43,7 @@ export async function runCheck(ctx: KitContext, planned: PlannedCheck, knownLimi
     };
   };
   try {
-    const result = await planned.run(ctx);
+    const result = await ctx.recording(log, () => planned.run(ctx));
     if (result && typeof result === 'object' && 'skipped' in result) {
       return { ...describe(planned), outcome: 'skipped', reason: result.skipped, ...(result.gate ? { gate: result.gate } : {}), ...cost() };
     }
@@ -46,19 +58,12 @@ export async function runCheck(ctx: KitContext, planned: PlannedCheck, knownLimi
     }
     return { ...describe(planned), outcome: 'passed', ...note, ...cost() };
   } catch (error) {
-    const message = traceFailure(
-      planned.check,
-      error instanceof Error ? (error.name === 'ContractViolation' ? error.message : `${planned.id}: ${messageOf(error)}`) : String(error),
-    );
-    if (limit) return { ...describe(planned), outcome: 'known-limit', reason: limit.reason, error: message, ...cost() };
-    return { ...describe(planned), outcome: 'failed', error: message, ...cost() };
+    const violations = violationsOf(planned.check, error, log);
+    const report = error instanceof ContractViolation ? error.message : `${planned.id}: ${describeError(error)}`;
+    const failure = { error: traceFailure(planned.check, report, violations), violations, ...cost() };
+    if (limit) return { ...describe(planned), outcome: 'known-limit', reason: limit.reason, ...failure };
+    return { ...describe(planned), outcome: 'failed', ...failure };
   }
-}
-
-/** An error as one line per cause, without stack frames: they would point into the kit, not the target. */
-function messageOf(error: Error): string {
-  const cause = error.cause instanceof Error ? `\n  caused by: ${messageOf(error.cause)}` : '';
-  return `${error.message}${cause}`;
 }
 
 function describe(planned: PlannedCheck) {
@@ -167,7 +172,8 @@ export async function runKit(options: KitOptions, selection: RunSelection = {}):
   });
   let interrupted = false;
   let leftovers: string[];
-  for (const planned of plan) if (!planned.skip) planned.prepare?.(ctx);
+  const logs = new Map(plan.map((planned) => [planned.id, [] as Exchange[]]));
+  for (const planned of plan) if (!planned.skip && planned.prepare) ctx.recording(logs.get(planned.id)!, () => planned.prepare!(ctx));
   try {
     for (const planned of plan) {
       // Stopped between checks: the next one is not started.
@@ -176,7 +182,7 @@ export async function runKit(options: KitOptions, selection: RunSelection = {}):
         break;
       }
       ctx.options.cases = budget.casesFor(planned);
-      const result = await Promise.race([runCheck(ctx, planned, selection.knownLimits), aborted]);
+      const result = await Promise.race([runCheck(ctx, planned, selection.knownLimits, logs.get(planned.id)), aborted]);
       if (result === 'aborted') {
         interrupted = true;
         break;

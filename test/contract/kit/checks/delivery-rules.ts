@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KitContext } from '../context.ts';
 import type { Delivery, Responder } from '../receiver.ts';
+import type { RuleId } from '../rules/catalogue.ts';
 import { ContractViolation } from '../verify.ts';
 import {
   bodyWith,
@@ -163,7 +164,7 @@ export async function deliverySemantics(ctx: KitContext, check: string): Promise
   const waited = await a!.waitFor(expected, 'the expected deliveries');
   const grace = (await a!.waitFor(() => false, 'deliveries that must not come', GRACE_MS)).waitedMs;
   const waitedNote = `the kit waited ${waited.waitedMs} ms for the expected deliveries, then ${grace} ms for ones that must not come`;
-  const fail = (subject: string, rule: string, message: string) => breach(subject, check, rule, message, [waitedNote]);
+  const fail = (subject: string, rule: RuleId, message: string) => breach(subject, check, rule, message, [waitedNote]);
 
   if (of(a!, 'finding.created', f1.id).length === 0 || of(d!, 'finding.created', f1.id).length === 0)
     fail(created, 'webhooks.2', 'an enabled webhook subscribed to finding.created did not receive it');

@@ -4,6 +4,7 @@
 // and its `compliance.changed` events on every flip (and only then), and `409 policy-in-use`.
 import type { KitContext } from '../context.ts';
 import type { Exchange } from '../http.ts';
+import type { RuleId } from '../rules/catalogue.ts';
 import {
   bodyWith,
   breach,
@@ -195,7 +196,7 @@ export function expectProblem(
   exchange: Exchange,
   status: number,
   type: string,
-  rule: string,
+  rule: RuleId,
   what: string,
 ): void {
   const problem = exchange.json as { type?: unknown } | undefined;
@@ -284,7 +285,7 @@ export async function compliance(ctx: KitContext, check: string): Promise<'passe
   }
   if (events) await subscribe(ctx, check, events.url, ['compliance.changed']);
   const flips: { to: string; cause: string | null; why: string }[] = [];
-  const statusIs = async (expected: string, why: string, rule: string) => {
+  const statusIs = async (expected: string, why: string, rule: RuleId) => {
     const read = json(await ctx.send(policies.read, { id: policyId }));
     if (read.compliance_status !== expected)
       breach(policies.read.label, check, rule, `after ${why} the policy is ${String(read.compliance_status)}, not ${expected}`);

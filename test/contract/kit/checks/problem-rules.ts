@@ -5,9 +5,9 @@
 // carry the rate-limit headers, ETags are strong, and no answer echoes an API key or a secret.
 import type { KitContext } from '../context.ts';
 import type { Exchange } from '../http.ts';
-import { CATALOGUE } from '../rules/catalogue.ts';
+import { CATALOGUE, type RuleId } from '../rules/catalogue.ts';
 import type { OperationModel } from '../spec.ts';
-import { ContractViolation, truncate, type Violation } from '../verify.ts';
+import { ContractViolation, type Discrepancy, truncate } from '../verify.ts';
 import { REFUSALS } from './operation.ts';
 import { type RawAnswer, rawRequest } from './raw-http.ts';
 import { bodyWith, breach, crudNamed, findingUpdate, type Json, newSecret, ruleViolation } from './rule-support.ts';
@@ -18,7 +18,7 @@ export interface ProblemRow {
   type: string;
   status: number;
   /** The catalogue id of the row's sentence (`errors.<n>`). */
-  rule: string;
+  rule: RuleId;
 }
 
 /** The problem types of the document's *Errors* table, with their status. */
@@ -26,10 +26,10 @@ export function problemTable(ctx: KitContext): ProblemRow[] {
   const rows: ProblemRow[] = [];
   for (const line of (ctx.model.doc.info.description ?? '').split('\n')) {
     const match = /^\|\s*`([a-z-]+)`\s*\|\s*(\d{3})\s*\|/.exec(line.trim());
-    if (match) rows.push({ type: match[1]!, status: Number(match[2]), rule: '' });
-  }
-  for (const row of rows) {
-    row.rule = CATALOGUE.find((entry) => entry.at === '/info/description' && entry.text.startsWith(`\`${row.type}\` |`))?.id ?? 'errors.1';
+    if (!match) continue;
+    const type = match[1]!;
+    const rule = CATALOGUE.find((entry) => entry.at === '/info/description' && entry.text.startsWith(`\`${type}\` |`))?.id ?? 'errors.1';
+    rows.push({ type, status: Number(match[2]), rule });
   }
   return rows;
 }
@@ -82,7 +82,7 @@ export async function problemCatalogue(ctx: KitContext, check: string): Promise<
     if (!wanted) return;
     provoked.push(type);
     const problem = exchange.json as Json | undefined;
-    const violations: Violation[] = [];
+    const violations: Discrepancy[] = [];
     if (exchange.status !== wanted.status || problem?.type !== PROBLEM_BASE + type) {
       violations.push(
         ruleViolation(
@@ -307,8 +307,8 @@ export async function responseAudit(ctx: KitContext, check: string): Promise<'pa
   return { note: `${exchanges.length} answers audited` };
 }
 
-function auditOne(exchange: Exchange, table: ProblemRow[], secrets: Set<string>): Violation[] {
-  const violations: Violation[] = [];
+function auditOne(exchange: Exchange, table: ProblemRow[], secrets: Set<string>): Discrepancy[] {
+  const violations: Discrepancy[] = [];
   const text = `${exchange.text}\n${[...exchange.headers].map(([n, v]) => `${n}: ${v}`).join('\n')}`;
   for (const secret of secrets) {
     if (secret && text.includes(secret))

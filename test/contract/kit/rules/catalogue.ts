@@ -4,7 +4,7 @@
 // the document and this list disagree; `npm run contract:rules` prints what to add or remove.
 import type { CatalogueEntry } from './rule.ts';
 
-export const CATALOGUE: readonly CatalogueEntry[] = [
+export const CATALOGUE = [
   // /info/description
   {
     id: 'api.1',
@@ -2596,4 +2596,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     text: 'Wait `Retry-After` seconds and retry; a `POST` answered `503` may have been applied, so retry it with the same `Idempotency-Key`.',
     informative: true,
   },
-];
+] as const satisfies readonly CatalogueEntry[];
+
+/** The id of a rule of the catalogue: a misspelt one does not compile. */
+export type RuleId = (typeof CATALOGUE)[number]['id'];

@@ -17,7 +17,7 @@ interface EntryBase {
 
 /** A rule the kit checks: `checks` are check names of the plan (plan.ts CHECKS). */
 export interface CheckedRule extends EntryBase {
-  checks: string[];
+  checks: readonly string[];
 }
 /** A rule the kit cannot judge from outside, and why. */
 export interface UnobservableRule extends EntryBase {

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadDocument } from '../../../../lib/document.ts';
 import { CATALOGUE } from './catalogue.ts';
-import { areaOf, catalogueDrift, nextId } from './rule.ts';
+import { areaOf, type CatalogueEntry, catalogueDrift, nextId } from './rule.ts';
 
 const doc = loadDocument();
 const drift = catalogueDrift(doc, CATALOGUE);
@@ -70,7 +70,7 @@ if (drift.missing.length > 0) {
   out.push('');
 }
 if (drift.duplicateIds.length > 0) out.push(`ids used twice: ${drift.duplicateIds.join(', ')}`, '');
-const unclassified = CATALOGUE.filter((entry) => 'checks' in entry && entry.checks.length === 0);
+const unclassified = (CATALOGUE as readonly CatalogueEntry[]).filter((entry) => 'checks' in entry && entry.checks.length === 0);
 if (unclassified.length > 0)
   out.push(
     `${unclassified.length} entr${unclassified.length === 1 ? 'y' : 'ies'} still to classify (checks: []): ${unclassified.map((e) => e.id).join(', ')}`,

@@ -3,6 +3,7 @@
 // rule of the catalogue, and the catalogue as `--rules` prints it.
 import type { OpenApiDocument } from '../../../../lib/document.ts';
 import type { CheckResult } from '../results.ts';
+import type { Violation } from '../violation.ts';
 import { CATALOGUE } from './catalogue.ts';
 import { type CatalogueEntry, type CheckedRule, catalogueDrift, statusOf } from './rule.ts';
 
@@ -16,21 +17,24 @@ export function rulesOfCheck(check: string, catalogue: readonly CatalogueEntry[]
 const quote = (text: string) => `“${text.length > 240 ? `${text.slice(0, 240)}…` : text}”`;
 
 /**
- * A failure report with the rule it breaks: the ids a violation names (`rule <id>:`) go to the end of
- * the first line, each with its sentence below; a failure that names none lists the rules its check
- * judges.
+ * A failure report with the rules its violations break: their ids go to the end of the first line,
+ * each with its sentence below; a failure that breaks no rule of the catalogue lists the rules its
+ * check judges.
  */
-export function traceFailure(check: string, report: string, catalogue: readonly CatalogueEntry[] = CATALOGUE): string {
-  const named = [...new Set([...report.matchAll(/\brule ([\w.-]+\.\d+):/g)].map((match) => match[1]!))];
-  const broken = named
-    .map((id) => catalogue.find((entry) => entry.id === id))
-    .filter((entry): entry is CatalogueEntry => entry !== undefined);
+export function traceFailure(
+  check: string,
+  report: string,
+  violations: readonly Violation[],
+  catalogue: readonly CatalogueEntry[] = CATALOGUE,
+): string {
+  const broken = new Map<string, Violation>();
+  for (const violation of violations) if (violation.rule && !broken.has(violation.rule)) broken.set(violation.rule, violation);
   const [first = '', ...rest] = report.split('\n');
-  if (broken.length > 0) {
+  if (broken.size > 0) {
     return [
-      `${first} (breaks rule ${broken.map((e) => e.id).join(', ')})`,
+      `${first} (breaks rule ${[...broken.keys()].join(', ')})`,
       ...rest,
-      ...broken.map((e) => `  rule ${e.id} (${e.at}): ${quote(e.text)}`),
+      ...[...broken].map(([id, v]) => `  rule ${id} (${v.pointer ?? ''}): ${quote(v.sentence ?? '')}`),
     ].join('\n');
   }
   const judged = rulesOfCheck(check, catalogue);
@@ -46,7 +50,7 @@ export interface RuleRow {
   id: string;
   at: string;
   text: string;
-  checks: string[];
+  checks: readonly string[];
   verdict: RuleVerdict;
   /** Why: the reason it is not observable, or why it is uncovered. */
   reason?: string;
