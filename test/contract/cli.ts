@@ -15,6 +15,7 @@ import { receiverCommand } from './kit/receiver-check.ts';
 import type { KnownLimit } from './kit/results.ts';
 import { formatRules, ruleCoverage } from './kit/rules/trace.ts';
 import { runKit } from './kit/runner.ts';
+import { contractVersions } from './kit/versions.ts';
 
 // `secmon-contract receiver …` checks a webhook receiver instead of an API (kit/receiver-check.ts).
 if (process.argv[2] === 'receiver') {
@@ -23,7 +24,11 @@ if (process.argv[2] === 'receiver') {
 }
 
 const document = loadDocument();
-const VERSION = `secmon-contract ${document.info.version} (checks ${document.info.title} ${document.info.version})`;
+const versions = contractVersions(document);
+const VERSION = [
+  `secmon-contract ${document.info.version} (checks ${document.info.title} ${document.info.version})`,
+  `versions of the contract it can judge (--contract-version): ${versions.versions.join(', ')}`,
+].join('\n');
 
 const USAGE = `usage: secmon-contract --base-url <url> --api-key <key> [options]
        secmon-contract receiver --url <receiver> (checks a webhook receiver; receiver --help)
@@ -60,9 +65,14 @@ const USAGE = `usage: secmon-contract --base-url <url> --api-key <key> [options]
                           http://localhost:5173 and is skipped if the target does not allow it)
   --compressed-retries    the target compresses its webhook retry schedule (a test setting): the waits
                           before the first retry and after a Retry-After are then not judged
+  --contract-version <v>  the version of the contract the target implements (default: the newest the
+                          kit carries; --version lists them): only that version's rules are judged,
+                          and a failure of a rule a later version introduced says "new in <version>"
   --rules                 print every rule of the document (each sentence of its descriptions) with
-                          its checks and status; with --base-url, after the run, with each verdict
-  --version               print the kit's version and the document version it checks
+                          the version it applies since, its checks and status; with --base-url,
+                          after the run, with each verdict
+  --version               print the kit's version, the document version it checks and the versions
+                          of the contract it can judge
 
 Everything the kit creates is deleted at the end, also on failure and on Ctrl-C; its names start
 with "kit-". It paces itself by the target's RateLimit headers and says when it waits.
@@ -100,6 +110,7 @@ try {
       'allow-newer-fields': { type: 'boolean' },
       'cors-origin': { type: 'string' },
       'compressed-retries': { type: 'boolean' },
+      'contract-version': { type: 'string' },
       rules: { type: 'boolean' },
       version: { type: 'boolean' },
       help: { type: 'boolean' },
@@ -116,10 +127,11 @@ if (args.version) {
   process.stdout.write(`${VERSION}\n`);
   process.exit(0);
 }
+const sinceOf = (row: { at: string; text: string }) => versions.since(row.at, row.text);
 if (args.rules && !args['base-url']) {
   const rules = ruleCoverage(document, undefined, undefined, CHECKS);
   // Written before exiting: a pipe (`| less`) would otherwise get only what fitted its buffer.
-  await new Promise((done) => process.stdout.write(`${formatRules(rules)}\n`, done));
+  await new Promise((done) => process.stdout.write(`${formatRules(rules, sinceOf)}\n`, done));
   process.exit(rules.uncovered.length === 0 ? 0 : 1);
 }
 const { profile, events } = args;
@@ -144,6 +156,9 @@ const problems = [
     '--trigger-command must use {event} (or $SECMON_EVENT)',
   args['receiver-url'] && !/^https?:\/\//.test(args['receiver-url']) && '--receiver-url must be an http(s) URL',
   (!listen || Number(listen[2]) > 65535) && '--receiver-listen must be [host:]port',
+  args['contract-version'] !== undefined &&
+    !versions.versions.includes(args['contract-version']) &&
+    `--contract-version must be one of the versions this kit judges: ${versions.versions.join(', ')}`,
   !args['base-url'] && '--base-url is required',
   args['base-url'] && !URL.canParse(args['base-url']) && '--base-url must be an absolute URL',
   !args['api-key'] && '--api-key is required',
@@ -188,7 +203,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 const started = performance.now();
-process.stdout.write(`${VERSION}: ${profile} checks against ${baseUrl}\n\n`);
+const judged = args['contract-version'] ?? versions.versions.at(-1)!;
+process.stdout.write(
+  `secmon-contract ${document.info.version}: ${profile} checks of ${document.info.title} ${judged} against ${baseUrl}\n\n`,
+);
 const run = await runKit(
   {
     baseUrl,
@@ -215,6 +233,7 @@ const run = await runKit(
     ...(args['time-budget'] ? { timeBudgetSeconds: Number(args['time-budget']) } : {}),
     ...(args['no-foreign-deliveries'] ? { noForeignDeliveries: true } : {}),
     ...(args['rate-probe'] === 'skip' ? { skipRateProbe: 'declared out of scope (--rate-probe skip)' } : {}),
+    ...(args['contract-version'] ? { contractVersion: args['contract-version'] } : {}),
     onPreamble: (lines) => process.stdout.write(`${lines.join('\n')}\n\n`),
     onResult: (result, done, total) => {
       const why = result.outcome === 'skipped' || result.outcome === 'known-limit' ? `  (${result.outcome}: ${result.reason ?? ''})` : '';
@@ -240,7 +259,7 @@ if (args.report) {
   mkdirSync(dirname(report), { recursive: true });
   writeFileSync(report, junitReport(`secmon-contract (${profile})`, run.results, seconds, run.waitedMs));
 }
-if (args.rules) process.stdout.write(`\n${formatRules(run.coverage.rules)}\n`);
+if (args.rules) process.stdout.write(`\n${formatRules(run.coverage.rules, sinceOf)}\n`);
 if (run.leftovers.length > 0) process.stdout.write(`\ncould not delete what the kit created: ${run.leftovers.join(', ')}\n`);
 const waited = run.waitedMs > 0 ? `, ${formatSeconds(run.waitedMs / 1000)} of it waiting for the quota` : '';
 const others =

@@ -380,10 +380,15 @@ describe('secmon-contract, the contract kit', () => {
     await npmInstall(kitProject, [tarballs.contract]);
   }, 240_000);
 
-  it('npx secmon-contract --version names the document it carries', async () => {
+  it('npx secmon-contract --version names the document it carries and the versions it can judge', async () => {
     const result = await run('npx', ['secmon-contract', '--version'], { cwd: kitProject });
     expect(result.code, result.output).toBe(0);
-    expect(result.stdout.trim()).toBe(`secmon-contract ${document.info.version} (checks ${document.info.title} ${document.info.version})`);
+    expect(result.stdout.trim()).toBe(
+      [
+        `secmon-contract ${document.info.version} (checks ${document.info.title} ${document.info.version})`,
+        'versions of the contract it can judge (--contract-version): 1.0.0, 1.1.0',
+      ].join('\n'),
+    );
   });
 
   it('npx secmon-contract passes against the reference server on the machine’s Node and writes JUnit in the caller’s folder', async () => {

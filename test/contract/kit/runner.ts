@@ -1,5 +1,6 @@
 // Runs planned checks outside any test framework (the vitest suite and the fault tests both use
 // it): each check's outcome, with known limits of a target applied openly rather than silently.
+import { loadDocument } from '../../../lib/document.ts';
 import { parseQuota, planBudget, type Quota } from './budget.ts';
 import { foreignDeliveries } from './checks/event-run.ts';
 import { createKitContext, type KitContext, type KitOptions } from './context.ts';
@@ -11,6 +12,7 @@ import type { CheckResult, KnownLimit } from './results.ts';
 import { traceFailure } from './rules/trace.ts';
 import type { ContractModel } from './spec.ts';
 import { ContractViolation } from './verify.ts';
+import { type JudgedViolations, judgeViolations, newInClause, type VersionJudge, versionJudge } from './version-judge.ts';
 import { describeError, violationsOf } from './violation.ts';
 
 export function plannedSkip(planned: PlannedCheck): CheckResult {
@@ -19,13 +21,16 @@ export function plannedSkip(planned: PlannedCheck): CheckResult {
 
 /**
  * Runs one planned check; `log` collects the exchanges it causes (those of its `prepare` too, when
- * that ran with the same log), which its violations carry.
+ * that ran with the same log), which its violations carry. With a `judge`, what it finds is judged
+ * by the version the target implements: only newer obligations found, it is skipped as not part of
+ * that version; a failure names the version that introduced what it breaks when that is not the first.
  */
 export async function runCheck(
   ctx: KitContext,
   planned: PlannedCheck,
   knownLimits: KnownLimit[] = [],
   log: Exchange[] = [],
+  judge?: VersionJudge,
 ): Promise<CheckResult> {
   if (planned.skip) return plannedSkip(planned);
   const limit = knownLimits.find((l) => l.check === planned.check && (l.subject === '*' || planned.subjects.includes(l.subject)));
@@ -58,12 +63,37 @@ export async function runCheck(
     }
     return { ...describe(planned), outcome: 'passed', ...note, ...cost() };
   } catch (error) {
-    const violations = violationsOf(planned.check, error, log);
+    const found = violationsOf(planned.check, error, log);
+    const { judged, notInTarget } = judge
+      ? judgeViolations(judge, found)
+      : { judged: found.map((violation) => ({ violation })), notInTarget: [] };
+    if (judge && judged.length === 0 && notInTarget.length > 0) {
+      const reason = `not part of ${judge.target} (--contract-version ${judge.target}): it found only what is ${newInClause(notInTarget)}`;
+      return { ...describe(planned), outcome: 'skipped', reason, ...cost() };
+    }
+    const violations = judged.map((j) => j.violation);
     const report = error instanceof ContractViolation ? error.message : `${planned.id}: ${describeError(error)}`;
-    const failure = { error: traceFailure(planned.check, report, violations), violations, ...cost() };
+    const failure = {
+      error: withVersions(traceFailure(planned.check, report, violations), judged, notInTarget, judge),
+      violations,
+      ...cost(),
+    };
     if (limit) return { ...describe(planned), outcome: 'known-limit', reason: limit.reason, ...failure };
     return { ...describe(planned), outcome: 'failed', ...failure };
   }
+}
+
+/** The failure's first line ends with the versions that introduced what it breaks; what the target's version excuses is listed last. */
+function withVersions(
+  error: string,
+  judged: JudgedViolations['judged'],
+  notInTarget: JudgedViolations['notInTarget'],
+  judge: VersionJudge | undefined,
+): string {
+  const [first = '', ...rest] = error.split('\n');
+  const newIn = newInClause(judged);
+  const excused = judge && notInTarget.length > 0 ? [`  not judged, not part of ${judge.target}: ${newInClause(notInTarget)}`] : [];
+  return [newIn ? `${first} — ${newIn}` : first, ...rest, ...excused].join('\n');
 }
 
 function describe(planned: PlannedCheck) {
@@ -109,6 +139,8 @@ export interface RunSelection {
   noForeignDeliveries?: boolean;
   /** Why the 429 probe is declared out of scope (--rate-probe skip); undefined: it must run. */
   skipRateProbe?: string;
+  /** --contract-version: the version of the contract the target implements (default: the newest the kit carries). */
+  contractVersion?: string;
 }
 
 const INTERRUPTED = 'not run: the run was interrupted before it';
@@ -118,6 +150,7 @@ const EXPECTED_DELIVERY_MS = 5_000;
 /** Plans and runs the kit against a target without a test framework (the CLI and the fault tests use it). */
 export async function runKit(options: KitOptions, selection: RunSelection = {}): Promise<KitRun> {
   const ctx = createKitContext(options);
+  const judge = versionJudge(options.document ?? loadDocument(), selection.contractVersion);
   const plan = declareOutOfScope(
     planChecks(ctx.model, {
       profile: options.profile,
@@ -182,7 +215,7 @@ export async function runKit(options: KitOptions, selection: RunSelection = {}):
         break;
       }
       ctx.options.cases = budget.casesFor(planned);
-      const result = await Promise.race([runCheck(ctx, planned, selection.knownLimits, logs.get(planned.id)), aborted]);
+      const result = await Promise.race([runCheck(ctx, planned, selection.knownLimits, logs.get(planned.id), judge), aborted]);
       if (result === 'aborted') {
         interrupted = true;
         break;

@@ -17,6 +17,21 @@ export interface ContractVersions {
   versions: string[];
   /** The version a rule sentence (its pointer and text in the kit's document) applies since. */
   since(at: string, text: string): string;
+  /** The version since which a part of the document (a schema, a header) has been as it is now. */
+  sinceAt(pointer: string): string;
+}
+
+/** The value at a JSON pointer (`#/components/...`), without following `$ref`s. */
+function valueAt(doc: unknown, pointer: string): unknown {
+  return pointer
+    .replace(/^#/, '')
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<unknown>(
+      (node, part) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined),
+      doc,
+    );
 }
 
 /**
@@ -41,7 +56,25 @@ export function contractVersions(document: OpenApiDocument, releases: readonly O
   for (const [sentence, version] of since)
     if (!byKey.has(key(sentence.at, sentence.text))) byKey.set(key(sentence.at, sentence.text), version);
   const versions = [...new Set(chain.map((doc) => doc.info.version))];
-  return { versions, since: (at, text) => byKey.get(key(at, text)) ?? document.info.version };
+  const sinceAt = (pointer: string) => {
+    const now = JSON.stringify(valueAt(document, pointer));
+    let version = document.info.version;
+    for (const doc of [...chain].reverse()) {
+      if (JSON.stringify(valueAt(doc, pointer)) !== now) break;
+      version = doc.info.version;
+    }
+    return version;
+  };
+  return { versions, since: (at, text) => byKey.get(key(at, text)) ?? document.info.version, sinceAt };
+}
+
+/**
+ * The version what a violation breaks applies since: its rule's sentence, or the part of the
+ * document it names; undefined when it names neither (it is then part of every version).
+ */
+export function violationSince(versions: ContractVersions, violation: { rule?: string; sentence?: string; pointer?: string }) {
+  if (violation.rule && violation.sentence && violation.pointer) return versions.since(violation.pointer, violation.sentence);
+  return violation.pointer ? versions.sinceAt(violation.pointer) : undefined;
 }
 
 /** True when a rule applying since `since` is part of version `version`. */
