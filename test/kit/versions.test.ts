@@ -7,7 +7,9 @@ import { listReleases } from '../../scripts/breaking/releases.ts';
 import { root } from '../../scripts/pipeline.ts';
 import { RELEASED_DOCUMENTS } from '../contract/kit/releases.ts';
 import { CATALOGUE } from '../contract/kit/rules/catalogue.ts';
+import { judgeViolations, newInClause, versionJudge } from '../contract/kit/version-judge.ts';
 import { contractVersions, ruleInVersion } from '../contract/kit/versions.ts';
+import type { Violation } from '../contract/kit/violation.ts';
 
 const doc = loadDocument();
 const versions = contractVersions(doc);
@@ -52,5 +54,42 @@ describe('the versions the kit carries', () => {
     expect(ruleInVersion('1.1.0', '1.1.0')).toBe(true);
     expect(ruleInVersion('1.1.0', '1.0.0')).toBe(false);
     expect(ruleInVersion('1.10.0', '1.9.0')).toBe(false);
+  });
+});
+
+describe('judging violations by version', () => {
+  const violation = (fields: Partial<Violation>): Violation => ({
+    check: 'delivery',
+    observed: 'x',
+    expected: 'y',
+    exchanges: [],
+    ...fields,
+  });
+  const entry = (id: string) => CATALOGUE.find((e) => e.id === id)!;
+  const ruled = (id: string) => violation({ rule: id as Violation['rule'], sentence: entry(id).text, pointer: entry(id).at });
+  const newRule = ruled(idOf('The Standard Webhooks message id'));
+  const oldRule = ruled(idOf('Send an API key as a bearer token'));
+  const newHeader = violation({ pointer: '#/components/parameters/StandardIdHeader/schema' });
+  const oldSchema = violation({ pointer: '#/components/schemas/Policy' });
+  const unnamed = violation({});
+
+  it('judged as the newest version, keeps every violation and names the version of what 1.0.0 did not have', () => {
+    const { judged, notInTarget } = judgeViolations(versionJudge(doc), [newRule, oldRule, newHeader, oldSchema, unnamed]);
+    expect(notInTarget).toEqual([]);
+    expect(judged.map((j) => j.newIn)).toEqual(['1.1.0', undefined, '1.1.0', undefined, undefined]);
+    expect(newInClause(judged)).toBe(`new in 1.1.0: rule ${newRule.rule}, #/components/parameters/StandardIdHeader/schema`);
+  });
+
+  it('judged as 1.0.0, sets aside what 1.1.0 introduced and keeps the rest', () => {
+    const { judged, notInTarget } = judgeViolations(versionJudge(doc, '1.0.0'), [newRule, oldRule, newHeader, oldSchema, unnamed]);
+    expect(judged.map((j) => j.violation)).toEqual([oldRule, oldSchema, unnamed]);
+    expect(notInTarget.map((n) => [n.violation, n.since])).toEqual([
+      [newRule, '1.1.0'],
+      [newHeader, '1.1.0'],
+    ]);
+  });
+
+  it('refuses a version the kit does not carry, naming those it does', () => {
+    expect(() => versionJudge(doc, '2.0.0')).toThrow('--contract-version 2.0.0: this kit judges versions 1.0.0, 1.1.0');
   });
 });
