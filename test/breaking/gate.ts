@@ -43,3 +43,6 @@ export function gate(args: string[]): Promise<{ status: number | null; stdout: s
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
 }
+
+/** The gate on a copy of openapi/ with `edits` applied (see editedSources). */
+export const gateOnEdited = (name: string, edits: Parameters<typeof editedSources>[1]) => gate(['--source', editedSources(name, edits)]);

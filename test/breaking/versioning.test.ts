@@ -8,7 +8,7 @@ import { readDocument } from '../../scripts/breaking/check.ts';
 import { compareReleases } from '../../scripts/breaking/compare.ts';
 import { bumpNeeded, implementationChanges, sentenceChanges } from '../../scripts/breaking/obligations.ts';
 import { root } from '../../scripts/pipeline.ts';
-import { editedSources, gate } from './gate.ts';
+import { gateOnEdited } from './gate.ts';
 
 const REGION_HEADER = { name: 'X-Service-Region', in: 'header', required: true, schema: { type: 'string', maxLength: 32 } };
 const addRegionHeader = { 'webhooks/finding-created.yaml': (doc: any) => doc.post.parameters.push(REGION_HEADER) };
@@ -58,7 +58,7 @@ describe.concurrent('npm run check:breaking and info.version', () => {
   it(
     'fails a new required delivery header that keeps the released number, naming the version it needs',
     async () => {
-      const result = await gate(['--source', editedSources('header-no-bump', addRegionHeader)]);
+      const result = await gateOnEdited('header-no-bump', addRegionHeader);
       expect(result.stderr).toContain('For clients: 0 breaking, 1 compatible change(s).');
       expect(result.stderr).toContain('+ new obligation  #/webhooks/finding.created/post/parameters/');
       expect(result.stderr).toContain(
@@ -72,16 +72,17 @@ describe.concurrent('npm run check:breaking and info.version', () => {
   it(
     'passes the same change as 1.2.0 once the changelog has its entry, and asks for the entry until then',
     async () => {
-      const unlisted = await gate(['--source', editedSources('header-1.2.0', { ...addRegionHeader, ...version('1.2.0') })]);
+      const unlisted = await gateOnEdited('header-1.2.0', { ...addRegionHeader, ...version('1.2.0') });
       expect(unlisted.stderr).not.toContain('these changes need');
       expect(unlisted.stderr).toContain(
         '✗ the changelog of the contract (openapi/CHANGELOG.md) needs the entry for 1.2.0: it has no "## 1.2.0" section',
       );
       expect(unlisted.status).toBe(1);
-      const listed = await gate([
-        '--source',
-        editedSources('header-1.2.0-listed', { ...addRegionHeader, ...version('1.2.0'), 'CHANGELOG.md': withEntry('1.2.0') }),
-      ]);
+      const listed = await gateOnEdited('header-1.2.0-listed', {
+        ...addRegionHeader,
+        ...version('1.2.0'),
+        'CHANGELOG.md': withEntry('1.2.0'),
+      });
       expect(listed.stderr).toBe('');
       expect(listed.stdout).toContain('Version: 1.1.0 → 1.2.0; the changes need a minor version.');
       expect(listed.status).toBe(0);
@@ -92,13 +93,10 @@ describe.concurrent('npm run check:breaking and info.version', () => {
   it(
     'a patch step is not enough for a new obligation; an older number is refused',
     async () => {
-      const patch = await gate([
-        '--source',
-        editedSources('header-1.1.1', { ...addRegionHeader, ...version('1.1.1'), 'CHANGELOG.md': withEntry('1.1.1') }),
-      ]);
+      const patch = await gateOnEdited('header-1.1.1', { ...addRegionHeader, ...version('1.1.1'), 'CHANGELOG.md': withEntry('1.1.1') });
       expect(patch.stderr).toContain('✗ info.version 1.1.1 is a patch step from 1.1.0; these changes need a minor version, 1.2.0');
       expect(patch.status).toBe(1);
-      const older = await gate(['--source', editedSources('older', version('1.0.9'))]);
+      const older = await gateOnEdited('older', version('1.0.9'));
       expect(older.stderr).toContain('✗ info.version 1.0.9 is older than the newest release, 1.1.0');
       expect(older.status).toBe(1);
     },
@@ -108,22 +106,16 @@ describe.concurrent('npm run check:breaking and info.version', () => {
   it(
     'lets a description that only rewords keep the number, and fails one that adds a rule sentence',
     async () => {
-      const reworded = await gate([
-        '--source',
-        editedSources('reworded', {
-          'components/parameters/StandardIdHeader.yaml': (doc: any) =>
-            (doc.description = doc.description.replace('so identical on', 'so it is identical on')),
-        }),
-      ]);
+      const reworded = await gateOnEdited('reworded', {
+        'components/parameters/StandardIdHeader.yaml': (doc: any) =>
+          (doc.description = doc.description.replace('so identical on', 'so it is identical on')),
+      });
       expect(reworded.stdout).toContain('~ reworded  /components/parameters/StandardIdHeader/description');
       expect(reworded.stdout).toContain('Version: 1.1.0 → 1.1.0; the changes need a patch version.');
       expect(reworded.status).toBe(0);
-      const rule = await gate([
-        '--source',
-        editedSources('new-rule', {
-          'components/parameters/StandardIdHeader.yaml': (doc: any) => (doc.description += ' It is at most 64 characters long.'),
-        }),
-      ]);
+      const rule = await gateOnEdited('new-rule', {
+        'components/parameters/StandardIdHeader.yaml': (doc: any) => (doc.description += ' It is at most 64 characters long.'),
+      });
       expect(rule.stderr).toContain('a new rule sentence: "It is at most 64 characters long."');
       expect(rule.stderr).toContain('these changes need a minor version, 1.2.0');
       expect(rule.status).toBe(1);
@@ -136,7 +128,7 @@ describe.concurrent('npm run check:breaking and info.version', () => {
     async () => {
       const edited = readDocument(join(root, 'openapi/releases/v1.0.0.json'));
       edited.info.title = 'SecMon API, amended';
-      const result = await gate(['--source', editedSources('edited-release', { 'releases/v1.0.0.json': JSON.stringify(edited, null, 2) })]);
+      const result = await gateOnEdited('edited-release', { 'releases/v1.0.0.json': JSON.stringify(edited, null, 2) });
       expect(result.stderr).toContain('✗ v1.0.0.json changed after its release');
       expect(result.status).toBe(1);
     },
