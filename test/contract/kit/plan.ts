@@ -7,8 +7,6 @@ import type { KitContext } from './context.ts';
 import { type CheckName, DEFINITIONS } from './registry.ts';
 import type { ContractModel } from './spec.ts';
 
-export type { CheckName } from './registry.ts';
-
 export interface PlannedCheck {
   /** Unique within the plan: `<first subject> › <check>`. */
   id: `${string} › ${CheckName}`;
@@ -40,9 +38,4 @@ export function planChecks(model: ContractModel, options: PlanOptions): PlannedC
       };
     });
   });
-}
-
-/** Runs a planned check's preparation, if it has one and is not skipped. */
-export function prepare(planned: PlannedCheck, ctx: KitContext): void {
-  if (!planned.skip) planned.prepare?.(ctx);
 }
