@@ -8,9 +8,10 @@ import { loadDocument } from '../../lib/document.ts';
 import { ruleViolation } from '../contract/kit/checks/rule-support.ts';
 import { coverage } from '../contract/kit/coverage.ts';
 import type { Exchange } from '../contract/kit/http.ts';
-import { CHECKS, planChecks } from '../contract/kit/plan.ts';
-import { CATALOGUE } from '../contract/kit/rules/catalogue.ts';
-import { catalogueDrift, nextId, statusOf } from '../contract/kit/rules/rule.ts';
+import { planChecks } from '../contract/kit/plan.ts';
+import { type CheckName, checksJudging, DEFINITIONS, isCheckName } from '../contract/kit/registry.ts';
+import { CATALOGUE, type RuleId } from '../contract/kit/rules/catalogue.ts';
+import { type CatalogueEntry, catalogueDrift, nextId, statusOf } from '../contract/kit/rules/rule.ts';
 import { splitDescription } from '../contract/kit/rules/sentences.ts';
 import { formatRules, ruleCoverage, traceFailure } from '../contract/kit/rules/trace.ts';
 import { buildModel } from '../contract/kit/spec.ts';
@@ -33,21 +34,33 @@ describe('the rule catalogue', () => {
     expect(drift.duplicateIds).toEqual([]);
   });
 
-  it('names only checks the kit has, and every behaviour check judges at least one rule', () => {
-    const named = new Set(CATALOGUE.flatMap((entry) => ('checks' in entry ? entry.checks : [])));
-    expect([...named].filter((check) => !(CHECKS as readonly string[]).includes(check))).toEqual([]);
-    expect(CHECKS.filter((check) => !named.has(check))).toEqual([]);
-    for (const entry of CATALOGUE) {
-      if ('checks' in entry) expect(entry.checks.length, entry.id).toBeGreaterThan(0);
-      if ('unobservable' in entry) expect(entry.unobservable.length, entry.id).toBeGreaterThan(10);
+  it('every check judges at least one rule, only rules (not unobservable or informative entries), each once', () => {
+    const entries = new Map<string, CatalogueEntry>(CATALOGUE.map((entry) => [entry.id, entry]));
+    for (const definition of DEFINITIONS) {
+      expect(definition.rules.length, definition.name).toBeGreaterThan(0);
+      expect(new Set(definition.rules).size, definition.name).toBe(definition.rules.length);
+      expect(
+        definition.rules.filter((id) => statusOf(entries.get(id)!) !== 'checked'),
+        definition.name,
+      ).toEqual([]);
     }
+    for (const entry of CATALOGUE) if ('unobservable' in entry) expect(entry.unobservable.length, entry.id).toBeGreaterThan(10);
+  });
+
+  it('check names and rule ids are types: a misspelt one does not compile (tsc checks the lines below)', () => {
+    // @ts-expect-error no check is called this
+    const check: CheckName = 'policy-in-uses';
+    // @ts-expect-error no rule has this id
+    const rule: RuleId = 'deletePolicy.99';
+    expect(isCheckName(check)).toBe(false);
+    expect(checksJudging(rule)).toEqual([]);
   });
 
   it('counts: most sentences are rules, and every rule is checked or says why it cannot be', () => {
     const counts = { checked: 0, 'not observable': 0, informative: 0 };
     for (const entry of CATALOGUE) counts[statusOf(entry)]++;
     expect(counts.checked).toBeGreaterThan(counts['not observable'] * 5);
-    expect(ruleCoverage(loadDocument(), undefined, CATALOGUE, CHECKS).uncovered).toEqual([]);
+    expect(ruleCoverage(loadDocument()).uncovered).toEqual([]);
   });
 
   it('`npm run contract:rules` agrees (exit 0) and `--rules` lists every entry', () => {
@@ -55,7 +68,7 @@ describe('the rule catalogue', () => {
       encoding: 'utf8',
     });
     expect(sync).toContain(`the catalogue matches the document: ${CATALOGUE.length} entries`);
-    const listed = formatRules(ruleCoverage(loadDocument(), undefined, CATALOGUE, CHECKS));
+    const listed = formatRules(ruleCoverage(loadDocument()));
     for (const entry of CATALOGUE) expect(listed).toContain(entry.id);
     expect(listed).toMatch(/\d+ rules in the document's descriptions: \d+ checked, \d+ not observable from outside, 0 not covered/);
   });
@@ -83,11 +96,10 @@ describe('drift between the document and the catalogue', () => {
     ]);
   });
 
-  it('a rule whose checks are gone from the plan is uncovered', () => {
-    const doc = loadDocument();
-    const catalogue = CATALOGUE.map((entry) => (entry.id === 'deletePolicy.2' ? { ...entry, checks: ['policy-in-use-v2'] } : entry));
-    expect(ruleCoverage(doc, [], catalogue, CHECKS).uncovered.map((r) => [r.id, r.reason])).toEqual([
-      ['deletePolicy.2', 'no such check: policy-in-use-v2'],
+  it('a rule no check judges is uncovered', () => {
+    const judges = (rule: string) => (rule === 'deletePolicy.2' ? [] : checksJudging(rule));
+    expect(ruleCoverage(loadDocument(), [], CATALOGUE, judges).uncovered.map((r) => [r.id, r.reason])).toEqual([
+      ['deletePolicy.2', 'no check judges it'],
     ]);
   });
 

@@ -1,6 +1,6 @@
 // What a check's run comes to, and the limits a target declares: shared by the runner that
 // produces results and the reports (coverage, JUnit, rule traces) that read them.
-import type { CheckName } from './plan.ts';
+import type { CheckName } from './registry.ts';
 import type { Violation } from './violation.ts';
 
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'known-limit';
@@ -41,7 +41,7 @@ export interface CheckResult<Name extends string = CheckName> {
  * declared for a named operation that passes is reported as failed, so stale entries get removed.
  */
 export interface KnownLimit {
-  check: string;
+  check: CheckName;
   /** An operation or webhook label, or '*' for every one. */
   subject: string;
   reason: string;

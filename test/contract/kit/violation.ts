@@ -2,7 +2,7 @@
 // the document expects, and the exchanges that led there. The console, JUnit, `--rules` and
 // reproductions all render this record; none of them reads a rule id back out of text.
 import type { Exchange } from './http.ts';
-import type { CheckName } from './plan.ts';
+import type { CheckName } from './registry.ts';
 import { CATALOGUE, type RuleId } from './rules/catalogue.ts';
 import type { CatalogueEntry } from './rules/rule.ts';
 import { ContractViolation } from './verify.ts';
@@ -32,7 +32,7 @@ export function violationsOf(check: CheckName, error: unknown, log: readonly Exc
   if (!(error instanceof ContractViolation)) {
     return [{ check, observed: describeError(error), expected: 'an answer as the document describes it', exchanges: [...log] }];
   }
-  const judged = log.findIndex((exchange) => exchange === error.judged);
+  const judged = error.judged ? log.indexOf(error.judged as Exchange) : -1;
   const exchanges = judged >= 0 ? log.slice(0, judged + 1) : [...log];
   return error.violations.map((discrepancy): Violation => {
     const entry = discrepancy.rule ? (CATALOGUE as readonly CatalogueEntry[]).find((e) => e.id === discrepancy.rule) : undefined;

@@ -17,7 +17,7 @@ const RULE: Record<string, RuleId> = { policies: 'updatePolicy.1', findings: 'sc
  * `replace-semantics`: a resource created with every defaulted field set to something else, then
  * replaced with only the required fields, reads back with each of those fields at its default.
  */
-export async function replaceSemantics(ctx: KitContext, resource: Crud, check: string): Promise<void> {
+export async function replaceSemantics(ctx: KitContext, resource: Crud, check: string, cases: number): Promise<void> {
   const schema = schemaAt(ctx.model.doc, resource.update.body!.pointer);
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const properties = (schema.properties ?? {}) as Record<string, Json>;
@@ -25,7 +25,7 @@ export async function replaceSemantics(ctx: KitContext, resource: Crud, check: s
     .map(([name, property]) => [name, defaultOf(ctx, property)] as const)
     .filter((entry): entry is readonly [string, { value: unknown }] => entry[1] !== undefined && !required.has(entry[0]));
   // A value other than the default for each defaulted field, from generated valid bodies.
-  const samples = (await ctx.validBodies(resource.create, ctx.options.cases * 2)) as Json[];
+  const samples = (await ctx.validBodies(resource.create, cases * 2)) as Json[];
   const base = { ...samples[0]! };
   for (const [name, { value }] of defaulted) {
     const other = samples.map((s) => s[name]).find((v) => v !== undefined && !isDeepStrictEqual(v, value));
