@@ -1,5 +1,6 @@
 // The versions the kit can judge and since which version each rule applies: computed from the
 // released bundles the kit carries, by how each release's sentences continue the previous one's.
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadDocument } from '../../lib/document.ts';
@@ -91,5 +92,22 @@ describe('judging violations by version', () => {
 
   it('refuses a version the kit does not carry, naming those it does', () => {
     expect(() => versionJudge(doc, '2.0.0')).toThrow('--contract-version 2.0.0: this kit judges versions 1.0.0, 1.1.0');
+  });
+});
+
+describe('secmon-contract --rules and --version', () => {
+  const cli = (args: string[]) => spawnSync(process.execPath, ['test/contract/cli.ts', ...args], { cwd: root, encoding: 'utf8' });
+
+  it('--rules says since which version each rule applies', () => {
+    const lines = cli(['--rules']).stdout.split('\n');
+    const sinceOfRule = (id: string) => lines[lines.findIndex((line) => line.trimStart().startsWith(`${id} `)) + 1]!.trim();
+    expect(sinceOfRule(idOf('The Standard Webhooks message id'))).toMatch(/^since 1\.1\.0; checks: /);
+    expect(sinceOfRule(idOf('Send an API key as a bearer token'))).toMatch(/^since 1\.0\.0; checks: /);
+  });
+
+  it('--version lists the versions it can judge', () => {
+    expect(cli(['--version']).stdout).toBe(
+      `secmon-contract 1.1.0 (checks SecMon API 1.1.0)\nversions of the contract it can judge (--contract-version): 1.0.0, 1.1.0\n`,
+    );
   });
 });
