@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { missingEntry } from '../../scripts/breaking/changelog.ts';
 import { readDocument } from '../../scripts/breaking/check.ts';
 import { compareReleases } from '../../scripts/breaking/compare.ts';
 import { bumpNeeded, implementationChanges, sentenceChanges } from '../../scripts/breaking/obligations.ts';
@@ -51,6 +52,15 @@ describe('what 1.1.0 changed, as the gate classifies it', () => {
     expect(sentenceChanges(base!, base!)).toEqual([]);
     // 1.1.0 moved the retry and ordering sentences under a new heading, and renumbered the X-Service-Event parameter.
     expect(changes.filter((c) => /A retry sends the byte-identical body|The event type, the same as/.test(c.message))).toEqual([]);
+  });
+});
+
+describe('a changelog entry', () => {
+  it('is a "## <version>" section listing changes for clients and for implementations', () => {
+    expect(missingEntry(changelog, '1.1.0')).toBeUndefined();
+    expect(missingEntry(changelog, '1.2.0')).toBe('it has no "## 1.2.0" section');
+    const clientsOnly = '## 1.2.0\n\n### For clients\n\n- A new header.\n\n### For implementations\n\n## 1.1.0\n';
+    expect(missingEntry(clientsOnly, '1.2.0')).toBe('its "## 1.2.0" section lists nothing under "### For implementations"');
   });
 });
 
