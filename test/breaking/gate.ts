@@ -10,6 +10,9 @@ import { parse, stringify } from 'yaml';
 import { defaultSource } from '../../scripts/breaking/check.ts';
 import { root } from '../../scripts/pipeline.ts';
 
+/** Room for a test that bundles the sources several times, several tests at once on a shared machine. */
+export const GATE_RUNS_MS = 180_000;
+
 export const scratch = mkdtempSync(join(tmpdir(), 'gate-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
