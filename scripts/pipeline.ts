@@ -9,6 +9,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { listOperations, type OpenApiDocument, resolveRef } from '../lib/document.ts';
+import { withChangelog } from './docs/changelog.ts';
 import { withCodeSamples } from './docs/code-samples.ts';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
@@ -93,15 +94,15 @@ export function generateAnswers(out: GeneratedPaths): void {
 }
 
 /**
- * Renders the docs page from a bundled JSON document, with code samples added for the page only
- * (scripts/docs/code-samples.ts); the page ends with a stamp of everything it was made from.
+ * Renders the docs page from a bundled JSON document, with code samples (scripts/docs/code-samples.ts)
+ * and the contract's changelog (scripts/docs/changelog.ts) added for the page only; the page ends with a stamp of everything it was made from.
  */
 export function buildDocs(bundledJson: string, outFile: string): void {
   mkdirSync(dirname(outFile), { recursive: true });
   const scratch = mkdtempSync(join(tmpdir(), 'secmon-docs-build-'));
   try {
     const enriched = join(scratch, 'openapi.json');
-    writeFileSync(enriched, JSON.stringify(withCodeSamples(JSON.parse(readFileSync(bundledJson, 'utf8')))));
+    writeFileSync(enriched, JSON.stringify(withChangelog(withCodeSamples(JSON.parse(readFileSync(bundledJson, 'utf8'))))));
     // --inlineBundle embeds Redoc's script: the page loads nothing from a CDN and works offline.
     run(REDOCLY, ['build-docs', enriched, '--inlineBundle', '-o', outFile]);
   } finally {
@@ -115,7 +116,14 @@ export function buildDocs(bundledJson: string, outFile: string): void {
 
 // What a built page depends on besides Redocly itself: the document, the configuration and the
 // code that renders it. A page whose stamp matches needs no rebuild.
-const DOCS_INPUTS = ['redocly.yaml', 'scripts/pipeline.ts', 'scripts/docs/code-samples.ts', 'node_modules/@redocly/cli/package.json'];
+const DOCS_INPUTS = [
+  'redocly.yaml',
+  'openapi/CHANGELOG.md',
+  'scripts/pipeline.ts',
+  'scripts/docs/code-samples.ts',
+  'scripts/docs/changelog.ts',
+  'node_modules/@redocly/cli/package.json',
+];
 
 function docsStamp(bundledJson: string): string {
   const hash = createHash('sha256');

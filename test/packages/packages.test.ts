@@ -373,10 +373,15 @@ window.secmonCheck = async ({ body, signature, headers, secret }) => {
 describe('secmon-contract, the contract kit', () => {
   const kit = installedBeforeAll('contract', () => tarballs.contract);
 
-  it('npx secmon-contract --version names the document it carries', async () => {
+  it('npx secmon-contract --version names the document it carries and the versions it can judge', async () => {
     const result = await run('npx', ['secmon-contract', '--version'], { cwd: kit.dir });
     expect(result.code, result.output).toBe(0);
-    expect(result.stdout.trim()).toBe(`secmon-contract ${document.info.version} (checks ${document.info.title} ${document.info.version})`);
+    expect(result.stdout.trim()).toBe(
+      [
+        `secmon-contract ${document.info.version} (checks ${document.info.title} ${document.info.version})`,
+        'versions of the contract it can judge (--contract-version): 1.0.0, 1.1.0',
+      ].join('\n'),
+    );
   });
 
   it('npx secmon-contract passes against the reference server on the machine’s Node and writes JUnit in the caller’s folder', async () => {
