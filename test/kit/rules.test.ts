@@ -2,6 +2,7 @@
 // entry is stale, every check an entry names exists; and the
 // reports that trace a failure back to its sentence.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadDocument } from '../../lib/document.ts';
@@ -45,6 +46,17 @@ describe('the rule catalogue', () => {
       ).toEqual([]);
     }
     for (const entry of CATALOGUE) if ('unobservable' in entry) expect(entry.unobservable.length, entry.id).toBeGreaterThan(10);
+  });
+
+  it('the rule README’s table of behaviour checks names only checks of the registry', () => {
+    const readme = readFileSync(new URL('../contract/kit/rules/README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('| check | rules (groups) |'));
+    const named = table
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .flatMap((line) => [...line.split(' | ')[0]!.matchAll(/`([a-z0-9-]+)`/g)].map((match) => match[1]!));
+    expect(named.length).toBeGreaterThan(15);
+    expect(named.filter((name) => !isCheckName(name))).toEqual([]);
   });
 
   it('check names and rule ids are types: a misspelt one does not compile (tsc checks the lines below)', () => {
