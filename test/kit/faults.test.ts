@@ -13,7 +13,7 @@ import { SIGNATURE_HEADER } from '../../lib/signing.ts';
 import type { KitOptions } from '../contract/kit/context.ts';
 import { coverage } from '../contract/kit/coverage.ts';
 import { planChecks } from '../contract/kit/plan.ts';
-import type { CheckName } from '../contract/kit/registry.ts';
+import { type CheckName, definitionOf } from '../contract/kit/registry.ts';
 import { CATALOGUE, type RuleId } from '../contract/kit/rules/catalogue.ts';
 import { runKit } from '../contract/kit/runner.ts';
 import { buildModel } from '../contract/kit/spec.ts';
@@ -55,6 +55,9 @@ async function failureUnder(
       { only: (planned) => planned.subjects[0] === subject && planned.check === check },
     );
     expect(run.results.map((r) => [r.check, r.outcome])).toEqual([[check, 'failed']]);
+    // A rule a check can break is one its definition says it judges (what --rules and the gate count).
+    const judged: readonly string[] = definitionOf(check).rules;
+    expect(run.results[0]!.violations!.flatMap((v) => (v.rule && !judged.includes(v.rule) ? [v.rule] : []))).toEqual([]);
     return run.results[0]!.error!;
   } finally {
     await proxy.close();
