@@ -3,7 +3,6 @@
 // the run lacks (state, a read-only key, events) is planned as skipped with its reason, so the
 // coverage table can say why.
 import { type CheckRun, type Instance, type PlanOptions, unmetNeed } from './check.ts';
-import type { KitContext } from './context.ts';
 import { type CheckName, DEFINITIONS } from './registry.ts';
 import type { ContractModel } from './spec.ts';
 
