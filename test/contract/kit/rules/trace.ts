@@ -149,8 +149,11 @@ export function formatRuleSummary(report: RuleCoverage): string[] {
   return lines;
 }
 
-/** `secmon-contract --rules`: every catalogue entry with its status and checks, grouped by where it is. */
-export function formatRules(report: RuleCoverage): string {
+/**
+ * `secmon-contract --rules`: every catalogue entry with its status and checks, grouped by where it
+ * is; with `since`, the version of the contract each rule applies since.
+ */
+export function formatRules(report: RuleCoverage, since?: (row: RuleRow) => string): string {
   const lines: string[] = [];
   let at = '';
   for (const row of report.rows) {
@@ -159,7 +162,8 @@ export function formatRules(report: RuleCoverage): string {
       lines.push('', at);
     }
     const how = row.checks.length > 0 ? `checks: ${row.checks.join(', ')}` : row.reason ? `${row.verdict}: ${row.reason}` : row.verdict;
-    lines.push(`  ${row.id.padEnd(34)} [${row.verdict}] ${quote(row.text)}`, `  ${''.padEnd(34)} ${how}`);
+    const version = since && row.id !== '(none)' ? `since ${since(row)}; ` : '';
+    lines.push(`  ${row.id.padEnd(34)} [${row.verdict}] ${quote(row.text)}`, `  ${''.padEnd(34)} ${version}${how}`);
   }
   lines.push('', ...formatRuleSummary(report));
   return lines.join('\n').trimStart();
