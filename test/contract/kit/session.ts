@@ -60,7 +60,6 @@ export interface RunSelection {
 }
 
 export interface KitSession {
-  ctx: KitContext;
   plan: PlannedCheck[];
   preamble: string[];
   /** Set when the run refuses to start; `finish` then only cleans up. */
@@ -163,7 +162,7 @@ export async function openKit(options: KitOptions, selection: RunSelection = {})
     };
   }
 
-  return { ctx, plan, preamble, ...(refused ? { refused } : {}), results, run, finish };
+  return { plan, preamble, ...(refused ? { refused } : {}), results, run, finish };
 }
 
 /**

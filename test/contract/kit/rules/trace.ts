@@ -98,8 +98,8 @@ export function ruleCoverage(
       rows.push({ ...base, verdict: 'checked' });
       continue;
     }
-    const mine = results.filter((r) => base.checks.includes(r.check));
     const named = (r: CheckResult) => (r.violations ?? []).flatMap((v) => (v.rule ? [v.rule] : []));
+    const mine = results.filter((r) => base.checks.includes(r.check) || named(r).includes(entry.id as RuleId));
     const breaks = (r: CheckResult) => r.outcome === 'failed' && (named(r).length === 0 || named(r).includes(entry.id as RuleId));
     let verdict: RuleVerdict;
     if (mine.length === 0) verdict = 'not run';
