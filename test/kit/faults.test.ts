@@ -12,6 +12,7 @@ import { SIGNATURE_HEADER } from '../../lib/signing.ts';
 import type { KitOptions } from '../contract/kit/context.ts';
 import { coverage } from '../contract/kit/coverage.ts';
 import { planChecks } from '../contract/kit/plan.ts';
+import { type CheckName, definitionOf } from '../contract/kit/registry.ts';
 import { CATALOGUE } from '../contract/kit/rules/catalogue.ts';
 import { runKit } from '../contract/kit/runner.ts';
 import { buildModel } from '../contract/kit/spec.ts';
@@ -43,7 +44,7 @@ const dropPolicyName: Fault = {
 async function failureUnder(
   fault: Fault,
   subject: string,
-  check: string,
+  check: CheckName,
   options: Partial<KitOptions> = {},
   target: ReferenceTarget = reference,
 ): Promise<string> {
@@ -54,6 +55,9 @@ async function failureUnder(
       { only: (planned) => planned.subjects[0] === subject && planned.check === check },
     );
     expect(run.results.map((r) => [r.check, r.outcome])).toEqual([[check, 'failed']]);
+    // A rule a check can break is one its definition says it judges (what --rules and the gate count).
+    const judged: readonly string[] = definitionOf(check).rules;
+    expect(run.results[0]!.violations!.flatMap((v) => (v.rule && !judged.includes(v.rule) ? [v.rule] : []))).toEqual([]);
     return run.results[0]!.error!;
   } finally {
     await proxy.close();
@@ -176,7 +180,7 @@ const reserialisedBody: Fault = {
 
 // Each fault, the operation or webhook and the check that must catch it, and what its report must say.
 // The report names the operation that misbehaved, which may be another than the one the check is filed under.
-const FAULTS: [name: string, fault: Fault, subject: string, check: string, says: (string | RegExp)[], reportedOn?: string][] = [
+const FAULTS: [name: string, fault: Fault, subject: string, check: CheckName, says: (string | RegExp)[], reportedOn?: string][] = [
   [
     '(a) a required field dropped from a response',
     dropPolicyName,

@@ -3,6 +3,8 @@
 // the proof ledger (proofs.test.ts) counts the rules they prove.
 import { createHash, randomUUID } from 'node:crypto';
 import type { KitOptions } from '../contract/kit/context.ts';
+import type { CheckName } from '../contract/kit/registry.ts';
+import type { RuleId } from '../contract/kit/rules/catalogue.ts';
 import { editJson, type Fault } from './fault-proxy.ts';
 
 const ITEM = /^\/v1\/policies\/pol_[^/?]+$/;
@@ -215,7 +217,7 @@ const oneEntryAfterRotation = standardHeader('webhook-signature', (current) => c
 
 const FINDINGS_PUT = 'updateFinding (PUT /v1/findings/{id})';
 export const CREATED = 'findingCreated (webhook finding.created)';
-export const RULE_FAULTS: [name: string, fault: Fault, subject: string, check: string, rule: string, options?: Partial<KitOptions>][] = [
+export const RULE_FAULTS: [name: string, fault: Fault, subject: string, check: CheckName, rule: RuleId, options?: Partial<KitOptions>][] = [
   ['resolved_at kept after reopening', resolvedAtKeptOnReopen, FINDINGS_PUT, 'finding-lifecycle', 'updateFinding.3'],
   ['last_seen_at before first_seen_at accepted', seenTimesInAnyOrder, FINDINGS_PUT, 'finding-lifecycle', 'schema.FindingCreate.2'],
   ['an unknown policy_id accepted', unknownPolicyAccepted, 'createFinding (POST /v1/findings)', 'references', 'schema.FindingCreate.3'],

@@ -2,14 +2,16 @@
 // entry is stale, every check an entry names exists; and the
 // reports that trace a failure back to its sentence.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadDocument } from '../../lib/document.ts';
 import { ruleViolation } from '../contract/kit/checks/rule-support.ts';
 import { coverage } from '../contract/kit/coverage.ts';
 import type { Exchange } from '../contract/kit/http.ts';
+import { junitReport } from '../contract/kit/junit.ts';
 import { planChecks } from '../contract/kit/plan.ts';
-import { type CheckName, checksJudging, DEFINITIONS, isCheckName } from '../contract/kit/registry.ts';
+import { type CheckName, checksJudging, DEFINITIONS, definitionOf, isCheckName } from '../contract/kit/registry.ts';
 import { CATALOGUE, type RuleId } from '../contract/kit/rules/catalogue.ts';
 import { PROVEN } from '../contract/kit/rules/proven.ts';
 import { type CatalogueEntry, catalogueDrift, nextId, statusOf } from '../contract/kit/rules/rule.ts';
@@ -46,6 +48,17 @@ describe('the rule catalogue', () => {
       ).toEqual([]);
     }
     for (const entry of CATALOGUE) if ('unobservable' in entry) expect(entry.unobservable.length, entry.id).toBeGreaterThan(10);
+  });
+
+  it('the rule README’s table of behaviour checks names only checks of the registry', () => {
+    const readme = readFileSync(new URL('../contract/kit/rules/README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('| check | rules (groups) |'));
+    const named = table
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .flatMap((line) => [...line.split(' | ')[0]!.matchAll(/`([a-z0-9-]+)`/g)].map((match) => match[1]!));
+    expect(named.length).toBeGreaterThan(15);
+    expect(named.filter((name) => !isCheckName(name))).toEqual([]);
   });
 
   it('check names and rule ids are types: a misspelt one does not compile (tsc checks the lines below)', () => {
@@ -182,6 +195,35 @@ describe('a failure names the rule it breaks', () => {
     expect(rest.at(-1)).toMatch(
       /^ {2}rule deletePolicy\.2 \(\/paths\/~1v1~1policies~1\{id\}\/delete\/description\): “Refused with `409` \(`policy-in-use`\)/,
     );
+  });
+
+  it('JUnit carries the rules a failure breaks, taken from its violations', () => {
+    const error = new ContractViolation(label, 'policy-in-use', [ruleViolation('deletePolicy.2', 'deleting answered 204')]);
+    const violations = violationsOf('policy-in-use', error, []);
+    const failed = {
+      id: `${label} › policy-in-use`,
+      check: 'policy-in-use' as const,
+      subjects: [label],
+      exercisesSuccess: true,
+      outcome: 'failed' as const,
+      error: traceFailure('policy-in-use', error.message, violations),
+      violations,
+      ms: 1,
+    };
+    expect(junitReport('kit', [failed], 1)).toMatch(/<failure message="[^"]*\(breaks rule deletePolicy\.2\)" type="deletePolicy\.2">/);
+  });
+
+  it('--rules takes the verdict from the violations: the rule a failure names failed, not every rule of its check', () => {
+    const model = buildModel(loadDocument());
+    const results = passedResults(planChecks(model, { profile: 'stateful', hasReadKey: true })).map((result) => {
+      if (result.check !== 'delivery-semantics') return result;
+      const error = new ContractViolation(result.id, result.check, [ruleViolation('webhooks.2', 'a disabled webhook got it')]);
+      return { ...result, outcome: 'failed' as const, violations: violationsOf(result.check, error, []) };
+    });
+    const verdicts = new Map(ruleCoverage(model.doc, results).rows.map((row) => [row.id, row.verdict]));
+    expect(verdicts.get('webhooks.2')).toBe('failed');
+    const others = definitionOf('delivery-semantics').rules.filter((id) => id !== 'webhooks.2');
+    expect(others.filter((id) => verdicts.get(id) === 'failed')).toEqual([]);
   });
 
   it('a failure that cites no rule lists the rules its check judges', () => {

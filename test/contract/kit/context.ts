@@ -2,7 +2,7 @@
 // fixtures (existing resources in the stateful profile, generated ids in the stateless one), the
 // loopback receiver, and `expect`, which turns a non-conforming exchange into a ContractViolation.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { loadDocument, type OpenApiDocument } from '../../../lib/document.ts';
+import { loadDocument } from '../../../lib/document.ts';
 import { createSchemaValidator, type SchemaValidator } from '../../../lib/schema-validator.ts';
 import { createCases } from './cases.ts';
 import { createGenerator, type Mutation, samples } from './generate.ts';

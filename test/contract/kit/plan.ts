@@ -3,11 +3,8 @@
 // the run lacks (state, a read-only key, events) is planned as skipped with its reason, so the
 // coverage table can say why.
 import { type CheckRun, type Instance, type PlanOptions, unmetNeed } from './check.ts';
-import type { KitContext } from './context.ts';
 import { type CheckName, DEFINITIONS } from './registry.ts';
 import type { ContractModel } from './spec.ts';
-
-export type { CheckName } from './registry.ts';
 
 export interface PlannedCheck {
   /** Unique within the plan: `<first subject> › <check>`. */
@@ -40,9 +37,4 @@ export function planChecks(model: ContractModel, options: PlanOptions): PlannedC
       };
     });
   });
-}
-
-/** Runs a planned check's preparation, if it has one and is not skipped. */
-export function prepare(planned: PlannedCheck, ctx: KitContext): void {
-  if (!planned.skip) planned.prepare?.(ctx);
 }

@@ -1,6 +1,6 @@
 // What a check's run comes to, and the limits a target declares: shared by the runner that
 // produces results and the reports (coverage, JUnit, rule traces) that read them.
-import type { CheckName } from './plan.ts';
+import type { CheckName } from './registry.ts';
 import type { Violation } from './violation.ts';
 
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'known-limit';

@@ -2,7 +2,7 @@
 // the document expects, and the exchanges that led there. The console, JUnit, `--rules` and
 // reproductions all render this record; none of them reads a rule id back out of text.
 import type { Exchange } from './http.ts';
-import type { CheckName } from './plan.ts';
+import type { CheckName } from './registry.ts';
 import { CATALOGUE, type RuleId } from './rules/catalogue.ts';
 import type { CatalogueEntry } from './rules/rule.ts';
 import { ContractViolation } from './verify.ts';

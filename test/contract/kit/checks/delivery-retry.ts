@@ -68,7 +68,7 @@ const retrySetups = new WeakMap<KitContext, Promise<RetrySetup>>();
 
 /**
  * The receivers that fail on purpose, their webhooks and the finding whose event they get: set up
- * once per run, as early as the plan allows (plan.ts `prepare`), so the retry waits overlap the
+ * once per run, as early as the plan allows (the check's `prepare`), so the retry waits overlap the
  * other checks.
  */
 export function startRetryProbe(ctx: KitContext, check: string, timing: RetryTiming): Promise<RetrySetup> {

@@ -47,7 +47,7 @@ const slowProbes = new WeakMap<KitContext, Promise<RawAnswer>>();
 
 /**
  * A request whose header fields stop arriving, to be answered `408` once the target's header
- * time-out passes. Started once per run, as early as the plan allows (plan.ts `prepare`), so the
+ * time-out passes. Started once per run, as early as the plan allows (the check's `prepare`), so the
  * wait overlaps the other checks instead of adding to them.
  */
 export function startRequestTimeoutProbe(ctx: KitContext): Promise<RawAnswer> {

@@ -6,7 +6,7 @@ import { deliveryRetry, startRetryProbe } from '../checks/delivery-retry.ts';
 import { deliverySemantics, endpointGone } from '../checks/delivery-rules.ts';
 import { deliveryCheck } from '../checks/events.ts';
 import { secretRotation } from '../checks/signature-rules.ts';
-import { documentedResources, labels } from './documented.ts';
+import { documentedResources, labels, withResources } from './documented.ts';
 
 export const deliveryCheckDefinition = defineCheck({
   name: 'delivery',
@@ -158,11 +158,11 @@ export const endpointGoneCheck = defineCheck({
   needs: { events: true },
   exercisesSuccess: true,
   cost: { fixed: 7, perCase: 0 },
-  instances: (model, _options, check) => {
-    const found = documentedResources(model);
-    if (!found) return [];
-    return [{ subjects: labels(found.hook('finding.created'), found.webhooks.update.label), run: (ctx) => endpointGone(ctx, check) }];
-  },
+  instances: (model, _options, check) =>
+    withResources(model, (found) => ({
+      subjects: labels(found.hook('finding.created'), found.webhooks.update.label),
+      run: (ctx) => endpointGone(ctx, check),
+    })),
 });
 
 export const secretRotationCheck = defineCheck({
@@ -184,9 +184,9 @@ export const secretRotationCheck = defineCheck({
   needs: { events: true },
   exercisesSuccess: true,
   cost: { fixed: 11, perCase: 0 },
-  instances: (model, _options, check) => {
-    const found = documentedResources(model);
-    if (!found) return [];
-    return [{ subjects: labels(found.hook('finding.created'), found.webhooks.update.label), run: (ctx) => secretRotation(ctx, check) }];
-  },
+  instances: (model, _options, check) =>
+    withResources(model, (found) => ({
+      subjects: labels(found.hook('finding.created'), found.webhooks.update.label),
+      run: (ctx) => secretRotation(ctx, check),
+    })),
 });

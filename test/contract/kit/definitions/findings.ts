@@ -3,7 +3,7 @@
 import { defineCheck } from '../check.ts';
 import { compliance } from '../checks/compliance.ts';
 import { findingLifecycle, policyInUse, references } from '../checks/findings-rules.ts';
-import { documentedResources, labels } from './documented.ts';
+import { documentedResources, labels, withResources } from './documented.ts';
 
 export const findingLifecycleCheck = defineCheck({
   name: 'finding-lifecycle',
@@ -23,12 +23,11 @@ export const findingLifecycleCheck = defineCheck({
   needs: { state: true },
   exercisesSuccess: true,
   cost: { fixed: 8, perCase: 0 },
-  instances: (model, _options, check) => {
-    const found = documentedResources(model);
-    if (!found) return [];
-    const { findings } = found;
-    return [{ subjects: [findings.update.label, findings.create.label, findings.read.label], run: (ctx) => findingLifecycle(ctx, check) }];
-  },
+  instances: (model, _options, check) =>
+    withResources(model, ({ findings }) => ({
+      subjects: [findings.update.label, findings.create.label, findings.read.label],
+      run: (ctx) => findingLifecycle(ctx, check),
+    })),
 });
 
 export const referencesCheck = defineCheck({
@@ -38,11 +37,11 @@ export const referencesCheck = defineCheck({
   needs: { state: true },
   exercisesSuccess: false,
   cost: { fixed: 4, perCase: 0 },
-  instances: (model, _options, check) => {
-    const found = documentedResources(model);
-    if (!found) return [];
-    return [{ subjects: [found.findings.create.label, found.findings.update.label], run: (ctx) => references(ctx, check) }];
-  },
+  instances: (model, _options, check) =>
+    withResources(model, (found) => ({
+      subjects: [found.findings.create.label, found.findings.update.label],
+      run: (ctx) => references(ctx, check),
+    })),
 });
 
 export const policyInUseCheck = defineCheck({
@@ -52,11 +51,11 @@ export const policyInUseCheck = defineCheck({
   needs: { state: true },
   exercisesSuccess: true,
   cost: { fixed: 8, perCase: 0 },
-  instances: (model, _options, check) => {
-    const found = documentedResources(model);
-    if (!found) return [];
-    return [{ subjects: [found.policies.delete.label, found.findings.update.label], run: (ctx) => policyInUse(ctx, check) }];
-  },
+  instances: (model, _options, check) =>
+    withResources(model, (found) => ({
+      subjects: [found.policies.delete.label, found.findings.update.label],
+      run: (ctx) => policyInUse(ctx, check),
+    })),
 });
 
 export const complianceCheck = defineCheck({

@@ -5,7 +5,7 @@ import { cors } from '../checks/cors.ts';
 import { problemCatalogue, startRequestTimeoutProbe } from '../checks/problem-rules.ts';
 import { rateLimitProbe } from '../checks/rate-limit.ts';
 import { responseAudit } from '../checks/response-audit.ts';
-import { documentedResources } from './documented.ts';
+import { documentedResources, withResources } from './documented.ts';
 
 export const problemCatalogueCheck = defineCheck({
   name: 'problem-catalogue',
@@ -62,11 +62,8 @@ export const corsCheck = defineCheck({
   needs: {},
   exercisesSuccess: false,
   cost: { fixed: 0, perCase: 0 },
-  instances: (model, options, check) => {
-    const found = documentedResources(model);
-    if (!found) return [];
-    return [{ subjects: [found.policies.list.label], run: (ctx) => cors(ctx, check, options.corsOrigin) }];
-  },
+  instances: (model, options, check) =>
+    withResources(model, (found) => ({ subjects: [found.policies.list.label], run: (ctx) => cors(ctx, check, options.corsOrigin) })),
 });
 
 /** Last but the 429 probe: it audits every answer the run saw. */

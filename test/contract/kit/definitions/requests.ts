@@ -17,6 +17,20 @@ function fresh(model: ContractModel, op: OperationModel, stateful: boolean): boo
   return stateful && op.kind === 'update' && resource !== undefined && transitionsOf(model, resource.update) !== undefined;
 }
 
+/** What both 401 checks judge: a missing or unknown key is refused, over the address's limit with a 429. */
+const FAILED_AUTHENTICATION = [
+  'authentication.3',
+  'errors.19',
+  'rate-limits.5',
+  'rate-limits.6',
+  'rate-limits.7',
+  'header.RateLimit.2',
+  'header.RateLimitPolicy.2',
+  'response.Unauthorized.1',
+  'response.Unauthorized.3',
+  'response.TooManyRequests.1',
+] as const;
+
 const refusable = (op: OperationModel) => op.scopes.length > 0 && op.responses.has('401');
 
 export const successResponseCheck = defineCheck({
@@ -135,22 +149,7 @@ export const invalidParametersCheck = defineCheck({
 export const noCredentialsCheck = defineCheck({
   name: 'no-credentials-401',
   column: '401',
-  rules: [
-    'authentication.1',
-    'authentication.3',
-    'errors.19',
-    'rate-limits.5',
-    'rate-limits.6',
-    'rate-limits.7',
-    'listPolicies.5',
-    'security.bearerAuth.1',
-    'header.RateLimit.2',
-    'header.RateLimitPolicy.2',
-    'header.WWWAuthenticate.1',
-    'response.Unauthorized.1',
-    'response.Unauthorized.3',
-    'response.TooManyRequests.1',
-  ],
+  rules: ['authentication.1', 'listPolicies.5', 'security.bearerAuth.1', 'header.WWWAuthenticate.1', ...FAILED_AUTHENTICATION],
   needs: {},
   exercisesSuccess: false,
   cost: { fixed: 0, perCase: 0 },
@@ -160,18 +159,7 @@ export const noCredentialsCheck = defineCheck({
 export const unknownKeyCheck = defineCheck({
   name: 'unknown-key-401',
   column: '401key',
-  rules: [
-    'authentication.3',
-    'errors.19',
-    'rate-limits.5',
-    'rate-limits.6',
-    'rate-limits.7',
-    'header.RateLimit.2',
-    'header.RateLimitPolicy.2',
-    'response.Unauthorized.1',
-    'response.Unauthorized.3',
-    'response.TooManyRequests.1',
-  ],
+  rules: FAILED_AUTHENTICATION,
   needs: {},
   exercisesSuccess: false,
   cost: { fixed: 0, perCase: 0 },

@@ -4,7 +4,7 @@
 import { defineCheck } from '../check.ts';
 import { paginationRules } from '../checks/pagination-rules.ts';
 import { readScope, replaceSemantics, secrets, webhookSecret } from '../checks/replace-rules.ts';
-import { documentedResources, labels } from './documented.ts';
+import { documentedResources, labels, withResources } from './documented.ts';
 
 export const replaceSemanticsCheck = defineCheck({
   name: 'replace-semantics',
@@ -99,9 +99,6 @@ export const paginationRulesCheck = defineCheck({
   needs: { state: true },
   exercisesSuccess: true,
   cost: { fixed: 22, perCase: 0 },
-  instances: (model, _options, check) => {
-    const found = documentedResources(model);
-    if (!found) return [];
-    return [{ subjects: [found.policies.list.label], run: (ctx) => paginationRules(ctx, check) }];
-  },
+  instances: (model, _options, check) =>
+    withResources(model, (found) => ({ subjects: [found.policies.list.label], run: (ctx) => paginationRules(ctx, check) })),
 });
