@@ -200,12 +200,6 @@ const oneDeliveryIdForAllWebhooks: Fault = {
 const newDeliveryIdOnRetry: Fault = {
   delivery: (headers, body) => ({ headers: { ...headers, 'x-service-delivery': randomUUID() }, body }),
 };
-export const retryAfterIgnored: Fault = {
-  deliveryAnswer: ({ status, headers }) => {
-    const { 'retry-after': _dropped, ...rest } = headers;
-    return { status, headers: rest };
-  },
-};
 const goneNotDisabling: Fault = { deliveryAnswer: ({ status, headers }) => ({ status: status === 410 ? 500 : status, headers }) };
 const standardHeader = (name: string, value: (current: string) => string): Fault => ({
   delivery: (headers, body) => ({ headers: headers[name] === undefined ? headers : { ...headers, [name]: value(headers[name]) }, body }),
