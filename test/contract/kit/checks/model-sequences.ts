@@ -191,7 +191,7 @@ export async function modelSequences(ctx: KitContext, subject: string, check: st
       `${subject}: a sequence failed outside the model's verdicts: ${error instanceof Error ? error.message : String(error)}\n${details.join('\n')}`,
     );
   }
-  return { note: `${sequences} sequences, ${steps} requests, seed ${ctx.options.seed}` };
+  return { note: `${sequences} sequence${sequences === 1 ? '' : 's'}, ${steps} requests, seed ${ctx.options.seed}` };
 }
 
 /** The commands a failing sequence ran: fast-check wraps generated ones (`cmd`, `hasRan`); an opening is the plain list. */
