@@ -45,6 +45,9 @@ describe('a failure of model-sequences', () => {
         /shortest failing sequence \(2 steps, seed \d+, after \d+ shrinks\):\n +1\. create policies #\d+.*\n +2\. (replace|delete) policies\[0\].* with If-Match \(weak tag\)\n/,
       );
       expect(error).toMatch(/failed at: (replace|delete) policies\[0\].* with If-Match \(weak tag\)/);
+      expect(error).toMatch(
+        /last requests of the failing sequence:\n +POST \S+\/v1\/policies → 201\n +(PUT|DELETE) \S+\/v1\/policies\/\S+ → 2\d\d\n/,
+      );
     } finally {
       await proxy.close();
     }

@@ -132,7 +132,8 @@ export async function modelSequences(ctx: KitContext, subject: string, check: st
   const bodies = await pools(ctx);
   let sequences = 0;
   let steps = 0;
-  let last: Real | undefined;
+  /** The last sequence that failed: its requests go in the report. */
+  let failing: Real | undefined;
   const runSequence = async (commands: Iterable<Cmd>) => {
     sequences++;
     const real: Real = {
@@ -147,11 +148,13 @@ export async function modelSequences(ctx: KitContext, subject: string, check: st
       quota: quotaTracker(),
       exchanges: [],
     };
-    last = real;
     const state = emptyState(facts);
     try {
       await fc.asyncModelRun(() => ({ model: state, real }), commands);
       await settle(ctx, state, real);
+    } catch (error) {
+      failing = real;
+      throw error;
     } finally {
       steps += real.exchanges.length;
       await teardown(ctx, real);
@@ -176,7 +179,7 @@ export async function modelSequences(ctx: KitContext, subject: string, check: st
         : await minimise(ran, result.errorInstance, runSequence);
     const error = shortest.error;
     const difference = error instanceof ModelDifference ? error.differences[0] : undefined;
-    const requests = (last?.exchanges ?? []).slice(-4).map((e) => `${e.request.method} ${e.request.url} → ${e.status}`);
+    const requests = (failing?.exchanges ?? []).slice(-4).map((e) => `${e.request.method} ${e.request.url} → ${e.status}`);
     const details = [
       `shortest failing sequence (${shortest.commands.length} steps, seed ${result.seed}, after ${result.numShrinks + shortest.dropped} shrinks):`,
       ...shortest.commands.map((step, i) => `  ${i + 1}. ${String(step)}`),
@@ -186,7 +189,7 @@ export async function modelSequences(ctx: KitContext, subject: string, check: st
       `replay: --seed ${ctx.options.seed} (fast-check path ${result.counterexamplePath ?? '?'})`,
     ];
     if (difference)
-      breach(subject, check, difference.rule, difference.message, [...(difference.details ?? []), ...details], last?.exchanges.at(-1));
+      breach(subject, check, difference.rule, difference.message, [...(difference.details ?? []), ...details], failing?.exchanges.at(-1));
     throw new Error(
       `${subject}: a sequence failed outside the model's verdicts: ${error instanceof Error ? error.message : String(error)}\n${details.join('\n')}`,
     );
