@@ -156,6 +156,12 @@ export const thing = (doc: any) => doc.paths['/v1/things/{id}'];
 export const event = (doc: any) => doc.webhooks['thing.created'].post;
 export const schemas = (doc: any) => doc.components.schemas;
 
+/** Moves `record[from]` to `record[to]`: a path, a status or a media type renamed. */
+export function rename(record: Record<string, unknown>, from: string, to: string): void {
+  record[to] = record[from];
+  delete record[from];
+}
+
 type Family = 'operations' | 'parameters' | 'security' | 'schemas';
 
 // The schema rules (the catalogue keeps them apart) are one family; every other rule is named here,

@@ -5,23 +5,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { deliveryHeaders } from '../../common/delivery-headers.ts';
 import { sign } from '../../lib/signing.ts';
 import { root } from '../../scripts/pipeline.ts';
 import { launchChromium } from '../browser/chromium.ts';
-import { type ReferenceTarget, startReferenceTarget, WRITER_KEY } from '../kit/reference-target.ts';
+import { WRITER_KEY } from '../kit/reference-target.ts';
 import { document, exampleEvent, readmeExample } from './examples.ts';
 import { installedBeforeAll, listen } from './installed.ts';
 import { installedPackages, machineNode, outsiderEnv, run } from './outsider.ts';
+import { referenceBeforeAll } from './reference.ts';
 
-let reference: ReferenceTarget;
-beforeAll(async () => {
-  reference = await startReferenceTarget();
-}, 120_000);
-afterAll(async () => {
-  await reference?.server.close();
-});
+const reference = referenceBeforeAll();
 
 describe('secmon-api, the client', () => {
   const client = installedBeforeAll('client', (tarballs) => [tarballs.client], { files: { 'example.mjs': readmeExample('client', 'js') } });

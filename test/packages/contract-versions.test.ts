@@ -6,27 +6,25 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultProxy } from '../kit/fault-proxy.ts';
-import { type ReferenceTarget, startReferenceTarget } from '../kit/reference-target.ts';
 import { installedBeforeAll } from './installed.ts';
 import { machineNode, outsiderEnv, run } from './outsider.ts';
+import { referenceBeforeAll } from './reference.ts';
 
 const kitProject = installedBeforeAll('kit-versions', (tarballs) => [tarballs.contract]);
-let reference: ReferenceTarget;
+const reference = referenceBeforeAll();
 let standIn: { url: string; close(): Promise<void> };
 
 const withoutStandardWebhooks = (headers: Record<string, string>) =>
   Object.fromEntries(Object.entries(headers).filter(([name]) => !name.toLowerCase().startsWith('webhook-')));
 
 beforeAll(async () => {
-  reference = await startReferenceTarget();
   standIn = await startFaultProxy(reference.server.url, {
     delivery: (headers, body) => ({ headers: withoutStandardWebhooks(headers), body }),
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await standIn?.close();
-  await reference?.server.close();
 });
 
 /** `npx secmon-contract` against `baseUrl`, with a JUnit report named after `label`. */

@@ -5,20 +5,14 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createReceiverApp } from '../../examples/receiver/app.ts';
-import { type ReferenceTarget, startReferenceTarget } from '../kit/reference-target.ts';
 import { document } from './examples.ts';
 import { installedBeforeAll, listen } from './installed.ts';
 import { machineNode, outsiderEnv, run } from './outsider.ts';
+import { referenceBeforeAll } from './reference.ts';
 
-let reference: ReferenceTarget;
-beforeAll(async () => {
-  reference = await startReferenceTarget();
-}, 120_000);
-afterAll(async () => {
-  await reference?.server.close();
-});
+const reference = referenceBeforeAll();
 
 describe('secmon-contract, the contract kit', () => {
   const kit = installedBeforeAll('contract', (tarballs) => [tarballs.contract]);
