@@ -2,8 +2,8 @@
 // are) is checked for its body against its webhook schema, its headers against the webhook's header
 // parameters, and its signatures. Other deliveries on the kit's webhooks (another client's
 // findings on a shared target) are legal; they are counted and left alone.
-import { SIGNATURE_HEADER, verifySignature } from '../../../../lib/signing.ts';
 import type { KitContext } from '../context.ts';
+import { SIGNATURE_HEADER, sameSignature, serviceSignature } from '../oracle.ts';
 import type { Delivery } from '../receiver.ts';
 import type { WebhookModel } from '../spec.ts';
 import { ajvDetails, ContractViolation, headerViolations, truncate, type Violation } from '../verify.ts';
@@ -166,7 +166,7 @@ export function deliveryViolations(
   if (secret === undefined) {
     if (signature !== null)
       violations.push({ aspect: 'signature', message: `a webhook without a secret got ${SIGNATURE_HEADER}`, details: [signature] });
-  } else if (!verifySignature(delivery.raw, signature, secret)) {
+  } else if (!sameSignature(signature ?? undefined, serviceSignature(delivery.raw, secret))) {
     violations.push({
       aspect: 'signature',
       message:
