@@ -57,6 +57,9 @@ export function parseRateLimit(value: string | null): { remaining: number; reset
   return remaining === undefined || reset === undefined ? undefined : { remaining: Number(remaining), resetSeconds: Number(reset) };
 }
 
+/** Whether an answer states the quota of the key that sent the request (not the failed-authentication policy). */
+const pacedByKey = (auth: Credential, status: number) => (auth === 'api' || auth === 'read') && status !== 401;
+
 export function createHttpClient(options: HttpClientOptions) {
   const base = options.baseUrl.replace(/\/+$/, '');
   const maxWait = options.maxRetryWait ?? 65;
@@ -100,7 +103,8 @@ export function createHttpClient(options: HttpClientOptions) {
     const { token, role } = credential(auth);
     if (token !== undefined) {
       headers.Authorization = `Bearer ${token}`;
-      shown.Authorization = `Bearer ${role}`;
+      // A key the kit made up is no secret: shown as sent, so a reproduction can send it again.
+      shown.Authorization = `Bearer ${typeof auth === 'object' ? auth.token : role}`;
     }
     const body = spec.rawBody ?? (spec.body === undefined ? undefined : JSON.stringify(spec.body));
     if (body !== undefined) {
@@ -127,7 +131,9 @@ export function createHttpClient(options: HttpClientOptions) {
         // A hanging or refusing target must fail the check that asked, with the request it sent.
         throw new Error(`${spec.method} ${url} got no answer: ${(error as Error).message}`, { cause: error });
       }
-      const quota = parseRateLimit(response.headers.get('ratelimit'));
+      // Only a key's own quota paces it: a refused credential's answer states the failed-authentication
+      // policy of the address, which the document says does not limit valid keys.
+      const quota = pacedByKey(auth, response.status) ? parseRateLimit(response.headers.get('ratelimit')) : undefined;
       if (quota && quota.remaining === 0) quotaResetsAt.set(role, Date.now() + Math.max(quota.resetSeconds, 1) * 1000);
       const retryAfter = Number(response.headers.get('retry-after'));
       if (

@@ -26,7 +26,9 @@ export function junitReport(suiteName: string, results: CheckResult[], seconds: 
       case 'passed':
         return waited ? `${open}>${waited}\n    </testcase>` : `${open}/>`;
       case 'failed': {
-        const error = result.error ?? 'failed';
+        // The replay script travels with the failure, so a CI's test view is enough to reproduce it.
+        const replay = result.reproduction ? `\n\nReproduction (sh):\n${result.reproduction.shell}` : '';
+        const error = `${result.error ?? 'failed'}${replay}`;
         return `${open}>\n      <failure message="${escapeXml(error.split('\n')[0]!)}">${escapeXml(error)}</failure>${waited}\n    </testcase>`;
       }
       case 'skipped':

@@ -1,5 +1,7 @@
 // What a check's run comes to, and the limits a target declares: shared by the runner that
 // produces results and the reports (coverage, JUnit, rule traces) that read them.
+import type { Reproduction } from './repro.ts';
+
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'known-limit';
 
 export interface CheckResult {
@@ -12,6 +14,8 @@ export interface CheckResult {
   reason?: string;
   /** The failure report (operation, check, request, what broke). */
   error?: string;
+  /** A failure's exchanges as a replayable script and .http file (see repro.ts). */
+  reproduction?: Reproduction;
   /** Something a passed check noticed that is allowed but worth saying (a retried delivery). */
   note?: string;
   /**

@@ -6,6 +6,7 @@ import { createKitContext, type KitContext, type KitOptions } from './context.ts
 import { type Coverage, coverage, formatCoverage } from './coverage.ts';
 import { describeForeign, type ForeignWebhook, foreignSubscribers } from './foreign.ts';
 import { type PlannedCheck, planChecks } from './plan.ts';
+import { exchangesLeadingTo, reproduction as replay } from './repro.ts';
 import type { CheckResult, KnownLimit } from './results.ts';
 import { traceFailure } from './rules/trace.ts';
 import type { ContractModel } from './spec.ts';
@@ -19,6 +20,7 @@ export async function runCheck(ctx: KitContext, planned: PlannedCheck, knownLimi
   const limit = knownLimits.find((l) => l.check === planned.check && (l.subject === '*' || planned.subjects.includes(l.subject)));
   const started = performance.now();
   const before = ctx.http.stats();
+  const firstExchange = ctx.exchanges.length;
   // The check's own time and cost; what it waited for the quota is reported beside, not inside.
   const cost = () => {
     const after = ctx.http.stats();
@@ -51,7 +53,9 @@ export async function runCheck(ctx: KitContext, planned: PlannedCheck, knownLimi
       error instanceof Error ? (error.name === 'ContractViolation' ? error.message : `${planned.id}: ${messageOf(error)}`) : String(error),
     );
     if (limit) return { ...describe(planned), outcome: 'known-limit', reason: limit.reason, error: message, ...cost() };
-    return { ...describe(planned), outcome: 'failed', error: message, ...cost() };
+    const exchanges = exchangesLeadingTo(ctx.exchanges, firstExchange);
+    const reproduction = replay(exchanges, { title: planned.id, report: message, baseUrl: ctx.http.baseUrl });
+    return { ...describe(planned), outcome: 'failed', error: message, reproduction, ...cost() };
   }
 }
 
