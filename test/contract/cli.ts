@@ -10,12 +10,13 @@ import { loadDocument } from '../../lib/document.ts';
 import { formatSeconds } from './kit/budget.ts';
 import { MARK } from './kit/coverage.ts';
 import { junitReport } from './kit/junit.ts';
-import { CHECKS } from './kit/plan.ts';
 import { receiverCommand } from './kit/receiver-check.ts';
+import { CHECK_NAMES, isCheckName } from './kit/registry.ts';
 import { writeReproductions } from './kit/repro-files.ts';
 import type { KnownLimit } from './kit/results.ts';
 import { formatRules, ruleCoverage } from './kit/rules/trace.ts';
 import { runKit } from './kit/runner.ts';
+import { ACCEPTED, usage } from './kit/usage.ts';
 
 // `secmon-contract receiver …` checks a webhook receiver instead of an API (kit/receiver-check.ts).
 if (process.argv[2] === 'receiver') {
@@ -26,53 +27,7 @@ if (process.argv[2] === 'receiver') {
 const document = loadDocument();
 const VERSION = `secmon-contract ${document.info.version} (checks ${document.info.title} ${document.info.version})`;
 
-const USAGE = `usage: secmon-contract --base-url <url> --api-key <key> [options]
-       secmon-contract receiver --url <receiver> (checks a webhook receiver; receiver --help)
-
-  --base-url <url>        the implementation under test (its /v1 paths are appended)
-  --api-key <key>         a key with the read and write scopes
-  --read-key <key>        a key with only the read scope (enables the 403 checks)
-  --profile <p>           stateful (default) or stateless (a mock: skips checks that need state)
-  --report <file>         also write a JUnit XML report there (relative to this folder)
-  --repro-dir <dir>       write each failure's reproduction there: a shell script of curl commands
-                          and an .http file (default: repro/ beside --report; none without either)
-  --seed <n>              seed of the generated cases (default fixed, so runs repeat)
-  --cases <n>             generated valid and invalid cases per operation (default 24)
-  --time-budget <s>       fit the run into s seconds at the target's quota: generated cases and
-                          repeats are sampled down (seeded), every check still runs once
-  --rate-probe-max <n>    provoke a 429 only if the key's quota is at most n (default 300)
-  --rate-probe check|skip skip: the 429 probe is declared out of scope (else a probe that cannot
-                          run fails the gate)
-  --known-limits <file>   JSON [{ "check", "subject", "reason" }]: failures reported as known limits
-  --events <e>            check (default); skip: the event checks are declared out of scope (a
-                          target that cannot reach the kit's receiver; webhooks the kit creates
-                          then point at a .invalid host); skip:<type>,<type>: only those events
-  --trigger-command <c>   raises the events no operation causes, for a target without
-                          POST /_simulator/events: run by the shell once per event with {event},
-                          {webhook_id} and {data} replaced (also in SECMON_EVENT, SECMON_WEBHOOK_ID,
-                          SECMON_EVENT_DATA; SECMON_BASE_URL); exit 0 = raised
-  --receiver-url <url>    the URL the target reaches the kit's receiver at (a tunnel or CI service
-                          in front of --receiver-listen); default: loopback, for development targets
-  --receiver-listen <a>   where the receiver listens: [host:]port (default 127.0.0.1, a free port)
-  --event-timeout <ms>    how long to wait for the events' deliveries (default 15000)
-  --no-foreign-deliveries refuse to run when enabled webhooks the kit did not create would get
-                          its events (they are listed before every run)
-  --allow-newer-fields    accept fields and enum values newer than the document in responses and
-                          events (a target ahead of this version); by default they are violations
-  --cors-origin <origin>  an origin the target allows for browsers (without it, the CORS check tries
-                          http://localhost:5173 and is skipped if the target does not allow it)
-  --compressed-retries    the target compresses its webhook retry schedule (a test setting): the waits
-                          before the first retry and after a Retry-After are then not judged
-  --rules                 print every rule of the document (each sentence of its descriptions) with
-                          its checks and status; with --base-url, after the run, with each verdict
-  --version               print the kit's version and the document version it checks
-
-Everything the kit creates is deleted at the end, also on failure and on Ctrl-C; its names start
-with "kit-". It paces itself by the target's RateLimit headers and says when it waits.
-Exit status: 0 every check passed and every operation and event is covered or declared out of
-scope; 1 a violation, a coverage gap, or an event or 429 probe that could not run and was not
-declared; 2 bad options, no answer from the target, or --no-foreign-deliveries refused;
-130/143 interrupted.`;
+const USAGE = usage();
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${USAGE}\n`);
@@ -82,32 +37,7 @@ function fail(message: string): never {
 let args;
 try {
   args = parseArgs({
-    options: {
-      'base-url': { type: 'string' },
-      'api-key': { type: 'string' },
-      'read-key': { type: 'string' },
-      profile: { type: 'string', default: 'stateful' },
-      report: { type: 'string' },
-      'repro-dir': { type: 'string' },
-      seed: { type: 'string' },
-      cases: { type: 'string' },
-      'rate-probe-max': { type: 'string' },
-      'known-limits': { type: 'string' },
-      events: { type: 'string', default: 'check' },
-      'time-budget': { type: 'string' },
-      'rate-probe': { type: 'string', default: 'check' },
-      'trigger-command': { type: 'string' },
-      'no-foreign-deliveries': { type: 'boolean' },
-      'receiver-url': { type: 'string' },
-      'receiver-listen': { type: 'string' },
-      'event-timeout': { type: 'string' },
-      'allow-newer-fields': { type: 'boolean' },
-      'cors-origin': { type: 'string' },
-      'compressed-retries': { type: 'boolean' },
-      rules: { type: 'boolean' },
-      version: { type: 'boolean' },
-      help: { type: 'boolean' },
-    },
+    options: ACCEPTED,
   }).values;
 } catch (error) {
   fail((error as Error).message);
@@ -121,7 +51,7 @@ if (args.version) {
   process.exit(0);
 }
 if (args.rules && !args['base-url']) {
-  const rules = ruleCoverage(document, undefined, undefined, CHECKS);
+  const rules = ruleCoverage(document);
   // Written before exiting: a pipe (`| less`) would otherwise get only what fitted its buffer.
   await new Promise((done) => process.stdout.write(`${formatRules(rules)}\n`, done));
   process.exit(rules.uncovered.length === 0 ? 0 : 1);
@@ -168,6 +98,8 @@ if (args['known-limits']) {
   } catch (error) {
     fail(`--known-limits: ${(error as Error).message}`);
   }
+  const unknown = knownLimits.map((limit) => String(limit.check)).filter((check) => !isCheckName(check));
+  if (unknown.length > 0) fail(`--known-limits: no such check: ${unknown.join(', ')} (the checks: ${CHECK_NAMES.join(', ')})`);
 }
 const baseUrl = args['base-url']!;
 try {

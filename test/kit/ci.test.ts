@@ -17,7 +17,8 @@ import { coverage as coverageOf, formatCoverage } from '../contract/kit/coverage
 import { junitReport } from '../contract/kit/junit.ts';
 import { planChecks } from '../contract/kit/plan.ts';
 import { triggerInvocation } from '../contract/kit/raise.ts';
-import { type KitRun, runCheck, runKit } from '../contract/kit/runner.ts';
+import { runCheck } from '../contract/kit/run-check.ts';
+import { type KitRun, runKit } from '../contract/kit/runner.ts';
 import { type ReferenceTarget, startReferenceTarget, WRITER_KEY } from './reference-target.ts';
 
 const CLI = fileURLToPath(new URL('../contract/cli.ts', import.meta.url));
@@ -57,7 +58,12 @@ describe('fitting the quota', () => {
     const base = { cases: 24, quota, latencyMs: 5, hasReadKey: true, rateProbeMaxQuota: 300, eventSeconds: 0 };
     const unbudgeted = planBudget(plan, base);
     expect(unbudgeted.planned.cases).toBe(24);
-    expect(unbudgeted.line()).toMatch(/^plan: \d+ checks, about \d+ requests .*quota 120 per 60 s.*expected about \d+ min \d+ s$/);
+    expect(unbudgeted.line()).toMatch(
+      /^plan: \d+ checks \(\d+ planned as skipped\), about \d+ requests .*quota 120 per 60 s.*expected about \d+ min \d+ s$/,
+    );
+    // The plan counts what the summary will: every planned check, the skipped ones included.
+    const skipped = plan.filter((p) => p.skip).length;
+    expect(unbudgeted.line()).toContain(`plan: ${plan.length} checks (${skipped} planned as skipped),`);
     const fitted = planBudget(plan, { ...base, seconds: 180 });
     expect(fitted.planned.cases).toBeLessThan(24);
     expect(fitted.planned.seconds).toBeLessThanOrEqual(180);
@@ -84,16 +90,20 @@ describe('fitting the quota', () => {
       profile: 'stateful',
       events: 'skip',
     });
-    const result = await runCheck(ctx, {
-      id: 'stub › two-requests',
-      check: 'two-requests',
-      subjects: ['stub'],
-      exercisesSuccess: true,
-      run: async (c) => {
-        await c.http.send({ method: 'GET', path: '/' });
-        await c.http.send({ method: 'GET', path: '/' });
+    const result = await runCheck(
+      ctx,
+      {
+        id: 'stub › success-response',
+        check: 'success-response',
+        subjects: ['stub'],
+        exercisesSuccess: true,
+        run: async (c) => {
+          await c.http.send({ method: 'GET', path: '/' });
+          await c.http.send({ method: 'GET', path: '/' });
+        },
       },
-    });
+      { cases: 1 },
+    );
     expect(result.outcome).toBe('passed');
     expect(result.waitedMs).toBeGreaterThanOrEqual(900);
     expect(result.ms).toBeLessThan(result.waitedMs!);
@@ -147,11 +157,13 @@ describe('fitting the quota', () => {
     ]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const plan =
-      /^plan: \d+ checks, about (\d+) requests .*quota 400 per 60 s.*within --time-budget 100 s; generated cases and repeats sampled 24 → (\d+) per check to fit$/m.exec(
+      /^plan: (\d+) checks \(1 planned as skipped\), about (\d+) requests .*quota 400 per 60 s.*within --time-budget 100 s; generated cases and repeats sampled 24 → (\d+) per check to fit$/m.exec(
         run.stdout,
       );
     expect(plan, run.stdout.slice(0, 800)).not.toBeNull();
-    expect(Number(plan![1])).toBeLessThan(2 * 400);
+    expect(Number(plan![2])).toBeLessThan(2 * 400);
+    // The summary counts what the plan announced.
+    expect(run.stdout).toContain(`${plan![1]} checks: `);
     expect(run.stdout).toMatch(
       /^sampled to fit --time-budget 100 s: \d+ checks ran with \d+(–\d+)? instead of 24 generated cases and repeats each/m,
     );

@@ -14,9 +14,10 @@ import { SIGNATURE_HEADER } from '../../lib/signing.ts';
 import type { KitOptions } from '../contract/kit/context.ts';
 import { coverage } from '../contract/kit/coverage.ts';
 import { planChecks } from '../contract/kit/plan.ts';
+import type { CheckName } from '../contract/kit/registry.ts';
 import { writeReproductions } from '../contract/kit/repro-files.ts';
 import type { CheckResult } from '../contract/kit/results.ts';
-import { CATALOGUE } from '../contract/kit/rules/catalogue.ts';
+import { CATALOGUE, type RuleId } from '../contract/kit/rules/catalogue.ts';
 import { runKit } from '../contract/kit/runner.ts';
 import { buildModel } from '../contract/kit/spec.ts';
 import { editJson, type Fault, type ProxiedResponse, startFaultProxy } from './fault-proxy.ts';
@@ -46,7 +47,7 @@ const dropPolicyName: Fault = {
 async function failureUnder(
   fault: Fault,
   subject: string,
-  check: string,
+  check: CheckName,
   options: Partial<KitOptions> = {},
   target: ReferenceTarget = reference,
 ): Promise<string> {
@@ -206,7 +207,7 @@ const reserialisedBody: Fault = {
 
 // Each fault, the operation or webhook and the check that must catch it, and what its report must say.
 // The report names the operation that misbehaved, which may be another than the one the check is filed under.
-const FAULTS: [name: string, fault: Fault, subject: string, check: string, says: (string | RegExp)[], reportedOn?: string][] = [
+const FAULTS: [name: string, fault: Fault, subject: string, check: CheckName, says: (string | RegExp)[], reportedOn?: string][] = [
   [
     '(a) a required field dropped from a response',
     dropPolicyName,
@@ -533,7 +534,7 @@ const oneEntryAfterRotation = standardHeader('webhook-signature', (current) => c
 
 const FINDINGS_PUT = 'updateFinding (PUT /v1/findings/{id})';
 const CREATED = 'findingCreated (webhook finding.created)';
-const RULE_FAULTS: [name: string, fault: Fault, subject: string, check: string, rule: string, options?: Partial<KitOptions>][] = [
+const RULE_FAULTS: [name: string, fault: Fault, subject: string, check: CheckName, rule: RuleId, options?: Partial<KitOptions>][] = [
   ['resolved_at kept after reopening', resolvedAtKeptOnReopen, FINDINGS_PUT, 'finding-lifecycle', 'updateFinding.3'],
   ['last_seen_at before first_seen_at accepted', seenTimesInAnyOrder, FINDINGS_PUT, 'finding-lifecycle', 'schema.FindingCreate.2'],
   ['an unknown policy_id accepted', unknownPolicyAccepted, 'createFinding (POST /v1/findings)', 'references', 'schema.FindingCreate.3'],

@@ -1,18 +1,23 @@
 // The rule catalogue against the document: every sentence of every description is an entry, no
-// entry is stale, every check an entry names exists, every rule a check cites exists; and the
+// entry is stale, every check an entry names exists; and the
 // reports that trace a failure back to its sentence.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadDocument } from '../../lib/document.ts';
+import { ruleViolation } from '../contract/kit/checks/rule-support.ts';
 import { coverage } from '../contract/kit/coverage.ts';
-import { CHECKS, planChecks } from '../contract/kit/plan.ts';
-import { CATALOGUE } from '../contract/kit/rules/catalogue.ts';
-import { catalogueDrift, nextId, statusOf } from '../contract/kit/rules/rule.ts';
+import type { Exchange } from '../contract/kit/http.ts';
+import { planChecks } from '../contract/kit/plan.ts';
+import { type CheckName, checksJudging, DEFINITIONS, isCheckName } from '../contract/kit/registry.ts';
+import { CATALOGUE, type RuleId } from '../contract/kit/rules/catalogue.ts';
+import { type CatalogueEntry, catalogueDrift, nextId, statusOf } from '../contract/kit/rules/rule.ts';
 import { splitDescription } from '../contract/kit/rules/sentences.ts';
 import { formatRules, ruleCoverage, traceFailure } from '../contract/kit/rules/trace.ts';
 import { buildModel } from '../contract/kit/spec.ts';
+import { ContractViolation } from '../contract/kit/verify.ts';
+import { violationsOf } from '../contract/kit/violation.ts';
 import { passedResults } from './suite.ts';
 
 describe('the rule catalogue', () => {
@@ -30,35 +35,44 @@ describe('the rule catalogue', () => {
     expect(drift.duplicateIds).toEqual([]);
   });
 
-  it('names only checks the kit has, and every behaviour check judges at least one rule', () => {
-    const named = new Set(CATALOGUE.flatMap((entry) => ('checks' in entry ? entry.checks : [])));
-    expect([...named].filter((check) => !(CHECKS as readonly string[]).includes(check))).toEqual([]);
-    expect(CHECKS.filter((check) => !named.has(check))).toEqual([]);
-    for (const entry of CATALOGUE) {
-      if ('checks' in entry) expect(entry.checks.length, entry.id).toBeGreaterThan(0);
-      if ('unobservable' in entry) expect(entry.unobservable.length, entry.id).toBeGreaterThan(10);
+  it('every check judges at least one rule, only rules (not unobservable or informative entries), each once', () => {
+    const entries = new Map<string, CatalogueEntry>(CATALOGUE.map((entry) => [entry.id, entry]));
+    for (const definition of DEFINITIONS) {
+      expect(definition.rules.length, definition.name).toBeGreaterThan(0);
+      expect(new Set(definition.rules).size, definition.name).toBe(definition.rules.length);
+      expect(
+        definition.rules.filter((id) => statusOf(entries.get(id)!) !== 'checked'),
+        definition.name,
+      ).toEqual([]);
     }
+    for (const entry of CATALOGUE) if ('unobservable' in entry) expect(entry.unobservable.length, entry.id).toBeGreaterThan(10);
   });
 
-  it('every rule a check cites (`breach(…, "<id>", …)`) is in the catalogue and judged by that kind of check', () => {
-    const folder = fileURLToPath(new URL('../contract/kit/checks/', import.meta.url));
-    const ids = new Set(CATALOGUE.map((entry) => entry.id));
-    const cited = readdirSync(folder).flatMap((file) =>
-      [
-        ...readFileSync(folder + file, 'utf8').matchAll(
-          /(?:breach\([^;]*?|ruleViolation\(|fail\([^;]*?)'([a-zA-Z][\w-]*(?:\.[\w-]+)*\.\d+)'/g,
-        ),
-      ].map((m) => `${file}: ${m[1]}`),
-    );
-    expect(cited.length).toBeGreaterThan(40);
-    expect(cited.filter((c) => !ids.has(c.split(': ')[1]!))).toEqual([]);
+  it('the rule README’s table of behaviour checks names only checks of the registry', () => {
+    const readme = readFileSync(new URL('../contract/kit/rules/README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('| check | rules (groups) |'));
+    const named = table
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .flatMap((line) => [...line.split(' | ')[0]!.matchAll(/`([a-z0-9-]+)`/g)].map((match) => match[1]!));
+    expect(named.length).toBeGreaterThan(15);
+    expect(named.filter((name) => !isCheckName(name))).toEqual([]);
+  });
+
+  it('check names and rule ids are types: a misspelt one does not compile (tsc checks the lines below)', () => {
+    // @ts-expect-error no check is called this
+    const check: CheckName = 'policy-in-uses';
+    // @ts-expect-error no rule has this id
+    const rule: RuleId = 'deletePolicy.99';
+    expect(isCheckName(check)).toBe(false);
+    expect(checksJudging(rule)).toEqual([]);
   });
 
   it('counts: most sentences are rules, and every rule is checked or says why it cannot be', () => {
     const counts = { checked: 0, 'not observable': 0, informative: 0 };
     for (const entry of CATALOGUE) counts[statusOf(entry)]++;
     expect(counts.checked).toBeGreaterThan(counts['not observable'] * 5);
-    expect(ruleCoverage(loadDocument(), undefined, CATALOGUE, CHECKS).uncovered).toEqual([]);
+    expect(ruleCoverage(loadDocument()).uncovered).toEqual([]);
   });
 
   it('`npm run contract:rules` agrees (exit 0) and `--rules` lists every entry', () => {
@@ -66,7 +80,7 @@ describe('the rule catalogue', () => {
       encoding: 'utf8',
     });
     expect(sync).toContain(`the catalogue matches the document: ${CATALOGUE.length} entries`);
-    const listed = formatRules(ruleCoverage(loadDocument(), undefined, CATALOGUE, CHECKS));
+    const listed = formatRules(ruleCoverage(loadDocument()));
     for (const entry of CATALOGUE) expect(listed).toContain(entry.id);
     expect(listed).toMatch(/\d+ rules in the document's descriptions: \d+ checked, \d+ not observable from outside, 0 not covered/);
   });
@@ -94,11 +108,10 @@ describe('drift between the document and the catalogue', () => {
     ]);
   });
 
-  it('a rule whose checks are gone from the plan is uncovered', () => {
-    const doc = loadDocument();
-    const catalogue = CATALOGUE.map((entry) => (entry.id === 'deletePolicy.2' ? { ...entry, checks: ['policy-in-use-v2'] } : entry));
-    expect(ruleCoverage(doc, [], catalogue, CHECKS).uncovered.map((r) => [r.id, r.reason])).toEqual([
-      ['deletePolicy.2', 'no such check: policy-in-use-v2'],
+  it('a rule no check judges is uncovered', () => {
+    const judges = (rule: string) => (rule === 'deletePolicy.2' ? [] : checksJudging(rule));
+    expect(ruleCoverage(loadDocument(), [], CATALOGUE, judges).uncovered.map((r) => [r.id, r.reason])).toEqual([
+      ['deletePolicy.2', 'no check judges it'],
     ]);
   });
 
@@ -143,12 +156,36 @@ describe('sentences of a Markdown description', () => {
 });
 
 describe('a failure names the rule it breaks', () => {
+  const label = 'deletePolicy (DELETE /v1/policies/{id})';
+  const sent = (path: string): Exchange => ({
+    request: { method: 'DELETE', url: `http://target${path}`, headers: { Authorization: 'Bearer <api-key>' } },
+    status: 204,
+    headers: new Headers(),
+    mediaType: '',
+    text: '',
+  });
+
+  it('as data: the rule, its sentence and pointer, and the exchanges up to the one judged', () => {
+    const [earlier, judged, later] = [sent('/v1/policies/a'), sent('/v1/policies/b'), sent('/v1/policies/c')];
+    const error = new ContractViolation(label, 'policy-in-use', [ruleViolation('deletePolicy.2', 'deleting answered 204')], judged);
+    const [violation, ...more] = violationsOf('policy-in-use', error, [earlier!, judged!, later!]);
+    expect(more).toEqual([]);
+    expect(violation).toMatchObject({
+      check: 'policy-in-use',
+      rule: 'deletePolicy.2',
+      pointer: '/paths/~1v1~1policies~1{id}/delete/description',
+      observed: 'deleting answered 204',
+    });
+    expect(violation!.sentence).toMatch(/^Refused with `409` \(`policy-in-use`\)/);
+    expect(violation!.expected).toBe(violation!.sentence);
+    expect(violation!.exchanges).toEqual([earlier, judged]);
+  });
+
   it('first line with the rule ids (what JUnit shows), the sentence below', () => {
-    const traced = traceFailure(
-      'policy-in-use',
-      'deletePolicy (DELETE /v1/policies/{id}) — check "policy-in-use" failed\n  ✗ [expectation] rule deletePolicy.2: deleting answered 204',
-    );
+    const error = new ContractViolation(label, 'policy-in-use', [ruleViolation('deletePolicy.2', 'deleting answered 204')]);
+    const traced = traceFailure('policy-in-use', error.message, violationsOf('policy-in-use', error, []));
     const [first, ...rest] = traced.split('\n');
+    expect(rest[0]).toBe('  ✗ [expectation] rule deletePolicy.2: deleting answered 204');
     expect(first).toBe('deletePolicy (DELETE /v1/policies/{id}) — check "policy-in-use" failed (breaks rule deletePolicy.2)');
     expect(rest.at(-1)).toMatch(
       /^ {2}rule deletePolicy\.2 \(\/paths\/~1v1~1policies~1\{id\}\/delete\/description\): “Refused with `409` \(`policy-in-use`\)/,
@@ -156,7 +193,12 @@ describe('a failure names the rule it breaks', () => {
   });
 
   it('a failure that cites no rule lists the rules its check judges', () => {
-    const traced = traceFailure('unsupported-method', 'listPolicies (GET /v1/policies) — check "unsupported-method" failed');
+    const error = new ContractViolation('listPolicies (GET /v1/policies)', 'unsupported-method', [
+      { aspect: 'expectation', message: 'PATCH answered 200', details: [] },
+    ]);
+    const violations = violationsOf('unsupported-method', error, []);
+    expect(violations.map((v) => v.rule)).toEqual([undefined]);
+    const traced = traceFailure('unsupported-method', error.message, violations);
     expect(traced).toContain('the check "unsupported-method" judges the rules:');
     expect(traced).toContain('errors.11');
   });

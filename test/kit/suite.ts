@@ -1,14 +1,15 @@
-// The kit as a vitest suite: one test per planned check, in plan order, then the coverage gate.
-// The target is resolved lazily (a launcher may start it in beforeAll); what decides the plan
-// (profile, whether a read key exists) must be known when the file is collected.
+// The kit as a vitest suite: the same session the CLI's run loop drives, one test per planned
+// check in plan order, then the coverage gate. The target is resolved lazily (a launcher may start
+// it in beforeAll); what decides the plan (profile, whether a read key exists) must be known when
+// the file is collected, and the session's plan is held to it.
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { loadDocument, type OpenApiDocument } from '../../lib/document.ts';
-import { createKitContext, type KitContext, type KitOptions, type Profile } from '../contract/kit/context.ts';
+import type { KitOptions, Profile } from '../contract/kit/context.ts';
 import { coverage, formatCoverage } from '../contract/kit/coverage.ts';
 import { type PlannedCheck, planChecks } from '../contract/kit/plan.ts';
 import type { CheckResult, KnownLimit } from '../contract/kit/results.ts';
-import { plannedSkip, runCheck } from '../contract/kit/runner.ts';
+import { type KitSession, openKit } from '../contract/kit/session.ts';
 import { buildModel } from '../contract/kit/spec.ts';
 
 export interface SuiteOptions {
@@ -29,7 +30,8 @@ export interface SuiteOptions {
 }
 
 export function defineContractSuite(options: SuiteOptions): void {
-  const model = buildModel(options.document ?? loadDocument());
+  const document = options.document ?? loadDocument();
+  const model = buildModel(document);
   const plan = planChecks(model, {
     profile: options.profile,
     hasReadKey: options.hasReadKey,
@@ -37,23 +39,35 @@ export function defineContractSuite(options: SuiteOptions): void {
     ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
     ...(options.skipRetryTiming ? { skipRetryTiming: options.skipRetryTiming } : {}),
   });
-  const results: CheckResult[] = plan.filter((p) => p.skip).map(plannedSkip);
-  let ctx: KitContext | undefined;
+  let session: KitSession | undefined;
 
   describe(options.name, () => {
     beforeAll(async () => {
-      ctx = createKitContext(await options.target());
-      for (const planned of plan) if (!planned.skip) planned.prepare?.(ctx);
+      const target = await options.target();
+      session = await openKit(
+        {
+          ...target,
+          document,
+          ...(options.corsOrigin ? { corsOrigin: options.corsOrigin } : {}),
+          ...(options.skipRetryTiming ? { skipRetryTiming: options.skipRetryTiming } : {}),
+        },
+        {
+          ...(options.knownLimits ? { knownLimits: options.knownLimits } : {}),
+          ...(options.skipRateProbe ? { skipRateProbe: options.skipRateProbe } : {}),
+        },
+      );
+      const planned = session.plan.map((p) => `${p.id}${p.skip ? ' (skipped)' : ''}`).join('\n');
+      const expected = plan.map((p) => `${p.id}${p.skip ? ' (skipped)' : ''}`).join('\n');
+      if (planned !== expected) throw new Error(`the target's options plan other checks than the suite declared:\n${planned}`);
     });
     afterAll(async () => {
-      await ctx?.cleanup();
-      if (options.resultsFile) writeFileSync(options.resultsFile, JSON.stringify({ results }, null, 2));
+      const run = await session?.finish();
+      if (run && options.resultsFile) writeFileSync(options.resultsFile, JSON.stringify({ results: run.results }, null, 2));
     });
 
-    for (const planned of plan.filter((p) => !p.skip)) {
+    for (const [index, planned] of plan.entries()) {
       it(planned.id, async (test) => {
-        const result = await runCheck(ctx!, planned, options.knownLimits);
-        results.push(result);
+        const result = await session!.run(session!.plan[index]!);
         if (result.outcome === 'failed') throw new Error(result.error);
         if (result.outcome === 'skipped') test.skip(result.reason);
         if (result.outcome === 'known-limit') test.annotate(`known limit: ${result.reason}`);
@@ -61,7 +75,7 @@ export function defineContractSuite(options: SuiteOptions): void {
     }
 
     it('coverage gate: every operation and webhook has checks, none failed', () => {
-      const report = coverage(model, results);
+      const report = coverage(model, session?.results ?? []);
       const table = formatCoverage(report, `Contract coverage (${options.name})`);
       // Under the CLI (resultsFile set) the CLI prints the table once, after vitest's own report.
       if (!options.resultsFile) process.stdout.write(`\n${table}\n`);

@@ -3,10 +3,12 @@
 // expected duration), and with a time budget samples the generated cases and repeats down — the
 // same number for every check that takes them, reproducible with the seed — so that the run fits.
 // Every check still runs at least once. Costs come from the measured profile (cost-profile.ts) or,
-// for a check it does not know, a default; after each check its measured cost replaces the
-// estimate and the rest of the run is planned again.
+// for an instance it does not know, the check's definition; after each check its measured cost
+// replaces the estimate and the rest of the run is planned again. The cases each check gets are
+// handed to it as an argument (`casesFor`), never set on the shared context.
 import { COST_PROFILE } from './cost-profile.ts';
 import type { PlannedCheck } from './plan.ts';
+import { definitionOf } from './registry.ts';
 
 /** The key's quota as the target states it: `q` requests per `w` seconds, `r` left for `t` seconds. */
 export interface Quota {
@@ -36,8 +38,6 @@ export function quotaWaitSeconds(cost: number, quota: Quota): number {
   return quota.resetSeconds + (Math.ceil((cost - quota.remaining) / quota.limit) - 1) * quota.windowSeconds;
 }
 
-/** A check the profile does not know (a new check of a newer kit): assumed this until it has run. */
-const DEFAULT_COST: readonly [number, number] = [6, 1];
 /** Of the budget, what the plan may use: the rest absorbs slower answers and deliveries. */
 const BUDGET_SHARE = 0.85;
 /**
@@ -76,19 +76,20 @@ export interface BudgetPlan {
 
 export function planBudget(plan: PlannedCheck[], options: BudgetOptions): BudgetPlan {
   const runnable = plan.filter((p) => !p.skip);
+  const usesQuota = (planned: PlannedCheck) => definitionOf(planned.check).cost === 'quota';
   const estimate = (planned: PlannedCheck, cases: number): number => {
-    if (planned.check === 'rate-limit-429') {
+    if (usesQuota(planned)) {
       // Its cost is the quota itself: q + 1 requests, on the read key's quota when there is one.
       const quota = options.quota?.limit;
       if (quota === undefined || quota > options.rateProbeMaxQuota || options.hasReadKey) return 1;
       return quota + 1;
     }
-    const [fixed, perCase] = COST_PROFILE[planned.id] ?? DEFAULT_COST;
+    const [fixed, perCase] = profiled(planned);
     return Math.max(0, Math.round(fixed + perCase * cases));
   };
   const probeSeconds = (): number => {
     const quota = options.quota?.limit ?? Infinity;
-    const probing = runnable.some((p) => p.check === 'rate-limit-429') && quota <= options.rateProbeMaxQuota;
+    const probing = runnable.some(usesQuota) && quota <= options.rateProbeMaxQuota;
     return probing ? ((quota + 1) * options.latencyMs) / 1000 : 0;
   };
   const seconds = (cost: number): number =>
@@ -109,12 +110,12 @@ export function planBudget(plan: PlannedCheck[], options: BudgetOptions): Budget
   };
   let current = fit();
   const first = { cases: current, cost: costAt(runnable, current), seconds: seconds(costAt(runnable, current)) };
-  const given = new Map<string, number>();
+  const given = new Map<PlannedCheck, number>();
 
   return {
     planned: first,
     casesFor(planned) {
-      given.set(planned.id, current);
+      given.set(planned, current);
       return current;
     },
     record(planned, quotaCost) {
@@ -135,16 +136,26 @@ export function planBudget(plan: PlannedCheck[], options: BudgetOptions): Budget
             : `, OVER --time-budget ${options.seconds} s even with 1 case per check`;
       const sampling =
         first.cases < options.cases ? `; generated cases and repeats sampled ${options.cases} → ${first.cases} per check to fit` : '';
-      return `plan: ${runnable.length} checks, about ${first.cost} requests on the API key's quota (deletes at cleanup included), ${quota}, expected about ${formatSeconds(first.seconds)}${fits}${sampling}`;
+      const skipped = plan.length - runnable.length;
+      const count = `${plan.length} checks${skipped > 0 ? ` (${skipped} planned as skipped)` : ''}`;
+      return `plan: ${count}, about ${first.cost} requests on the API key's quota (deletes at cleanup included), ${quota}, expected about ${formatSeconds(first.seconds)}${fits}${sampling}`;
     },
     sampled() {
-      const scaled = [...given].filter(([id, cases]) => cases < options.cases && (COST_PROFILE[id]?.[1] ?? DEFAULT_COST[1]) > 0);
+      const scaled = [...given].filter(([planned, cases]) => cases < options.cases && !usesQuota(planned) && profiled(planned)[1] > 0);
       if (scaled.length === 0) return undefined;
       const values = scaled.map(([, cases]) => cases);
       const range = Math.min(...values) === Math.max(...values) ? `${values[0]}` : `${Math.min(...values)}–${Math.max(...values)}`;
       return `sampled to fit --time-budget ${options.seconds} s: ${scaled.length} checks ran with ${range} instead of ${options.cases} generated cases and repeats each (seeded: the same --seed samples the same cases); every check ran at least once`;
     },
   };
+}
+
+/** A planned check's cost as [fixed, per case]: measured for its instance, or its definition's estimate. */
+function profiled(planned: PlannedCheck): readonly [number, number] {
+  const measured = COST_PROFILE[planned.id];
+  if (measured) return measured;
+  const { cost } = definitionOf(planned.check);
+  return cost === 'quota' ? [1, 0] : [cost.fixed, cost.perCase];
 }
 
 export function formatSeconds(seconds: number): string {

@@ -1,54 +1,18 @@
 // What every check gets: the target, the document model, Ajv, the generators, an HTTP client,
 // fixtures (existing resources in the stateful profile, generated ids in the stateless one), the
 // loopback receiver, and `expect`, which turns a non-conforming exchange into a ContractViolation.
-import { loadDocument, type OpenApiDocument } from '../../../lib/document.ts';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { loadDocument } from '../../../lib/document.ts';
 import { createSchemaValidator, type SchemaValidator } from '../../../lib/schema-validator.ts';
 import { createCases } from './cases.ts';
 import { createGenerator, type Mutation, samples } from './generate.ts';
 import { createHttpClient, type Exchange, type HttpClient, type RequestSpec } from './http.ts';
+import type { KitOptions } from './options.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
 import { buildModel, type ContractModel, type OperationModel, type ResourceModel } from './spec.ts';
-import { ContractViolation, conformance, sentBodyValidator, type Violation } from './verify.ts';
+import { ContractViolation, conformance, type Discrepancy, sentBodyValidator } from './verify.ts';
 
-export type Profile = 'stateful' | 'stateless';
-
-export interface KitOptions {
-  baseUrl: string;
-  apiKey: string;
-  readKey?: string;
-  profile: Profile;
-  /** Seed of every generated case, so a failing run can be repeated exactly. */
-  seed?: number;
-  /** Generated valid and invalid cases per operation. */
-  cases?: number;
-  /** The rate-limit probe runs only when the key's quota (RateLimit-Policy q) is at most this. */
-  rateProbeMaxQuota?: number;
-  /** How long to wait for webhook deliveries. */
-  eventTimeoutMs?: number;
-  /** The document to test against; the bundle by default (tests inject variants). */
-  document?: OpenApiDocument;
-  /**
-   * `skip`: event checks are reported as skipped (a target that cannot reach the kit's receiver),
-   * and webhooks the kit creates point at an address that never resolves.
-   */
-  events?: 'check' | 'skip';
-  /** Event types declared out of scope (`--events skip:<types>`): not raised, reported as skipped. */
-  eventsOutOfScope?: string[];
-  /** Raises the events no operation causes another way than the simulator (`--trigger-command`, see raise.ts). */
-  triggerCommand?: string;
-  /** The receiver's URL as the target reaches it (a tunnel or CI service in front of `receiverListen`). */
-  receiverUrl?: string;
-  /** Where the receiver listens: `host:port` (default 127.0.0.1 on a free port). */
-  receiverListen?: { host: string; port: number };
-  /** Told whenever the kit waits for the target's rate limit. */
-  onWait?: (ms: number, why: string) => void;
-  /** Accept fields and enum values newer than the document in responses and events (`--allow-newer-fields`). */
-  allowNewerFields?: boolean;
-  /** An origin the target allows for browsers (the CORS check; without it a localhost origin is tried). */
-  corsOrigin?: string;
-  /** Why the first retry's wait and a Retry-After are not judged (the target compresses its retry schedule). */
-  skipRetryTiming?: string;
-}
+export type { KitOptions, Profile } from './options.ts';
 
 /** Where webhooks point when events are skipped: `.invalid` never resolves (RFC 2606). */
 const NOWHERE = 'https://secmon-contract.invalid';
@@ -70,6 +34,11 @@ export interface KitContext {
   http: HttpClient;
   /** Every exchange of the run so far, whoever sent it (the response audit reads them). */
   exchanges: Exchange[];
+  /**
+   * Runs `work` with every exchange it causes, at any depth and also after it returns (a probe it
+   * started), appended to `log`, and the creation of each fixture it uses: what a failure replays.
+   */
+  recording<T>(log: Exchange[], work: () => T): T;
   receiver(): Promise<Receiver>;
   /** An id for the item path of a resource: an existing resource (stateful) or a valid made-up one. */
   fixture(resource: ResourceModel, fresh?: boolean): Promise<string>;
@@ -138,16 +107,22 @@ export function createKitContext(options: KitOptions): KitContext {
     ...(options.onWait ? { onWait: options.onWait } : {}),
   });
   const exchanges: Exchange[] = [];
+  const logs = new AsyncLocalStorage<Exchange[]>();
+  const record = (exchange: Exchange) => {
+    const log = logs.getStore();
+    if (log && !log.includes(exchange)) log.push(exchange);
+  };
   const sendAndKeep = http.send;
   http.send = async (spec) => {
     const exchange = await sendAndKeep(spec);
     exchanges.push(exchange);
+    record(exchange);
     return exchange;
   };
   const stateful = options.profile === 'stateful';
   const created: { resource: ResourceModel; id: string }[] = [];
   let closing = false;
-  const fixtures = new Map<string, Promise<string>>();
+  const fixtures = new Map<string, Promise<{ id: string; exchange: Exchange }>>();
   let receiver: Promise<Receiver> | undefined;
   const getReceiver = () => (receiver ??= startReceiver(options.receiverListen ?? { host: '127.0.0.1', port: 0 }, options.receiverUrl));
   const sinkUrl = async () => (settings.events === 'skip' && !options.receiverUrl ? NOWHERE : (await getReceiver()).url);
@@ -219,14 +194,17 @@ export function createKitContext(options: KitOptions): KitContext {
     if (fresh) return create(resource, 'fixture').then((result) => result.id);
     let pending = fixtures.get(resource.name);
     if (!pending) {
-      pending = create(resource, 'fixture').then((result) => result.id);
+      pending = create(resource, 'fixture');
       fixtures.set(resource.name, pending);
     }
-    return pending;
+    return pending.then((result) => {
+      record(result.exchange);
+      return result.id;
+    });
   }
 
   function expectOn(op: OperationModel, check: string, exchange: Exchange, expected: Expected, note?: string) {
-    const violations: Violation[] = conformance(sentValidator, op, exchange);
+    const violations: Discrepancy[] = conformance(sentValidator, op, exchange);
     const ok =
       'statuses' in expected
         ? expected.statuses.includes(exchange.status)
@@ -283,6 +261,7 @@ export function createKitContext(options: KitOptions): KitContext {
     sentValidator,
     http,
     exchanges,
+    recording: (log, work) => logs.run(log, work),
     receiver: getReceiver,
     fixture,
     create,

@@ -3,7 +3,7 @@
 // all (the kit could derive none, as for a new kind of operation), or none that ran without a
 // stated reason.
 
-import { CHECKS } from './plan.ts';
+import { CHECK_NAMES, type CheckName, definitionOf } from './registry.ts';
 import type { CheckResult } from './results.ts';
 import { formatRuleSummary, type RuleCoverage, ruleCoverage } from './rules/trace.ts';
 import type { ContractModel } from './spec.ts';
@@ -39,7 +39,7 @@ export function coverage(model: ContractModel, results: CheckResult[]): Coverage
     return { subject, kind, results: mine, ...(gap ? { gap } : {}) };
   });
   const failed = results.filter((r) => r.outcome === 'failed');
-  const rules = ruleCoverage(model.doc, results, undefined, CHECKS);
+  const rules = ruleCoverage(model.doc, results);
   return {
     rows,
     failed,
@@ -49,48 +49,16 @@ export function coverage(model: ContractModel, results: CheckResult[]): Coverage
 }
 
 export const MARK = { passed: '✓', failed: '✗', skipped: '–', 'known-limit': '!' } as const;
-const ABBREVIATIONS: Record<string, string> = {
-  'success-response': 'ok',
-  'valid-input': 'valid',
-  'invalid-body': 'badbody',
-  'invalid-parameters': 'badparam',
-  'no-credentials-401': '401',
-  'unknown-key-401': '401key',
-  'read-only-key-403': '403',
-  'unsupported-method': '405',
-  'available-after-create': 'avail',
-  lifecycle: 'crud',
-  'use-after-delete': 'gone',
-  idempotency: 'idem',
-  pagination: 'pages',
-  transitions: 'states',
-  delivery: 'event',
-  'rate-limit-429': '429',
-  'finding-lifecycle': 'life',
-  references: 'refs',
-  'policy-in-use': 'inuse',
-  compliance: 'compl',
-  'replace-semantics': 'put',
-  secrets: 'secret',
-  'read-scope': 'read',
-  'pagination-rules': 'paging',
-  'problem-catalogue': 'probs',
-  cors: 'cors',
-  'delivery-semantics': 'fanout',
-  'delivery-retry': 'retry',
-  'endpoint-gone': '410',
-  'secret-rotation': 'rotate',
-  'response-audit': 'audit',
-};
 
 /** The table as text: a matrix (✓ passed, ✗ failed, – skipped, ! known limit) and the reasons below it. */
 export function formatCoverage(report: Coverage, heading = 'Contract coverage'): string {
-  const columns = CHECKS.filter((check) => report.rows.some((row) => row.results.some((r) => r.check === check)));
+  const columns = CHECK_NAMES.filter((check) => report.rows.some((row) => row.results.some((r) => r.check === check)));
   const width = Math.max(...report.rows.map((row) => row.subject.length), 20);
-  const cell = (text: string, check: string) => text.padEnd(Math.max(ABBREVIATIONS[check]!.length, 1) + 1);
+  const column = (check: CheckName) => definitionOf(check).column;
+  const cell = (text: string, check: CheckName) => text.padEnd(Math.max(column(check).length, 1) + 1);
   const lines = [`${heading}  (✓ passed  ✗ failed  – skipped  ! known limit  . not applicable)`, ''];
-  lines.push(`${'operation / webhook'.padEnd(width)}  ${columns.map((c) => cell(ABBREVIATIONS[c]!, c)).join('')}`);
-  const legend = columns.map((check) => `${ABBREVIATIONS[check]} = ${check}`);
+  lines.push(`${'operation / webhook'.padEnd(width)}  ${columns.map((c) => cell(column(c), c)).join('')}`);
+  const legend = columns.map((check) => `${column(check)} = ${check}`);
   for (const row of report.rows) {
     const marks = columns.map((check) => {
       const found = row.results.filter((r) => r.check === check);

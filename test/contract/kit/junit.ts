@@ -13,8 +13,8 @@ const escapeXml = (text: string) => text.replace(INVALID_XML, '\uFFFD').replace(
 /** `getPolicy (GET /v1/policies/{id})` → getPolicy; `findingCreated (webhook finding.created)` → findingCreated, as on the console. */
 const subjectName = (label: string) => label.split(' ')[0]!;
 
-export function junitReport(suiteName: string, results: CheckResult[], seconds: number, waitedMs = 0): string {
-  const count = (outcome: CheckResult['outcome']) => results.filter((r) => r.outcome === outcome).length;
+export function junitReport(suiteName: string, results: CheckResult<string>[], seconds: number, waitedMs = 0): string {
+  const count = (outcome: CheckResult<string>['outcome']) => results.filter((r) => r.outcome === outcome).length;
   const failures = count('failed');
   const skipped = count('skipped') + count('known-limit');
   const cases = results.map((result) => {

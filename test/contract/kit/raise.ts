@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import type { KitContext } from './context.ts';
 import { truncate } from './verify.ts';
 
-/** The simulator route (brief §5, the document's test-support section); not part of the /v1 contract. */
+/** The simulator route (the document's test-support section); not part of the /v1 contract. */
 export const SIMULATOR_PATH = '/_simulator/events';
 
 /** How long a trigger command may run before the kit gives up on it. */

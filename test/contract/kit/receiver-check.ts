@@ -135,9 +135,12 @@ export function receiverCases({ secret, webhookId = 'whk_01jbz4c8d2e6f0g4h8j2k6m
 }
 
 /** Sends every case in order; one CheckResult per case. */
-export async function runReceiverCheck(options: ReceiverCheckOptions, onResult?: (result: CheckResult) => void): Promise<CheckResult[]> {
+export async function runReceiverCheck(
+  options: ReceiverCheckOptions,
+  onResult?: (result: CheckResult<string>) => void,
+): Promise<CheckResult<string>[]> {
   const timeoutMs = options.timeoutMs ?? ANSWER_WITHIN_MS;
-  const results: CheckResult[] = [];
+  const results: CheckResult<string>[] = [];
   for (const item of receiverCases(options)) {
     const { body, headers } = item.delivery();
     const started = performance.now();
@@ -162,7 +165,7 @@ export async function runReceiverCheck(options: ReceiverCheckOptions, onResult?:
       failure = `answered ${status}; a valid, signed delivery must get 2xx (anything else is retried, then disables the webhook)`;
     if (!failure && item.expect === 'refuse' && accepted)
       failure = `answered ${status}; it must be refused (any status but 2xx) because ${item.why}`;
-    const result: CheckResult = {
+    const result: CheckResult<string> = {
       id: item.name,
       check: item.name,
       subjects: ['receiver'],

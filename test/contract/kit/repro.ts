@@ -28,21 +28,24 @@ const SHORTEST_PRODUCED = 6;
 const FIELDS = ['id', 'next_cursor'];
 
 /**
- * The exchanges a failure needs: those from `from` on (the failing check's own), preceded by the
- * earlier ones that produced a value they use (a fixture created by another check), recursively.
+ * The exchanges a failure needs: the check's own (`own`), preceded by the earlier ones of the run
+ * (`all`, in order) that produced a value they use (a fixture another check created), recursively.
  */
-export function exchangesLeadingTo(all: Exchange[], from: number): Exchange[] {
-  const needed = new Set<number>();
-  const require = (index: number) => {
-    if (needed.has(index)) return;
-    needed.add(index);
-    const sent = requestText(all[index]!);
-    for (let earlier = 0; earlier < index; earlier++) {
-      if (producedBy(all[earlier]!, earlier).some((p) => sent.includes(p.value))) require(earlier);
+export function exchangesLeadingTo(all: readonly Exchange[], own: readonly Exchange[]): Exchange[] {
+  const position = new Map(all.map((exchange, index) => [exchange, index]));
+  const needed = new Set<Exchange>();
+  const require = (exchange: Exchange) => {
+    if (needed.has(exchange)) return;
+    needed.add(exchange);
+    const sent = requestText(exchange);
+    const before = position.get(exchange) ?? all.length;
+    for (let earlier = 0; earlier < before; earlier++) {
+      if (producedBy(all[earlier]!, earlier).some((p) => sent.includes(p.value))) require(all[earlier]!);
     }
   };
-  for (let index = from; index < all.length; index++) require(index);
-  return [...needed].sort((a, b) => a - b).map((index) => all[index]!);
+  for (const exchange of own) require(exchange);
+  const order = (exchange: Exchange) => position.get(exchange) ?? all.length + own.indexOf(exchange);
+  return [...needed].sort((a, b) => order(a) - order(b));
 }
 
 const requestText = (exchange: Exchange) =>

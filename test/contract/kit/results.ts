@@ -1,19 +1,24 @@
 // What a check's run comes to, and the limits a target declares: shared by the runner that
 // produces results and the reports (coverage, JUnit, rule traces) that read them.
+import type { CheckName } from './registry.ts';
 import type { Reproduction } from './repro.ts';
+import type { Violation } from './violation.ts';
 
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'known-limit';
 
-export interface CheckResult {
+/** `Name`: the kit's check names, or the case names of another runner (the receiver check). */
+export interface CheckResult<Name extends string = CheckName> {
   id: string;
-  check: string;
+  check: Name;
   subjects: string[];
   exercisesSuccess: boolean;
   outcome: Outcome;
   /** Why it was skipped, or which known limit it hit. */
   reason?: string;
-  /** The failure report (operation, check, request, what broke). */
+  /** The failure report (operation, check, request, what broke), rendered from `violations`. */
   error?: string;
+  /** What a failed check (or one at a known limit) found, as data. */
+  violations?: Violation[];
   /** A failure's exchanges as a replayable script and .http file (see repro.ts). */
   reproduction?: Reproduction;
   /** Something a passed check noticed that is allowed but worth saying (a retried delivery). */
@@ -39,7 +44,7 @@ export interface CheckResult {
  * declared for a named operation that passes is reported as failed, so stale entries get removed.
  */
 export interface KnownLimit {
-  check: string;
+  check: CheckName;
   /** An operation or webhook label, or '*' for every one. */
   subject: string;
   reason: string;

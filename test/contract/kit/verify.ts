@@ -6,15 +6,23 @@ import type { OpenApiDocument } from '../../../lib/document.ts';
 import { readerView } from '../../../lib/reader-view.ts';
 import { createSchemaValidator, type SchemaValidator } from '../../../lib/schema-validator.ts';
 import type { Exchange, SentRequest } from './http.ts';
+import type { RuleId } from './rules/catalogue.ts';
 import type { HeaderModel, OperationModel, ResponseModel } from './spec.ts';
 
 export type Aspect = 'documented-status' | 'content-type' | 'response-schema' | 'headers' | 'signature' | 'expectation';
 
-export interface Violation {
+/** One thing an exchange or a delivery does against the document, as a check finds it. */
+export interface Discrepancy {
   aspect: Aspect;
   message: string;
   /** Ajv error paths with the offending values, or other specifics. */
   details: string[];
+  /** The catalogue rule it breaks, when the check judges one. */
+  rule?: RuleId;
+  /** Where in the document what it breaks is stated (a schema, a response), when it is not a rule. */
+  pointer?: string;
+  /** What the document asks instead, when the message alone does not say it. */
+  expected?: string;
 }
 
 /**
@@ -36,7 +44,7 @@ const VERSIONING_RULE: Record<string, string> = {
 VERSIONING_RULE.unevaluatedProperties = VERSIONING_RULE.additionalProperties!;
 
 /** Violations of the document by one response; empty when it conforms. */
-export function conformance(validator: SchemaValidator, op: OperationModel, exchange: Exchange): Violation[] {
+export function conformance(validator: SchemaValidator, op: OperationModel, exchange: Exchange): Discrepancy[] {
   const response =
     op.responses.get(String(exchange.status)) ?? op.responses.get(`${String(exchange.status)[0]}XX`) ?? op.responses.get('default');
   if (!response) {
@@ -45,13 +53,14 @@ export function conformance(validator: SchemaValidator, op: OperationModel, exch
         aspect: 'documented-status',
         message: `status ${exchange.status} is not documented (documented: ${[...op.responses.keys()].join(', ')})`,
         details: [],
+        expected: `one of the documented statuses ${[...op.responses.keys()].join(', ')}`,
       },
     ];
   }
   return [...bodyViolations(validator, response, exchange), ...headerViolations(validator, response.headers, exchange.headers)];
 }
 
-function bodyViolations(validator: SchemaValidator, response: ResponseModel, exchange: Exchange): Violation[] {
+function bodyViolations(validator: SchemaValidator, response: ResponseModel, exchange: Exchange): Discrepancy[] {
   if (response.content.size === 0) {
     return exchange.text === ''
       ? []
@@ -83,13 +92,15 @@ function bodyViolations(validator: SchemaValidator, response: ResponseModel, exc
       aspect: 'response-schema',
       message: `the ${exchange.status} body breaks its schema (${pointer})`,
       details: ajvDetails(result.errors, exchange.json),
+      pointer,
+      expected: `a body valid against ${pointer}`,
     },
   ];
 }
 
 /** Checks required headers (and present optional ones) against their schemas. */
-export function headerViolations(validator: SchemaValidator, headers: HeaderModel[], received: Headers): Violation[] {
-  const out: Violation[] = [];
+export function headerViolations(validator: SchemaValidator, headers: HeaderModel[], received: Headers): Discrepancy[] {
+  const out: Discrepancy[] = [];
   for (const header of headers) {
     const value = received.get(header.name);
     if (value === null) {
@@ -102,6 +113,7 @@ export function headerViolations(validator: SchemaValidator, headers: HeaderMode
     out.push({
       aspect: 'headers',
       message: `header ${header.name} does not match its schema (${header.pointer})`,
+      pointer: header.pointer,
       details: [`${header.name}: ${JSON.stringify(value)}`, ...(result.valid ? [] : result.errors.map((e) => `${e.message ?? ''}`))],
     });
   }
@@ -140,35 +152,31 @@ export function truncate(text: string, max = 400): string {
   return text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text;
 }
 
+/** An API exchange, or a delivery the kit received shown as one. */
+export type JudgedExchange = { request: SentRequest; status?: number; mediaType?: string; text?: string };
+
 /** A broken contract: names the operation, the check, the request and what in the response broke. */
 export class ContractViolation extends Error {
   override name = 'ContractViolation';
   readonly operation: string;
   readonly check: string;
-  readonly violations: Violation[];
+  readonly violations: Discrepancy[];
+  /** The exchange judged, when there is one (the last of the sequence that led to the failure). */
+  readonly judged: JudgedExchange | undefined;
 
-  constructor(
-    operation: string,
-    check: string,
-    violations: Violation[],
-    exchange?: { request: SentRequest; status?: number; mediaType?: string; text?: string },
-  ) {
+  constructor(operation: string, check: string, violations: Discrepancy[], exchange?: JudgedExchange) {
     super(formatViolation(operation, check, violations, exchange));
     this.operation = operation;
     this.check = check;
     this.violations = violations;
+    this.judged = exchange;
   }
 }
 
-function formatViolation(
-  operation: string,
-  check: string,
-  violations: Violation[],
-  exchange?: { request: SentRequest; status?: number; mediaType?: string; text?: string },
-): string {
+function formatViolation(operation: string, check: string, violations: Discrepancy[], exchange?: JudgedExchange): string {
   const lines = [`${operation} — check "${check}" failed`];
   for (const violation of violations) {
-    lines.push(`  ✗ [${violation.aspect}] ${violation.message}`);
+    lines.push(`  ✗ [${violation.aspect}] ${violation.rule ? `rule ${violation.rule}: ` : ''}${violation.message}`);
     for (const detail of violation.details) lines.push(`      ${detail}`);
   }
   if (exchange) {

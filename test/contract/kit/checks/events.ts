@@ -6,7 +6,7 @@ import type { KitContext } from '../context.ts';
 import { SIGNATURE_HEADER, sameSignature, serviceSignature } from '../oracle.ts';
 import type { Delivery } from '../receiver.ts';
 import type { WebhookModel } from '../spec.ts';
-import { ajvDetails, ContractViolation, headerViolations, truncate, type Violation } from '../verify.ts';
+import { ajvDetails, ContractViolation, type Discrepancy, headerViolations, truncate } from '../verify.ts';
 import { eventOf, eventRun, parse } from './event-run.ts';
 import { standardHeaderViolations } from './signature-rules.ts';
 
@@ -22,9 +22,9 @@ export interface DeliveryGroup {
  * Deliveries grouped by X-Service-Delivery. The document allows a retry with the same id and the
  * byte-identical body; one id carrying two different bodies is a violation.
  */
-export function groupByDeliveryId(deliveries: Delivery[]): { groups: DeliveryGroup[]; violations: Violation[] } {
+export function groupByDeliveryId(deliveries: Delivery[]): { groups: DeliveryGroup[]; violations: Discrepancy[] } {
   const groups = new Map<string, DeliveryGroup>();
-  const violations: Violation[] = [];
+  const violations: Discrepancy[] = [];
   for (const delivery of deliveries) {
     const id = String(delivery.headers['x-service-delivery']);
     const group = groups.get(id);
@@ -130,8 +130,8 @@ export function deliveryViolations(
   delivery: Delivery,
   webhookId: string,
   secret: string | undefined,
-): Violation[] {
-  const violations: Violation[] = [];
+): Discrepancy[] {
+  const violations: Discrepancy[] = [];
   if (delivery.method !== 'POST')
     violations.push({ aspect: 'expectation', message: `delivered with ${delivery.method}, not POST`, details: [] });
   const mediaType = String(delivery.headers['content-type'] ?? '')

@@ -1,27 +1,16 @@
 // The finding life cycle and what derives from it, as the document states them in words: status
 // `open` on create, `resolved_at` and `resolution` set on resolving and cleared on reopening, times
-// that never move backwards, `policy_id` naming an existing policy, a policy's `compliance_status`
-// and its `compliance.changed` events on every flip (and only then), and `409 policy-in-use`.
+// that never move backwards, `policy_id` naming an existing policy, and `409 policy-in-use`.
 import type { KitContext } from '../context.ts';
 import type { Exchange } from '../http.ts';
-import {
-  bodyWith,
-  breach,
-  crudNamed,
-  distinct,
-  eventsSkipped,
-  findingUpdate,
-  type Json,
-  parseBody,
-  sink,
-  subscribe,
-} from './rule-support.ts';
+import type { RuleId } from '../rules/catalogue.ts';
+import { bodyWith, breach, crudNamed, findingUpdate, type Json } from './rule-support.ts';
 
 const PROBLEMS = 'https://secmon.dev/problems/';
 /** A well-formed policy id no policy has (26 Crockford base32 characters that a generator never issues). */
 const UNKNOWN_POLICY = 'pol_00000000000000000000000000';
 
-function json(exchange: Exchange): Json {
+export function json(exchange: Exchange): Json {
   return (exchange.json ?? {}) as Json;
 }
 
@@ -195,7 +184,7 @@ export function expectProblem(
   exchange: Exchange,
   status: number,
   type: string,
-  rule: string,
+  rule: RuleId,
   what: string,
 ): void {
   const problem = exchange.json as { type?: unknown } | undefined;
@@ -259,117 +248,4 @@ export async function policyInUse(ctx: KitContext, check: string): Promise<void>
       'deletePolicy.2',
       `the resolved finding still has policy_id ${String(after.policy_id)} after its policy was deleted; it must be null`,
     );
-}
-
-/**
- * `compliance`: the policy's derived status through every kind of change, and one
- * `compliance.changed` per flip (previous ≠ current, the causing finding or null for a delete),
- * none for a change that flips nothing.
- */
-export async function compliance(ctx: KitContext, check: string): Promise<'passed' | { note: string }> {
-  const [policies, findings] = [crudNamed(ctx, 'policies'), crudNamed(ctx, 'findings')];
-  const skipped = eventsSkipped(ctx);
-  const events = skipped ? undefined : await sink(ctx, 'compliance');
-  const { id: policyId, exchange } = await ctx.create(policies, check);
-  const policy = json(exchange);
-  if (policy.compliance_status !== 'compliant' || policy.version !== 1) {
-    breach(
-      policies.create.label,
-      check,
-      'createPolicy.2',
-      `a new policy has compliance_status ${String(policy.compliance_status)} and version ${String(policy.version)}; expected compliant and 1`,
-      [],
-      exchange,
-    );
-  }
-  if (events) await subscribe(ctx, check, events.url, ['compliance.changed']);
-  const flips: { to: string; cause: string | null; why: string }[] = [];
-  const statusIs = async (expected: string, why: string, rule: string) => {
-    const read = json(await ctx.send(policies.read, { id: policyId }));
-    if (read.compliance_status !== expected)
-      breach(policies.read.label, check, rule, `after ${why} the policy is ${String(read.compliance_status)}, not ${expected}`);
-  };
-  const move = async (id: string, current: Json, status: string, extra: Json = {}) => {
-    const answer = await ctx.send(findings.update, { id, body: findingUpdate(current, status, extra) });
-    ctx.expect(findings.update, check, answer, { statuses: [200] }, `finding ${id} → ${status}`);
-    return json(answer);
-  };
-
-  const first = await ctx.create(findings, check, await bodyWith(ctx, findings.create, { policy_id: policyId }));
-  let a = json(first.exchange);
-  flips.push({ to: 'non_compliant', cause: first.id, why: 'its first open finding was created' });
-  await statusIs('non_compliant', 'creating an open finding that references it', 'createFinding.2');
-  a = await move(first.id, a, 'in_progress');
-  await statusIs('non_compliant', 'moving its finding to in_progress', 'schema.ComplianceStatus.1');
-  a = await move(first.id, a, 'resolved');
-  flips.push({ to: 'compliant', cause: first.id, why: 'its last open finding was resolved' });
-  await statusIs('compliant', 'resolving its only finding', 'complianceChanged.1');
-  a = await move(first.id, a, 'open', { resolution: null });
-  flips.push({ to: 'non_compliant', cause: first.id, why: 'its finding was reopened' });
-  await statusIs('non_compliant', 'reopening its finding', 'schema.ComplianceStatus.1');
-  const second = await ctx.create(findings, check, await bodyWith(ctx, findings.create, { policy_id: policyId }));
-  await statusIs('non_compliant', 'a second open finding', 'schema.ComplianceStatus.1');
-  a = await move(first.id, a, 'suppressed');
-  await statusIs('non_compliant', 'suppressing one of two open findings', 'schema.ComplianceStatus.1');
-  await move(second.id, json(second.exchange), 'open', { policy_id: null });
-  flips.push({ to: 'compliant', cause: second.id, why: 'its last open finding was re-linked to no policy' });
-  await statusIs('compliant', 're-linking its last open finding', 'complianceChanged.1');
-  const third = await ctx.create(findings, check, await bodyWith(ctx, findings.create, { policy_id: policyId }));
-  flips.push({ to: 'non_compliant', cause: third.id, why: 'an open finding was created' });
-  ctx.expect(
-    findings.delete,
-    check,
-    await ctx.send(findings.delete, { id: third.id }),
-    { statuses: [204] },
-    'deleting its only open finding',
-  );
-  flips.push({ to: 'compliant', cause: null, why: 'its only open finding was deleted' });
-  await statusIs('compliant', 'deleting its only open finding', 'deleteFinding.2');
-  if (!events) return { note: `${skipped}; compliance_status checked, compliance.changed not` };
-
-  const label = ctx.model.webhooks.find((w) => w.event === 'compliance.changed')?.label ?? 'compliance.changed';
-  const mine = () => distinct(events.deliveries(), 'compliance.changed').filter((d) => parseBody(d)?.data?.policy_id === policyId);
-  const waited = await events.waitFor(() => mine().length >= flips.length, `${flips.length} compliance.changed for ${policyId}`);
-  // A flip too many would come with the others; a short grace catches one that trails them.
-  const grace = waited.met ? (await events.waitFor(() => mine().length > flips.length, 'no extra compliance.changed', 500)).waitedMs : 0;
-  const got = mine().map((d) => parseBody(d)!.data!);
-  const expected = flips.map((f) => `${f.to} (finding ${f.cause ?? 'null'}: ${f.why})`);
-  const seen = got.map((d) => `${String(d.previous_status)}→${String(d.current_status)} (finding ${String(d.finding_id)})`);
-  const details = [
-    `expected, in any order: ${expected.join('; ')}`,
-    `received: ${seen.join('; ') || 'none'}`,
-    `the kit waited ${waited.waitedMs + grace} ms`,
-  ];
-  for (const data of got) {
-    if (data.previous_status === data.current_status)
-      breach(
-        label,
-        check,
-        'complianceChanged.1',
-        `a compliance.changed with previous_status equal to current_status (${String(data.current_status)})`,
-        details,
-      );
-  }
-  if (got.length !== flips.length)
-    breach(
-      label,
-      check,
-      'updateFinding.4',
-      `${got.length} compliance.changed for ${flips.length} flips of the policy's compliance_status`,
-      details,
-    );
-  const unmatched = [...flips];
-  for (const data of got) {
-    const index = unmatched.findIndex((f) => f.to === data.current_status && f.cause === data.finding_id);
-    if (index < 0)
-      breach(
-        label,
-        check,
-        'complianceChanged.2',
-        `no flip explains compliance.changed to ${String(data.current_status)} with finding_id ${String(data.finding_id)}`,
-        details,
-      );
-    unmatched.splice(index, 1);
-  }
-  return { note: `${flips.length} compliance.changed matched their flips (waited ${waited.waitedMs + grace} ms)` };
 }

@@ -9,7 +9,8 @@ import type { OperationModel } from '../spec.ts';
 import { successStatuses } from '../spec.ts';
 import { ContractViolation } from '../verify.ts';
 import { breach } from './rule-support.ts';
-import { diversify, isCrud } from './stateful.ts';
+import { isCrud } from './stateful.ts';
+import { diversify } from './transitions.ts';
 
 /** The id to put in an item path: a fresh resource for deletes and state-machine updates. */
 async function idFor(ctx: KitContext, op: OperationModel, fresh: boolean): Promise<string | undefined> {
@@ -97,11 +98,11 @@ export async function refusedCredentials(
 }
 
 /** Generated invalid bodies, malformed JSON, an oversized body and a wrong media type: each a 4xx problem. */
-export async function invalidBodies(ctx: KitContext, op: OperationModel, check: string): Promise<void> {
+export async function invalidBodies(ctx: KitContext, op: OperationModel, check: string, cases: number): Promise<void> {
   const id = await idFor(ctx, op, false);
-  const cases = await ctx.invalidBodies(op, ctx.options.cases);
-  if (cases.length === 0) throw new Error(`${op.label}: the generator produced no invalid body`);
-  for (const { mutation, body } of cases) {
+  const invalid = await ctx.invalidBodies(op, cases);
+  if (invalid.length === 0) throw new Error(`${op.label}: the generator produced no invalid body`);
+  for (const { mutation, body } of invalid) {
     const exchange = await ctx.send(op, { id, body });
     ctx.expect(op, check, exchange, { range: '4xx' }, `invalid body: ${mutation.at} ${mutation.what}`);
   }
@@ -120,7 +121,7 @@ export async function invalidBodies(ctx: KitContext, op: OperationModel, check: 
 }
 
 /** Malformed path ids and invalid or unknown query parameters: each a 4xx problem. */
-export async function invalidParameters(ctx: KitContext, op: OperationModel, check: string): Promise<void> {
+export async function invalidParameters(ctx: KitContext, op: OperationModel, check: string, cases: number): Promise<void> {
   const generator = createGenerator(ctx.model.doc);
   // A delete that wrongly ignores a bad query parameter deletes its target: never the shared fixture.
   const validId = await idFor(ctx, op, op.kind === 'delete');
@@ -135,7 +136,7 @@ export async function invalidParameters(ctx: KitContext, op: OperationModel, che
       .map(({ mutation, value }) => ({ mutation, text: typeof value === 'string' ? value : JSON.stringify(value) }))
       .filter(({ text }) => !parameterIsValid(ctx, param.pointer, text));
     // A repeat that a time budget samples down with the generated cases (--cases, or fewer to fit).
-    for (const { mutation, text } of bad.slice(0, Math.min(MAX_BAD_VALUES, ctx.options.cases))) {
+    for (const { mutation, text } of bad.slice(0, Math.min(MAX_BAD_VALUES, cases))) {
       const exchange =
         param.in === 'path' ? await ctx.send(op, { id: text }) : await ctx.send(op, { id: validId, query: { [param.name]: text } });
       ctx.expect(op, check, exchange, { range: '4xx' }, `${param.in} parameter ${param.name}=${JSON.stringify(text)}: ${mutation.what}`);
@@ -157,21 +158,21 @@ function parameterIsValid(ctx: KitContext, pointer: string, text: string): boole
 }
 
 /** Generated valid bodies and query parameters: each a 2xx. */
-export async function validInput(ctx: KitContext, op: OperationModel, check: string, freshItem: boolean): Promise<void> {
+export async function validInput(ctx: KitContext, op: OperationModel, check: string, freshItem: boolean, cases: number): Promise<void> {
   const statuses = successStatuses(op);
-  const bodies = await ctx.validBodies(op, ctx.options.cases);
+  const bodies = await ctx.validBodies(op, cases);
   for (const body of bodies) {
     const id = await idFor(ctx, op, freshItem);
     const exchange = await ctx.send(op, { id, body });
     ctx.expect(op, check, exchange, { statuses }, 'valid generated body');
   }
-  for (const query of ctx.validQueries(op, ctx.options.cases)) {
+  for (const query of ctx.validQueries(op, cases)) {
     const id = await idFor(ctx, op, false);
     const exchange = await ctx.send(op, { id, query });
     ctx.expect(op, check, exchange, { statuses }, 'valid generated query');
     if (ctx.options.profile === 'stateful') filtersHold(op, check, query, exchange.json);
   }
-  if (ctx.options.profile === 'stateful' && op.kind === 'list') await filterByExistingValues(ctx, op, check);
+  if (ctx.options.profile === 'stateful' && op.kind === 'list') await filterByExistingValues(ctx, op, check, cases);
 }
 
 /**
@@ -179,9 +180,9 @@ export async function validInput(ctx: KitContext, op: OperationModel, check: str
  * filter it ignores. So the kit first makes the items differ (states, severities, ...), then
  * filters by each value present on the first page: only matches come back, and no match is left out.
  */
-async function filterByExistingValues(ctx: KitContext, op: OperationModel, check: string): Promise<void> {
+async function filterByExistingValues(ctx: KitContext, op: OperationModel, check: string, cases: number): Promise<void> {
   const resource = ctx.resourceOf(op);
-  if (isCrud(resource)) await diversify(ctx, resource, transitionsOf(ctx.model, resource.update), check);
+  if (isCrud(resource)) await diversify(ctx, resource, transitionsOf(ctx.model, resource.update), check, cases);
   const all = await ctx.send(op, { query: { limit: '100' } });
   ctx.expect(op, check, all, { statuses: [200] }, 'the first page, to pick filter values from');
   const items = (all.json as { data: Record<string, unknown>[] }).data;
@@ -194,7 +195,7 @@ async function filterByExistingValues(ctx: KitContext, op: OperationModel, check
           .map(String),
       ),
     ];
-    for (const value of values.slice(0, Math.min(MAX_FILTER_VALUES, ctx.options.cases))) {
+    for (const value of values.slice(0, Math.min(MAX_FILTER_VALUES, cases))) {
       const query = { [param.name]: value };
       const filtered = await ctx.send(op, { query: { ...query, limit: '100' } });
       ctx.expect(op, check, filtered, { statuses: [200] }, `filter ${param.name} by an existing value`);

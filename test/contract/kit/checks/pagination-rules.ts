@@ -3,6 +3,7 @@
 // walk that stays stable while other clients add items.
 import type { KitContext } from '../context.ts';
 import type { Exchange } from '../http.ts';
+import type { RuleId } from '../rules/catalogue.ts';
 import type { OperationModel } from '../spec.ts';
 import { bodyWith, breach, crudNamed, type Json } from './rule-support.ts';
 
@@ -69,7 +70,7 @@ export async function paginationRules(ctx: KitContext, check: string): Promise<v
   await stableWalk(ctx, list, check, mine, async () => (await ctx.create(policies, check, body)).id);
 }
 
-function expectBadRequest(op: OperationModel, check: string, exchange: Exchange, rule: string, what: string): void {
+function expectBadRequest(op: OperationModel, check: string, exchange: Exchange, rule: RuleId, what: string): void {
   if (exchange.status !== 400) breach(op.label, check, rule, `${what} answered ${exchange.status}, not 400`, [], exchange);
 }
 

@@ -4,19 +4,20 @@
 // read-only key can do every read.
 import { isDeepStrictEqual } from 'node:util';
 import type { KitContext } from '../context.ts';
+import type { RuleId } from '../rules/catalogue.ts';
 import { type ResourceModel, schemaAt } from '../spec.ts';
 import { bodyWith, breach, crudNamed, defaultOf, type Json, newSecret } from './rule-support.ts';
 
 type Crud = ResourceModel & Required<Pick<ResourceModel, 'create' | 'read' | 'update'>>;
 
 /** The rule each resource's replace semantics come from. */
-const RULE: Record<string, string> = { policies: 'updatePolicy.1', findings: 'schema.FindingUpdate.3', webhooks: 'schema.WebhookUpdate.1' };
+const RULE: Record<string, RuleId> = { policies: 'updatePolicy.1', findings: 'schema.FindingUpdate.3', webhooks: 'schema.WebhookUpdate.1' };
 
 /**
  * `replace-semantics`: a resource created with every defaulted field set to something else, then
  * replaced with only the required fields, reads back with each of those fields at its default.
  */
-export async function replaceSemantics(ctx: KitContext, resource: Crud, check: string): Promise<void> {
+export async function replaceSemantics(ctx: KitContext, resource: Crud, check: string, cases: number): Promise<void> {
   const schema = schemaAt(ctx.model.doc, resource.update.body!.pointer);
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const properties = (schema.properties ?? {}) as Record<string, Json>;
@@ -24,7 +25,7 @@ export async function replaceSemantics(ctx: KitContext, resource: Crud, check: s
     .map(([name, property]) => [name, defaultOf(ctx, property)] as const)
     .filter((entry): entry is readonly [string, { value: unknown }] => entry[1] !== undefined && !required.has(entry[0]));
   // A value other than the default for each defaulted field, from generated valid bodies.
-  const samples = (await ctx.validBodies(resource.create, ctx.options.cases * 2)) as Json[];
+  const samples = (await ctx.validBodies(resource.create, cases * 2)) as Json[];
   const base = { ...samples[0]! };
   for (const [name, { value }] of defaulted) {
     const other = samples.map((s) => s[name]).find((v) => v !== undefined && !isDeepStrictEqual(v, value));
@@ -63,7 +64,7 @@ export async function webhookSecret(ctx: KitContext, check: string): Promise<voi
   const { id, exchange } = await ctx.create(webhooks, check, await bodyWith(ctx, webhooks.create, { secret: newSecret(), enabled: true }));
   const created = exchange.json as Json;
   const body = { url: created.url, events: created.events };
-  const hasSecret = async (sent: Json, why: string, expected: boolean, rule: string) => {
+  const hasSecret = async (sent: Json, why: string, expected: boolean, rule: RuleId) => {
     const answer = await ctx.send(webhooks.update, { id, body: { ...body, ...sent } });
     ctx.expect(webhooks.update, check, answer, { statuses: [200] }, why);
     const read = await ctx.send(webhooks.read, { id });

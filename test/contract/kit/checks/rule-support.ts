@@ -5,17 +5,18 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { KitContext } from '../context.ts';
 import type { Exchange } from '../http.ts';
 import type { Delivery, Responder } from '../receiver.ts';
+import type { RuleId } from '../rules/catalogue.ts';
 import { schemaAt } from '../spec.ts';
-import { ContractViolation, type Violation } from '../verify.ts';
+import { ContractViolation, type Discrepancy } from '../verify.ts';
 import { isCrud } from './stateful.ts';
 
-/** Throws a violation of catalogue rule `rule` (rules/trace.ts adds the sentence to the report). */
-export function breach(subject: string, check: string, rule: string, message: string, details: string[] = [], exchange?: Exchange): never {
+/** Throws a violation of catalogue rule `rule` (the report adds its sentence). */
+export function breach(subject: string, check: string, rule: RuleId, message: string, details: string[] = [], exchange?: Exchange): never {
   throw new ContractViolation(subject, check, [ruleViolation(rule, message, details)], exchange);
 }
 
-export function ruleViolation(rule: string, message: string, details: string[] = []): Violation {
-  return { aspect: 'expectation', message: `rule ${rule}: ${message}`, details };
+export function ruleViolation(rule: RuleId, message: string, details: string[] = []): Discrepancy {
+  return { aspect: 'expectation', message, details, rule };
 }
 
 export function crudNamed(ctx: KitContext, name: string) {

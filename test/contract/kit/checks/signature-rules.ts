@@ -10,7 +10,8 @@ import { loadDocument } from '../../../../lib/document.ts';
 import type { KitContext } from '../context.ts';
 import { SIGNATURE_HEADER, sameSignature, serviceSignature, standardEntry, toleranceSeconds } from '../oracle.ts';
 import type { Delivery } from '../receiver.ts';
-import { ContractViolation, type Violation } from '../verify.ts';
+import type { RuleId } from '../rules/catalogue.ts';
+import { ContractViolation, type Discrepancy } from '../verify.ts';
 import { bodyWith, breach, crudNamed, newSecret, parseBody, ruleViolation, sink, subscribe } from './rule-support.ts';
 
 const TOLERANCE_SECONDS = toleranceSeconds(loadDocument());
@@ -40,8 +41,8 @@ export function entrySignedWith(delivery: Delivery, entry: string, secret: strin
 }
 
 /** `webhook-id` and `webhook-timestamp` of one delivery, whatever its webhook's secret. */
-export function idAndTimeViolations(delivery: Delivery): Violation[] {
-  const violations: Violation[] = [];
+export function idAndTimeViolations(delivery: Delivery): Discrepancy[] {
+  const violations: Discrepancy[] = [];
   const id = header(delivery, 'webhook-id');
   const deliveryId = header(delivery, 'x-service-delivery');
   if (id === undefined || id !== deliveryId) {
@@ -75,7 +76,7 @@ export function idAndTimeViolations(delivery: Delivery): Violation[] {
 }
 
 /** Violations of the Standard Webhooks headers of one delivery; `secret` undefined: the webhook has none. */
-export function standardHeaderViolations(delivery: Delivery, secret: string | undefined): Violation[] {
+export function standardHeaderViolations(delivery: Delivery, secret: string | undefined): Discrepancy[] {
   const violations = idAndTimeViolations(delivery);
   const entries = signatureEntries(delivery);
   if (secret === undefined) {
@@ -129,7 +130,7 @@ export async function secretRotation(ctx: KitContext, check: string): Promise<{ 
     if (headerFault) throw new ContractViolation(subject, check, [headerFault]);
     return delivery;
   };
-  const judge = (delivery: Delivery, newest: string, previous: string, why: string, countRule: string) => {
+  const judge = (delivery: Delivery, newest: string, previous: string, why: string, countRule: RuleId) => {
     const entries = signatureEntries(delivery);
     const shown = [`webhook-signature: ${entries.join(' ')}`];
     if (entries.length !== 2)

@@ -1,7 +1,7 @@
 // The rule catalogue's shape and how it is held against the document: every sentence of every
 // description (rules/sentences.ts) is an entry of the catalogue (rules/catalogue.ts), which says
-// whether the kit checks it (and with which checks), why it cannot be observed from outside, or
-// that it is not a rule at all. An entry stores the sentence itself, so a changed sentence shows
+// that it is a rule (the checks that judge it list its id in their definitions), why it cannot be
+// observed from outside, or that it is not a rule at all. An entry stores the sentence itself, so a changed sentence shows
 // up as one missing and one stale entry instead of silently keeping its old verdict.
 import type { OpenApiDocument } from '../../../../lib/document.ts';
 import { documentSentences, type Sentence } from './sentences.ts';
@@ -15,10 +15,8 @@ interface EntryBase {
   text: string;
 }
 
-/** A rule the kit checks: `checks` are check names of the plan (plan.ts CHECKS). */
-export interface CheckedRule extends EntryBase {
-  checks: string[];
-}
+/** A rule the kit judges: which checks do is in their definitions (`rules`), not here. */
+export type Rule = EntryBase;
 /** A rule the kit cannot judge from outside, and why. */
 export interface UnobservableRule extends EntryBase {
   unobservable: string;
@@ -27,12 +25,12 @@ export interface UnobservableRule extends EntryBase {
 export interface InformativeEntry extends EntryBase {
   informative: true;
 }
-export type CatalogueEntry = CheckedRule | UnobservableRule | InformativeEntry;
+export type CatalogueEntry = Rule | UnobservableRule | InformativeEntry;
 
 export type RuleStatus = 'checked' | 'not observable' | 'informative';
 
 export function statusOf(entry: CatalogueEntry): RuleStatus {
-  return 'checks' in entry ? 'checked' : 'unobservable' in entry ? 'not observable' : 'informative';
+  return 'unobservable' in entry ? 'not observable' : 'informative' in entry ? 'informative' : 'checked';
 }
 
 export interface CatalogueDrift {

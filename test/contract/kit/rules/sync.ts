@@ -3,13 +3,15 @@
 // descriptions (and `npm run generate`), prints what the rule catalogue lacks and what it holds
 // that the document no longer says, with entries ready to paste into rules/catalogue.ts. Exit 1
 // while they differ, 0 once they agree. With `--write` it edits catalogue.ts itself: stale entries
-// go, missing sentences come in after the others of their pointer with `checks: []` (a rule gap
-// until someone says which checks judge it), a changed sentence keeping its old id.
+// go, missing sentences come in after the others of their pointer (each a rule gap until a check's
+// definition lists its id in `rules`, or it is marked unobservable or informative), a changed
+// sentence keeping its old id.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadDocument } from '../../../../lib/document.ts';
+import { checksJudging } from '../registry.ts';
 import { CATALOGUE } from './catalogue.ts';
-import { areaOf, catalogueDrift, nextId } from './rule.ts';
+import { areaOf, type CatalogueEntry, catalogueDrift, nextId, statusOf } from './rule.ts';
 
 const doc = loadDocument();
 const drift = catalogueDrift(doc, CATALOGUE);
@@ -28,9 +30,9 @@ const added = drift.missing.map((sentence) => {
   const id = replaced?.id ?? nextId(CATALOGUE, area, taken);
   taken.add(id);
   const was = replaced
-    ? `  // was: ${replaced.text.slice(0, 100)}${'checks' in replaced ? ` (checks: ${replaced.checks.join(', ')})` : ''}`
+    ? `  // was: ${replaced.text.slice(0, 100)}${checksJudging(replaced.id).length > 0 ? ` (judged by ${checksJudging(replaced.id).join(', ')})` : ''}`
     : '';
-  return { at: sentence.at, line: `  { id: ${q(id)}, at: ${q(sentence.at)}, text: ${q(sentence.text)}, checks: [] },${was}` };
+  return { at: sentence.at, line: `  { id: ${q(id)}, at: ${q(sentence.at)}, text: ${q(sentence.text)} },${was}` };
 });
 
 if (process.argv.includes('--write') && (added.length > 0 || drift.stale.length > 0)) {
@@ -46,7 +48,7 @@ if (process.argv.includes('--write') && (added.length > 0 || drift.stale.length 
   }
   writeFileSync(file, kept.join('\n'));
   out.push(
-    `wrote ${added.length} new entr${added.length === 1 ? 'y' : 'ies'} (with checks: []) and removed ${drift.stale.length} stale into ${file}: fill in each checks: [] (or unobservable / informative), then run this again`,
+    `wrote ${added.length} new entr${added.length === 1 ? 'y' : 'ies'} and removed ${drift.stale.length} stale into ${file}: list each new id in the \`rules\` of the checks that judge it (or mark it unobservable / informative), then run this again`,
     '',
   );
 }
@@ -62,18 +64,20 @@ if (drift.stale.length > 0) {
 if (drift.missing.length > 0) {
   out.push(
     `${drift.missing.length} sentence${drift.missing.length === 1 ? '' : 's'} of the document not in the catalogue. Paste each entry after the others of its pointer and`,
-    'replace `checks: []` by the checks that judge it, or by `unobservable: "<why>"`, or by `informative: true`.',
-    'A changed sentence keeps the id of the stale entry it replaces (shown as "was").',
+    'list its id in the `rules` of the checks that judge it (kit/definitions/), or add `unobservable: "<why>"` or `informative: true`.',
+    'A changed sentence keeps the id of the stale entry it replaces (shown as "was", with the checks that judged it).',
     '',
   );
   for (const line of added) out.push(line.line);
   out.push('');
 }
 if (drift.duplicateIds.length > 0) out.push(`ids used twice: ${drift.duplicateIds.join(', ')}`, '');
-const unclassified = CATALOGUE.filter((entry) => 'checks' in entry && entry.checks.length === 0);
+const unclassified = (CATALOGUE as readonly CatalogueEntry[]).filter(
+  (entry) => statusOf(entry) === 'checked' && checksJudging(entry.id).length === 0,
+);
 if (unclassified.length > 0)
   out.push(
-    `${unclassified.length} entr${unclassified.length === 1 ? 'y' : 'ies'} still to classify (checks: []): ${unclassified.map((e) => e.id).join(', ')}`,
+    `${unclassified.length} entr${unclassified.length === 1 ? 'y' : 'ies'} still to classify (no check judges it): ${unclassified.map((e) => e.id).join(', ')}`,
     '',
   );
 const clean = drift.missing.length === 0 && drift.stale.length === 0 && drift.duplicateIds.length === 0 && unclassified.length === 0;

@@ -2,35 +2,39 @@
 // (named in the report's first line, so the console and JUnit show it), what a run did for every
 // rule of the catalogue, and the catalogue as `--rules` prints it.
 import type { OpenApiDocument } from '../../../../lib/document.ts';
+import { type CheckName, checksJudging, definitionOf } from '../registry.ts';
 import type { CheckResult } from '../results.ts';
-import { CATALOGUE } from './catalogue.ts';
-import { type CatalogueEntry, type CheckedRule, catalogueDrift, statusOf } from './rule.ts';
+import type { Violation } from '../violation.ts';
+import { CATALOGUE, type RuleId } from './catalogue.ts';
+import { type CatalogueEntry, catalogueDrift, statusOf } from './rule.ts';
 
-const isChecked = (entry: CatalogueEntry): entry is CheckedRule => 'checks' in entry;
-
-/** The checked rules a check judges. */
-export function rulesOfCheck(check: string, catalogue: readonly CatalogueEntry[] = CATALOGUE): CheckedRule[] {
-  return catalogue.filter(isChecked).filter((entry) => entry.checks.includes(check));
+/** The catalogue entries of the rules a check judges. */
+export function rulesOfCheck(check: CheckName, catalogue: readonly CatalogueEntry[] = CATALOGUE): CatalogueEntry[] {
+  const judged: readonly string[] = definitionOf(check).rules;
+  return catalogue.filter((entry) => judged.includes(entry.id));
 }
 
 const quote = (text: string) => `“${text.length > 240 ? `${text.slice(0, 240)}…` : text}”`;
 
 /**
- * A failure report with the rule it breaks: the ids a violation names (`rule <id>:`) go to the end of
- * the first line, each with its sentence below; a failure that names none lists the rules its check
- * judges.
+ * A failure report with the rules its violations break: their ids go to the end of the first line,
+ * each with its sentence below; a failure that breaks no rule of the catalogue lists the rules its
+ * check judges.
  */
-export function traceFailure(check: string, report: string, catalogue: readonly CatalogueEntry[] = CATALOGUE): string {
-  const named = [...new Set([...report.matchAll(/\brule ([\w.-]+\.\d+):/g)].map((match) => match[1]!))];
-  const broken = named
-    .map((id) => catalogue.find((entry) => entry.id === id))
-    .filter((entry): entry is CatalogueEntry => entry !== undefined);
+export function traceFailure(
+  check: CheckName,
+  report: string,
+  violations: readonly Violation[],
+  catalogue: readonly CatalogueEntry[] = CATALOGUE,
+): string {
+  const broken = new Map<string, Violation>();
+  for (const violation of violations) if (violation.rule && !broken.has(violation.rule)) broken.set(violation.rule, violation);
   const [first = '', ...rest] = report.split('\n');
-  if (broken.length > 0) {
+  if (broken.size > 0) {
     return [
-      `${first} (breaks rule ${broken.map((e) => e.id).join(', ')})`,
+      `${first} (breaks rule ${[...broken.keys()].join(', ')})`,
       ...rest,
-      ...broken.map((e) => `  rule ${e.id} (${e.at}): ${quote(e.text)}`),
+      ...[...broken].map(([id, v]) => `  rule ${id} (${v.pointer ?? ''}): ${quote(v.sentence ?? '')}`),
     ].join('\n');
   }
   const judged = rulesOfCheck(check, catalogue);
@@ -46,7 +50,7 @@ export interface RuleRow {
   id: string;
   at: string;
   text: string;
-  checks: string[];
+  checks: readonly CheckName[];
   verdict: RuleVerdict;
   /** Why: the reason it is not observable, or why it is uncovered. */
   reason?: string;
@@ -61,22 +65,24 @@ export interface RuleCoverage {
 
 /**
  * Every rule's verdict in a run: `results` are the run's check results (planned skips included);
- * without them, only what the catalogue says. A rule none of whose checks was planned, or a sentence
- * the catalogue lacks, is uncovered.
+ * without them, only what the catalogue says. A rule no check judges, or a sentence the catalogue
+ * lacks, is uncovered. A rule failed when a violation names it, or when one of its checks failed
+ * without naming any rule.
  */
 export function ruleCoverage(
   doc: OpenApiDocument,
   results?: CheckResult[],
   catalogue: readonly CatalogueEntry[] = CATALOGUE,
-  known?: readonly string[],
+  judges: (rule: string) => CheckName[] = checksJudging,
 ): RuleCoverage {
   const drift = catalogueDrift(doc, catalogue);
   const stale = new Set(drift.stale);
   const rows: RuleRow[] = [];
   for (const entry of catalogue) {
     if (stale.has(entry)) continue;
-    const base = { id: entry.id, at: entry.at, text: entry.text, checks: isChecked(entry) ? entry.checks : [] };
-    if (!isChecked(entry)) {
+    const checked = statusOf(entry) === 'checked';
+    const base = { id: entry.id, at: entry.at, text: entry.text, checks: checked ? judges(entry.id) : [] };
+    if (!checked) {
       rows.push({
         ...base,
         verdict: statusOf(entry) === 'informative' ? 'informative' : 'not observable',
@@ -84,23 +90,20 @@ export function ruleCoverage(
       });
       continue;
     }
-    const unknown = known ? entry.checks.filter((c) => !known.includes(c)) : [];
-    if (entry.checks.length === 0 || unknown.length > 0) {
-      rows.push({
-        ...base,
-        verdict: 'uncovered',
-        reason: entry.checks.length === 0 ? 'no check named' : `no such check: ${unknown.join(', ')}`,
-      });
+    if (base.checks.length === 0) {
+      rows.push({ ...base, verdict: 'uncovered', reason: 'no check judges it' });
       continue;
     }
     if (!results) {
       rows.push({ ...base, verdict: 'checked' });
       continue;
     }
-    const mine = results.filter((r) => entry.checks.includes(r.check));
+    const mine = results.filter((r) => base.checks.includes(r.check));
+    const named = (r: CheckResult) => (r.violations ?? []).flatMap((v) => (v.rule ? [v.rule] : []));
+    const breaks = (r: CheckResult) => r.outcome === 'failed' && (named(r).length === 0 || named(r).includes(entry.id as RuleId));
     let verdict: RuleVerdict;
     if (mine.length === 0) verdict = 'not run';
-    else if (mine.some((r) => r.outcome === 'failed')) verdict = 'failed';
+    else if (mine.some(breaks)) verdict = 'failed';
     else if (mine.some((r) => r.outcome === 'passed' || r.outcome === 'known-limit')) verdict = 'passed';
     else verdict = 'skipped';
     rows.push({ ...base, verdict });

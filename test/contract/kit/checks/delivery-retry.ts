@@ -1,0 +1,214 @@
+// Retries as the document states them, with receivers of the kit that fail on purpose: the retry
+// carries the same id and bytes, comes after the documented first wait (±20 %) or a longer
+// Retry-After, a redirect is a failure and is not followed, and `last_delivery` says how it ended.
+import { randomUUID } from 'node:crypto';
+import type { KitContext } from '../context.ts';
+import type { Responder } from '../receiver.ts';
+import { ContractViolation } from '../verify.ts';
+import { createFinding, findingOf, label } from './delivery-rules.ts';
+import { breach, crudNamed, deliveryId, type Json, newSecret, parseBody, type Sink, sink, subscribe } from './rule-support.ts';
+import { idAndTimeViolations, timestampOf } from './signature-rules.ts';
+
+export interface RetryTiming {
+  /** Why the first-retry and Retry-After waits are not judged (a target with a compressed schedule). */
+  skip?: string;
+}
+
+/** The first retry's wait the document states ("retried after waits of about 5 s, ..."), in ms, and the jitter. */
+export function firstRetry(ctx: KitContext): { ms: number; jitter: number } | undefined {
+  const text = ctx.model.doc.info.description ?? '';
+  const wait = /retried after waits of about (\d+) s/.exec(text);
+  const jitter = /±(\d+) ?% jitter/.exec(text);
+  return wait ? { ms: Number(wait[1]) * 1000, jitter: jitter ? Number(jitter[1]) / 100 : 0 } : undefined;
+}
+
+/**
+ * Answers the first attempt of each delivery of the kit's own finding (its title carries `token`)
+ * with `failure`, everything else 204 (other events must not open the webhook's circuit); keeps
+ * what it answered.
+ */
+const about = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function failFirst(token: string, failure: () => { status: number; headers?: Record<string, string> }): Responder & { answered: number[] } {
+  const seen = new Set<string>();
+  const answered: number[] = [];
+  const responder: Responder = (delivery) => {
+    const id = deliveryId(delivery);
+    const mine = String(parseBody(delivery)?.data?.title ?? '').includes(token);
+    const answer = seen.has(id) || !mine ? { status: 204 } : failure();
+    seen.add(id);
+    answered.push(answer.status);
+    return answer;
+  };
+  return Object.assign(responder, { answered });
+}
+
+interface RetrySetup {
+  failing: Sink & { answered: number[] };
+  followed: Sink;
+  redirecting: Sink;
+  later: Sink | undefined;
+  failingHook: { id: string };
+  finding: { id: string };
+  retryAfterSeconds: number;
+}
+
+const retrySetups = new WeakMap<KitContext, Promise<RetrySetup>>();
+
+/**
+ * The receivers that fail on purpose, their webhooks and the finding whose event they get: set up
+ * once per run, as early as the plan allows (the check's `prepare`), so the retry waits overlap the
+ * other checks.
+ */
+export function startRetryProbe(ctx: KitContext, check: string, timing: RetryTiming): Promise<RetrySetup> {
+  let setup = retrySetups.get(ctx);
+  if (!setup) {
+    setup = (async () => {
+      const schedule = firstRetry(ctx);
+      const retryAfterSeconds = schedule ? Math.ceil((schedule.ms * (1 + schedule.jitter)) / 1000) + 2 : 8;
+      const token = `kit-retry-${randomUUID()}`;
+      const failFirst500 = failFirst(token, () => ({ status: 500 }));
+      const failing = Object.assign(await sink(ctx, 'retry-500', failFirst500), { answered: failFirst500.answered });
+      const followed = await sink(ctx, 'retry-followed');
+      const redirecting = await sink(
+        ctx,
+        'retry-307',
+        failFirst(token, () => ({ status: 307, headers: { Location: followed.url } })),
+      );
+      const later = timing.skip
+        ? undefined
+        : await sink(
+            ctx,
+            'retry-after',
+            failFirst(token, () => ({ status: 503, headers: { 'Retry-After': String(retryAfterSeconds) } })),
+          );
+      const failingHook = await subscribe(ctx, check, failing.url, ['finding.created'], { secret: newSecret() });
+      await subscribe(ctx, check, redirecting.url, ['finding.created']);
+      if (later) await subscribe(ctx, check, later.url, ['finding.created']);
+      const finding = await createFinding(ctx, check, { title: token });
+      return { failing, followed, redirecting, later, failingHook, finding, retryAfterSeconds };
+    })();
+    // A failure surfaces when the check awaits it, not as an unhandled rejection before.
+    setup.catch(() => undefined);
+    retrySetups.set(ctx, setup);
+  }
+  return setup;
+}
+
+/**
+ * `delivery-retry`: receivers that fail the first attempt on purpose (500, a redirect, 503 with a
+ * long Retry-After) get a retry with the same X-Service-Delivery and the same bytes, after the
+ * documented wait; the redirect is not followed; a later 2xx shows in last_delivery.
+ */
+export async function deliveryRetry(ctx: KitContext, check: string, timing: RetryTiming): Promise<'passed' | { note: string }> {
+  const webhooks = crudNamed(ctx, 'webhooks');
+  const subject = label(ctx, 'finding.created');
+  const schedule = firstRetry(ctx);
+  const { failing, followed, redirecting, later, failingHook, finding, retryAfterSeconds } = await startRetryProbe(ctx, check, timing);
+  const mine = (s: Sink) => s.deliveries().filter((x) => findingOf(x) === finding.id);
+  const timeout = Math.max(ctx.options.eventTimeoutMs, (later ? retryAfterSeconds * 1000 * 1.2 : 0) + 5000);
+  const waited = await failing.waitFor(
+    () => mine(failing).length >= 2 && mine(redirecting).length >= 2 && (!later || mine(later).length >= 2),
+    'first attempts and their retries',
+    timeout,
+  );
+  const note = `the kit waited ${waited.waitedMs} ms for the retries`;
+  const [first, retry] = mine(failing);
+  if (!first || !retry)
+    breach(subject, check, 'delivery-and-retries.4', `a delivery answered 500 was ${first ? 'not retried' : 'never sent'}`, [note]);
+  if (deliveryId(first) !== deliveryId(retry))
+    breach(
+      subject,
+      check,
+      'delivery-headers.3',
+      `the retry came with X-Service-Delivery ${deliveryId(retry)}, the first attempt with ${deliveryId(first)}`,
+      [note],
+    );
+  // A retry carries its own time: its webhook-timestamp moves on by about the wait (2 s of slack for rounding and the network).
+  const [stamped, restamped] = [timestampOf(first), timestampOf(retry)];
+  const moved = Math.floor((retry.receivedAt - first.receivedAt) / 1000) - 2;
+  if (stamped !== undefined && restamped !== undefined && restamped - stamped < moved) {
+    breach(
+      subject,
+      check,
+      'param.StandardTimestampHeader.1',
+      `the retry came ${about(retry.receivedAt - first.receivedAt)} after the first attempt with webhook-timestamp ${restamped}, the first attempt's was ${stamped}: a retry carries its own time`,
+    );
+  }
+  const [headerFault] = [first, retry].flatMap(idAndTimeViolations);
+  if (headerFault) throw new ContractViolation(subject, check, [headerFault]);
+  if (!first.raw.equals(retry.raw))
+    breach(subject, check, 'slow-and-failing-receivers.9', 'the retry body is not byte-identical to the first attempt', [
+      first.raw.toString('utf8').slice(0, 300),
+      retry.raw.toString('utf8').slice(0, 300),
+    ]);
+  const [redirected, redirectRetry] = mine(redirecting);
+  if (!redirected || !redirectRetry)
+    breach(
+      subject,
+      check,
+      'delivery-and-retries.2',
+      `a delivery answered 307 was ${redirected ? 'not retried (a 3xx is a failure)' : 'never sent'}`,
+      [note],
+    );
+  if (followed.deliveries().length > 0)
+    breach(subject, check, 'schema.WebhookUrl.3', 'the service followed a redirect to the Location the receiver named', [note]);
+
+  const notes = [note];
+  if (!timing.skip && schedule) {
+    const gap = retry.receivedAt - first.receivedAt;
+    const [low, high] = [schedule.ms * (1 - schedule.jitter), schedule.ms * (1 + schedule.jitter) + 1000];
+    if (gap < low || gap > high)
+      breach(
+        subject,
+        check,
+        'delivery-and-retries.4',
+        `the first retry came ${about(gap)} after the first attempt; the document says about ${about(schedule.ms)} ±${schedule.jitter * 100} % (the kit allows ${about(low)} to ${about(high)})`,
+      );
+    notes.push(`first retry after ${about(gap)}`);
+    const [held, heldRetry] = later ? mine(later) : [];
+    if (!held || !heldRetry)
+      breach(
+        subject,
+        check,
+        'delivery-and-retries.4',
+        `a delivery answered 503 with Retry-After: ${retryAfterSeconds} was not retried within ${about(timeout)}`,
+        [note],
+      );
+    const heldGap = heldRetry.receivedAt - held.receivedAt;
+    if (heldGap < retryAfterSeconds * 1000 - 250)
+      breach(
+        subject,
+        check,
+        'delivery-and-retries.4',
+        `a receiver asked for Retry-After: ${retryAfterSeconds} (longer than the first wait) and the retry came after ${about(heldGap)}`,
+      );
+    notes.push(`retry after Retry-After: ${retryAfterSeconds} came after ${about(heldGap)}`);
+  } else if (timing.skip) {
+    notes.push(`waits not judged: ${timing.skip}`);
+  }
+  // last_delivery is the most recent attempt, which other events may have made since: it must say
+  // succeeded exactly for a 2xx, and show a 2xx once the receiver's latest answer was one.
+  let last: Json | undefined;
+  for (let i = 0; i < 30; i++) {
+    last = ((await ctx.send(webhooks.read, { id: failingHook.id })).json as Json).last_delivery as Json | undefined;
+    const code = Number(last?.status_code);
+    if (last && last.succeeded !== (code >= 200 && code < 300))
+      breach(
+        webhooks.read.label,
+        check,
+        'schema.LastDelivery.3',
+        `last_delivery is ${JSON.stringify(last)}: succeeded must be true exactly for a 2xx`,
+      );
+    if (last?.succeeded === true && failing.answered.at(-1) === code) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (last?.succeeded !== true)
+    breach(
+      webhooks.read.label,
+      check,
+      'schema.LastDelivery.3',
+      `after retries answered 204, last_delivery still reads ${JSON.stringify(last)} (polled 3 s)`,
+    );
+  return { note: notes.join('; ') };
+}

@@ -1,0 +1,111 @@
+// A state machine the document describes, from outside: every legal move answers 200 with the new
+// state, every illegal one 409 and changes nothing; and items spread over every state, so a filter
+// a target ignores shows.
+import type { KitContext } from '../context.ts';
+import type { Transitions } from '../semantics.ts';
+import { type Crud, fail } from './stateful.ts';
+
+/**
+ * Every (from, to) pair of the state machine the document describes: legal moves (and staying put)
+ * answer 200 with the new state, illegal ones 409. A refused move changes nothing, so the illegal
+ * ones and staying put are tried on one resource per state (staying put then shows nothing moved);
+ * each legal move needs a resource of its own in the `from` state.
+ */
+export async function transitions(ctx: KitContext, resource: Crud, machine: Transitions, check: string): Promise<void> {
+  const states = [...machine.allowed.keys()];
+  const bodyFor = await updateBodies(ctx, resource, machine);
+  const attempt = async (id: string, from: string, to: string) => {
+    const legal = from === to || machine.allowed.get(from)!.has(to);
+    const answer = await ctx.send(resource.update, { id, body: bodyFor(to) });
+    ctx.expect(
+      resource.update,
+      check,
+      answer,
+      { statuses: legal ? [200] : [409] },
+      `${from} → ${to} is ${legal ? 'allowed' : 'not allowed'}`,
+    );
+    const now = (answer.json as Record<string, unknown>)[machine.property];
+    if (legal && now !== to) fail(resource.update, check, `after ${from} → ${to} the ${machine.property} is ${String(now)}`);
+  };
+  for (const from of states) {
+    const moves = states.filter((to) => to !== from && machine.allowed.get(from)!.has(to));
+    const refused = states.filter((to) => to !== from && !moves.includes(to));
+    const { id } = await moveTo(ctx, resource, machine, from, bodyFor, check);
+    for (const to of refused) await attempt(id, from, to);
+    // Staying put is legal and answers the state: still `from` after every refusal above.
+    await attempt(id, from, from);
+    for (const [index, to] of moves.entries())
+      await attempt(index === 0 ? id : (await moveTo(ctx, resource, machine, from, bodyFor, check)).id, from, to);
+  }
+}
+
+type BodyFor = (state: string) => unknown;
+
+/** A generated valid update body for each state of the machine. */
+async function updateBodies(ctx: KitContext, resource: Crud, machine: Transitions): Promise<BodyFor> {
+  // A pool to pick from, generated and never sent: its size does not follow --cases.
+  const bodies = await ctx.validBodies(resource.update, UPDATE_POOL);
+  return (state) => {
+    const body = bodies.find((candidate) => (candidate as Record<string, unknown>)[machine.property] === state);
+    if (!body) throw new Error(`no valid ${resource.update.operationId} body with ${machine.property}=${state} was generated`);
+    return body;
+  };
+}
+
+/** Creates a resource and moves it to `state` by legal transitions. */
+async function moveTo(
+  ctx: KitContext,
+  resource: Crud,
+  machine: Transitions,
+  state: string,
+  bodyFor: BodyFor,
+  check: string,
+): Promise<{ id: string }> {
+  const { id, exchange } = await ctx.create(resource, check);
+  const initial = (exchange.json as Record<string, unknown>)[machine.property] as string;
+  for (const step of pathTo(machine, initial, state)) {
+    const moved = await ctx.send(resource.update, { id, body: bodyFor(step) });
+    ctx.expect(resource.update, check, moved, { statuses: [200] }, `moving ${initial} towards ${state} via ${step} (a legal transition)`);
+  }
+  return { id };
+}
+
+/**
+ * Items that differ in every filterable property, so a filter the target ignores shows: a few
+ * generated creates, and (for a resource with a state machine) one item in each state.
+ */
+export async function diversify(
+  ctx: KitContext,
+  resource: Crud,
+  machine: Transitions | undefined,
+  check: string,
+  cases: number,
+): Promise<void> {
+  // Sampled down with the generated cases when a time budget asks for fewer.
+  for (const body of await ctx.validBodies(resource.create, Math.min(DIVERSE_ITEMS, cases))) await ctx.create(resource, check, body);
+  if (!machine) return;
+  const bodyFor = await updateBodies(ctx, resource, machine);
+  for (const state of machine.allowed.keys()) await moveTo(ctx, resource, machine, state, bodyFor, check);
+}
+
+const DIVERSE_ITEMS = 4;
+const UPDATE_POOL = 96;
+
+/** Shortest sequence of legal moves from one state to another (breadth first). */
+function pathTo(machine: Transitions, from: string, to: string): string[] {
+  const previous = new Map<string, string | null>([[from, null]]);
+  const queue = [from];
+  while (queue.length > 0) {
+    const state = queue.shift()!;
+    if (state === to) break;
+    for (const next of machine.allowed.get(state) ?? []) {
+      if (!previous.has(next)) {
+        previous.set(next, state);
+        queue.push(next);
+      }
+    }
+  }
+  const path: string[] = [];
+  for (let state: string | null | undefined = to; state && state !== from; state = previous.get(state)) path.unshift(state);
+  return path;
+}
