@@ -479,6 +479,32 @@ const disabledWebhooksReceive: Fault = {
     return asBody({ ...asJson(body), enabled: true });
   },
 };
+// Webhooks created disabled are enabled upstream while every answer still says disabled: an
+// implementation that stores the flag but delivers regardless.
+const shownDisabled = new Set<string>();
+const disabledButDelivering: Fault = {
+  request: (method, path, body) => {
+    if (method !== 'POST' || path !== '/v1/webhooks' || body.length === 0 || asJson(body).enabled !== false) return body;
+    return asBody({ ...asJson(body), enabled: true, description: 'kit-fault-disabled' });
+  },
+  response: (request, response) => {
+    if (!request.path.startsWith('/v1/webhooks') || !/json/.test(response.headers['content-type'] ?? '')) return undefined;
+    return editJson(response, (json) => {
+      for (const item of Array.isArray(json.data) ? (json.data as Record<string, unknown>[]) : [json]) {
+        if (item.description === 'kit-fault-disabled') shownDisabled.add(String(item.id));
+        if (shownDisabled.has(String(item.id))) item.enabled = false;
+      }
+    });
+  },
+};
+// A test event raised for one webhook goes to every subscriber (webhook_id ignored).
+const targetIgnored: Fault = {
+  request: (method, path, body) => {
+    if (method !== 'POST' || path !== '/_simulator/events' || body.length === 0) return body;
+    const { webhook_id: _ignored, ...rest } = asJson(body);
+    return asBody(rest);
+  },
+};
 // Suppressing resolves the finding upstream (so the service sends finding.resolved) while the
 // answer still says suppressed, as an implementation that treats both end states alike would.
 const isFindingPut = (method: string, path: string) => method === 'PUT' && /^\/v1\/findings\/[^/?]+$/.test(path);
@@ -603,6 +629,20 @@ const RULE_FAULTS: [name: string, fault: Fault, subject: string, check: CheckNam
     { corsOrigin: 'http://localhost:5173' },
   ],
   ['events sent to disabled webhooks', disabledWebhooksReceive, CREATED, 'delivery-semantics', 'schema.WebhookCreate.2'],
+  [
+    'a kit-caused event sent to a webhook that says it is disabled',
+    disabledButDelivering,
+    CREATED,
+    'delivery-attribution',
+    'schema.WebhookCreate.2',
+  ],
+  [
+    'a test event raised for one webhook sent to every subscriber',
+    targetIgnored,
+    CREATED,
+    'delivery-attribution',
+    'test-support-not-part-of-the-v1-contract.4',
+  ],
   ['finding.resolved also sent when a finding is suppressed', resolvedSentOnSuppress, CREATED, 'delivery-semantics', 'findingResolved.2'],
   ['one X-Service-Delivery shared by several webhooks', oneDeliveryIdForAllWebhooks, CREATED, 'delivery-semantics', 'delivery-headers.3'],
   [

@@ -164,7 +164,7 @@ async function causeEvents(ctx: KitContext): Promise<EventRun> {
  * The id fields of a generated valid `data` of the event, with random values: what the kit asks
  * the raised event to carry, so it knows its own delivery among anyone else's.
  */
-function chosenIds(ctx: KitContext, webhook: WebhookModel): Record<string, unknown> {
+export function chosenIds(ctx: KitContext, webhook: WebhookModel): Record<string, unknown> {
   const [body] = samples(createGenerator(ctx.model.doc).arbitrary({ $ref: webhook.bodyPointer }), 1, randomInt(2 ** 31));
   const data = (body as { data?: Record<string, unknown> } | undefined)?.data ?? {};
   return Object.fromEntries(Object.entries(data).filter(([field, value]) => field.endsWith('_id') && typeof value === 'string'));
