@@ -9,6 +9,7 @@ import { createGenerator, samples } from '../generate.ts';
 import { raiseEvent } from '../raise.ts';
 import type { Delivery } from '../receiver.ts';
 import type { ResourceModel, WebhookModel } from '../spec.ts';
+import { attributeDeliveries } from './attribute.ts';
 
 /** The event types the kit causes through /v1 operations; the others need the test-support interface. */
 export const API_CAUSED_EVENTS = ['finding.created', 'compliance.changed', 'finding.resolved'] as const;
@@ -155,7 +156,8 @@ async function causeEvents(ctx: KitContext): Promise<EventRun> {
     expectedData,
     deliveries: receiver.deliveries.filter((d) => mine(d) && isOwn(d)),
     isOwn,
-    foreign: () => receiver.deliveries.filter((d) => mine(d) && !isOwn(d)).length,
+    // Other clients' events on any of the kit's webhooks: the kit's own from other checks are not theirs.
+    foreign: () => attributeDeliveries(ctx, receiver.deliveries, webhooks.collectionPath).foreign,
     waited: { what, met, waitedMs },
   };
 }
