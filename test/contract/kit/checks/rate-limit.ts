@@ -7,7 +7,8 @@ import type { OperationModel } from '../spec.ts';
 import { ContractViolation } from '../verify.ts';
 
 const QUOTA = /;\s*q=(\d+)/;
-const WAVE = 8;
+/** Requests the probe has in flight at once. */
+export const PROBE_WAVE = 8;
 
 export async function rateLimitProbe(
   ctx: KitContext,
@@ -46,7 +47,9 @@ export async function rateLimitProbe(
   let last = first;
   for (let sent = 0; sent <= quota && last.status !== 429; ) {
     const wave = await Promise.all(
-      Array.from({ length: Math.min(WAVE, quota + 1 - sent) }, () => ctx.send(op, { auth, query: { limit: '1' }, acceptRateLimit: true })),
+      Array.from({ length: Math.min(PROBE_WAVE, quota + 1 - sent) }, () =>
+        ctx.send(op, { auth, query: { limit: '1' }, acceptRateLimit: true }),
+      ),
     );
     sent += wave.length;
     last = wave.find((exchange) => exchange.status === 429) ?? wave.at(-1)!;
