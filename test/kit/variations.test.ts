@@ -136,3 +136,21 @@ describe('a client address over its failed-authentication limit', () => {
     }
   }, 60_000);
 });
+
+describe('a key without a quota (the policy named unlimited)', () => {
+  it('skips the 429 probe saying there is none to provoke, with advice that fits (no --rate-probe-max 4294967295)', async () => {
+    const unlimited = await startReferenceTarget(0);
+    try {
+      const run = await runKit({ ...unlimited.kit, events: 'skip' }, { only: (planned) => planned.check === 'rate-limit-429' });
+      expect(run.results.map((r) => [r.outcome, r.reason])).toEqual([
+        ['skipped', expect.stringMatching(/has no quota.*no 429 to provoke/)],
+      ]);
+      expect(run.results[0]!.gate).toMatch(
+        /give a key with one to check the 429, or declare the probe out of scope with --rate-probe skip/,
+      );
+      expect(run.results[0]!.gate).not.toMatch(/--rate-probe-max/);
+    } finally {
+      await unlimited.server.close();
+    }
+  });
+});
