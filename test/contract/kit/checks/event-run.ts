@@ -35,6 +35,8 @@ export interface EventRun {
   deliveries: Delivery[];
   /** True for a delivery of an event the kit caused: its data carries the ids the kit created or chose. */
   isOwn(delivery: Delivery): boolean;
+  /** Types raised by --trigger-command whose delivery was recognised by its arrival, not by the kit's ids. */
+  recognisedByArrival: string[];
   /** How many deliveries on the kit's webhooks were of events it did not cause, so far. */
   foreign(): number;
   /** What the kit waited for after causing the events, whether it came, and how long it took. */
@@ -111,22 +113,38 @@ async function causeEvents(ctx: KitContext): Promise<EventRun> {
   ]);
   const notCaused = new Map<string, string>();
   const refused = new Map<string, string>();
+  // When each trigger command was started: its event may come with ids of its own (see byArrival).
+  const commandStarted = new Map<string, number>();
   const outOfScope = new Set(ctx.options.eventsOutOfScope);
   for (const webhook of ctx.model.webhooks.filter((w) => !causes.has(w.event) && !outOfScope.has(w.event))) {
     const data = chosenIds(ctx, webhook);
     identity.set(webhook.event, data);
     expectedData.set(webhook.event, data);
+    const started = Date.now();
     const outcome = await raiseEvent(ctx, { event: webhook.event, webhookId: signed.id, data });
+    if ('raised' in outcome && ctx.options.triggerCommand) commandStarted.set(webhook.event, started);
     if ('cannot' in outcome) notCaused.set(webhook.event, outcome.cannot);
     else if ('refused' in outcome) refused.set(webhook.event, outcome.refused);
     else causes.set(webhook.event, outcome.raised);
   }
 
-  const isOwn = (delivery: Delivery) => {
+  const carriesIds = (delivery: Delivery) => {
     const wanted = identity.get(eventOf(delivery));
     const data = (parse(delivery) as { data?: Record<string, unknown> } | undefined)?.data;
     return wanted !== undefined && data !== undefined && Object.entries(wanted).every(([field, value]) => data[field] === value);
   };
+  // A trigger command that cannot pass the kit's ids on (a device simulator with ids of its own):
+  // its event is the first delivery of that type on the kit's signed webhook after the command
+  // started, unless one with the kit's ids came.
+  const byArrival = (delivery: Delivery) => {
+    const type = eventOf(delivery);
+    const started = commandStarted.get(type);
+    if (started === undefined || delivery.path !== signedPath) return false;
+    const ofType = receiver.deliveries.filter((d) => d.path === signedPath && eventOf(d) === type && d.receivedAt >= started);
+    if (ofType.some(carriesIds)) return false;
+    return ofType.length > 0 && ofType[0]!.headers['x-service-delivery'] === delivery.headers['x-service-delivery'];
+  };
+  const isOwn = (delivery: Delivery) => carriesIds(delivery) || byArrival(delivery);
   const wanted = [...causes.keys()];
   // Counted by X-Service-Delivery, not by request: a retry of one delivery (a lost acknowledgement)
   // is legal and must not stand in for another event. compliance.changed comes twice:
@@ -144,7 +162,19 @@ async function causeEvents(ctx: KitContext): Promise<EventRun> {
     ctx.options.eventTimeoutMs,
   );
   const mine = (d: Delivery) => d.path === signedPath || d.path === unsignedPath;
+  const recognisedByArrival = [...commandStarted.keys()].filter((type) =>
+    receiver.deliveries.some((d) => eventOf(d) === type && !carriesIds(d) && byArrival(d)),
+  );
+  for (const type of recognisedByArrival) {
+    // What the kit asked the command to carry cannot be expected of a command that does not pass it on.
+    expectedData.delete(type);
+    causes.set(
+      type,
+      `${causes.get(type)}, recognised as the first ${type} on the kit's webhook after the command started (it did not carry the ids in {data})`,
+    );
+  }
   return {
+    recognisedByArrival,
     webhookId: signed.id,
     unsignedWebhookId: unsigned.id,
     secret,

@@ -118,9 +118,15 @@ export async function deliveryCheck(
     }
   }
   const retries = grouped.groups.reduce((sum, group) => sum + group.retries, 0);
-  return retries === 0
-    ? 'passed'
-    : { note: `${retries} retr${retries === 1 ? 'y' : 'ies'} with the same X-Service-Delivery and body (allowed)` };
+  const notes = [
+    ...(run.recognisedByArrival.includes(webhook.event)
+      ? [
+          `recognised as the first ${webhook.event} on the kit's webhook after --trigger-command started (it did not carry the ids in {data})`,
+        ]
+      : []),
+    ...(retries === 0 ? [] : [`${retries} retr${retries === 1 ? 'y' : 'ies'} with the same X-Service-Delivery and body (allowed)`]),
+  ];
+  return notes.length === 0 ? 'passed' : { note: notes.join('; ') };
 }
 
 /** Violations of one delivery; `secret` undefined means the delivery must carry no signature. */
