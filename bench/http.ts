@@ -156,7 +156,7 @@ export const PRODUCTION = 'server, production';
 const FLOOR = 'node:http (floor)';
 const EXPRESS = 'bare express';
 const PRISM = 'prism mock';
-/** Server CPU per request that production mode may spend (issue 27). */
+/** Server CPU per request that production mode may spend: the budget the benchmark holds it to. */
 const CPU_TARGET_US: Record<'list' | 'read' | 'create', number> = { read: 120, list: 200, create: 250 };
 
 export function httpTable(cells: Cell[]): string {

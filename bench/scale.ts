@@ -63,7 +63,7 @@ const SEVERITIES: [Severity, number][] = [
   ['high', 0.18],
   ['critical', 0.02],
 ];
-// resolved is the rare status (0.1 %), as in the measurements.
+// resolved is the rare status (0.1 %), so a filter on it shows whether a rare value is sought through an index or scanned for.
 const STATUSES: [FindingStatus, number][] = [
   ['open', 0.6],
   ['in_progress', 0.099],

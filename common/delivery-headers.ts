@@ -1,4 +1,4 @@
-// The headers of one webhook delivery (brief §6), built in one place so the real dispatcher and
+// The headers of one webhook delivery, built in one place so the real dispatcher and
 // the mock event sender cannot drift apart. The signature itself comes from lib/signing.ts.
 import { loadDocument } from '../lib/document.ts';
 import { SIGNATURE_HEADER, sign } from '../lib/signing.ts';
@@ -21,7 +21,7 @@ export interface DeliveryHeaderInput {
   webhookId: string;
   /** The webhook's secret; without one the delivery carries no signature header. */
   secret: string | null | undefined;
-  /** The secret it replaced, while that stays valid (24 h): signed for too, in `webhook-signature` only. */
+  /** The secret it replaced, when the sender still signs with it: signed for too, in `webhook-signature` only. */
   previousSecret?: string | null | undefined;
   /** Unix seconds of this attempt (`webhook-timestamp`); now by default. */
   timestamp?: number;
@@ -49,8 +49,8 @@ export function deliveryHeaders({
   };
   if (secret) {
     headers[SIGNATURE_HEADER.toLowerCase()] = sign(body, secret);
-    // Newest first; the old secret only while it is still valid, and never once signing is off.
-    const secrets = previousSecret && previousSecret !== secret ? [secret, previousSecret] : [secret];
+    // Newest first.
+    const secrets = previousSecret ? [secret, previousSecret] : [secret];
     headers[STANDARD_SIGNATURE_HEADER] = standardSignatureHeader(deliveryId, seconds, body, secrets);
   }
   return headers;

@@ -1,7 +1,7 @@
 // `Prefer: code=<status>, example=<name>` (RFC 7240 preferences, as Prism reads them): how both
 // mocks let a frontend ask for a documented answer. The static mock (Prism behind its shim) and the
-// stateful one (the reference server with --mock) read the header and pick the answer here, so a
-// page written against one behaves the same against the other.
+// stateful one (the reference server, server/stateful-mock/) read the header and pick the answer
+// here, so a page written against one behaves the same against the other.
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { findRoute, listOperations, type OpenApiDocument, operationRoutes, resolveRef } from '../lib/document.ts';
 

@@ -32,6 +32,8 @@ const PROBLEM_KINDS = {
 
 export type ProblemKind = keyof typeof PROBLEM_KINDS;
 
+export const isProblemKind = (value: string): value is ProblemKind => Object.hasOwn(PROBLEM_KINDS, value);
+
 export function problem(kind: ProblemKind, detail: string, instance: string, errors?: ProblemDetail[]): Problem {
   const [status, title] = PROBLEM_KINDS[kind];
   return { type: PROBLEM_BASE + kind, title, status, detail, instance, ...(errors ? { errors } : {}) };

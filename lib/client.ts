@@ -67,9 +67,6 @@ export function retryWhenAsked(
   };
 }
 
-/** @deprecated The former name of retryWhenAsked, which now also retries 503. */
-export const retryOn429 = retryWhenAsked;
-
 /** A wait that an aborted request cuts short; plain timers, so it runs in browsers as well as Node. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

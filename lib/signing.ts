@@ -1,4 +1,4 @@
-// The webhook signature scheme (brief §6): `sha256=` + lowercase hex HMAC-SHA256 of the exact raw
+// The webhook signature scheme (the document's *Verifying signatures*): `sha256=` + lowercase hex HMAC-SHA256 of the exact raw
 // body bytes, keyed with the secret's UTF-8 bytes. The same as GitHub's X-Hub-Signature-256.
 // HMAC comes from @noble/hashes rather than node:crypto so one synchronous implementation runs in
 // Node and in browsers (Web Crypto would make verification asynchronous, and a forgotten `await`

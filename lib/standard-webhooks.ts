@@ -6,6 +6,7 @@
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import { base64 } from './base64.ts';
 
 export const STANDARD_ID_HEADER = 'webhook-id';
 export const STANDARD_TIMESTAMP_HEADER = 'webhook-timestamp';
@@ -14,12 +15,6 @@ export const STANDARD_SIGNATURE_HEADER = 'webhook-signature';
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 const bytes = (value: string | Uint8Array) => (typeof value === 'string' ? utf8ToBytes(value) : value);
-
-function base64(data: Uint8Array): string {
-  let binary = '';
-  for (const byte of data) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
 
 /** One `v1,<base64>` entry: the signature of `{id}.{timestamp}.{body}` with one secret. */
 export function signStandard(id: string, timestamp: number, rawBody: string | Uint8Array, secret: string): string {

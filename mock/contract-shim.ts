@@ -1,5 +1,5 @@
 // A thin HTTP front for Prism that makes the mock answer where Prism does not follow the contract
-// (each case is listed in the README's "What the shim fixes in Prism"):
+// (each case is listed in docs/frontend.md, "What the shim fixes in Prism"):
 // - unknown query parameters get 400 (Prism ignores them);
 // - a body that is not JSON gets a `malformed-json` problem (Prism answers a non-problem body,
 //   stoplightio/prism#2664), and one over 1 MiB gets 413 (Prism has no size limit);
@@ -30,9 +30,10 @@ import {
   problem,
   unknownQueryParameters,
 } from '../common/problems.ts';
-import { escapePointer, findRoute, loadDocument, type OpenApiDocument, operationRoutes, resolveRef } from '../lib/document.ts';
+import { findRoute, loadDocument, type OpenApiDocument, operationRoutes, resolveRef } from '../lib/document.ts';
 import { believable } from './believable.ts';
-import { etagOf, isListBody, pageOf } from './pages.ts';
+import { isListBody, itemHeaders, pageOf } from './pages.ts';
+import { PRISM_ERRORS, parseViolations, prefersExample, rateLimitHeaders, toProblemError } from './prism-answers.ts';
 
 export interface ShimOptions {
   /** Prism's base URL; a promise while Prism is still starting (the shim binds its port first). */
@@ -50,12 +51,6 @@ export interface Shim {
   url: string;
   port: number;
   close(): Promise<void>;
-}
-
-interface PrismViolation {
-  location?: string[];
-  code?: string | number;
-  message?: string;
 }
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host']);
@@ -182,13 +177,8 @@ export function startShim(options: ShimOptions): Promise<Shim> {
     }
     if (options.dynamic && answer.status < 300 && json !== undefined && !isProblem)
       payload = Buffer.from(JSON.stringify(believable(parsed(payload))));
-    const id = (json as { id?: unknown } | undefined)?.id;
-    if (answer.status < 300 && typeof id === 'string' && !isProblem) {
-      // Prism copies the header's example (`true`) onto every create; a mock that keeps no keys never replays.
-      delete out['idempotent-replayed'];
-      out.etag = etagOf(payload);
-      if (answer.status === 201) out.location = `${url.pathname.replace(/\/+$/, '')}/${id}`;
-    }
+    // Prism copies the header examples (`Idempotent-Replayed: true`, one ETag) onto every answer.
+    if (!isProblem) itemHeaders(out, answer.status, url.pathname, payload, json);
     send(res, answer.status, out, isProblem && !prefersExample(req) ? withInstance(payload, instance) : payload);
   }
 
@@ -242,47 +232,6 @@ function parsed(body: Buffer): unknown {
   } catch {
     return undefined;
   }
-}
-
-const PRISM_ERRORS = 'https://stoplight.io/prism/errors#';
-
-// `Prefer: example=...` asks for a document example verbatim, even a 400 one.
-const prefersExample = (req: IncomingMessage) => /(^|[\s,;])example=/.test(String(req.headers.prefer ?? ''));
-
-function parseViolations(header: string | null): PrismViolation[] {
-  if (!header) return [];
-  try {
-    const parsed: unknown = JSON.parse(header);
-    return Array.isArray(parsed) ? (parsed as PrismViolation[]) : [];
-  } catch {
-    return [];
-  }
-}
-
-const LOCATION_PREFIX: Record<string, string> = { body: 'body', query: 'query', path: 'path', header: 'headers' };
-
-/** Prism's `{ location: ['request', 'body', 'name'], message }` → the document's `{ pointer, message }`. */
-export function toProblemError(violation: PrismViolation): ProblemDetail {
-  const [, where = 'body', ...rest] = violation.location ?? [];
-  const segments = [LOCATION_PREFIX[where] ?? where, ...rest].map(escapePointer);
-  const message = violation.message ?? 'is invalid';
-  const extra = violation.code === 'additionalProperties' ? /found '([^']+)'/.exec(message)?.[1] : undefined;
-  return extra !== undefined
-    ? { pointer: `/${[...segments, escapePointer(extra)].join('/')}`.slice(0, 512), message: 'is not a known field' }
-    : {
-        pointer: `/${segments.join('/')}`.slice(0, 512),
-        // "Request body property name must …" / "Request query parameter limit must …" → "must …"
-        message: message.replace(/^Request (body( property \S+)?|\w+ parameter \S+) /, '').slice(0, 1024),
-      };
-}
-
-function rateLimitHeaders(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of ['ratelimit', 'ratelimit-policy']) {
-    const value = headers.get(name);
-    if (value !== null) out[name] = value;
-  }
-  return out;
 }
 
 const ALLOWED_HEADERS = 'Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Prefer';

@@ -7,7 +7,7 @@ import { deliveryHeaders } from '../common/delivery-headers.ts';
 import { listWebhookOperations, loadDocument, type OpenApiDocument, resolveRef } from '../lib/document.ts';
 import { EVENT_TYPES, type EventType, isEventType } from '../lib/events.ts';
 
-/** The service gives a receiver this long to answer (brief §6). */
+/** The service gives a receiver this long to answer (the document's *Delivery and retries*). */
 const DELIVERY_TIMEOUT_MS = 10_000;
 
 export interface EventExample {

@@ -74,11 +74,11 @@ async function resetStateful(port: number, host: string): Promise<void> {
 }
 
 /**
- * The reference server (this repository's `server/main.ts`) in development mode, in memory, seeded
+ * The reference server as the stateful mock (this repository's `server/stateful-mock/`): in memory, seeded
  * with the document's examples, any token a key with every scope, CORS open: a mock that remembers.
  */
 function runStateful(port: number, host: string): void {
-  const main = fileURLToPath(new URL('../server/main.ts', import.meta.url));
+  const main = fileURLToPath(new URL('../server/stateful-mock/main.ts', import.meta.url));
   if (!existsSync(main)) {
     process.stderr.write(
       'secmon-mock: --stateful runs the reference server, which ships with the repository, not this package: clone it and run `npm run mock -- --stateful`\n',
@@ -89,22 +89,7 @@ function runStateful(port: number, host: string): void {
     { port, host, mode: 'stateful (reference server, in memory, seeded with the examples)', auth: 'any bearer token, every scope' },
     'starting the stateful mock',
   );
-  const args = [
-    '--import',
-    exitWithParent,
-    main,
-    '--mode',
-    'development',
-    '--db',
-    ':memory:',
-    '--mock',
-    '--cors-origins',
-    '*',
-    '--port',
-    String(port),
-    '--host',
-    host,
-  ];
+  const args = ['--import', exitWithParent, main, '--port', String(port), '--host', host];
   // Our end of its stdin closes however we die (even SIGKILL), and exit-with-parent then stops it.
   const child = spawn(process.execPath, args, { stdio: ['pipe', 'inherit', 'inherit'] });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => child.kill(signal));

@@ -2,7 +2,7 @@
 // cut them to `limit`, and page through them with cursors it mints itself, so a "load every page"
 // loop ends. A cursor it did not mint (the document's example cursor, say) gets the last page:
 // empty, with `next_cursor: null`.
-import { createHash } from 'node:crypto';
+import { etagOfBytes } from '../server/domain/etag.ts';
 
 export interface ListBody {
   data: Record<string, unknown>[];
@@ -33,5 +33,19 @@ export function pageOf(example: ListBody, query: URLSearchParams, filters: reado
   return { data: items.slice(offset, end), next_cursor: end < items.length ? `mock_${end}` : null };
 }
 
-/** A strong ETag of a representation, as the document's ETag header allows. */
-export const etagOf = (body: Buffer | string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+/** A strong ETag of a representation, as the document's ETag header allows (the server's own tag). */
+export const etagOf = (body: Uint8Array | string) => etagOfBytes(body);
+
+/**
+ * The headers of a success answer that carries a resource (a body with an `id`), in place of the
+ * examples': the ETag of its own bytes, a create's `Location` naming its id, and never
+ * `Idempotent-Replayed` (a mock that keeps no keys never replays). Mutates and returns `headers`.
+ */
+export function itemHeaders(headers: Record<string, string>, status: number, path: string, payload: Uint8Array | string, body: unknown) {
+  const id = (body as { id?: unknown } | undefined)?.id;
+  if (status >= 300 || typeof id !== 'string') return headers;
+  delete headers['idempotent-replayed'];
+  headers.etag = etagOf(payload);
+  if (status === 201) headers.location = `${path.replace(/\/+$/, '')}/${id}`;
+  return headers;
+}

@@ -1,5 +1,5 @@
 // The published packages: the client (`lib/` → secmon-api), the contract kit (`test/contract/` →
-// secmon-contract) and the mock (`mock/` → secmon-mock). Each folder holds its package.json and
+// secmon-contract), the mock (`mock/` → secmon-mock) and the MSW handlers (`mock/msw/` → secmon-msw). Each folder holds its package.json and
 // README; this builds its `dist/` and packs it. Node will not strip types inside node_modules, so
 // every package ships JavaScript: esbuild bundles our own modules (lib/, the bundled document) into
 // each package and leaves its npm dependencies as imports. `npm run pack` and the package tests
@@ -47,6 +47,13 @@ export const PACKAGES = {
     platform: 'node',
     assets: { 'openapi.yaml': committed.yaml, 'openapi.json': committed.json },
   },
+  msw: {
+    dir: 'mock/msw',
+    entries: { index: 'mock/msw/index.ts' },
+    platform: 'neutral',
+    assets: { 'types/generated/schema.d.ts': committed.types },
+    declarations: 'tsconfig.types.json',
+  },
 } as const satisfies Record<string, PackageSpec>;
 
 export type PackageName = keyof typeof PACKAGES;
@@ -56,6 +63,7 @@ export interface PackageManifest {
   version: string;
   engines: { node: string };
   dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
   files: string[];
   bin?: Record<string, string>;
 }

@@ -7,6 +7,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { listOperations, type OpenApiDocument, resolveRef } from '../lib/document.ts';
+import { withChangelog } from './docs/changelog.ts';
 import { withCodeSamples } from './docs/code-samples.ts';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
@@ -31,12 +34,14 @@ export interface GeneratedPaths {
   yaml: string;
   json: string;
   types: string;
+  answers: string;
 }
 
 export const generatedIn = (dir: string): GeneratedPaths => ({
   yaml: join(dir, 'openapi.yaml'),
   json: join(dir, 'openapi.json'),
   types: join(dir, 'schema.d.ts'),
+  answers: join(dir, 'answers.ts'),
 });
 
 export function lint(): string {
@@ -61,15 +66,43 @@ export function generateTypes(out: GeneratedPaths): void {
 }
 
 /**
- * Renders the docs page from a bundled JSON document, with code samples added for the page only
- * (scripts/docs/code-samples.ts); the page ends with a stamp of everything it was made from.
+ * The documented answers as a literal TypeScript table (operation id → method, path, and per
+ * status the names of its examples), so the MSW handlers' scenarios are checked by the compiler:
+ * openapi-typescript's types carry neither operation paths by id nor example names.
+ */
+export function generateAnswers(out: GeneratedPaths): void {
+  const doc = JSON.parse(readFileSync(out.json, 'utf8')) as OpenApiDocument;
+  const table = Object.fromEntries(
+    listOperations(doc).map(({ path, method, operation }) => [
+      operation.operationId!,
+      {
+        method,
+        path,
+        responses: Object.fromEntries(
+          Object.entries(operation.responses ?? {}).map(([status, response]) => [
+            status,
+            Object.values(resolveRef<OpenAPIV3_1.ResponseObject>(doc, response).content ?? {}).flatMap((media) =>
+              Object.keys(media.examples ?? {}),
+            ),
+          ]),
+        ),
+      },
+    ]),
+  );
+  const header = '// Generated from openapi.json by scripts/pipeline.ts (npm run generate); do not edit.\n';
+  writeFileSync(out.answers, `${header}export const OPERATIONS = ${JSON.stringify(table, null, 2)} as const;\n`);
+}
+
+/**
+ * Renders the docs page from a bundled JSON document, with code samples (scripts/docs/code-samples.ts)
+ * and the contract's changelog (scripts/docs/changelog.ts) added for the page only; the page ends with a stamp of everything it was made from.
  */
 export function buildDocs(bundledJson: string, outFile: string): void {
   mkdirSync(dirname(outFile), { recursive: true });
   const scratch = mkdtempSync(join(tmpdir(), 'secmon-docs-build-'));
   try {
     const enriched = join(scratch, 'openapi.json');
-    writeFileSync(enriched, JSON.stringify(withCodeSamples(JSON.parse(readFileSync(bundledJson, 'utf8')))));
+    writeFileSync(enriched, JSON.stringify(withChangelog(withCodeSamples(JSON.parse(readFileSync(bundledJson, 'utf8'))))));
     // --inlineBundle embeds Redoc's script: the page loads nothing from a CDN and works offline.
     run(REDOCLY, ['build-docs', enriched, '--inlineBundle', '-o', outFile]);
   } finally {
@@ -83,7 +116,14 @@ export function buildDocs(bundledJson: string, outFile: string): void {
 
 // What a built page depends on besides Redocly itself: the document, the configuration and the
 // code that renders it. A page whose stamp matches needs no rebuild.
-const DOCS_INPUTS = ['redocly.yaml', 'scripts/pipeline.ts', 'scripts/docs/code-samples.ts', 'node_modules/@redocly/cli/package.json'];
+const DOCS_INPUTS = [
+  'redocly.yaml',
+  'openapi/CHANGELOG.md',
+  'scripts/pipeline.ts',
+  'scripts/docs/code-samples.ts',
+  'scripts/docs/changelog.ts',
+  'node_modules/@redocly/cli/package.json',
+];
 
 function docsStamp(bundledJson: string): string {
   const hash = createHash('sha256');
@@ -120,6 +160,7 @@ if (import.meta.main) {
     generate: () => {
       bundle(committed);
       generateTypes(committed);
+      generateAnswers(committed);
     },
     docs: () => {
       bundle(committed);

@@ -1,17 +1,15 @@
 // The app factory: one Express app over one store, with the whole middleware order in one
-// place (below). The process entry point is server/main.ts; tests use startServer (server.ts).
-import express, { type Express, type Router } from 'express';
+// place (below), and hooks (AppDeps) for what another assembly of the app adds to it. The process
+// entry point is server/main.ts; tests use startServer (server.ts).
+import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { Logger } from 'pino';
-import { loadDocument } from '../lib/document.ts';
-import type { Config } from './config.ts';
+import { type Config, ConfigError } from './config.ts';
 import { authenticate, requireScope } from './http/auth.ts';
 import { type AuthFailureThrottle, authFailureThrottle } from './http/auth-throttle.ts';
 import { parseJson, requireJson } from './http/body.ts';
 import { corsForOrigins } from './http/cors.ts';
 import { DatabaseHealth } from './http/database-health.ts';
 import { createLogger, requestLogger } from './http/logging.ts';
-import { mockPrefer } from './http/mock-prefer.ts';
-import { MOCK_RESET_PATH, mockResetRouter } from './http/mock-reset.ts';
 import { operationsRouter } from './http/operations.ts';
 import { problemHandler, sendProblem } from './http/problems.ts';
 import { rateLimitPerKey } from './http/rate-limit.ts';
@@ -25,7 +23,6 @@ import { SETTINGS_PATH, settingsRouter } from './settings/router.ts';
 import { SIMULATOR_PATH, simulatorRouter } from './simulator/router.ts';
 import { reportingFaultSites } from './store/faults.ts';
 import { openStore } from './store/open.ts';
-import { seedFromExamples } from './store/seed.ts';
 import type { Store } from './store/store.ts';
 import { checkWebhookUrl } from './webhooks/ssrf.ts';
 
@@ -37,9 +34,17 @@ export interface AppDeps {
   now?: () => Date;
   /** The webhook URL policy; defaults to the SSRF guard of server/webhooks/ssrf.ts for the mode. */
   checkWebhookUrl?: WebhookUrlCheck;
+  /** Runs on the open store before the app serves, for starting data; the store is closed if it throws. */
+  prepareStore?: (store: Store) => Promise<void>;
+  /** Any well-formed bearer token is a key with every scope, on /v1 and the simulator: for a local stand-in that needs no keys. */
+  anyToken?: boolean;
+  /** Request headers browsers may send from other origins besides the API's own. */
+  corsRequestHeaders?: readonly string[];
+  /** Middleware on /v1 after authentication and request validation, before the handlers. */
+  contractMiddleware?: readonly RequestHandler[];
   /**
-   * Routers outside /v1 (for example the development event simulator), mounted after the
-   * operational endpoints and before the /v1 stack and the 404 handler. Receive the app.
+   * Routers outside /v1, mounted after the operational endpoints and the event simulator
+   * (development mode) and before the /v1 stack and the 404 handler. Receive the app.
    */
   routers?: ((app: SecmonApp) => { path: string; router: Router })[];
 }
@@ -56,26 +61,26 @@ export interface SecmonApp {
   stopAccepting(): void;
 }
 
-/**
- * The event simulator exists only in development mode, the stateful mock's reset only in --mock
- * mode (where the simulator, too, takes any token); neither is part of the contract.
- */
-function defaultRouters(config: Config): NonNullable<AppDeps['routers']> {
+/** The event simulator exists only in development mode; it is not part of the contract. */
+function simulatorRouters(config: Config, anyKey: boolean): NonNullable<AppDeps['routers']> {
   if (config.mode !== 'development') return [];
-  const simulator: NonNullable<AppDeps['routers']>[number] = ({ store, now, authThrottle }) => ({
-    path: SIMULATOR_PATH,
-    router: simulatorRouter({ store, apiKeys: config.apiKeys, anyKey: config.mock, now, authThrottle }),
-  });
-  return config.mock ? [simulator, ({ store }) => ({ path: MOCK_RESET_PATH, router: mockResetRouter(store) })] : [simulator];
+  return [
+    ({ store, now, authThrottle }) => ({
+      path: SIMULATOR_PATH,
+      router: simulatorRouter({ store, apiKeys: config.apiKeys, anyKey, now, authThrottle }),
+    }),
+  ];
 }
 
 export async function createApp(config: Config, deps: AppDeps = {}): Promise<SecmonApp> {
+  // A service that takes any token has no access control: never outside development.
+  if (deps.anyToken && config.mode !== 'development') throw new ConfigError('any token as a key exists only in development mode');
   const logger = deps.logger ?? createLogger(config.logLevel);
   const opened = deps.store ?? (await openStore(config.database, config.databaseTimeouts));
   // Every store error names the operation that met it in the log.
   const store = reportingFaultSites(opened);
   try {
-    if (config.mock) await seedFromExamples(store, loadDocument());
+    await deps.prepareStore?.(store);
   } catch (error) {
     await store.close();
     throw error;
@@ -100,12 +105,12 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Sec
   // The middleware order, in one place:
   // 1. request id and one structured log line per request
   app.use(requestLogger(logger));
-  app.use(corsForOrigins(config.corsOrigins, config.mock ? ['Prefer'] : []));
+  app.use(corsForOrigins(config.corsOrigins, deps.corsRequestHeaders));
   // 2. operational endpoints, no API key
   app.use(operationsRouter({ health, docsPath: config.docsPath, isAccepting: () => accepting }));
   app.use(SETTINGS_PATH, settingsRouter(config.mode));
   // 3. routers outside the contract (simulator, ...)
-  for (const mount of deps.routers ?? defaultRouters(config)) {
+  for (const mount of [...simulatorRouters(config, deps.anyToken === true), ...(deps.routers ?? [])]) {
     const { path, router } = mount(secmon);
     app.use(path, router);
   }
@@ -114,14 +119,13 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Sec
   app.use(
     '/v1',
     health.watchWrites(),
-    authenticate(config.apiKeys, config.mock, authThrottle),
+    authenticate(config.apiKeys, deps.anyToken, authThrottle),
     rateLimitPerKey(config.rateLimitPerMinute, sharedRateLimitStore(store.rateLimits)),
     requireScope,
     requireJson,
     parseJson,
     ...contractValidator(config.validateResponses),
-    // the stateful mock answers a documented error status on request, as the static one does
-    ...(config.mock ? [mockPrefer()] : []),
+    ...(deps.contractMiddleware ?? []),
   );
   app.use('/v1/policies', policiesRouter(context));
   app.use('/v1/findings', findingsRouter(context));

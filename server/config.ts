@@ -47,11 +47,6 @@ export interface Config {
    * http://127.0.0.1:<port>; production: none unless listed (`--cors-origins`, comma-separated).
    */
   corsOrigins: readonly (string | RegExp)[];
-  /**
-   * The stateful mock (`npm run mock -- --stateful`): any bearer token is a key with every scope,
-   * and the database starts with the document's named examples. Development mode only.
-   */
-  mock: boolean;
 }
 
 /** `--cors-origins '*'`: every origin, echoed (the mock's setting). */
@@ -121,7 +116,6 @@ const FLAGS = {
   'auth-failure-limit': { type: 'string' },
   'log-level': { type: 'string' },
   'cors-origins': { type: 'string' },
-  mock: { type: 'boolean' },
 } as const;
 
 /**
@@ -131,13 +125,13 @@ const FLAGS = {
  * Throws ConfigError with a message naming the bad setting.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = []): Config {
-  let flags: Partial<Record<Exclude<keyof typeof FLAGS, 'mock'>, string>> & { mock?: boolean };
+  let flags: Partial<Record<keyof typeof FLAGS, string>>;
   try {
     flags = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }).values;
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
-  const pick = (flag: Exclude<keyof typeof FLAGS, 'mock'>, name: string) => flags[flag] ?? nonEmpty(env[name]);
+  const pick = (flag: keyof typeof FLAGS, name: string) => flags[flag] ?? nonEmpty(env[name]);
 
   const mode = parseMode(pick('mode', 'SECMON_MODE') ?? 'development');
   const keysText = pick('api-keys', 'SECMON_API_KEYS');
@@ -178,7 +172,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     }),
     http: parseHttpTimeouts(env),
     corsOrigins: parseCorsOrigins(pick('cors-origins', 'SECMON_CORS_ORIGINS'), mode),
-    mock: mockMode(flags.mock === true, mode),
   };
 }
 
@@ -202,11 +195,6 @@ function withLease(env: NodeJS.ProcessEnv, delivery: DeliveryConfig): DeliveryCo
   if (leaseMs <= delivery.timeoutMs)
     throw new ConfigError('SECMON_DELIVERY_LEASE_MS must be longer than SECMON_DELIVERY_TIMEOUT_MS, or a live attempt could be sent twice');
   return { ...delivery, leaseMs };
-}
-
-function mockMode(asked: boolean, mode: Mode): boolean {
-  if (asked && mode !== 'development') throw new ConfigError('--mock (any token is a key) exists only in development mode');
-  return asked;
 }
 
 function parseCorsOrigins(text: string | undefined, mode: Mode): (string | RegExp)[] {

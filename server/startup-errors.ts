@@ -1,4 +1,4 @@
-// What start-up failures mean in the terms of the configuration: the README promises one line
+// What start-up failures mean in the terms of the configuration: the operators' guide promises one line
 // naming the setting and what is wrong with its value (and exit code 2), not a stack trace.
 import type { Config } from './config.ts';
 import { DatabaseUnavailableError, describeDatabase } from './store/open.ts';

@@ -1,39 +1,32 @@
 // `npm run check:breaking`: bundles the `openapi/` sources as they are now (into a temporary
 // file, so an edit is judged without `npm run bundle`) and compares the bundle with the newest
-// released document under openapi/releases/. Exits 1 and lists the changes when any would break
-// a client or a webhook receiver, 2 on a usage error or sources that do not bundle.
+// released document under openapi/releases/. Each change is classified for clients (compatible or
+// breaking) and for implementations (a new obligation, a removed one, rewording); the version step
+// they need is named. Exits 1 when a change would break a client or a webhook receiver, when the
+// contract changed but info.version did not take the step it needs, when a new version has no
+// entry in openapi/CHANGELOG.md, or when a released bundle was edited; 2 on a usage error or
+// sources that do not bundle.
 //
 //   --source <dir>     the sources to bundle (default openapi/; its releases/ gives the default base)
 //   --revision <file>  compare this bundle (JSON or YAML) instead of bundling the sources
 //   --base <file>      the released document to compare against
 //   --format <f>       text (default), json (for tools) or markdown (a changelog with the additions)
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import type { OpenApiDocument } from '../../lib/document.ts';
 import { bundleTo, root } from '../pipeline.ts';
-import { type ChangeReport, compareReleases } from './compare.ts';
-import { FORMATS, type Format, formatJson, formatMarkdown, formatText, type ReportContext } from './report.ts';
+import { compareReleases } from './compare.ts';
+import { implementationChanges } from './obligations.ts';
+import { newestRelease, releaseProblems } from './releases.ts';
+import { type CheckResult, FORMATS, type Format, formatJson, formatMarkdown, formatSummary } from './report.ts';
+import { versionVerdict } from './versioning.ts';
 
 export const defaultSource = join(root, 'openapi');
 
 export const readDocument = (path: string) => parseYaml(readFileSync(path, 'utf8')) as OpenApiDocument;
-
-/** The released document with the highest version, compared numerically (v1.10.0 is newer than v1.9.0). */
-export function newestRelease(releases: string): string {
-  const version = (name: string) => (name.match(/\d+/g) ?? []).map(Number);
-  const newer = (a: number[], b: number[]) => {
-    for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) - (b[i] ?? 0);
-    return 0;
-  };
-  const names = readdirSync(releases)
-    .filter((name) => /\.(json|ya?ml)$/.test(name))
-    .sort((a, b) => newer(version(b), version(a)));
-  if (names.length === 0) throw new Error(`no released document in ${releases}`);
-  return join(releases, names[0]!);
-}
 
 /** The sources in `source` bundled as they are now, through the same pipeline as `npm run bundle`. */
 export function bundleSources(source: string): OpenApiDocument {
@@ -53,14 +46,23 @@ export interface CheckOptions {
   base?: string;
 }
 
-export function check(options: CheckOptions): { report: ChangeReport; context: ReportContext } {
+export function check(options: CheckOptions): CheckResult {
   const source = options.source ?? defaultSource;
   if (!existsSync(source)) throw new Error(`--source ${source}: no such folder (it should hold openapi.yaml and releases/)`);
-  const basePath = options.base ?? newestRelease(join(source, 'releases'));
+  const releases = join(source, 'releases');
+  const basePath = options.base ?? newestRelease(releases);
   const name = (path: string) => relative(process.cwd(), path) || '.';
-  const revision = options.revision ? readDocument(options.revision) : bundleSources(source);
+  const [base, revision] = [readDocument(basePath), options.revision ? readDocument(options.revision) : bundleSources(source)];
+  const report = compareReleases(base, revision);
+  const implementations = implementationChanges(base, revision, report);
+  const changelogFile = join(source, 'CHANGELOG.md');
+  const changelog = existsSync(changelogFile) ? readFileSync(changelogFile, 'utf8') : undefined;
+  const version = versionVerdict({ base, revision, report, implementations, changelog });
+  if (!options.base) version.problems.unshift(...releaseProblems(releases));
   return {
-    report: compareReleases(readDocument(basePath), revision),
+    report,
+    implementations,
+    version,
     context: { base: name(basePath), revision: options.revision ? name(options.revision) : `${name(source)}/ (bundled now)` },
   };
 }
@@ -77,17 +79,12 @@ function main(argv: string[]): number {
   });
   const format = values.format as Format;
   if (!FORMATS.includes(format)) throw new Error(`--format must be one of ${FORMATS.join(', ')}`);
-  const { report, context } = check(values);
-  const breaking = report.breaking.length;
-  if (format === 'json') console.log(formatJson(report, context));
-  else if (format === 'markdown') console.log(formatMarkdown(report, context));
-  else if (breaking === 0) console.log(`check:breaking: no breaking change in ${context.revision} against ${context.base}`);
-  else {
-    console.error(`check:breaking: ${breaking} breaking change(s) in ${context.revision} against ${context.base}:\n`);
-    console.error(formatText(report.breaking));
-    console.error("\nA breaking change needs a new major version (/v2); see the document's Versioning section.");
-  }
-  return breaking === 0 ? 0 : 1;
+  const result = check(values);
+  const failed = result.report.breaking.length > 0 || result.version.problems.length > 0;
+  if (format === 'json') console.log(formatJson(result));
+  else if (format === 'markdown') console.log(formatMarkdown(result));
+  else (failed ? console.error : console.log)(formatSummary(result));
+  return failed ? 1 : 0;
 }
 
 if (import.meta.main) {

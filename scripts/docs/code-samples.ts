@@ -9,20 +9,14 @@
 // the packages read) stays free of them.
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { listOperations, listWebhookOperations, type OpenApiDocument, type OperationRef, resolveRef } from '../../lib/document.ts';
+import { receiverSample } from './receiver-sample.ts';
+import { API_KEY_VARIABLE, CLIENT_LABEL, CLIENT_PACKAGE, CURL_LABEL, RECEIVER_HEADING } from './sample-names.ts';
 
 export interface CodeSample {
   lang: 'Shell' | 'TypeScript';
   label: string;
   source: string;
 }
-
-/** The environment variables the samples read, named so a reader can copy them as they are. */
-export const API_KEY_VARIABLE = 'SECMON_API_KEY';
-export const WEBHOOK_SECRET_VARIABLE = 'SECMON_WEBHOOK_SECRET';
-export const CLIENT_PACKAGE = 'secmon-api';
-export const CURL_LABEL = 'curl';
-export const CLIENT_LABEL = CLIENT_PACKAGE;
-export const RECEIVER_HEADING = '**Receiving it** with `secmon-api` and Express (verify the raw body, then parse):';
 
 /** One request an operation documents: a named body example (or none) with example parameters. */
 interface RequestExample {
@@ -234,41 +228,6 @@ const inlineObject = (value: Record<string, unknown>) =>
   `{ ${Object.entries(value)
     .map(([name, item]) => `${name}: ${literal(item)}`)
     .join(', ')} }`;
-
-export function receiverSample(doc: OpenApiDocument, { path: type, operation }: OperationRef): string {
-  type Schema = { required?: string[]; properties?: Record<string, unknown> };
-  const body = resolveRef<OpenAPIV3_1.RequestBodyObject>(doc, operation.requestBody!);
-  const event = resolveRef<Schema>(doc, body.content['application/json']!.schema as Schema);
-  const data = resolveRef<Schema>(doc, event.properties!.data as Schema);
-  const fields = (data.required ?? Object.keys(data.properties ?? {})).slice(0, 3);
-  const status = Object.keys(operation.responses ?? {}).find((code) => /^2\d\d$/.test(code)) ?? '204';
-  return [
-    `import express from 'express';`,
-    `import { verifyWebhook, WebhookVerificationError } from '${CLIENT_PACKAGE}/webhooks';`,
-    '',
-    `const secret = process.env.${WEBHOOK_SECRET_VARIABLE};`,
-    `if (!secret) throw new Error('Set ${WEBHOOK_SECRET_VARIABLE} to the secret of the webhook');`,
-    '',
-    'const app = express();',
-    '// express.raw, not express.json: the signature covers the exact bytes (a parsed body is a TypeError).',
-    `app.post('/secmon', express.raw({ type: 'application/json' }), (req, res) => {`,
-    '  let event;',
-    '  try {',
-    '    // webhook-signature (5-minute tolerance), then the body validated against the document.',
-    '    event = verifyWebhook(req.body, req.headers, secret);',
-    '  } catch (error) {',
-    '    if (!(error instanceof WebhookVerificationError)) throw error;',
-    `    res.status(error.reason === 'invalid-event' ? 400 : 401).send(error.reason);`,
-    '    return;',
-    '  }',
-    `  if (event.event === '${type}') {`,
-    `    console.log(${fields.map((field) => `event.data.${field}`).join(', ')});`,
-    '  }',
-    `  res.sendStatus(${status});`,
-    '});',
-    'app.listen(4000);',
-  ].join('\n');
-}
 
 /** The introduction's section on the client: install it, then the first create of the document. */
 export function clientIntroduction(doc: OpenApiDocument): string {

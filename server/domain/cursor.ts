@@ -1,7 +1,10 @@
 // Opaque keyset cursors for the (created_at, id) descending order. A cursor carries the last
 // item's sort key and a digest of the filters it was issued with, so reusing it with other
-// filters (or handing in anything this service did not issue) is detected and refused.
-import { createHash } from 'node:crypto';
+// filters (or handing in anything this service did not issue) is detected and refused. Portable
+// (no Buffer, no node:crypto): the in-browser stateful mock pages with the same cursors.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { base64url, fromBase64url } from '../../lib/base64.ts';
 
 export interface CursorPosition {
   created_at: string;
@@ -16,19 +19,19 @@ function filterDigest(list: string, filters: Filters): string {
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([key, value]) => `${key}=${String(value)}`)
     .join('&');
-  return createHash('sha256').update(`${list}?${canonical}`).digest('base64url').slice(0, 12);
+  return base64url(sha256(utf8ToBytes(`${list}?${canonical}`))).slice(0, 12);
 }
 
 export function encodeCursor(list: string, filters: Filters, position: CursorPosition): string {
   const payload = JSON.stringify([filterDigest(list, filters), position.created_at, position.id]);
-  return Buffer.from(payload).toString('base64url');
+  return base64url(utf8ToBytes(payload));
 }
 
 /** The position a cursor points after, or undefined when it is malformed or bound to other filters. */
 export function decodeCursor(list: string, filters: Filters, cursor: string): CursorPosition | undefined {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    parsed = JSON.parse(new TextDecoder().decode(fromBase64url(cursor)));
   } catch {
     return undefined;
   }

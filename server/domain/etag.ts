@@ -1,6 +1,9 @@
 // Strong entity tags derived from the representation itself, so anything visible that changes
-// (including a derived field such as a policy's compliance_status) changes the tag.
-import { createHash } from 'node:crypto';
+// (including a derived field such as a policy's compliance_status) changes the tag. SHA-256 from
+// @noble/hashes, so the in-browser stateful mock (secmon-msw) tags with the same function.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { base64url } from '../../lib/base64.ts';
 
 export function etagOf(representation: unknown): string {
   return etagOfBytes(JSON.stringify(representation));
@@ -8,7 +11,7 @@ export function etagOf(representation: unknown): string {
 
 /** The strong ETag of bytes sent as they are (a page, a script). */
 export function etagOfBytes(bytes: string | Uint8Array): string {
-  return `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
+  return `"${base64url(sha256(typeof bytes === 'string' ? utf8ToBytes(bytes) : bytes)).slice(0, 27)}"`;
 }
 
 function listOf(header: string): string[] {

@@ -1,6 +1,7 @@
 // The finding life cycle: which status changes are allowed, and what a create or a full
 // replacement turns a finding into. Pure functions; the store persists their results.
 import type { components } from '../../generated/schema.d.ts';
+import type { DomainError } from './errors.ts';
 
 type Finding = components['schemas']['Finding'];
 type FindingCreate = components['schemas']['FindingCreate'];
@@ -21,8 +22,6 @@ export function canTransition(from: FindingStatus, to: FindingStatus): boolean {
 
 /** Statuses that make the referenced policy non-compliant. */
 export const ACTIVE_STATUSES: readonly FindingStatus[] = ['open', 'in_progress'];
-
-export type DomainError = { kind: 'invalid-transition'; detail: string } | { kind: 'validation'; pointer: string; message: string };
 
 export function newFinding(id: string, input: FindingCreate, now: string): Finding | DomainError {
   const firstSeen = input.first_seen_at ?? now;
@@ -70,4 +69,14 @@ export function updatedFinding(current: Finding, update: FindingUpdate, now: str
     resolved_at: update.status === 'resolved' ? (current.status === 'resolved' ? current.resolved_at : now) : null,
     updated_at: now,
   };
+}
+
+/**
+ * A finding links only to a policy that exists: the refusal when `finding` names one that does not
+ * (`policyExists` answers for its `policy_id`). A link once made stays valid, as deleting a policy
+ * unlinks the findings it leaves.
+ */
+export function policyLinkRefusal(finding: Finding | null, policyExists: boolean): DomainError | undefined {
+  if (!finding?.policy_id || policyExists) return undefined;
+  return { kind: 'validation', pointer: '/body/policy_id', message: `no policy has the id ${finding.policy_id}` };
 }

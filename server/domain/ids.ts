@@ -1,13 +1,13 @@
 // TypeID-style identifiers: a type prefix and a UUIDv7 in 26 lowercase Crockford base32
-// characters, so identifiers sort by creation time as plain strings.
-import { randomBytes } from 'node:crypto';
+// characters, so identifiers sort by creation time as plain strings. Web Crypto's random bytes
+// (Node and browsers alike), so the in-browser stateful mock mints the same identifiers.
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
 export type IdPrefix = 'pol' | 'fnd' | 'whk' | 'dev' | 'scn';
 
 /** A UUIDv7 (RFC 9562) as 16 bytes: 48-bit Unix milliseconds, version 7, variant 10, random. */
-export function uuidv7Bytes(now: number = Date.now(), random: Uint8Array = randomBytes(10)): Uint8Array {
+export function uuidv7Bytes(now: number = Date.now(), random: Uint8Array = crypto.getRandomValues(new Uint8Array(10))): Uint8Array {
   const bytes = new Uint8Array(16);
   let ms = now;
   for (let index = 5; index >= 0; index--) {

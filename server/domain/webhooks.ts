@@ -1,6 +1,6 @@
 // What a create or a full replacement turns a webhook into: defaults, the secret change (with
-// rotation) and the rule for the service's `disabled_reason`. Pure functions; the store persists
-// their results.
+// rotation), which secrets sign a delivery, and the rule for the service's `disabled_reason`. Pure
+// functions; the store persists their results.
 import type { components } from '../../generated/schema.d.ts';
 
 type Webhook = components['schemas']['Webhook'];
@@ -24,7 +24,7 @@ export interface NewWebhook extends Omit<Webhook, 'has_secret' | 'disabled_reaso
 /**
  * A full replacement, except the secret: omitted (`keep`) keeps it, null removes it, a string
  * replaces it; a replaced secret stays valid until `previousUntil` (epoch ms). The store applies
- * the change against the row's secrets (server/store/secret-rotation.ts), which the API never shows.
+ * the change to the row's secrets, which the API never shows, with rotatedSecrets.
  */
 export interface WebhookReplacement extends Omit<Webhook, 'has_secret' | 'last_delivery' | 'created_at'> {
   secret: { keep: boolean; secret: string | null; previousUntil: number };
@@ -56,4 +56,26 @@ export function replacedWebhook(current: Webhook, input: WebhookUpdate, now: str
     updated_at: now,
     secret: { keep: input.secret === undefined, secret: input.secret ?? null, previousUntil: Date.parse(now) + SECRET_OVERLAP_MS },
   };
+}
+
+/** The secrets a webhook's row holds; only the store and the delivery engine see them. */
+export interface StoredSecrets {
+  secret: string | null;
+  previousSecret: string | null;
+  /** Epoch ms until which `previousSecret` still signs. */
+  previousSecretExpiresAt: number | null;
+}
+
+/** The row's secrets after a replacement's secret change (see SECRET_OVERLAP_MS). */
+export function rotatedSecrets(current: StoredSecrets, change: WebhookReplacement['secret']): StoredSecrets {
+  if (change.keep) return current;
+  if (change.secret === null) return { secret: null, previousSecret: null, previousSecretExpiresAt: null };
+  if (current.secret === null || current.secret === change.secret) return { ...current, secret: change.secret };
+  return { secret: change.secret, previousSecret: current.secret, previousSecretExpiresAt: change.previousUntil };
+}
+
+/** The secrets that sign a delivery attempted at `now` (epoch ms): the current one, and the one it replaced while that is valid. */
+export function signingSecrets(stored: StoredSecrets, now: number): { secret: string | null; previousSecret: string | null } {
+  const valid = stored.secret !== null && stored.previousSecret !== stored.secret && (stored.previousSecretExpiresAt ?? 0) > now;
+  return { secret: stored.secret, previousSecret: valid ? stored.previousSecret : null };
 }

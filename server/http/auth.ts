@@ -20,7 +20,7 @@ const WWW_AUTHENTICATE = 'Bearer realm="secmon"';
 const EVERY_SCOPE: ReadonlySet<Scope> = new Set(['read', 'write']);
 
 /**
- * `anyKey` (the stateful mock): any well-formed bearer token is a key with every scope. `throttle`
+ * `anyKey` (AppDeps.anyToken): any well-formed bearer token is a key with every scope. `throttle`
  * counts failures per address and turns a 401 into a 429 past its allowance (auth-throttle.ts).
  */
 export function authenticate(keys: readonly ApiKey[], anyKey = false, throttle?: AuthFailureThrottle): RequestHandler {

@@ -8,7 +8,7 @@ const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'If-Match', 'If-None-M
 /** Response headers a browser client needs to read (ETag for If-Match, Location after a create, the quota). */
 const EXPOSED_HEADERS = ['ETag', 'Location', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id'];
 
-/** `extraHeaders`: request headers only some modes read (the stateful mock's `Prefer`). */
+/** `extraHeaders`: request headers only some assemblies of the app read (AppDeps.corsRequestHeaders). */
 export function corsForOrigins(origins: readonly (string | RegExp)[], extraHeaders: readonly string[] = []): RequestHandler {
   return cors({
     origin: origins.length === 0 ? false : [...origins],

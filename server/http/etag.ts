@@ -2,7 +2,7 @@
 // reads, 412 for a failed If-Match on writes (checked inside the write's transaction), and the ETag header on every representation.
 import type { Request, Response } from 'express';
 import { etagOf, ifNoneMatchHits } from '../domain/etag.ts';
-import { PRECONDITION_FAILED, writeIfMatch as writeIfMatchInStore } from '../store/conditional.ts';
+import { IF_MATCH_FAILED, writeIfMatch as writeIfMatchInStore } from '../store/conditional.ts';
 import type { Store } from '../store/store.ts';
 import { ProblemError } from './problems.ts';
 
@@ -47,7 +47,7 @@ export async function writeIfMatch<T extends object, R>(
   write: (tx: Store, current: T) => Promise<R>,
 ): Promise<R> {
   const outcome = await writeIfMatchInStore(store, req.header('if-match'), current, write);
-  if (outcome === PRECONDITION_FAILED) {
+  if (outcome === IF_MATCH_FAILED) {
     throw new ProblemError('precondition-failed', 'The resource has changed since the ETag you sent; fetch it again.');
   }
   return outcome.written;

@@ -1,8 +1,8 @@
 // Idempotency-Key on creates: the first response is stored with a fingerprint of the request,
 // in the same transaction as the create, so a retry replays it and a different body is refused.
-import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { etagOf } from '../domain/etag.ts';
+import { requestFingerprint, reusedKeyDetail } from '../domain/idempotency.ts';
 import type { Store, StoredResponse } from '../store/store.ts';
 import { principalOf } from './auth.ts';
 import { sendResource } from './etag.ts';
@@ -11,16 +11,6 @@ import { ProblemError } from './problems.ts';
 export interface Created {
   location: string;
   resource: object;
-}
-
-/** JSON with sorted keys, so two bodies that differ only in key order are the same request. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
 
 /**
@@ -43,13 +33,11 @@ export async function respondCreated(
     return;
   }
   const owner = principalOf(res).id;
-  const fingerprint = createHash('sha256')
-    .update(`${req.method} ${req.path}\n${canonical(req.body)}`)
-    .digest('hex');
+  const fingerprint = requestFingerprint(req.method, req.path, req.body);
   const outcome = await store.transaction(async (tx): Promise<{ replay: StoredResponse } | { created: Created }> => {
     const stored = await tx.idempotency.find(owner, key, now);
     if (stored && stored.fingerprint !== fingerprint) {
-      throw new ProblemError('idempotency-key-reused', `The Idempotency-Key ${key} was used with a different request body.`);
+      throw new ProblemError('idempotency-key-reused', reusedKeyDetail(key));
     }
     if (stored) return { replay: stored };
     const created = await create(tx);

@@ -2,12 +2,13 @@
 // in server/domain/events.ts; these handlers only connect HTTP to them.
 import { Router } from 'express';
 import type { components, operations } from '../../generated/schema.d.ts';
-import { type DomainError, newFinding, updatedFinding } from '../domain/findings.ts';
+import type { DomainError } from '../domain/errors.ts';
+import { newFinding, updatedFinding } from '../domain/findings.ts';
 import { newId } from '../domain/ids.ts';
+import { problemOf, refuse } from '../http/domain-errors.ts';
 import { sendRead, sendResource, writeIfMatch } from '../http/etag.ts';
 import { respondCreated } from '../http/idempotency.ts';
 import { listHandler } from '../http/pages.ts';
-import { invalid, ProblemError } from '../http/problems.ts';
 import type { Store } from '../store/store.ts';
 import type { RouteContext } from './context.ts';
 import { finder } from './found.ts';
@@ -16,15 +17,9 @@ type Finding = components['schemas']['Finding'];
 type ListQuery = NonNullable<operations['listFindings']['parameters']['query']>;
 
 function orThrow(result: Finding | DomainError): Finding {
-  if ('kind' in result) {
-    throw result.kind === 'invalid-transition'
-      ? new ProblemError('invalid-transition', result.detail)
-      : invalid(result.pointer, result.message);
-  }
+  if ('kind' in result) throw problemOf(result);
   return result;
 }
-
-const unknownPolicy = (id: string | null) => invalid('/body/policy_id', `no policy has the id ${String(id)}`);
 
 const found = finder((store: Store, id) => store.findings.get(id), 'finding');
 
@@ -44,7 +39,7 @@ export function findingsRouter({ store, now }: RouteContext): Router {
     const at = now();
     await respondCreated(req, res, store, at, async (tx) => {
       const finding = orThrow(newFinding(newId('fnd', at.getTime()), req.body as components['schemas']['FindingCreate'], at.toISOString()));
-      if ((await tx.findings.write(null, finding, at.toISOString())) === 'unknown-policy') throw unknownPolicy(finding.policy_id);
+      refuse(await tx.findings.write(null, finding, at.toISOString()));
       return { location: `/v1/findings/${finding.id}`, resource: finding };
     });
   });
@@ -59,7 +54,7 @@ export function findingsRouter({ store, now }: RouteContext): Router {
       (tx) => found(tx, req.params.id),
       async (tx, current) => {
         const updated = orThrow(updatedFinding(current, req.body as components['schemas']['FindingUpdate'], at));
-        if ((await tx.findings.write(current, updated, at)) === 'unknown-policy') throw unknownPolicy(updated.policy_id);
+        refuse(await tx.findings.write(current, updated, at));
         return updated;
       },
     );

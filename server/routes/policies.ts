@@ -3,11 +3,11 @@
 import { Router } from 'express';
 import type { components, operations } from '../../generated/schema.d.ts';
 import { newId } from '../domain/ids.ts';
-import { newPolicy, replacedPolicy } from '../domain/policies.ts';
+import { deletionRefusal, newPolicy, replacedPolicy } from '../domain/policies.ts';
+import { refuse } from '../http/domain-errors.ts';
 import { sendRead, sendResource, writeIfMatch } from '../http/etag.ts';
 import { respondCreated } from '../http/idempotency.ts';
 import { listHandler } from '../http/pages.ts';
-import { ProblemError } from '../http/problems.ts';
 import type { Store } from '../store/store.ts';
 import type { RouteContext } from './context.ts';
 import { finder } from './found.ts';
@@ -56,13 +56,9 @@ export function policiesRouter({ store, now }: RouteContext): Router {
       req,
       store,
       (tx) => found(tx, id),
-      async (tx) => {
-        if ((await tx.policies.delete(id, now().toISOString())) === 'in-use') {
-          throw new ProblemError(
-            'policy-in-use',
-            `Open or in-progress findings still reference policy ${id}; resolve or suppress them first.`,
-          );
-        }
+      async (tx, current) => {
+        refuse(deletionRefusal(current));
+        await tx.policies.delete(id, now().toISOString());
       },
     );
     res.status(204).end();

@@ -23,7 +23,7 @@ const WEBHOOK_ID = new RegExp((loadDocument().components!.schemas!.WebhookId as 
 export interface SimulatorDeps {
   store: Store;
   apiKeys: readonly ApiKey[];
-  /** The stateful mock: any bearer token is a key with every scope, as on /v1. */
+  /** Any bearer token is a key with every scope, as on /v1 (AppDeps.anyToken). */
   anyKey?: boolean;
   now: () => Date;
   /** The app's failed-authentication counter, shared with /v1. */

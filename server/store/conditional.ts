@@ -5,7 +5,7 @@
 import { etagOf, ifMatchSatisfied } from '../domain/etag.ts';
 import type { Store } from './store.ts';
 
-export const PRECONDITION_FAILED = 'precondition-failed';
+export const IF_MATCH_FAILED = 'if-match-failed';
 
 /**
  * Reads the current representation, and writes only if `ifMatch` (when sent) names its ETag, in one
@@ -16,10 +16,10 @@ export function writeIfMatch<T extends object, R>(
   ifMatch: string | undefined,
   read: (tx: Store) => Promise<T>,
   write: (tx: Store, current: T) => Promise<R>,
-): Promise<{ written: R } | typeof PRECONDITION_FAILED> {
+): Promise<{ written: R } | typeof IF_MATCH_FAILED> {
   return store.transaction(async (tx) => {
     const current = await read(tx);
-    if (!ifMatchSatisfied(ifMatch, etagOf(current))) return PRECONDITION_FAILED;
+    if (!ifMatchSatisfied(ifMatch, etagOf(current))) return IF_MATCH_FAILED;
     return { written: await write(tx, current) };
   });
 }

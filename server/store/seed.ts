@@ -3,8 +3,8 @@
 // what a frontend writes on top.
 import type { components } from '../../generated/schema.d.ts';
 import type { OpenApiDocument } from '../../lib/document.ts';
-import { newPolicy } from '../domain/policies.ts';
-import { newWebhook } from '../domain/webhooks.ts';
+import { newPolicy, type PolicyRecord } from '../domain/policies.ts';
+import { type NewWebhook, newWebhook } from '../domain/webhooks.ts';
 import type { Store } from './store.ts';
 
 type Schemas = components['schemas'];
@@ -29,15 +29,29 @@ export function resetToExamples(store: Store, doc: OpenApiDocument): Promise<voi
   });
 }
 
+export interface SeedRecords {
+  policies: PolicyRecord[];
+  findings: Schemas['Finding'][];
+  webhooks: NewWebhook[];
+}
+
+/** The records the examples describe, oldest first (also the in-memory seed of secmon-msw's stateful mode). */
+export function seedRecords(doc: OpenApiDocument): SeedRecords {
+  return {
+    policies: listExample<Schemas['Policy']>(doc, 'PolicyList').map(
+      ({ id, name, description, severity, enabled, frameworks, rule, created_at }) =>
+        newPolicy(id, { name, description, severity, enabled, frameworks, rule }, created_at),
+    ),
+    findings: listExample<Schemas['Finding']>(doc, 'FindingList'),
+    webhooks: listExample<Schemas['Webhook']>(doc, 'WebhookList').map(({ id, url, events, description, enabled, created_at }) =>
+      newWebhook(id, { url, events, description, enabled }, created_at),
+    ),
+  };
+}
+
 async function insertExamples(tx: Store, doc: OpenApiDocument): Promise<void> {
-  for (const { id, name, description, severity, enabled, frameworks, rule, created_at } of listExample<Schemas['Policy']>(
-    doc,
-    'PolicyList',
-  )) {
-    await tx.policies.insert(newPolicy(id, { name, description, severity, enabled, frameworks, rule }, created_at));
-  }
-  for (const finding of listExample<Schemas['Finding']>(doc, 'FindingList')) await tx.findings.write(null, finding, finding.created_at);
-  for (const { id, url, events, description, enabled, created_at } of listExample<Schemas['Webhook']>(doc, 'WebhookList')) {
-    await tx.webhooks.insert(newWebhook(id, { url, events, description, enabled }, created_at));
-  }
+  const { policies, findings, webhooks } = seedRecords(doc);
+  for (const policy of policies) await tx.policies.insert(policy);
+  for (const finding of findings) await tx.findings.write(null, finding, finding.created_at);
+  for (const webhook of webhooks) await tx.webhooks.insert(webhook);
 }

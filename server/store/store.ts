@@ -4,6 +4,7 @@
 import type { components, operations } from '../../generated/schema.d.ts';
 import type { EventType, WebhookEvent } from '../../lib/events.ts';
 import type { CursorPosition } from '../domain/cursor.ts';
+import type { DomainError } from '../domain/errors.ts';
 import type { PolicyRecord } from '../domain/policies.ts';
 import type { NewWebhook, WebhookReplacement } from '../domain/webhooks.ts';
 
@@ -30,8 +31,12 @@ export interface PolicyStore {
   insert(policy: PolicyRecord): Promise<Policy>;
   /** Writes every field but `created_at`; undefined when there is no such policy. */
   replace(policy: PolicyRecord): Promise<Policy | undefined>;
-  /** Refused while open or in-progress findings reference it; closed ones keep their record, unlinked. */
-  delete(id: string, now: string): Promise<'deleted' | 'in-use' | 'not-found'>;
+  /**
+   * Deletes a policy; the findings that reference it keep their record, unlinked. Whether it may go
+   * is the caller's to decide first, in the same transaction (server/domain/policies.ts). False when
+   * there is no such policy.
+   */
+  delete(id: string, now: string): Promise<boolean>;
 }
 
 export interface FindingStore {
@@ -39,10 +44,10 @@ export interface FindingStore {
   get(id: string): Promise<Finding | undefined>;
   /**
    * Applies a create (`before` null), replacement, or delete (`after` null) and, atomically with
-   * it, queues the webhook events it causes. 'unknown-policy' (nothing changed) when `after`
-   * links to a policy that does not exist.
+   * it, queues the webhook events it causes; resolves to the domain's refusal (nothing changed)
+   * when `after` links to a policy that does not exist.
    */
-  write(before: Finding | null, after: Finding | null, now: string): Promise<'ok' | 'unknown-policy'>;
+  write(before: Finding | null, after: Finding | null, now: string): Promise<DomainError | undefined>;
 }
 
 export interface WebhookStore {
@@ -84,7 +89,7 @@ export interface ClaimedDelivery {
   webhookId: string;
   url: string;
   secret: string | null;
-  /** The secret `secret` replaced, while it is still valid (server/store/secret-rotation.ts); else null. */
+  /** The secret `secret` replaced, while it is still valid (signingSecrets in server/domain/webhooks.ts); else null. */
   previousSecret: string | null;
   /** Attempts already recorded before this one. */
   attempts: number;

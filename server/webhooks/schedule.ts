@@ -1,4 +1,4 @@
-// When a failed delivery is tried again (brief §6 and the document's *Delivery and retries*).
+// When a failed delivery is tried again (the document's *Delivery and retries*).
 export { parseRetryAfter } from '../../lib/retry-after.ts';
 
 const SECOND = 1000;

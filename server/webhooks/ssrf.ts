@@ -1,4 +1,4 @@
-// The SSRF guard for webhook targets (brief §6). A webhook URL is checked when it is saved and
+// The SSRF guard for webhook targets (the document's `url-not-allowed`). A webhook URL is checked when it is saved and
 // again on every delivery, on the address the connection actually uses, so a name that is
 // re-pointed at an internal address after it was saved (DNS rebinding) is still refused.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';

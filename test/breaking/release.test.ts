@@ -1,61 +1,42 @@
 // The gate as a user runs it: edit a copy of openapi/ (the sources, not the bundle), run
 // `node scripts/breaking/check.ts --source <copy>` with no other step, and read its exit code
-// and output. Each case is one edit the gate used to miss or that the issue names.
-import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// and output. Each case is one edit the gate used to miss.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
+import { describe, expect, it } from 'vitest';
 import { listOperations, listWebhookOperations } from '../../lib/document.ts';
-import { defaultSource, newestRelease, readDocument } from '../../scripts/breaking/check.ts';
-import { root } from '../../scripts/pipeline.ts';
+import { defaultSource, readDocument } from '../../scripts/breaking/check.ts';
+import { newestRelease } from '../../scripts/breaking/releases.ts';
+import { editedSources, GATE_RUNS_MS, gate, scratch } from './gate.ts';
 
-const scratch = mkdtempSync(join(tmpdir(), 'gate-test-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-/** A fresh copy of openapi/ with `edits` applied to its YAML files (paths relative to openapi/). */
-function editedSources(name: string, edits: Record<string, (doc: any) => void>): string {
-  const dir = join(scratch, name);
-  cpSync(defaultSource, dir, { recursive: true });
-  for (const [file, edit] of Object.entries(edits)) {
-    const doc = parse(readFileSync(join(dir, file), 'utf8'));
-    edit(doc);
-    writeFileSync(join(dir, file), stringify(doc));
-  }
-  return dir;
-}
-
-/** Runs the gate's command line as `npm run check:breaking -- <args>` would. */
-function gate(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['scripts/breaking/check.ts', ...args], { cwd: root, timeout: 60_000 });
-    let [stdout, stderr] = ['', ''];
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+// An additive change is a new minor version with its changelog entry.
+const released = (version: string) => ({
+  'openapi.yaml': (doc: any) => (doc.info.version = version),
+  'CHANGELOG.md': `# Changelog\n\n## ${version}\n\n### For clients\n\n- An addition.\n\n### For implementations\n\n- Send it.\n`,
+});
 
 describe('the released document', () => {
-  it('is the newest under openapi/releases/: v1.0.0, with its 15 operations and 6 events', () => {
+  it('is the newest under openapi/releases/: v1.1.0, with its 15 operations and 6 events', () => {
     const path = newestRelease(join(defaultSource, 'releases'));
     const release = readDocument(path);
-    expect(path.endsWith('v1.0.0.json')).toBe(true);
-    expect(release.info.version).toBe('1.0.0');
+    expect(path.endsWith('v1.1.0.json')).toBe(true);
+    expect(release.info.version).toBe('1.1.0');
     expect(listOperations(release)).toHaveLength(15);
     expect(listWebhookOperations(release)).toHaveLength(6);
   });
 });
 
 describe.concurrent('npm run check:breaking on edited sources', () => {
-  it('passes the sources as they are, saying what it compared', async () => {
-    const result = await gate([]);
-    expect(result.stderr).toBe('');
-    expect(result.stdout).toBe('check:breaking: no breaking change in openapi/ (bundled now) against openapi/releases/v1.0.0.json\n');
-    expect(result.status).toBe(0);
-  });
+  it(
+    'passes the sources as they are, saying what it compared',
+    async () => {
+      const result = await gate([]);
+      expect(result.stderr).toBe('');
+      expect(result.stdout).toBe('check:breaking: no change in openapi/ (bundled now) against openapi/releases/v1.1.0.json\n');
+      expect(result.status).toBe(0);
+    },
+    GATE_RUNS_MS,
+  );
 
   const breaking: [string, Record<string, (doc: any) => void>, string][] = [
     [
@@ -109,81 +90,109 @@ describe.concurrent('npm run check:breaking on edited sources', () => {
   ];
 
   for (const [name, edits, expected] of breaking) {
-    it(`fails on ${name}, from the edit alone`, async () => {
-      const result = await gate(['--source', editedSources(name.replaceAll(' ', '-'), edits)]);
-      expect(result.stderr).toContain(expected);
-      expect(result.status).toBe(1);
-    });
+    it(
+      `fails on ${name}, from the edit alone`,
+      async () => {
+        const result = await gate(['--source', editedSources(name.replaceAll(' ', '-'), edits)]);
+        expect(result.stderr).toContain(expected);
+        expect(result.status).toBe(1);
+      },
+      GATE_RUNS_MS,
+    );
   }
 
-  it('follows the Versioning section on enums the service sends: a value removed fails, a value added passes and is listed', async () => {
-    const removed = await gate([
-      '--source',
-      editedSources('platform-removed', {
-        'components/schemas/DeviceConnectedEvent.yaml': (doc) => doc.properties.data.properties.platform.enum.pop(),
-      }),
-    ]);
-    expect(removed.stderr).toContain(
-      '✗ enum-value-removed  #/components/schemas/DeviceConnectedEvent/properties/data/properties/platform/enum  (breaks receivers)',
-    );
-    expect(removed.status).toBe(1);
-    const added = editedSources('severity-added', { 'components/schemas/Severity.yaml': (doc) => doc.enum.push('urgent') });
-    expect((await gate(['--source', added])).status).toBe(0);
-    const markdown = await gate(['--source', added, '--format', 'markdown']);
-    expect(markdown.stdout).toContain('- the value "urgent" was added (`#/components/schemas/Severity/enum`; for clients, receivers)');
-    expect(markdown.status).toBe(0);
-  });
+  it(
+    'follows the Versioning section on enums the service sends: a value removed fails, a value added passes in a new minor version and is listed',
+    async () => {
+      const removed = await gate([
+        '--source',
+        editedSources('platform-removed', {
+          'components/schemas/DeviceConnectedEvent.yaml': (doc) => doc.properties.data.properties.platform.enum.pop(),
+        }),
+      ]);
+      expect(removed.stderr).toContain(
+        '✗ enum-value-removed  #/components/schemas/DeviceConnectedEvent/properties/data/properties/platform/enum  (breaks receivers)',
+      );
+      expect(removed.status).toBe(1);
+      const added = editedSources('severity-added', {
+        'components/schemas/Severity.yaml': (doc) => doc.enum.push('urgent'),
+        ...released('1.2.0'),
+      });
+      expect((await gate(['--source', added])).status).toBe(0);
+      const markdown = await gate(['--source', added, '--format', 'markdown']);
+      expect(markdown.stdout).toContain('- the value "urgent" was added (`#/components/schemas/Severity/enum`; for clients, receivers)');
+      expect(markdown.status).toBe(0);
+    },
+    GATE_RUNS_MS,
+  );
 
-  it('says in one line that a --source folder does not exist', async () => {
-    const result = await gate(['--source', join(scratch, 'no-such-folder')]);
-    expect(result.stderr).toBe(
-      `check:breaking: --source ${join(scratch, 'no-such-folder')}: no such folder (it should hold openapi.yaml and releases/)\n`,
-    );
-    expect(result.status).toBe(2);
-  });
+  it(
+    'says in one line that a --source folder does not exist',
+    async () => {
+      const result = await gate(['--source', join(scratch, 'no-such-folder')]);
+      expect(result.stderr).toBe(
+        `check:breaking: --source ${join(scratch, 'no-such-folder')}: no such folder (it should hold openapi.yaml and releases/)\n`,
+      );
+      expect(result.status).toBe(2);
+    },
+    GATE_RUNS_MS,
+  );
 
-  it('passes an additive edit, and its markdown changelog lists the additions', async () => {
-    const source = editedSources('additive', {
-      'components/schemas/PolicyWrite.yaml': (doc) => (doc.properties.owner = { type: 'string', maxLength: 64 }),
-      'components/schemas/Policy.yaml': (doc) => (doc.properties.owner = { type: ['string', 'null'], maxLength: 64 }),
-    });
-    const text = await gate(['--source', source]);
-    expect(text.status).toBe(0);
-    const markdown = await gate(['--source', source, '--format', 'markdown']);
-    expect(markdown.stdout).toContain('## Breaking changes (0)');
-    expect(markdown.stdout).toContain('- the field owner was added (`#/components/schemas/PolicyWrite/properties/owner`; for clients)');
-    expect(markdown.stdout).toContain('- the field owner was added (`#/components/schemas/Policy/properties/owner`; for clients)');
-    expect(markdown.status).toBe(0);
-  });
+  it(
+    'passes an additive edit in a new minor version, and its markdown changelog lists the additions',
+    async () => {
+      const source = editedSources('additive', {
+        ...released('1.2.0'),
+        'components/schemas/PolicyWrite.yaml': (doc) => (doc.properties.owner = { type: 'string', maxLength: 64 }),
+        'components/schemas/Policy.yaml': (doc) => (doc.properties.owner = { type: ['string', 'null'], maxLength: 64 }),
+      });
+      const text = await gate(['--source', source]);
+      expect(text.status).toBe(0);
+      const markdown = await gate(['--source', source, '--format', 'markdown']);
+      expect(markdown.stdout).toContain('## Breaking changes (0)');
+      expect(markdown.stdout).toContain('- the field owner was added (`#/components/schemas/PolicyWrite/properties/owner`; for clients)');
+      expect(markdown.stdout).toContain('- the field owner was added (`#/components/schemas/Policy/properties/owner`; for clients)');
+      expect(markdown.status).toBe(0);
+    },
+    GATE_RUNS_MS,
+  );
 
-  it('--revision and --base compare given bundles; --format json gives rule, oasdiff ids, pointer, old → new and who breaks', async () => {
-    const base = newestRelease(join(defaultSource, 'releases'));
-    const edited = readDocument(base) as any;
-    edited.components.schemas.Severity.enum = ['low', 'high'];
-    const revision = join(scratch, 'revision.json');
-    writeFileSync(revision, JSON.stringify(edited));
-    const result = await gate(['--revision', revision, '--base', base, '--format', 'json']);
-    expect(result.status).toBe(1);
-    const report = JSON.parse(result.stdout);
-    expect(report.breaking).toContainEqual({
-      rule: 'enum-value-removed',
-      oasdiff: expect.arrayContaining(['request-property-enum-value-removed']),
-      pointer: '#/components/schemas/Severity/enum',
-      message: 'the value "critical" was removed',
-      before: ['info', 'low', 'medium', 'high', 'critical'],
-      after: ['low', 'high'],
-      breaks: ['clients', 'receivers'],
-    });
-    expect((await gate(['--revision', base, '--base', base])).status).toBe(0);
-  });
+  it(
+    '--revision and --base compare given bundles; --format json gives rule, oasdiff ids, pointer, old → new and who breaks',
+    async () => {
+      const base = newestRelease(join(defaultSource, 'releases'));
+      const edited = readDocument(base) as any;
+      edited.components.schemas.Severity.enum = ['low', 'high'];
+      const revision = join(scratch, 'revision.json');
+      writeFileSync(revision, JSON.stringify(edited));
+      const result = await gate(['--revision', revision, '--base', base, '--format', 'json']);
+      expect(result.status).toBe(1);
+      const report = JSON.parse(result.stdout);
+      expect(report.breaking).toContainEqual({
+        rule: 'enum-value-removed',
+        oasdiff: expect.arrayContaining(['request-property-enum-value-removed']),
+        pointer: '#/components/schemas/Severity/enum',
+        message: 'the value "critical" was removed',
+        before: ['info', 'low', 'medium', 'high', 'critical'],
+        after: ['low', 'high'],
+        breaks: ['clients', 'receivers'],
+      });
+      expect((await gate(['--revision', base, '--base', base])).status).toBe(0);
+    },
+    GATE_RUNS_MS,
+  );
 
-  it('exits 2 on a usage error or sources that do not bundle', async () => {
-    const format = await gate(['--format', 'xml']);
-    expect(format.stderr).toBe('check:breaking: --format must be one of text, json, markdown\n');
-    expect(format.status).toBe(2);
-    const broken = editedSources('broken', { 'openapi.yaml': (doc) => (doc.paths['/v1/policies'].$ref = 'paths/missing.yaml') });
-    const bundle = await gate(['--source', broken]);
-    expect(bundle.stderr).toContain('check:breaking: @redocly/cli/bin/cli.js bundle failed');
-    expect(bundle.status).toBe(2);
-  });
+  it(
+    'exits 2 on a usage error or sources that do not bundle',
+    async () => {
+      const format = await gate(['--format', 'xml']);
+      expect(format.stderr).toBe('check:breaking: --format must be one of text, json, markdown\n');
+      expect(format.status).toBe(2);
+      const broken = editedSources('broken', { 'openapi.yaml': (doc) => (doc.paths['/v1/policies'].$ref = 'paths/missing.yaml') });
+      const bundle = await gate(['--source', broken]);
+      expect(bundle.stderr).toContain('check:breaking: @redocly/cli/bin/cli.js bundle failed');
+      expect(bundle.status).toBe(2);
+    },
+    GATE_RUNS_MS,
+  );
 });

@@ -10,8 +10,9 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDocument } from '../../lib/document.ts';
 import { type MockServer, startMock } from '../../mock/prism.ts';
-import { loadConfig, parseApiKeys, testConfig } from '../../server/config.ts';
+import { parseApiKeys, testConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
+import { statefulMockConfig, statefulMockDeps } from '../../server/stateful-mock/deps.ts';
 import { launchChromium } from './chromium.ts';
 
 const KEY = 'frontend-writer-7e8f9a';
@@ -46,7 +47,7 @@ window.flow = async (apiUrl, key, staleHeaders) => {
   steps.push(['delete', removed.response.status]);
   return steps;
 };
-// Error states built the way the README teaches: ask the mock for a documented error with Prefer.
+// Error states built the way the frontend guide teaches: ask the mock for a documented error with Prefer.
 window.preferred = async (apiUrl, key, findingId) => {
   const answers = [];
   for (const [prefer, call] of [
@@ -69,9 +70,7 @@ let siteUrl: string;
 beforeAll(async () => {
   server = await startServer(testConfig({ apiKeys: parseApiKeys(`${KEY}:read+write`), usingDefaultKeys: false }));
   // What `npm run mock -- --stateful` starts (test/mock/stateful.test.ts runs the launcher itself).
-  statefulMock = await startServer(
-    loadConfig({ SECMON_LOG_LEVEL: 'silent' }, ['--db', ':memory:', '--mock', '--cors-origins', '*', '--port', '0']),
-  );
+  statefulMock = await startServer(statefulMockConfig({ SECMON_LOG_LEVEL: 'silent' }, ['--port', '0']), statefulMockDeps());
   staticMock = await startMock();
   const bundle = await build({
     stdin: { contents: PAGE, resolveDir: new URL('../..', import.meta.url).pathname, loader: 'js' },

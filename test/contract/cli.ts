@@ -17,6 +17,7 @@ import type { KnownLimit } from './kit/results.ts';
 import { formatRules, ruleCoverage } from './kit/rules/trace.ts';
 import { runKit } from './kit/runner.ts';
 import { ACCEPTED, usage } from './kit/usage.ts';
+import { contractVersions } from './kit/versions.ts';
 
 // `secmon-contract receiver …` checks a webhook receiver instead of an API (kit/receiver-check.ts).
 if (process.argv[2] === 'receiver') {
@@ -25,7 +26,11 @@ if (process.argv[2] === 'receiver') {
 }
 
 const document = loadDocument();
-const VERSION = `secmon-contract ${document.info.version} (checks ${document.info.title} ${document.info.version})`;
+const versions = contractVersions(document);
+const VERSION = [
+  `secmon-contract ${document.info.version} (checks ${document.info.title} ${document.info.version})`,
+  `versions of the contract it can judge (--contract-version): ${versions.versions.join(', ')}`,
+].join('\n');
 
 const USAGE = usage();
 
@@ -50,10 +55,11 @@ if (args.version) {
   process.stdout.write(`${VERSION}\n`);
   process.exit(0);
 }
+const sinceOf = (row: { at: string; text: string }) => versions.since(row.at, row.text);
 if (args.rules && !args['base-url']) {
   const rules = ruleCoverage(document);
   // Written before exiting: a pipe (`| less`) would otherwise get only what fitted its buffer.
-  await new Promise((done) => process.stdout.write(`${formatRules(rules)}\n`, done));
+  await new Promise((done) => process.stdout.write(`${formatRules(rules, sinceOf)}\n`, done));
   process.exit(rules.uncovered.length === 0 ? 0 : 1);
 }
 const { profile, events } = args;
@@ -78,6 +84,9 @@ const problems = [
     '--trigger-command must use {event} (or $SECMON_EVENT)',
   args['receiver-url'] && !/^https?:\/\//.test(args['receiver-url']) && '--receiver-url must be an http(s) URL',
   (!listen || Number(listen[2]) > 65535) && '--receiver-listen must be [host:]port',
+  args['contract-version'] !== undefined &&
+    !versions.versions.includes(args['contract-version']) &&
+    `--contract-version must be one of the versions this kit judges: ${versions.versions.join(', ')}`,
   !args['base-url'] && '--base-url is required',
   args['base-url'] && !URL.canParse(args['base-url']) && '--base-url must be an absolute URL',
   !args['api-key'] && '--api-key is required',
@@ -124,7 +133,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 const started = performance.now();
-process.stdout.write(`${VERSION}: ${profile} checks against ${baseUrl}\n\n`);
+const judged = args['contract-version'] ?? versions.versions.at(-1)!;
+process.stdout.write(
+  `secmon-contract ${document.info.version}: ${profile} checks of ${document.info.title} ${judged} against ${baseUrl}\n\n`,
+);
 const run = await runKit(
   {
     baseUrl,
@@ -151,6 +163,7 @@ const run = await runKit(
     ...(args['time-budget'] ? { timeBudgetSeconds: Number(args['time-budget']) } : {}),
     ...(args['no-foreign-deliveries'] ? { noForeignDeliveries: true } : {}),
     ...(args['rate-probe'] === 'skip' ? { skipRateProbe: 'declared out of scope (--rate-probe skip)' } : {}),
+    ...(args['contract-version'] ? { contractVersion: args['contract-version'] } : {}),
     onPreamble: (lines) => process.stdout.write(`${lines.join('\n')}\n\n`),
     onResult: (result, done, total) => {
       const why = result.outcome === 'skipped' || result.outcome === 'known-limit' ? `  (${result.outcome}: ${result.reason ?? ''})` : '';
@@ -181,7 +194,7 @@ if (args.report) {
   mkdirSync(dirname(report), { recursive: true });
   writeFileSync(report, junitReport(`secmon-contract (${profile})`, run.results, seconds, run.waitedMs));
 }
-if (args.rules) process.stdout.write(`\n${formatRules(run.coverage.rules)}\n`);
+if (args.rules) process.stdout.write(`\n${formatRules(run.coverage.rules, sinceOf)}\n`);
 if (run.leftovers.length > 0) process.stdout.write(`\ncould not delete what the kit created: ${run.leftovers.join(', ')}\n`);
 const waited = run.waitedMs > 0 ? `, ${formatSeconds(run.waitedMs / 1000)} of it waiting for the quota` : '';
 const others =

@@ -18,15 +18,8 @@ import {
   resolveRef,
 } from '../../lib/document.ts';
 import { createSchemaValidator } from '../../lib/schema-validator.ts';
-import {
-  API_KEY_VARIABLE,
-  CLIENT_LABEL,
-  CLIENT_PACKAGE,
-  type CodeSample,
-  CURL_LABEL,
-  RECEIVER_HEADING,
-  withCodeSamples,
-} from '../../scripts/docs/code-samples.ts';
+import { type CodeSample, withCodeSamples } from '../../scripts/docs/code-samples.ts';
+import { API_KEY_VARIABLE, CLIENT_LABEL, CLIENT_PACKAGE, CURL_LABEL, RECEIVER_HEADING } from '../../scripts/docs/sample-names.ts';
 import { root } from '../../scripts/pipeline.ts';
 
 const source = loadDocument();

@@ -1,5 +1,5 @@
 // The document as another team's generator reads it: @hey-api/openapi-ts (types and zod schemas)
-// from the bundle, as the issue that found `ip_address` typed `unknown | unknown` did. Each
+// from the bundle, where a union without per-branch types once made `ip_address` `unknown | unknown`. Each
 // anyOf/oneOf branch carries its own `type`, so the generated type and validator are strings.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

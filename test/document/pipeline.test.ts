@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundle, committed, docsBuildReason, generatedIn, generateTypes, lint } from '../../scripts/pipeline.ts';
+import { bundle, committed, docsBuildReason, generateAnswers, generatedIn, generateTypes, lint } from '../../scripts/pipeline.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'secmon-pipeline-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -19,7 +19,8 @@ describe('document pipeline', () => {
     const fresh = generatedIn(scratch);
     bundle(fresh);
     generateTypes(fresh);
-    for (const key of ['yaml', 'json', 'types'] as const) {
+    generateAnswers(fresh);
+    for (const key of ['yaml', 'json', 'types', 'answers'] as const) {
       it(`generated/${fresh[key].split('/').pop()} is up to date (run \`npm run generate\` if not)`, () => {
         expect(readFileSync(committed[key], 'utf8')).toBe(readFileSync(fresh[key], 'utf8'));
       });

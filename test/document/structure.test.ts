@@ -1,4 +1,4 @@
-// Structural rules of the contract brief that a linter cannot express.
+// Structural rules of the document that a linter cannot express.
 
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ describe('document conventions', () => {
     expect(doc.jsonSchemaDialect).toBe('https://json-schema.org/draft/2020-12/schema');
   });
 
-  it('has exactly the 15 operations of the brief, all under /v1', () => {
+  it('has exactly the 15 operations (list, create, read, replace and delete of three resources), all under /v1', () => {
     const expected = ['policies', 'findings', 'webhooks'].flatMap((r) => [
       `get /v1/${r}`,
       `post /v1/${r}`,

@@ -100,12 +100,13 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<{
   };
 }
 
-/** Webhook create/update bodies get their `url` pointed at the relay, which forwards to the original. */
+/** Webhook create/update bodies get their (valid) `url` pointed at the relay, which forwards to the original. */
 function relayWebhookUrls(method: string, path: string, body: Buffer, self: string): Buffer {
   if (!/^\/v1\/webhooks(\/|$)/.test(path) || (method !== 'POST' && method !== 'PUT') || body.length === 0) return body;
   try {
     const json = JSON.parse(body.toString('utf8')) as { url?: unknown };
-    if (typeof json.url !== 'string') return body;
+    // A URL the service must refuse goes through as it is, so the refusal is still the upstream's.
+    if (typeof json.url !== 'string' || !/^https?:\/\/\S+$/.test(json.url)) return body;
     json.url = `${self}${RELAY}${Buffer.from(json.url).toString('base64url')}`;
     return Buffer.from(JSON.stringify(json));
   } catch {

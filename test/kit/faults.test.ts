@@ -14,7 +14,7 @@ import { SIGNATURE_HEADER } from '../../lib/signing.ts';
 import type { KitOptions } from '../contract/kit/context.ts';
 import { coverage } from '../contract/kit/coverage.ts';
 import { planChecks } from '../contract/kit/plan.ts';
-import type { CheckName } from '../contract/kit/registry.ts';
+import { type CheckName, definitionOf } from '../contract/kit/registry.ts';
 import { writeReproductions } from '../contract/kit/repro-files.ts';
 import type { CheckResult } from '../contract/kit/results.ts';
 import { CATALOGUE, type RuleId } from '../contract/kit/rules/catalogue.ts';
@@ -59,6 +59,9 @@ async function failureUnder(
     );
     expect(run.results.map((r) => [r.check, r.outcome])).toEqual([[check, 'failed']]);
     expectReproduction(run.results[0]!, [target.kit.apiKey, target.kit.readKey!]);
+    // A rule a check can break is one its definition says it judges (what --rules and the gate count).
+    const judged: readonly string[] = definitionOf(check).rules;
+    expect(run.results[0]!.violations!.flatMap((v) => (v.rule && !judged.includes(v.rule) ? [v.rule] : []))).toEqual([]);
     return run.results[0]!.error!;
   } finally {
     await proxy.close();

@@ -9,8 +9,9 @@ import { loadDocument } from '../../lib/document.ts';
 import { ruleViolation } from '../contract/kit/checks/rule-support.ts';
 import { coverage } from '../contract/kit/coverage.ts';
 import type { Exchange } from '../contract/kit/http.ts';
+import { junitReport } from '../contract/kit/junit.ts';
 import { planChecks } from '../contract/kit/plan.ts';
-import { type CheckName, checksJudging, DEFINITIONS, isCheckName } from '../contract/kit/registry.ts';
+import { type CheckName, checksJudging, DEFINITIONS, definitionOf, isCheckName } from '../contract/kit/registry.ts';
 import { CATALOGUE, type RuleId } from '../contract/kit/rules/catalogue.ts';
 import { type CatalogueEntry, catalogueDrift, nextId, statusOf } from '../contract/kit/rules/rule.ts';
 import { splitDescription } from '../contract/kit/rules/sentences.ts';
@@ -190,6 +191,35 @@ describe('a failure names the rule it breaks', () => {
     expect(rest.at(-1)).toMatch(
       /^ {2}rule deletePolicy\.2 \(\/paths\/~1v1~1policies~1\{id\}\/delete\/description\): “Refused with `409` \(`policy-in-use`\)/,
     );
+  });
+
+  it('JUnit carries the rules a failure breaks, taken from its violations', () => {
+    const error = new ContractViolation(label, 'policy-in-use', [ruleViolation('deletePolicy.2', 'deleting answered 204')]);
+    const violations = violationsOf('policy-in-use', error, []);
+    const failed = {
+      id: `${label} › policy-in-use`,
+      check: 'policy-in-use' as const,
+      subjects: [label],
+      exercisesSuccess: true,
+      outcome: 'failed' as const,
+      error: traceFailure('policy-in-use', error.message, violations),
+      violations,
+      ms: 1,
+    };
+    expect(junitReport('kit', [failed], 1)).toMatch(/<failure message="[^"]*\(breaks rule deletePolicy\.2\)" type="deletePolicy\.2">/);
+  });
+
+  it('--rules takes the verdict from the violations: the rule a failure names failed, not every rule of its check', () => {
+    const model = buildModel(loadDocument());
+    const results = passedResults(planChecks(model, { profile: 'stateful', hasReadKey: true })).map((result) => {
+      if (result.check !== 'delivery-semantics') return result;
+      const error = new ContractViolation(result.id, result.check, [ruleViolation('webhooks.2', 'a disabled webhook got it')]);
+      return { ...result, outcome: 'failed' as const, violations: violationsOf(result.check, error, []) };
+    });
+    const verdicts = new Map(ruleCoverage(model.doc, results).rows.map((row) => [row.id, row.verdict]));
+    expect(verdicts.get('webhooks.2')).toBe('failed');
+    const others = definitionOf('delivery-semantics').rules.filter((id) => id !== 'webhooks.2');
+    expect(others.filter((id) => verdicts.get(id) === 'failed')).toEqual([]);
   });
 
   it('a failure that cites no rule lists the rules its check judges', () => {

@@ -19,6 +19,7 @@ import { manifestOf, PACKAGES, type PackageName } from '../../scripts/packages.t
 import { root } from '../../scripts/pipeline.ts';
 import { launchChromium } from '../browser/chromium.ts';
 import { type ReferenceTarget, startReferenceTarget, WRITER_KEY } from '../kit/reference-target.ts';
+import { expectRejectedAtMark } from './misuse.ts';
 import { createProject, installedPackages, machineNode, npmInstall, outsiderEnv, packAll, run, type Tarballs } from './outsider.ts';
 
 const document = loadDocument();
@@ -37,6 +38,16 @@ const project = (label: string, files?: Record<string, string>) => {
   projects.push(dir);
   return dir;
 };
+
+/** Before the describe's tests: a clean project with one packed package installed, in `dir`. */
+function installedBeforeAll(label: string, tarball: () => string, files?: Record<string, string>): { dir: string } {
+  const installed = { dir: '' };
+  beforeAll(async () => {
+    installed.dir = project(label, files);
+    await npmInstall(installed.dir, [tarball()]);
+  }, 240_000);
+  return installed;
+}
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'secmon-tarballs-'));
@@ -68,7 +79,8 @@ describe('every package', () => {
   });
 
   it.each(NAMES)('%s: the built code imports only node: built-ins and declared dependencies', (name) => {
-    const declared = new Set(Object.keys(manifestOf(name).dependencies ?? {}));
+    const manifest = manifestOf(name);
+    const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
     const dist = join(root, PACKAGES[name].dir, 'dist');
     const files = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'));
     const specifiers = files.flatMap((file) =>
@@ -106,12 +118,7 @@ describe('every package', () => {
 });
 
 describe('secmon-api, the client', () => {
-  let clientProject: string;
-
-  beforeAll(async () => {
-    clientProject = project('client', { 'example.mjs': readmeExample('client', 'js') });
-    await npmInstall(clientProject, [tarballs.client]);
-  }, 240_000);
+  const client = installedBeforeAll('client', () => tarballs.client, { 'example.mjs': readmeExample('client', 'js') });
 
   it('@arethetypeswrong/cli finds no problem for ESM consumers (node16 and bundlers)', async () => {
     const attw = join(root, 'node_modules/@arethetypeswrong/cli/dist/index.js');
@@ -142,7 +149,7 @@ describe('secmon-api, the client', () => {
   });
 
   it('installs only its own dependencies: no server, mock or test framework', () => {
-    const installed = installedPackages(clientProject);
+    const installed = installedPackages(client.dir);
     expect(installed).toEqual(expect.arrayContaining(['secmon-api', 'openapi-fetch', 'ajv', '@noble/hashes']));
     for (const unwanted of ['express', 'pino', 'express-openapi-validator', '@stoplight/prism-cli', 'vitest', 'undici']) {
       expect(installed).not.toContain(unwanted);
@@ -157,7 +164,7 @@ describe('secmon-api, the client', () => {
     const api = (path: string) => fetch(`${reference.server.url}${path}`, { headers: { authorization: `Bearer ${WRITER_KEY}` } });
     const before = ((await (await api('/v1/policies?limit=100')).json()) as { data: unknown[] }).data.length;
     const result = await run(node(), ['example.mjs'], {
-      cwd: clientProject,
+      cwd: client.dir,
       env: { ...outsiderEnv(), SECMON_URL: reference.server.url, SECMON_API_KEY: WRITER_KEY },
     });
     expect(result.code, result.output).toBe(0);
@@ -190,7 +197,7 @@ describe('secmon-api, the client', () => {
       await listen(newer);
       onTestFinished(() => void newer.close());
       writeFileSync(
-        join(clientProject, 'newer.mjs'),
+        join(client.dir, 'newer.mjs'),
         `import { createSecmonClient, parseEvent, InvalidEventError } from 'secmon-api';
 const event = parseEvent(process.env.EVENT);
 const client = createSecmonClient({ baseUrl: process.env.SECMON_URL, apiKey: 'key_outsider_1' });
@@ -201,7 +208,7 @@ console.log(JSON.stringify({ node: process.version, event, cost_centre: data.cos
 `,
       );
       const result = await run(node(), ['newer.mjs'], {
-        cwd: clientProject,
+        cwd: client.dir,
         env: { ...outsiderEnv(), EVENT: JSON.stringify(event), SECMON_URL: `http://127.0.0.1:${(newer.address() as AddressInfo).port}` },
       });
       expect(result.code, result.output).toBe(0);
@@ -256,22 +263,13 @@ console.log(JSON.stringify({ node: process.version, event, cost_centre: data.cos
 
     let misuse: ReturnType<typeof tsc> | undefined;
     it.each(files)('rejects %s at its marked line, naming the culprit', async (file) => {
-      const lines = readFileSync(join(misuseDir, file), 'utf8').split('\n');
-      const marked = lines.findIndex((line) => line.includes('// error: '));
-      expect(marked).toBeGreaterThanOrEqual(0);
-      const culprit = lines[marked]!.split('// error: ')[1]!.trim();
-      const { code, output } = await (misuse ??= tsc('misuse/tsconfig.json'));
-      expect(code).not.toBe(0);
-      const errors = output.split('\n').filter((line) => line.startsWith(`misuse/${file}(`));
-      expect(errors, output).toHaveLength(1);
-      expect(errors[0]).toMatch(new RegExp(`^misuse/${file}\\(${marked + 1},\\d+\\): error TS\\d+`));
-      expect(errors[0]).toContain(culprit);
+      expectRejectedAtMark(misuseDir, file, await (misuse ??= tsc('misuse/tsconfig.json')));
     });
   });
 
   it('works in Chromium from an esbuild bundle: a 429 is waited out and retried, both signatures verify', async () => {
     writeFileSync(
-      join(clientProject, 'page.js'),
+      join(client.dir, 'page.js'),
       `import { createSecmonClient, parseEvent, verifySignature, verifyWebhook } from 'secmon-api';
 window.secmonCheck = async ({ body, signature, headers, secret }) => {
   const client = createSecmonClient({ baseUrl: location.origin, apiKey: 'browser-key-123' });
@@ -291,15 +289,15 @@ window.secmonCheck = async ({ body, signature, headers, secret }) => {
 `,
     );
     await build({
-      absWorkingDir: clientProject,
+      absWorkingDir: client.dir,
       entryPoints: ['page.js'],
-      outfile: join(clientProject, 'page.bundle.js'),
+      outfile: join(client.dir, 'page.bundle.js'),
       bundle: true,
       platform: 'browser',
       format: 'esm',
       logLevel: 'silent',
     });
-    const bundle = readFileSync(join(clientProject, 'page.bundle.js'), 'utf8');
+    const bundle = readFileSync(join(client.dir, 'page.bundle.js'), 'utf8');
     expect(bundle).not.toMatch(/from ["']node:/);
 
     // One origin serves the page and plays the API: the first call is rate limited for a second.
@@ -373,17 +371,17 @@ window.secmonCheck = async ({ body, signature, headers, secret }) => {
 });
 
 describe('secmon-contract, the contract kit', () => {
-  let kitProject: string;
+  const kit = installedBeforeAll('contract', () => tarballs.contract);
 
-  beforeAll(async () => {
-    kitProject = project('contract');
-    await npmInstall(kitProject, [tarballs.contract]);
-  }, 240_000);
-
-  it('npx secmon-contract --version names the document it carries', async () => {
-    const result = await run('npx', ['secmon-contract', '--version'], { cwd: kitProject });
+  it('npx secmon-contract --version names the document it carries and the versions it can judge', async () => {
+    const result = await run('npx', ['secmon-contract', '--version'], { cwd: kit.dir });
     expect(result.code, result.output).toBe(0);
-    expect(result.stdout.trim()).toBe(`secmon-contract ${document.info.version} (checks ${document.info.title} ${document.info.version})`);
+    expect(result.stdout.trim()).toBe(
+      [
+        `secmon-contract ${document.info.version} (checks ${document.info.title} ${document.info.version})`,
+        'versions of the contract it can judge (--contract-version): 1.0.0, 1.1.0',
+      ].join('\n'),
+    );
   });
 
   it('npx secmon-contract passes against the reference server on the machine’s Node and writes JUnit in the caller’s folder', async () => {
@@ -405,11 +403,11 @@ describe('secmon-contract, the contract kit', () => {
         '--report',
         'reports/junit.xml',
       ],
-      { cwd: kitProject, env: outsiderEnv(machineNode()), timeoutMs: 180_000 },
+      { cwd: kit.dir, env: outsiderEnv(machineNode()), timeoutMs: 180_000 },
     );
     expect(result.code, result.output).toBe(0);
     expect(result.output).toContain('gate PASSED');
-    const junit = readFileSync(join(kitProject, 'reports/junit.xml'), 'utf8');
+    const junit = readFileSync(join(kit.dir, 'reports/junit.xml'), 'utf8');
     const tests = Number(/<testsuites [^>]*tests="(\d+)"/.exec(junit)?.[1]);
     expect(tests).toBeGreaterThan(50);
     expect(junit).toMatch(/<testsuites [^>]*failures="0"/);
@@ -434,7 +432,7 @@ describe('secmon-contract, the contract kit', () => {
       .split('\n')
       .find((text) => text.startsWith('npx secmon-contract --base-url http://127.0.0.1:3000 '))!;
     const result = await run('sh', ['-c', line.replace(':3000', `:${port}`)], {
-      cwd: kitProject,
+      cwd: kit.dir,
       env: { ...outsiderEnv(machineNode()), RW_KEY: 'dev-admin', RO_KEY: 'dev-reader' },
       timeoutMs: 240_000,
     });
@@ -451,7 +449,7 @@ describe('secmon-contract, the contract kit', () => {
     try {
       const check = (server: Server) =>
         run('npx', ['secmon-contract', 'receiver', '--url', `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`], {
-          cwd: kitProject,
+          cwd: kit.dir,
           env: { ...outsiderEnv(machineNode()), SECMON_WEBHOOK_SECRET: secret },
         });
       const passed = await check(example);
@@ -467,7 +465,7 @@ describe('secmon-contract, the contract kit', () => {
   });
 
   it('answers bad options with exit 2 and the usage', async () => {
-    const result = await run('npx', ['secmon-contract', '--api-key', 'k'], { cwd: kitProject });
+    const result = await run('npx', ['secmon-contract', '--api-key', 'k'], { cwd: kit.dir });
     expect(result.code).toBe(2);
     expect(result.output).toContain('--base-url is required');
     expect(result.output).toContain('usage: secmon-contract');
@@ -475,17 +473,12 @@ describe('secmon-contract, the contract kit', () => {
 });
 
 describe('secmon-mock, the mock and the event sender', () => {
-  let mockProject: string;
-
-  beforeAll(async () => {
-    mockProject = project('mock');
-    await npmInstall(mockProject, [tarballs.mock]);
-  }, 240_000);
+  const mock = installedBeforeAll('mock', () => tarballs.mock);
 
   // The installed bin itself rather than npx, so the SIGTERM reaches the mock as a supervisor's would.
   it('secmon-mock serves the documented examples and stops on SIGTERM', async () => {
-    const child = spawn(join(mockProject, 'node_modules/.bin/secmon-mock'), ['--port', '0'], {
-      cwd: mockProject,
+    const child = spawn(join(mock.dir, 'node_modules/.bin/secmon-mock'), ['--port', '0'], {
+      cwd: mock.dir,
       env: outsiderEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -530,7 +523,7 @@ describe('secmon-mock, the mock and the event sender', () => {
     await listen(receiver);
     try {
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-      const result = await run('npx', ['secmon-events', '--url', url, '--secret', secret], { cwd: mockProject });
+      const result = await run('npx', ['secmon-events', '--url', url, '--secret', secret], { cwd: mock.dir });
       expect(result.code, result.output).toBe(0);
       expect(new Set(received.map((r) => r.event))).toEqual(new Set(Object.keys(document.webhooks!)));
       expect(received.every((r) => r.valid)).toBe(true);

@@ -19,7 +19,7 @@ const pointersOf = async (response: Response) => {
 };
 
 describe('every validation error at once', () => {
-  it('the issue’s example: a missing name, a bad severity and a string for a boolean', async () => {
+  it('a missing name, a bad severity and a string for a boolean: three errors in one problem', async () => {
     const response = await t.fetch('/v1/policies', { method: 'POST', json: { severity: 'urgent', enabled: 'yes' } });
     expect(await pointersOf(response)).toEqual(['/body/name', '/body/severity', '/body/enabled']);
   });

@@ -1,9 +1,8 @@
 // Starts the reference server in-process through its public factory (port 0, in-memory or temp
-// database, captured logs) and gives tests a typed openapi-fetch client plus a raw fetch.
-import createClient from 'openapi-fetch';
+// database, captured logs) and gives tests the typed client (lib/client.ts, without retries) plus a raw fetch.
 import pg from 'pg';
 import { pino } from 'pino';
-import type { paths } from '../../generated/schema.d.ts';
+import { createSecmonClient, type SecmonClient } from '../../lib/client.ts';
 import { createSchemaValidator, schemaPointer } from '../../lib/schema-validator.ts';
 import { type Config, parseApiKeys, testConfig } from '../../server/config.ts';
 import { REDACT_PATHS } from '../../server/http/logging.ts';
@@ -25,9 +24,9 @@ export interface TestServer {
   server: RunningServer;
   url: string;
   /** Typed client with the read+write key. */
-  api: ReturnType<typeof createClient<paths>>;
+  api: SecmonClient;
   /** Typed client with the read-only key. */
-  reader: ReturnType<typeof createClient<paths>>;
+  reader: SecmonClient;
   /** Raw fetch against the server, with the read+write key unless headers say otherwise. */
   fetch(path: string, init?: RequestInit & { json?: unknown }): Promise<TestResponse>;
   /** Every log line the server wrote. */
@@ -51,7 +50,8 @@ export async function startTestServer(overrides: Partial<Config> = {}, deps: Ser
   // No dispatcher unless a test asks for one: these suites check what is queued, not delivered,
   // and their webhook URLs point nowhere.
   const server = await startServer(config, { logger, workers: [], ...deps });
-  const client = (key: string) => createClient<paths>({ baseUrl: server.url, headers: { Authorization: `Bearer ${key}` } });
+  // No retries: a test sees the first answer, a 429 included.
+  const client = (key: string) => createSecmonClient({ baseUrl: server.url, apiKey: key, maxRetries: 0 });
   return {
     server,
     url: server.url,

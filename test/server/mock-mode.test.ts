@@ -1,7 +1,9 @@
-// The server in --mock mode (what `npm run mock -- --stateful` runs): POST /_mock/reset gives the
-// seed back in place, whatever the app wrote, and the simulator takes any token as /v1 does.
+// The server assembled as the stateful mock (what `npm run mock -- --stateful` runs): POST
+// /_mock/reset gives the seed back in place, whatever the app wrote, and the simulator takes any
+// token as /v1 does; the server's own assembly has neither.
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadDocument } from '../../lib/document.ts';
+import { statefulMockConfig, statefulMockDeps } from '../../server/stateful-mock/deps.ts';
 import { querySql, startTestServer, type TestServer } from './helpers.ts';
 
 const doc = loadDocument();
@@ -17,9 +19,9 @@ afterEach(async () => {
 const rows = async (server: TestServer, table: string) =>
   Number((await querySql(server.server, `SELECT COUNT(*) AS n FROM ${table}`))[0]!.n);
 
-describe('the server in mock mode', () => {
+describe('the server assembled as the stateful mock', () => {
   it('resets to the seed: writes, queued deliveries and idempotency records all go, the examples come back', async () => {
-    const server = (running = await startTestServer({ mock: true }));
+    const server = (running = await startTestServer({}, statefulMockDeps()));
     const lists = async () =>
       Promise.all(
         ['policies', 'findings', 'webhooks'].map(async (path) => (await server.fetch(`/v1/${path}?limit=100`, { headers: ANY })).json()),
@@ -57,16 +59,28 @@ describe('the server in mock mode', () => {
   });
 
   it('lets any token use the simulator', async () => {
-    const server = (running = await startTestServer({ mock: true }));
+    const server = (running = await startTestServer({}, statefulMockDeps()));
     const response = await server.fetch('/_simulator/events', { method: 'POST', headers: ANY, json: { event: 'finding.created' } });
     expect(response.status).toBe(202);
   });
 
-  it('has no reset outside mock mode, and the simulator there wants a real key', async () => {
+  it('has no reset in its own assembly, and the simulator there wants a real key', async () => {
     const server = (running = await startTestServer());
     expect((await fetch(`${server.url}/_mock/reset`, { method: 'POST' })).status).toBe(404);
     expect((await server.fetch('/_simulator/events', { method: 'POST', headers: ANY, json: { event: 'finding.created' } })).status).toBe(
       401,
+    );
+  });
+
+  it('runs in development mode, in memory, open to any origin, whatever flags it is given', () => {
+    const config = statefulMockConfig({}, ['--mode', 'production', '--db', './data/other.db', '--cors-origins', '', '--port', '4010']);
+    expect(config).toMatchObject({ mode: 'development', database: ':memory:', port: 4010 });
+    expect(config.corsOrigins.some((origin) => typeof origin !== 'string' && origin.test('https://app.example'))).toBe(true);
+  });
+
+  it('refuses to take any token outside development mode', async () => {
+    await expect(startTestServer({ mode: 'production' }, { anyToken: true })).rejects.toThrow(
+      'any token as a key exists only in development mode',
     );
   });
 });

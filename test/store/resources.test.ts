@@ -1,5 +1,5 @@
 // The resources on each store (the project decides which, test/store/open-store.ts): keyset pages
-// and their filters, conditional writes, the policy delete rule, the finding write path with its
+// and their filters, conditional writes, a policy's delete, the finding write path with its
 // compliance events, webhook replacement with secret rotation, and the mock's reset.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/schema.d.ts';
@@ -8,7 +8,7 @@ import { etagOf } from '../../server/domain/etag.ts';
 import { newFinding, updatedFinding } from '../../server/domain/findings.ts';
 import { newPolicy, replacedPolicy } from '../../server/domain/policies.ts';
 import { newWebhook, replacedWebhook, SECRET_OVERLAP_MS } from '../../server/domain/webhooks.ts';
-import { PRECONDITION_FAILED, writeIfMatch } from '../../server/store/conditional.ts';
+import { IF_MATCH_FAILED, writeIfMatch } from '../../server/store/conditional.ts';
 import type { Store } from '../../server/store/store.ts';
 import { claimDue } from '../../server/webhooks/claim.ts';
 import { EndpointScheduler } from '../../server/webhooks/endpoints.ts';
@@ -34,7 +34,7 @@ async function addFinding(index: number, fields: Partial<components['schemas']['
     { title: `Finding ${index}`, severity: 'high', device_id: DEVICE, ...fields },
     at,
   ) as Finding;
-  expect(await store.findings.write(null, finding, at)).toBe('ok');
+  expect(await store.findings.write(null, finding, at)).toBeUndefined();
   return finding;
 }
 
@@ -111,12 +111,12 @@ describe('conditional writes', () => {
     const read = async (tx: Store) => (await tx.policies.get(policy.id))!;
     const rename = (name: string) => (tx: Store, current: components['schemas']['Policy']) =>
       tx.policies.replace(replacedPolicy(current, { name, severity: 'high' }, DAY(2)));
-    expect(await writeIfMatch(store, '"stale"', read, rename('Nope'))).toBe(PRECONDITION_FAILED);
+    expect(await writeIfMatch(store, '"stale"', read, rename('Nope'))).toBe(IF_MATCH_FAILED);
     const outcomes = await Promise.all([
       writeIfMatch(store, etagOf(policy), read, rename('A')),
       writeIfMatch(store, etagOf(policy), read, rename('B')),
     ]);
-    expect(outcomes.filter((outcome) => outcome === PRECONDITION_FAILED)).toHaveLength(1);
+    expect(outcomes.filter((outcome) => outcome === IF_MATCH_FAILED)).toHaveLength(1);
     expect(await store.policies.get(policy.id)).toMatchObject({ version: 2, severity: 'high', created_at: DAY(1), updated_at: DAY(2) });
   });
 
@@ -132,7 +132,7 @@ describe('conditional writes', () => {
 });
 
 describe('policies and findings', () => {
-  it('a policy is in use while open or in-progress findings reference it; deleting it unlinks closed ones', async () => {
+  it('a policy is non-compliant while open or in-progress findings reference it; deleting it unlinks closed ones', async () => {
     const policy = await store.policies.insert(newPolicy(id('pol', 1), { name: 'p', severity: 'high' }, DAY(1)));
     expect(policy).toMatchObject({
       description: '',
@@ -144,15 +144,15 @@ describe('policies and findings', () => {
     });
     const finding = await addFinding(1, { policy_id: policy.id });
     expect((await store.policies.get(policy.id))!.compliance_status).toBe('non_compliant');
-    expect(await store.policies.delete(policy.id, DAY(2))).toBe('in-use');
     const resolved = updatedFinding(
       finding,
       { title: finding.title, severity: 'high', status: 'resolved', policy_id: policy.id, resolution: { reason: 'fixed' } },
       DAY(2),
     ) as Finding;
-    expect(await store.findings.write(finding, resolved, DAY(2))).toBe('ok');
-    expect(await store.policies.delete(policy.id, DAY(3))).toBe('deleted');
-    expect(await store.policies.delete(policy.id, DAY(3))).toBe('not-found');
+    expect(await store.findings.write(finding, resolved, DAY(2))).toBeUndefined();
+    expect((await store.policies.get(policy.id))!.compliance_status).toBe('compliant');
+    expect(await store.policies.delete(policy.id, DAY(3))).toBe(true);
+    expect(await store.policies.delete(policy.id, DAY(3))).toBe(false);
     expect(await store.findings.get(finding.id)).toMatchObject({ status: 'resolved', policy_id: null, updated_at: DAY(3) });
   });
 
@@ -165,7 +165,7 @@ describe('policies and findings', () => {
       { title: 't', severity: 'high', device_id: DEVICE, policy_id: id('pol', 9) },
       DAY(1),
     ) as Finding;
-    expect(await store.findings.write(null, unknown, DAY(1))).toBe('unknown-policy');
+    expect(await store.findings.write(null, unknown, DAY(1))).toMatchObject({ kind: 'validation', pointer: '/body/policy_id' });
     expect(await store.findings.get(unknown.id)).toBeUndefined();
     await store.policies.insert(newPolicy(id('pol', 1), { name: 'p', severity: 'high' }, DAY(1)));
     await addFinding(2, { policy_id: id('pol', 1) });

@@ -1,10 +1,13 @@
 // Unit tests of the server's plain domain functions: identifiers, cursors, ETags, the finding
 // life cycle and the events a finding change produces.
+
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { components } from '../../generated/schema.d.ts';
+import { fromBase64url } from '../../lib/base64.ts';
 import { decodeCursor, encodeCursor } from '../../server/domain/cursor.ts';
-import { etagOf, ifMatchSatisfied, ifNoneMatchHits } from '../../server/domain/etag.ts';
+import { etagOf, etagOfBytes, ifMatchSatisfied, ifNoneMatchHits } from '../../server/domain/etag.ts';
 import { eventsForFindingChange } from '../../server/domain/events.ts';
 import { canTransition, type FindingStatus, newFinding, updatedFinding } from '../../server/domain/findings.ts';
 import { encodeBase32, newId, uuidv7Bytes } from '../../server/domain/ids.ts';
@@ -71,6 +74,15 @@ describe('etags', () => {
     expect(tag).toMatch(/^"[!#-~]{1,128}"$/);
     expect(etagOf({ a: 1 })).toBe(tag);
     expect(etagOf({ a: 2 })).not.toBe(tag);
+  });
+
+  it("are the base64url SHA-256 of the bytes that Node's own crypto gives (the portable hash changes no tag)", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (text) => {
+        expect(etagOfBytes(text)).toBe(`"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`);
+        expect(fromBase64url(Buffer.from(text).toString('base64url'))).toEqual(new Uint8Array(Buffer.from(text)));
+      }),
+    );
   });
 
   it('If-Match: absent passes, * passes, lists are searched, weak tags never match', () => {

@@ -1,34 +1,28 @@
 // End to end: changes through the API (and the simulator for device and scan events) reach a
 // real loopback receiver, signed, with the documented headers and schema-valid bodies.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { USER_AGENT } from '../../common/delivery-headers.ts';
 import { EVENT_TYPES, type EventType, parseEvent, validateEvent } from '../../lib/events.ts';
 import { verifySignature } from '../../lib/signing.ts';
 import { type Receipt, startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
 import { sleep, waitUntil } from '../../scripts/wait.ts';
-import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
-import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
+import { DEVICE_ID, type TestServer } from '../server/helpers.ts';
+import { closeAfter, startDeliveringServer, subscribe } from './fixture.ts';
 
 const SECRET = 'whsec_delivery_test_0123456789';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 let t: TestServer;
 let receiver: TestReceiver;
+const openForFile = closeAfter('all');
+const open = closeAfter('each');
 
 beforeAll(async () => {
-  t = await startTestServer(
-    { delivery: { retryScale: 0.001, timeoutMs: 2000, concurrency: 16, perWebhookConcurrency: 8 } },
-    { workers: [deliveryWorker()] },
-  );
+  t = openForFile(await startDeliveringServer());
 });
-afterAll(() => t.close());
-afterEach(() => receiver?.close());
 
-async function createWebhook(path: string, events: EventType[], extra: Record<string, unknown> = {}): Promise<{ id: string }> {
-  const response = await t.fetch('/v1/webhooks', { method: 'POST', json: { url: `${receiver.url}${path}`, events, ...extra } });
-  expect(response.status, await response.clone().text()).toBe(201);
-  return response.json();
-}
+const createWebhook = (path: string, events: EventType[], extra: Record<string, unknown> = {}) =>
+  subscribe(t, { url: `${receiver.url}${path}`, events, ...extra });
 
 async function simulate(event: EventType, overrides: Record<string, unknown> = {}): Promise<void> {
   const response = await t.fetch('/_simulator/events', { method: 'POST', json: { event, ...overrides } });
@@ -57,7 +51,7 @@ const byEvent = (receipts: Receipt[], type: string) => receipts.filter((receipt)
 
 describe('delivery of every event type', () => {
   it('a subscribed receiver gets all six, signed, with the documented headers and valid bodies', async () => {
-    receiver = await startReceiver();
+    receiver = open(await startReceiver());
     const webhook = await createWebhook('/all', [...EVENT_TYPES], { secret: SECRET });
     await emitAllSix();
     // finding.created, compliance.changed (flip to non_compliant), finding.resolved,
@@ -75,7 +69,7 @@ describe('delivery of every event type', () => {
       expect(receipt.headers['content-type']).toBe('application/json');
       expect(receipt.headers['user-agent']).toBe(USER_AGENT);
       expect(receipt.headers['user-agent']).toMatch(/^SecMon-Webhooks\/\d+\.\d+\.\d+/);
-      expect(receipt.headers['x-service-webhook-id']).toBe(webhook.id);
+      expect(receipt.headers['x-service-webhook-id']).toBe(webhook);
       expect(receipt.headers['x-service-delivery']).toMatch(UUID);
       const signature = receipt.headers['x-service-signature'];
       expect(signature).toMatch(/^sha256=[0-9a-f]{64}$/);
@@ -90,7 +84,7 @@ describe('delivery of every event type', () => {
       'non_compliant',
     ]);
 
-    const read = async () => (await t.fetch(`/v1/webhooks/${webhook.id}`)).json();
+    const read = async () => (await t.fetch(`/v1/webhooks/${webhook}`)).json();
     await waitUntil(async () => (await read()).last_delivery !== null);
     const after = await read();
     expect(after.last_delivery).toMatchObject({ status_code: 200, succeeded: true });
@@ -98,7 +92,7 @@ describe('delivery of every event type', () => {
   });
 
   it('only subscribed, enabled webhooks receive an event; no secret means no signature header', async () => {
-    receiver = await startReceiver();
+    receiver = open(await startReceiver());
     const scans = await createWebhook('/scans', ['scan.completed']);
     await createWebhook('/devices', ['device.connected'], { secret: SECRET });
     await createWebhook('/disabled', ['scan.completed'], { secret: SECRET, enabled: false });
@@ -107,7 +101,7 @@ describe('delivery of every event type', () => {
     await sleep(300);
     expect(receiver.receipts).toHaveLength(1);
     expect(receipt!.path).toBe('/scans');
-    expect(receipt!.headers['x-service-webhook-id']).toBe(scans.id);
+    expect(receipt!.headers['x-service-webhook-id']).toBe(scans);
     expect(receipt!.headers['x-service-signature']).toBeUndefined();
     const event = parseEvent(receipt!.body);
     expect(event.event === 'scan.completed' && event.data.outcome).toBe('partial');

@@ -2,36 +2,21 @@
 // connection and never answer must not slow the one healthy receiver beside them, and what is
 // queued for the dead ones stays pending and is retried on its schedule. Latency is compared with
 // a baseline measured earlier in the same test, on the same server.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseEvent } from '../../lib/events.ts';
 import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
 import { waitUntil } from '../../scripts/wait.ts';
 import type { DeliveryConfig } from '../../server/config.ts';
-import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { JITTER, RETRY_DELAYS_MS } from '../../server/webhooks/schedule.ts';
-import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
+import { DEVICE_ID, type TestServer } from '../server/helpers.ts';
+import { closeAfter, startDeliveringServer, subscribe } from './fixture.ts';
 
 const DELIVERY: DeliveryConfig = { retryScale: 0.001, timeoutMs: 2000, concurrency: 16, perWebhookConcurrency: 8 };
 const BLACK_HOLES = 10;
 const EVENTS_PER_PHASE = 40;
 const PACE_MS = 50;
 
-let t: TestServer | undefined;
-const receivers: TestReceiver[] = [];
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
-  await t?.close();
-  t = undefined;
-});
-
-async function subscribe(server: TestServer, receiver: TestReceiver): Promise<string> {
-  const response = await server.fetch('/v1/webhooks', {
-    method: 'POST',
-    json: { url: `${receiver.url}/hook`, events: ['finding.created'] },
-  });
-  expect(response.status).toBe(201);
-  return (await response.json()).id;
-}
+const open = closeAfter('each');
 
 /** Creates findings one every PACE_MS; resolves with each one's create→receipt latency at `healthy`. */
 async function latencies(server: TestServer, healthy: TestReceiver, count: number): Promise<number[]> {
@@ -59,18 +44,16 @@ const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.min(val
 
 describe('per-endpoint isolation', () => {
   it(`${BLACK_HOLES} endpoints that never answer: the healthy one receives every event about as fast as without them`, async () => {
-    t = await startTestServer({ delivery: DELIVERY }, { workers: [deliveryWorker()] });
-    const healthy = await startReceiver(200);
-    receivers.push(healthy);
-    await subscribe(t, healthy);
+    const t = open(await startDeliveringServer({ delivery: DELIVERY }));
+    const healthy = open(await startReceiver(200));
+    await subscribe(t, { url: `${healthy.url}/hook` });
     await latencies(t, healthy, 10); // warm-up: JIT, connections
     const baseline = await latencies(t, healthy, EVENTS_PER_PHASE);
 
     const holes: string[] = [];
     for (let index = 0; index < BLACK_HOLES; index++) {
-      const hole = await startReceiver('timeout');
-      receivers.push(hole);
-      holes.push(await subscribe(t, hole));
+      const hole = open(await startReceiver('timeout'));
+      holes.push(await subscribe(t, { url: `${hole.url}/hook` }));
     }
     const withHoles = await latencies(t, healthy, EVENTS_PER_PHASE);
 

@@ -1,37 +1,29 @@
 // Failed deliveries through a real server and receiver, with the schedule compressed by
 // retryScale: retries on the schedule with identical bytes and delivery id, 410 disables,
 // 3xx is not followed, Retry-After stretches a wait, and a run that exhausts disables.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type EventType, parseEvent } from '../../lib/events.ts';
 import { verifySignature } from '../../lib/signing.ts';
 import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
 import { sleep, waitUntil } from '../../scripts/wait.ts';
 import type { DeliveryConfig } from '../../server/config.ts';
-import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { JITTER, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../server/webhooks/schedule.ts';
-import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';
+import { DEVICE_ID, type TestServer } from '../server/helpers.ts';
+import { closeAfter, startDeliveringServer, subscribe } from './fixture.ts';
 
 const SECRET = 'whsec_retry_test_abcdefghijkl';
 const TIMEOUT_MS = 400;
 
-let t: TestServer | undefined;
-let receiver: TestReceiver | undefined;
-afterEach(async () => {
-  await receiver?.close();
-  await t?.close();
-  receiver = t = undefined;
-});
+const open = closeAfter('each');
 
 async function setup(
   retryScale: number,
   events: EventType[] = ['finding.created'],
 ): Promise<{ t: TestServer; receiver: TestReceiver; webhookId: string }> {
   const delivery: DeliveryConfig = { retryScale, timeoutMs: TIMEOUT_MS, concurrency: 8, perWebhookConcurrency: 4 };
-  t = await startTestServer({ delivery }, { workers: [deliveryWorker()] });
-  receiver = await startReceiver();
-  const response = await t.fetch('/v1/webhooks', { method: 'POST', json: { url: `${receiver.url}/hook`, events, secret: SECRET } });
-  expect(response.status).toBe(201);
-  return { t, receiver, webhookId: (await response.json()).id };
+  const t = open(await startDeliveringServer({ delivery }));
+  const receiver = open(await startReceiver());
+  return { t, receiver, webhookId: await subscribe(t, { url: `${receiver.url}/hook`, events, secret: SECRET }) };
 }
 
 const createFinding = (server: TestServer) =>

@@ -2,29 +2,22 @@
 // `npm run trigger` CLI against a running server, with events reaching a real receiver.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES, parseEvent, validateEvent } from '../../lib/events.ts';
 import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
 import { parseTriggerArgs } from '../../server/simulator/cli.ts';
-import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { PROBLEM, READER_KEY, readProblem, startTestServer, type TestServer, WRITER_KEY } from '../server/helpers.ts';
+import { closeAfter, startDeliveringServer, subscribe } from './fixture.ts';
 
 const CLI = fileURLToPath(new URL('../../server/simulator/cli.ts', import.meta.url));
 
 let t: TestServer;
 let receiver: TestReceiver;
+const open = closeAfter('all');
 beforeAll(async () => {
-  t = await startTestServer(
-    { delivery: { retryScale: 0.001, timeoutMs: 2000, concurrency: 8, perWebhookConcurrency: 4 } },
-    { workers: [deliveryWorker()] },
-  );
-  receiver = await startReceiver();
-  const created = await t.fetch('/v1/webhooks', { method: 'POST', json: { url: `${receiver.url}/sim`, events: ['scan.completed'] } });
-  expect(created.status).toBe(201);
-});
-afterAll(async () => {
-  await receiver.close();
-  await t.close();
+  t = open(await startDeliveringServer({ delivery: { concurrency: 8, perWebhookConcurrency: 4 } }));
+  receiver = open(await startReceiver());
+  await subscribe(t, { url: `${receiver.url}/sim`, events: ['scan.completed'] });
 });
 
 const simulate = (body: unknown, key = WRITER_KEY) =>

@@ -1,8 +1,8 @@
 // The SSRF guard: address classes, URL rules per mode, the save-time check (through the API in
 // production mode) and the delivery-time check on the address a name resolves to.
 import type { LookupAddress } from 'node:dns';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
+import { describe, expect, it } from 'vitest';
+import { startReceiver } from '../../scripts/receiver.ts';
 import { waitUntil } from '../../scripts/wait.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import {
@@ -14,7 +14,8 @@ import {
   systemResolver,
   urlRefusal,
 } from '../../server/webhooks/ssrf.ts';
-import { PROBLEM, readProblem, startTestServer, type TestServer } from '../server/helpers.ts';
+import { PROBLEM, readProblem, startTestServer } from '../server/helpers.ts';
+import { closeAfter, startDeliveringServer, subscribe } from './fixture.ts';
 
 const fixed =
   (table: Record<string, string[]>): Resolver =>
@@ -156,13 +157,7 @@ describe('guardedLookup (delivery time)', () => {
 });
 
 describe('production server', () => {
-  let t: TestServer | undefined;
-  let receiver: TestReceiver | undefined;
-  afterEach(async () => {
-    await receiver?.close();
-    await t?.close();
-    t = receiver = undefined;
-  });
+  const open = closeAfter('each');
 
   it.each([
     ['http://hooks.example.com/secmon', /https/],
@@ -173,7 +168,7 @@ describe('production server', () => {
     ['https://100.64.3.4/hook', /carrier-grade NAT/],
     ['https://localhost:8443/hook', /localhost resolves to .*loopback/],
   ])('refuses %s at create and update time with a url-not-allowed problem', async (url, reason) => {
-    t = await startTestServer({ mode: 'production' });
+    const t = open(await startTestServer({ mode: 'production' }));
     const created = await t.fetch('/v1/webhooks', { method: 'POST', json: { url, events: ['finding.created'] } });
     expect(created.status).toBe(400);
     const problem = await readProblem(created);
@@ -190,29 +185,21 @@ describe('production server', () => {
   });
 
   it('refuses at delivery time a name that now resolves to loopback, without connecting', async () => {
-    receiver = await startReceiver();
+    const receiver = open(await startReceiver());
     const port = new URL(receiver.url).port;
     // Saved while the name pointed at a public address; by delivery it points at loopback (DNS rebinding).
-    t = await startTestServer(
-      { mode: 'production', delivery: { retryScale: 0.001, timeoutMs: 1000, concurrency: 4, perWebhookConcurrency: 2 } },
-      {
-        checkWebhookUrl: (url) => checkWebhookUrl(url, { mode: 'production', resolve: fixed({ 'receiver.test': ['93.184.216.34'] }) }),
-        workers: [deliveryWorker({ resolve: fixed({ 'receiver.test': ['127.0.0.1'], localhost: ['127.0.0.1'] }) })],
-      },
+    const t = open(
+      await startDeliveringServer(
+        { mode: 'production', delivery: { timeoutMs: 1000, concurrency: 4, perWebhookConcurrency: 2 } },
+        {
+          checkWebhookUrl: (url) => checkWebhookUrl(url, { mode: 'production', resolve: fixed({ 'receiver.test': ['93.184.216.34'] }) }),
+          workers: [deliveryWorker({ resolve: fixed({ 'receiver.test': ['127.0.0.1'], localhost: ['127.0.0.1'] }) })],
+        },
+      ),
     );
-    const created = await t.fetch('/v1/webhooks', {
-      method: 'POST',
-      json: { url: `https://receiver.test:${port}/hook`, events: ['finding.created'] },
-    });
-    expect(created.status).toBe(201);
-    const { id } = await created.json();
+    const id = await subscribe(t, { url: `https://receiver.test:${port}/hook` });
     // Unknown to the save-time resolver (accepted), loopback to the delivery-time one.
-    const local = await t.fetch('/v1/webhooks', {
-      method: 'POST',
-      json: { url: `https://localhost:${port}/hook`, events: ['finding.created'] },
-    });
-    expect(local.status).toBe(201);
-    const localId = (await local.json()).id;
+    const localId = await subscribe(t, { url: `https://localhost:${port}/hook` });
 
     const finding = await t.fetch('/v1/findings', {
       method: 'POST',
@@ -221,7 +208,7 @@ describe('production server', () => {
     expect(finding.status).toBe(201);
     // Both refusals recorded: by then any connection the dispatcher made would have been counted.
     await waitUntil(async () =>
-      (await Promise.all([id, localId].map((webhookId) => t!.server.app.store.outbox.listDeliveries(webhookId)))).every(
+      (await Promise.all([id, localId].map((webhookId) => t.server.app.store.outbox.listDeliveries(webhookId)))).every(
         ([delivery]) => delivery?.lastError != null,
       ),
     );

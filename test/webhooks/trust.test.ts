@@ -1,16 +1,16 @@
-// What integrators trust a delivery by (issue 24), end to end on both stores: the Standard Webhooks
+// What integrators trust a delivery by, end to end on both stores: the Standard Webhooks
 // headers verify with the `standardwebhooks` library and X-Service-Signature with GitHub's
 // @octokit/webhooks-methods; a replaced secret keeps verifying for 24 hours; removing the secret
 // stops signing at once; a test event reaches only its webhook; invented keys get 429s.
 import { verify as verifyGithub } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { standardWebhooksKey } from '../../lib/standard-webhooks.ts';
 import { verifyWebhook, WebhookVerificationError } from '../../lib/verify-webhook.ts';
 import { type Receipt, startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
 import { replacedWebhook } from '../../server/domain/webhooks.ts';
-import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { PROBLEM, readProblem, startTestServer, type TestServer, WRITER_KEY } from '../server/helpers.ts';
+import { closeAfter, startDeliveringServer, subscribe } from './fixture.ts';
 
 const OLD = 'whsec_old_secret_0123456789abcdef';
 const NEW = 'whsec_new_secret_fedcba9876543210';
@@ -18,26 +18,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 let t: TestServer;
 let receiver: TestReceiver;
+const open = closeAfter('all');
 beforeAll(async () => {
-  t = await startTestServer(
-    { delivery: { retryScale: 0.001, timeoutMs: 2000, concurrency: 8, perWebhookConcurrency: 4 } },
-    { workers: [deliveryWorker()] },
-  );
-  receiver = await startReceiver(204);
-});
-afterAll(async () => {
-  await receiver?.close();
-  await t?.close();
+  t = open(await startDeliveringServer({ delivery: { concurrency: 8, perWebhookConcurrency: 4 } }));
+  receiver = open(await startReceiver(204));
 });
 
-async function createWebhook(path: string, body: Record<string, unknown>): Promise<string> {
-  const response = await t.fetch('/v1/webhooks', {
-    method: 'POST',
-    json: { url: `${receiver.url}${path}`, events: ['scan.completed'], ...body },
-  });
-  expect(response.status, await response.clone().text()).toBe(201);
-  return (await response.json()).id;
-}
+const createWebhook = (path: string, body: Record<string, unknown>) =>
+  subscribe(t, { url: `${receiver.url}${path}`, events: ['scan.completed'], ...body });
 
 async function put(id: string, body: Record<string, unknown>): Promise<void> {
   const response = await t.fetch(`/v1/webhooks/${id}`, {

@@ -5,8 +5,8 @@
 // stores, in server/webhooks/.
 import { randomUUID } from 'node:crypto';
 import type { EventType, WebhookEvent } from '../../../lib/events.ts';
+import { signingSecrets } from '../../domain/webhooks.ts';
 import { serializeEvent } from '../event-body.ts';
-import { validPreviousSecret } from '../secret-rotation.ts';
 import type { ClaimTransaction, DeliveryRow, DeliveryState, DeliveryUpdate, DueDelivery, RecordTransaction } from '../store.ts';
 import type { Db } from './queries.ts';
 
@@ -55,6 +55,7 @@ interface DueRow {
   url: string | null;
   secret: string | null;
   previous_secret: string | null;
+  previous_secret_expires_at: number | null;
   enabled: boolean | null;
 }
 
@@ -63,7 +64,7 @@ interface DueRow {
  * webhook's lock, and lease() checks that each is still due.
  */
 const DUE_SQL = `SELECT d.id, d.webhook_id, d.attempts, d.first_attempt_at, d.created_at, e.type, e.body, w.url, w.secret, w.enabled,
-    ${validPreviousSecret('$1')}
+    w.previous_secret, w.previous_secret_expires_at
   FROM webhook_deliveries d
   JOIN webhook_events e ON e.id = d.event_id
   LEFT JOIN webhooks w ON w.id = d.webhook_id
@@ -100,7 +101,7 @@ export function claimTransaction(db: Db): ClaimTransaction {
   let highest = -(2 ** 31) - 1;
   return {
     due: async ({ now, exclude, retriesOnly, limit }) =>
-      (await db.query<DueRow>(DUE_SQL, [now, [...exclude], [...retriesOnly], limit])).rows.map(toDue),
+      (await db.query<DueRow>(DUE_SQL, [now, [...exclude], [...retriesOnly], limit])).rows.map((row) => toDue(row, now)),
     lockWebhooks: async (ids, now, { wait }) => {
       const { rows: locks } = await db.query<{ id: string; locked: boolean; key: number }>(LOCK_SQL, [
         ids,
@@ -140,15 +141,15 @@ export function claimTransaction(db: Db): ClaimTransaction {
   };
 }
 
-function toDue(row: DueRow): DueDelivery {
+function toDue(row: DueRow, now: number): DueDelivery {
+  const secrets = { secret: row.secret, previousSecret: row.previous_secret, previousSecretExpiresAt: row.previous_secret_expires_at };
   return {
     id: row.id,
     eventType: row.type,
     body: row.body,
     webhookId: row.webhook_id,
     url: row.url!,
-    secret: row.secret,
-    previousSecret: row.previous_secret,
+    ...signingSecrets(secrets, now),
     attempts: row.attempts,
     firstAttemptAt: row.first_attempt_at,
     createdAt: row.created_at,

@@ -1,4 +1,4 @@
-// Policies on PostgreSQL: rows, the derived compliance status and the delete rule.
+// Policies on PostgreSQL: rows and the derived compliance status.
 import type { components } from '../../../generated/schema.d.ts';
 import type { CursorPosition } from '../../domain/cursor.ts';
 import type { PolicyRecord } from '../../domain/policies.ts';
@@ -74,11 +74,8 @@ export async function replacePolicy(db: Db, policy: PolicyRecord): Promise<Polic
   return result.rowCount === 0 ? undefined : getPolicy(db, policy.id);
 }
 
-/** Run inside a transaction: the in-use check and the delete must see the same findings. */
-export async function deletePolicy(db: Db, id: string, now: string): Promise<'deleted' | 'in-use' | 'not-found'> {
-  if (!(await policyExists(db, id))) return 'not-found';
-  if ((await complianceOf(db, id)) === 'non_compliant') return 'in-use';
+/** Unlinks the findings that reference the policy and deletes it; false when there is none. Run inside a transaction. */
+export async function deletePolicy(db: Db, id: string, now: string): Promise<boolean> {
   await db.query('UPDATE findings SET policy_id = NULL, updated_at = $1 WHERE policy_id = $2', [now, id]);
-  await db.query('DELETE FROM policies WHERE id = $1', [id]);
-  return 'deleted';
+  return ((await db.query('DELETE FROM policies WHERE id = $1', [id])).rowCount ?? 0) > 0;
 }

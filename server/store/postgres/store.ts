@@ -179,7 +179,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         list: (filters, after, limit) => listWebhooks(db, filters, after, limit),
         get: (id) => getWebhook(db, id),
         insert: (webhook) => insertWebhook(db, webhook),
-        replace: (webhook) => replaceWebhook(db, webhook),
+        replace: (webhook) => atomic((tx) => replaceWebhook(txDb(tx), webhook)),
         delete: (id) => deleteWebhook(db, id),
       },
       idempotency: {

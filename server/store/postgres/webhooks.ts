@@ -2,8 +2,7 @@
 // view: rows map to the public representation (`has_secret`); only the outbox reads the secret.
 import type { components } from '../../../generated/schema.d.ts';
 import type { CursorPosition } from '../../domain/cursor.ts';
-import type { NewWebhook, WebhookReplacement } from '../../domain/webhooks.ts';
-import { secretAssignments } from '../secret-rotation.ts';
+import { type NewWebhook, rotatedSecrets, type StoredSecrets, type WebhookReplacement } from '../../domain/webhooks.ts';
 import type { WebhookFilters } from '../store.ts';
 import { type Db, selectPage } from './queries.ts';
 
@@ -37,19 +36,25 @@ export async function insertWebhook(db: Db, webhook: NewWebhook): Promise<Webhoo
   return (await getWebhook(db, id))!;
 }
 
-/** See WebhookStore.replace; the secret's change is applied against the row (server/store/secret-rotation.ts). */
+/** See WebhookStore.replace: the secret change is applied to the row's secrets by rotatedSecrets. Run inside a transaction. */
 export async function replaceWebhook(db: Db, webhook: WebhookReplacement): Promise<Webhook | undefined> {
-  const { id, url, events, description, enabled, disabled_reason, updated_at, secret } = webhook;
-  const placeholders = { keep: '$5', secret: '$6::text', previousUntil: '$9::bigint' } as const;
-  const result = await db.query(
-    `UPDATE webhooks SET url = $1, events = $2, description = $3, enabled = $4,
-       ${secretAssignments((name) => placeholders[name])},
-       disabled_reason = $10,
-       updated_at = $7
-     WHERE id = $8`,
-    [url, JSON.stringify(events), description, enabled, secret.keep, secret.secret, updated_at, id, secret.previousUntil, disabled_reason],
+  const { id, url, events, description, enabled, disabled_reason, updated_at } = webhook;
+  const [current] = (
+    await db.query<StoredSecrets>(
+      `SELECT secret, previous_secret AS "previousSecret", previous_secret_expires_at AS "previousSecretExpiresAt"
+       FROM webhooks WHERE id = $1`,
+      [id],
+    )
+  ).rows;
+  if (current === undefined) return undefined;
+  const { secret, previousSecret, previousSecretExpiresAt } = rotatedSecrets(current, webhook.secret);
+  await db.query(
+    `UPDATE webhooks SET url = $1, events = $2, description = $3, enabled = $4, secret = $5, previous_secret = $6,
+       previous_secret_expires_at = $7, disabled_reason = $8, updated_at = $9
+     WHERE id = $10`,
+    [url, JSON.stringify(events), description, enabled, secret, previousSecret, previousSecretExpiresAt, disabled_reason, updated_at, id],
   );
-  return result.rowCount === 0 ? undefined : getWebhook(db, id);
+  return getWebhook(db, id);
 }
 
 export async function deleteWebhook(db: Db, id: string): Promise<boolean> {

@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { EventType, WebhookEvent } from '../../../lib/events.ts';
+import { signingSecrets } from '../../domain/webhooks.ts';
 import { serializeEvent } from '../event-body.ts';
-import { validPreviousSecret } from '../secret-rotation.ts';
 import type { ClaimTransaction, DeliveryRow, DeliveryState, DueDelivery, RecordTransaction } from '../store.ts';
 import { type Row, statement } from './statements.ts';
 
@@ -62,7 +62,9 @@ export function enqueueEvent(db: DatabaseSync, body: WebhookEvent, now: Date = n
 export function claimTransaction(db: DatabaseSync): ClaimTransaction {
   return {
     due: async ({ now, exclude, retriesOnly, limit }) =>
-      (statement(db, DUE_SQL).all(now, JSON.stringify([...exclude]), JSON.stringify([...retriesOnly]), limit) as Row[]).map(toDue),
+      (statement(db, DUE_SQL).all(now, JSON.stringify([...exclude]), JSON.stringify([...retriesOnly]), limit) as Row[]).map((row) =>
+        toDue(row, now),
+      ),
     cancel: async (cancelled, now) => {
       const cancel = statement(
         db,
@@ -82,7 +84,7 @@ export function claimTransaction(db: DatabaseSync): ClaimTransaction {
 
 /** Due pending deliveries, oldest first, without the webhooks in ?2 and with only retries of those in ?3. */
 const DUE_SQL = `SELECT d.id, d.webhook_id, d.attempts, d.first_attempt_at, d.created_at, e.type, e.body, w.url, w.secret, w.enabled,
-    ${validPreviousSecret('?1')}
+    w.previous_secret, w.previous_secret_expires_at
   FROM webhook_deliveries d
   JOIN webhook_events e ON e.id = d.event_id
   LEFT JOIN webhooks w ON w.id = d.webhook_id
@@ -92,15 +94,19 @@ const DUE_SQL = `SELECT d.id, d.webhook_id, d.attempts, d.first_attempt_at, d.cr
   ORDER BY d.due_at
   LIMIT ?4`;
 
-function toDue(row: Row): DueDelivery {
+function toDue(row: Row, now: number): DueDelivery {
+  const secrets = {
+    secret: row.secret as string | null,
+    previousSecret: row.previous_secret as string | null,
+    previousSecretExpiresAt: row.previous_secret_expires_at as number | null,
+  };
   return {
     id: row.id as string,
     eventType: row.type as EventType,
     body: row.body as string,
     webhookId: row.webhook_id as string,
     url: row.url as string,
-    secret: row.secret as string | null,
-    previousSecret: row.previous_secret as string | null,
+    ...signingSecrets(secrets, now),
     attempts: row.attempts as number,
     firstAttemptAt: row.first_attempt_at as number | null,
     createdAt: row.created_at as number,

@@ -1,4 +1,4 @@
-// Policies: rows, the derived compliance status and the delete rule.
+// Policies: rows and the derived compliance status.
 import type { DatabaseSync } from 'node:sqlite';
 import type { components } from '../../../generated/schema.d.ts';
 import type { CursorPosition } from '../../domain/cursor.ts';
@@ -83,16 +83,10 @@ export function replacePolicy(db: DatabaseSync, policy: PolicyRecord): Policy | 
   return result.changes === 0 ? undefined : getPolicy(db, policy.id);
 }
 
-/**
- * Deletes a policy unless open or in-progress findings reference it. Closed findings that
- * reference it keep their record with `policy_id` set to null.
- */
-export function deletePolicy(db: DatabaseSync, id: string, now: string): 'deleted' | 'in-use' | 'not-found' {
+/** Unlinks the findings that reference the policy and deletes it; false when there is none. */
+export function deletePolicy(db: DatabaseSync, id: string, now: string): boolean {
   return transaction(db, () => {
-    if (!policyExists(db, id)) return 'not-found';
-    if (complianceOf(db, id) === 'non_compliant') return 'in-use';
     statement(db, 'UPDATE findings SET policy_id = NULL, updated_at = ? WHERE policy_id = ?').run(now, id);
-    statement(db, 'DELETE FROM policies WHERE id = ?').run(id);
-    return 'deleted';
+    return statement(db, 'DELETE FROM policies WHERE id = ?').run(id).changes > 0;
   });
 }

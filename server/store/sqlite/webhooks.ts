@@ -4,10 +4,10 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { components } from '../../../generated/schema.d.ts';
 import type { CursorPosition } from '../../domain/cursor.ts';
-import type { NewWebhook, WebhookReplacement } from '../../domain/webhooks.ts';
-import { secretAssignments } from '../secret-rotation.ts';
+import { type NewWebhook, rotatedSecrets, type StoredSecrets, type WebhookReplacement } from '../../domain/webhooks.ts';
 import type { WebhookFilters } from '../store.ts';
-import { arrayStatement, json, jsonOrNull, selectPage, statement, type Values } from './statements.ts';
+import { transaction } from './database.ts';
+import { arrayStatement, json, jsonOrNull, type Row, selectPage, statement, type Values } from './statements.ts';
 
 type Webhook = components['schemas']['Webhook'];
 
@@ -58,29 +58,45 @@ export function insertWebhook(db: DatabaseSync, webhook: NewWebhook): Webhook {
   return getWebhook(db, id)!;
 }
 
-/** See WebhookStore.replace; the secret's change is applied against the row (server/store/secret-rotation.ts). */
+function storedSecrets(db: DatabaseSync, id: string): StoredSecrets | undefined {
+  const row = statement(db, 'SELECT secret, previous_secret, previous_secret_expires_at FROM webhooks WHERE id = ?').get(id) as
+    | Row
+    | undefined;
+  return (
+    row && {
+      secret: row.secret as string | null,
+      previousSecret: row.previous_secret as string | null,
+      previousSecretExpiresAt: row.previous_secret_expires_at as number | null,
+    }
+  );
+}
+
+/** See WebhookStore.replace: the secret change is applied to the row's secrets by rotatedSecrets, in one transaction. */
 export function replaceWebhook(db: DatabaseSync, webhook: WebhookReplacement): Webhook | undefined {
-  const { id, url, events, description, enabled, disabled_reason, updated_at, secret } = webhook;
-  const result = statement(
-    db,
-    `UPDATE webhooks SET url = :url, events = :events, description = :description, enabled = :enabled,
-       ${secretAssignments((name) => `:${name}`)},
-       disabled_reason = :disabled_reason,
-       updated_at = :updated_at
-     WHERE id = :id`,
-  ).run({
-    url,
-    events: JSON.stringify(events),
-    description,
-    enabled: enabled ? 1 : 0,
-    keep: secret.keep ? 1 : 0,
-    secret: secret.secret,
-    previousUntil: secret.previousUntil,
-    disabled_reason,
-    updated_at,
-    id,
+  const { id, url, events, description, enabled, disabled_reason, updated_at } = webhook;
+  return transaction(db, () => {
+    const current = storedSecrets(db, id);
+    if (current === undefined) return undefined;
+    const { secret, previousSecret, previousSecretExpiresAt } = rotatedSecrets(current, webhook.secret);
+    statement(
+      db,
+      `UPDATE webhooks SET url = ?, events = ?, description = ?, enabled = ?, secret = ?, previous_secret = ?,
+         previous_secret_expires_at = ?, disabled_reason = ?, updated_at = ?
+       WHERE id = ?`,
+    ).run(
+      url,
+      JSON.stringify(events),
+      description,
+      enabled ? 1 : 0,
+      secret,
+      previousSecret,
+      previousSecretExpiresAt,
+      disabled_reason,
+      updated_at,
+      id,
+    );
+    return getWebhook(db, id);
   });
-  return result.changes === 0 ? undefined : getWebhook(db, id);
 }
 
 export function deleteWebhook(db: DatabaseSync, id: string): boolean {

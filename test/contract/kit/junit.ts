@@ -1,7 +1,8 @@
 // The kit's results as JUnit XML, the format every CI shows as test results: one <testcase> per
 // check, grouped by operationId or webhook name (`classname`, the name the console shows first) and
 // named by the check, with no URL in either, so results keep their identity across environments; a
-// failure carries the full report, a skipped check or a known limit says why. A testcase's time is
+// failure carries the full report and the ids of the rules it breaks (`type`), a skipped check or a
+// known limit says why. A testcase's time is
 // the check's own: what it waited for the target's quota is reported beside it.
 import type { CheckResult } from './results.ts';
 
@@ -29,7 +30,10 @@ export function junitReport(suiteName: string, results: CheckResult<string>[], s
         // The replay script travels with the failure, so a CI's test view is enough to reproduce it.
         const replay = result.reproduction ? `\n\nReproduction (sh):\n${result.reproduction.shell}` : '';
         const error = `${result.error ?? 'failed'}${replay}`;
-        return `${open}>\n      <failure message="${escapeXml(error.split('\n')[0]!)}">${escapeXml(error)}</failure>${waited}\n    </testcase>`;
+        // The rules broken, from the violations themselves: what a CI can group failures by.
+        const rules = [...new Set((result.violations ?? []).flatMap((v) => (v.rule ? [v.rule] : [])))];
+        const type = rules.length > 0 ? ` type="${escapeXml(rules.join(' '))}"` : '';
+        return `${open}>\n      <failure message="${escapeXml(error.split('\n')[0]!)}"${type}>${escapeXml(error)}</failure>${waited}\n    </testcase>`;
       }
       case 'skipped':
         return `${open}>\n      <skipped message="${escapeXml(result.reason ?? '')}"/>${waited}\n    </testcase>`;

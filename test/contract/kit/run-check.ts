@@ -7,6 +7,7 @@ import { exchangesLeadingTo, reproduction as replay } from './repro.ts';
 import type { CheckResult, KnownLimit } from './results.ts';
 import { traceFailure } from './rules/trace.ts';
 import { ContractViolation } from './verify.ts';
+import { type JudgedViolations, judgeViolations, newInClause, type VersionJudge } from './version-judge.ts';
 import { describeError, violationsOf } from './violation.ts';
 
 export function plannedSkip(planned: PlannedCheck): CheckResult {
@@ -16,11 +17,19 @@ export function plannedSkip(planned: PlannedCheck): CheckResult {
 /**
  * Runs one planned check with `cases` generated cases and repeats; `log` collects the exchanges it
  * causes (those of its `prepare` too, when that ran with the same log), which its violations carry.
+ * With a `judge`, what it finds is judged by the version the target implements: only newer
+ * obligations found, it is skipped as not part of that version; a failure names the version that
+ * introduced what it breaks when that is not the first.
  */
 export async function runCheck(
   ctx: KitContext,
   planned: PlannedCheck,
-  { knownLimits = [], log = [], cases }: { knownLimits?: KnownLimit[] | undefined; log?: Exchange[] | undefined; cases: number },
+  {
+    knownLimits = [],
+    log = [],
+    cases,
+    judge,
+  }: { knownLimits?: KnownLimit[] | undefined; log?: Exchange[] | undefined; cases: number; judge?: VersionJudge | undefined },
 ): Promise<CheckResult> {
   if (planned.skip) return plannedSkip(planned);
   const limit = knownLimits.find((l) => l.check === planned.check && (l.subject === '*' || planned.subjects.includes(l.subject)));
@@ -59,9 +68,18 @@ export async function runCheck(
     }
     return { ...describePlanned(planned), outcome: 'passed', ...note, ...cost() };
   } catch (error) {
-    const violations = violationsOf(planned.check, error, log);
+    const found = violationsOf(planned.check, error, log);
+    const { judged, notInTarget } = judge
+      ? judgeViolations(judge, found)
+      : { judged: found.map((violation) => ({ violation })), notInTarget: [] };
+    if (judge && judged.length === 0 && notInTarget.length > 0) {
+      const reason = `not part of ${judge.target} (--contract-version ${judge.target}): it found only what is ${newInClause(notInTarget)}`;
+      return { ...describePlanned(planned), outcome: 'skipped', reason, ...cost() };
+    }
+    const violations = judged.map((j) => j.violation);
     const report = error instanceof ContractViolation ? error.message : `${planned.id}: ${describeError(error)}`;
-    const failure = { error: traceFailure(planned.check, report, violations), violations, ...cost() };
+    const traced = withVersions(traceFailure(planned.check, report, violations), judged, notInTarget, judge);
+    const failure = { error: traced, violations, ...cost() };
     if (limit) return { ...describePlanned(planned), outcome: 'known-limit', reason: limit.reason, ...failure };
     // The longest of the violations' exchanges (each is the check's log up to what it judged).
     const own = violations.reduce<Exchange[]>((longest, v) => (v.exchanges.length > longest.length ? v.exchanges : longest), []);
@@ -72,6 +90,19 @@ export async function runCheck(
     });
     return { ...describePlanned(planned), outcome: 'failed', ...failure, reproduction };
   }
+}
+
+/** The failure's first line ends with the versions that introduced what it breaks; what the target's version excuses is listed last. */
+function withVersions(
+  error: string,
+  judged: JudgedViolations['judged'],
+  notInTarget: JudgedViolations['notInTarget'],
+  judge: VersionJudge | undefined,
+): string {
+  const [first = '', ...rest] = error.split('\n');
+  const newIn = newInClause(judged);
+  const excused = judge && notInTarget.length > 0 ? [`  not judged, not part of ${judge.target}: ${newInClause(notInTarget)}`] : [];
+  return [newIn ? `${first} — ${newIn}` : first, ...rest, ...excused].join('\n');
 }
 
 export function describePlanned(planned: PlannedCheck) {

@@ -2,6 +2,7 @@
 // lacks planned as skipped), the key's quota and the time budget, the webhooks of others it will
 // reach, each check with the generated cases the budget gives it and the exchanges it causes, and
 // at the end cleanup and the coverage report. The CLI's loop and the vitest suite both drive it.
+import { loadDocument } from '../../../lib/document.ts';
 import { parseQuota, planBudget, type Quota } from './budget.ts';
 import type { PlanOptions } from './check.ts';
 import { foreignDeliveries } from './checks/event-run.ts';
@@ -13,6 +14,7 @@ import { type PlannedCheck, planChecks } from './plan.ts';
 import type { CheckResult, KnownLimit } from './results.ts';
 import { describePlanned, runCheck } from './run-check.ts';
 import type { ContractModel } from './spec.ts';
+import { versionJudge } from './version-judge.ts';
 
 export interface KitRun {
   results: CheckResult[];
@@ -53,10 +55,11 @@ export interface RunSelection {
   noForeignDeliveries?: boolean;
   /** Why the 429 probe is declared out of scope (--rate-probe skip); undefined: it must run. */
   skipRateProbe?: string;
+  /** --contract-version: the version of the contract the target implements (default: the newest the kit carries). */
+  contractVersion?: string;
 }
 
 export interface KitSession {
-  ctx: KitContext;
   plan: PlannedCheck[];
   preamble: string[];
   /** Set when the run refuses to start; `finish` then only cleans up. */
@@ -88,6 +91,7 @@ export function planOptionsOf(options: KitOptions, selection: Pick<RunSelection,
 /** Plans a run against a target, reads its quota and who else its events reach, and starts the checks' preparations. */
 export async function openKit(options: KitOptions, selection: RunSelection = {}): Promise<KitSession> {
   const ctx = createKitContext(options);
+  const judge = versionJudge(options.document ?? loadDocument(), selection.contractVersion);
   const plan = declareOutOfScope(planChecks(ctx.model, planOptionsOf(options, selection)), ctx.model, ctx.options.eventsOutOfScope).filter(
     selection.only ?? (() => true),
   );
@@ -124,6 +128,7 @@ export async function openKit(options: KitOptions, selection: RunSelection = {})
       knownLimits: selection.knownLimits,
       log: logs.get(planned.id),
       cases: budget.casesFor(planned),
+      judge,
     });
     budget.record(planned, result.quotaCost ?? 0);
     results.push(result);
@@ -157,7 +162,7 @@ export async function openKit(options: KitOptions, selection: RunSelection = {})
     };
   }
 
-  return { ctx, plan, preamble, ...(refused ? { refused } : {}), results, run, finish };
+  return { plan, preamble, ...(refused ? { refused } : {}), results, run, finish };
 }
 
 /**

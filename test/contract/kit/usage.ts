@@ -67,14 +67,21 @@ export const OPTIONS: readonly OptionDoc[] = [
     text: 'the target compresses its webhook retry schedule (a test setting): the wait before the first retry and after a `Retry-After` are then not judged',
   },
   {
+    flags: '`--contract-version <v>`',
+    text: 'the version of the contract the target implements (default: the newest the kit carries; `--version` lists them): only that version\'s rules are judged, and a failure of a rule a later version introduced says "new in <version>" (see *Versions of the contract*)',
+  },
+  {
     flags: '`--rules`',
-    text: 'print every rule of the document (each sentence of its descriptions) with its checks and status; with `--base-url`, after the run, with each verdict (see *Rules*)',
+    text: 'print every rule of the document (each sentence of its descriptions) with the version it applies since, its checks and status; with `--base-url`, after the run, with each verdict (see *Rules*)',
   },
   {
     flags: '`--allow-newer-fields`',
     text: "accept response and event fields and enum values this document does not list (a target ahead of this version, as the document's *Versioning* section allows); by default they are violations of this exact version",
   },
-  { flags: '`--version`, `--help`', text: "the kit's version and the document version it checks; the usage" },
+  {
+    flags: '`--version`, `--help`',
+    text: "the kit's version, the document version it checks and the versions of the contract it can judge; the usage",
+  },
 ];
 
 /** What the CLI parses: every key must be one of the documented flags (usage.test.ts). */
@@ -100,6 +107,7 @@ export const ACCEPTED = {
   'allow-newer-fields': { type: 'boolean' },
   'cors-origin': { type: 'string' },
   'compressed-retries': { type: 'boolean' },
+  'contract-version': { type: 'string' },
   rules: { type: 'boolean' },
   version: { type: 'boolean' },
   help: { type: 'boolean' },

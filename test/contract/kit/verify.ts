@@ -104,7 +104,8 @@ export function headerViolations(validator: SchemaValidator, headers: HeaderMode
   for (const header of headers) {
     const value = received.get(header.name);
     if (value === null) {
-      if (header.required) out.push({ aspect: 'headers', message: `required header ${header.name} is missing`, details: [] });
+      if (header.required)
+        out.push({ aspect: 'headers', message: `required header ${header.name} is missing`, pointer: header.pointer, details: [] });
       continue;
     }
     const typed = /^\d+$/.test(value) ? [value, Number(value)] : [value];

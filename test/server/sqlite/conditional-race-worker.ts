@@ -4,7 +4,7 @@
 // transaction would then let every racer through; inside it, the reads take turns.
 import { parentPort, workerData } from 'node:worker_threads';
 import { replacedPolicy } from '../../../server/domain/policies.ts';
-import { PRECONDITION_FAILED, writeIfMatch } from '../../../server/store/conditional.ts';
+import { IF_MATCH_FAILED, writeIfMatch } from '../../../server/store/conditional.ts';
 import { openDatabase } from '../../../server/store/sqlite/database.ts';
 import { sqliteStore } from '../../../server/store/sqlite/store.ts';
 import type { Store } from '../../../server/store/store.ts';
@@ -38,4 +38,4 @@ const outcome = await writeIfMatch(store, etag, readAndLinger, (tx, current) =>
   tx.policies.replace(replacedPolicy(current, { name: `Racer ${racer}`, severity: 'high' }, new Date().toISOString())),
 );
 await store.close();
-parentPort!.postMessage(outcome === PRECONDITION_FAILED ? 'precondition-failed' : 'written');
+parentPort!.postMessage(outcome === IF_MATCH_FAILED ? 'precondition-failed' : 'written');

@@ -1,4 +1,4 @@
-// Start-up failures a reader of the README can cause: one line on stderr naming the setting and
+// Start-up failures a reader of the operators' guide can cause: one line on stderr naming the setting and
 // what is wrong with its value, exit code 2, no stack trace. Keys are described, never shown.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';

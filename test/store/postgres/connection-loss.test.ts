@@ -3,24 +3,17 @@
 // 'error' event without a listener would end this test process; instead the transaction fails
 // with a fault the server answers 503, and the store goes on: new connections, LISTEN again.
 import pg from 'pg';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitUntil } from '../../../scripts/wait.ts';
 import { newWebhook } from '../../../server/domain/webhooks.ts';
 import { classifyDatabaseError } from '../../../server/store/faults.ts';
-import { openPostgresStore } from '../../../server/store/postgres/store.ts';
 import type { Store } from '../../../server/store/store.ts';
-import { freshPostgresDatabase } from '../../support/postgres.ts';
+import { twoInstancesPerTest } from '../../support/postgres.ts';
 
 let database: string;
 let store: Store;
 let other: Store;
-beforeEach(async () => {
-  database = await freshPostgresDatabase();
-  [store, other] = await Promise.all([openPostgresStore(database), openPostgresStore(database)]);
-});
-afterEach(async () => {
-  await Promise.all([store.close(), other.close()]);
-});
+twoInstancesPerTest((...opened) => ([database, store, other] = opened));
 
 /** Ends every other session on the test database; resolves with how many. */
 async function terminateSessions(): Promise<number> {

@@ -2,18 +2,17 @@
 // processes have) on one database. What the HTTP suites cannot see from outside: which claim got
 // which delivery, a lease that ran out, when a wake-up arrives, and the shared rate limit.
 import pg from 'pg';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { EventOf } from '../../../lib/events.ts';
 import { sleep, waitUntil } from '../../../scripts/wait.ts';
 import { newWebhook } from '../../../server/domain/webhooks.ts';
 import { MIGRATIONS } from '../../../server/store/postgres/schema.ts';
-import { openPostgresStore } from '../../../server/store/postgres/store.ts';
 import type { ClaimedDelivery, Store } from '../../../server/store/store.ts';
 import { claimDue } from '../../../server/webhooks/claim.ts';
 import { EndpointScheduler } from '../../../server/webhooks/endpoints.ts';
 import { type Attempt, recordAttempts } from '../../../server/webhooks/outcomes.ts';
 import { startTestServer, type TestServer } from '../../server/helpers.ts';
-import { freshPostgresDatabase } from '../../support/postgres.ts';
+import { twoInstancesPerTest } from '../../support/postgres.ts';
 
 const NOW = Date.parse('2026-11-02T09:30:00Z');
 const event = (index: number): EventOf<'finding.created'> => ({
@@ -33,13 +32,7 @@ const scheduler = () => new EndpointScheduler({ concurrency: 1000, maxPerEndpoin
 let database: string;
 let a: Store;
 let b: Store;
-beforeEach(async () => {
-  database = await freshPostgresDatabase();
-  [a, b] = await Promise.all([openPostgresStore(database), openPostgresStore(database)]);
-});
-afterEach(async () => {
-  await Promise.all([a.close(), b.close()]);
-});
+twoInstancesPerTest((...opened) => ([database, a, b] = opened));
 
 async function queue(store: Store, events: number, webhooks = 2): Promise<void> {
   for (let index = 0; index < webhooks; index++) {

@@ -98,8 +98,8 @@ export function ruleCoverage(
       rows.push({ ...base, verdict: 'checked' });
       continue;
     }
-    const mine = results.filter((r) => base.checks.includes(r.check));
     const named = (r: CheckResult) => (r.violations ?? []).flatMap((v) => (v.rule ? [v.rule] : []));
+    const mine = results.filter((r) => base.checks.includes(r.check) || named(r).includes(entry.id as RuleId));
     const breaks = (r: CheckResult) => r.outcome === 'failed' && (named(r).length === 0 || named(r).includes(entry.id as RuleId));
     let verdict: RuleVerdict;
     if (mine.length === 0) verdict = 'not run';
@@ -149,8 +149,11 @@ export function formatRuleSummary(report: RuleCoverage): string[] {
   return lines;
 }
 
-/** `secmon-contract --rules`: every catalogue entry with its status and checks, grouped by where it is. */
-export function formatRules(report: RuleCoverage): string {
+/**
+ * `secmon-contract --rules`: every catalogue entry with its status and checks, grouped by where it
+ * is; with `since`, the version of the contract each rule applies since.
+ */
+export function formatRules(report: RuleCoverage, since?: (row: RuleRow) => string): string {
   const lines: string[] = [];
   let at = '';
   for (const row of report.rows) {
@@ -159,7 +162,8 @@ export function formatRules(report: RuleCoverage): string {
       lines.push('', at);
     }
     const how = row.checks.length > 0 ? `checks: ${row.checks.join(', ')}` : row.reason ? `${row.verdict}: ${row.reason}` : row.verdict;
-    lines.push(`  ${row.id.padEnd(34)} [${row.verdict}] ${quote(row.text)}`, `  ${''.padEnd(34)} ${how}`);
+    const version = since && row.id !== '(none)' ? `since ${since(row)}; ` : '';
+    lines.push(`  ${row.id.padEnd(34)} [${row.verdict}] ${quote(row.text)}`, `  ${''.padEnd(34)} ${version}${how}`);
   }
   lines.push('', ...formatRuleSummary(report));
   return lines.join('\n').trimStart();

@@ -1,5 +1,5 @@
 // `POST /_mock/reset` — the stateful mock's seed back without a restart (`npm run mock -- --reset`),
-// for example before each end-to-end test of a frontend. Mounted only in --mock mode; like the
+// for example before each end-to-end test of a frontend. Mounted only in the stateful mock; like the
 // rest of the mock it needs no particular key, and CORS lets a test page call it.
 import { Router } from 'express';
 import { loadDocument } from '../../lib/document.ts';

@@ -1,13 +1,13 @@
-// `Prefer: code=<status>[, example=<name>]` in the stateful mock (--mock), as the static mock
+// `Prefer: code=<status>[, example=<name>]` in the stateful mock, as the static mock
 // honours it, so a page that builds its error states against one works against the other. Runs
 // after authentication and request validation (an invalid request gets its own problem, as in the
 // static mock), and only answers documented error statuses: successes come from the mock's state.
 import type { RequestHandler } from 'express';
 import { documentedAnswer, parsePrefer, problemForRequest } from '../../common/prefer.ts';
 import { loadDocument } from '../../lib/document.ts';
-import { invalid } from './problems.ts';
+import { invalid } from '../http/problems.ts';
 
-export function mockPrefer(): RequestHandler {
+export function preferredAnswers(): RequestHandler {
   const doc = loadDocument();
   return (req, res, next) => {
     const preference = parsePrefer(req.get('prefer'));

@@ -1,0 +1,192 @@
+// The gate's rules on schemas (fields, enums, bounds, patterns, types, composition), with the
+// oasdiff rule ids each corresponds to; catalogue.ts holds the rules on operations and the
+// additions, and says how the two lists are read.
+import type { RuleEntry } from './rule-entry.ts';
+
+export const SCHEMA_RULE_ENTRIES = {
+  'enum-value-removed': {
+    summary: 'a value is no longer in an enum the service accepts or sends',
+    oasdiff: [
+      'request-property-enum-value-removed',
+      'request-parameter-enum-value-removed',
+      'request-body-enum-value-removed',
+      'request-parameter-property-enum-value-removed',
+      'response-property-enum-value-removed',
+    ],
+    stricter: "readers handle every value; the document's Versioning section allows adding values within v1, never removing one",
+  },
+  'became-enum': {
+    summary: 'a free request value is now limited to an enum',
+    oasdiff: [
+      'request-property-became-enum',
+      'request-parameter-became-enum',
+      'request-body-became-enum',
+      'request-header-property-became-enum',
+    ],
+  },
+  'const-changed': {
+    summary: 'a const was added or changed (requests), or changed or removed (responses and events)',
+    oasdiff: [
+      'request-property-const-added',
+      'request-property-const-changed',
+      'request-body-const-added',
+      'request-body-const-changed',
+      'response-property-const-changed',
+      'response-property-const-removed',
+      'response-body-const-changed',
+      'response-body-const-removed',
+    ],
+  },
+  'required-request-field-added': {
+    summary: 'clients must now send a field (at any depth, in array items too)',
+    oasdiff: [
+      'new-required-request-property',
+      'request-property-became-required',
+      'new-required-request-property-with-default',
+      'request-property-became-required-with-default',
+    ],
+  },
+  'field-removed': {
+    summary: 'a response or event field is gone, or a request field a closed object now refuses',
+    oasdiff: ['response-required-property-removed', 'response-optional-property-removed', 'request-property-removed'],
+    stricter: 'readers of optional fields break as well; closed request objects refuse unknown fields',
+  },
+  'field-became-optional': {
+    summary: 'a response or event field is no longer always present',
+    oasdiff: ['response-property-became-optional'],
+  },
+  'field-became-read-only': {
+    summary: 'a request field became readOnly',
+    oasdiff: ['request-optional-property-became-read-only', 'request-required-property-became-read-only'],
+    stricter: 'a validating server refuses readOnly fields in requests',
+  },
+  'field-became-write-only': {
+    summary: 'a response or event field became writeOnly (no longer returned)',
+    oasdiff: ['response-optional-property-became-write-only', 'response-required-property-became-write-only'],
+    stricter: 'readers of the field no longer get it',
+  },
+  'default-changed': {
+    summary: 'the default of a request field or parameter was added, changed or removed',
+    oasdiff: [
+      'request-parameter-default-value-changed',
+      'request-parameter-default-value-added',
+      'request-parameter-default-value-removed',
+      'request-property-default-value-changed',
+      'request-property-default-value-added',
+      'request-property-default-value-removed',
+    ],
+    stricter: 'for fields (oasdiff: info) a client that omits the field gets other behaviour',
+  },
+  'bound-narrowed': {
+    summary: 'a request bound was tightened or added',
+    oasdiff: [
+      'request-property-max-length-decreased',
+      'request-property-min-length-increased',
+      'request-property-max-decreased',
+      'request-property-min-increased',
+      'request-property-exclusive-max-decreased',
+      'request-property-exclusive-min-increased',
+      'request-property-min-items-increased',
+      'request-parameter-max-items-decreased',
+      'request-parameter-max-length-decreased',
+      'request-parameter-min-length-increased',
+      'request-parameter-max-decreased',
+      'request-parameter-min-increased',
+      'request-parameter-min-items-increased',
+      'request-body-max-length-decreased',
+      'request-body-min-length-increased',
+      'request-body-max-decreased',
+      'request-body-min-increased',
+      'request-body-min-items-increased',
+      'request-property-max-length-set',
+      'request-parameter-max-set',
+    ],
+    stricter: 'a bound set where there was none (oasdiff: warning) refuses values that were valid',
+  },
+  'bound-widened': {
+    summary: 'a response or event bound was loosened or dropped',
+    oasdiff: [
+      'response-property-max-length-increased',
+      'response-property-max-length-unset',
+      'response-property-max-increased',
+      'response-property-min-decreased',
+      'response-property-min-length-decreased',
+      'response-property-min-items-decreased',
+      'response-property-min-items-unset',
+      'response-property-exclusive-max-increased',
+      'response-property-exclusive-min-decreased',
+      'response-body-max-length-increased',
+      'response-body-max-increased',
+      'response-body-min-decreased',
+      'response-body-min-items-decreased',
+    ],
+  },
+  'pattern-changed': {
+    summary: 'a pattern was added or changed in a request, or changed or dropped in a response or event',
+    oasdiff: [
+      'request-property-pattern-added',
+      'request-parameter-pattern-added',
+      'request-property-pattern-changed',
+      'request-parameter-pattern-changed',
+      'response-property-pattern-changed',
+      'response-property-pattern-removed',
+    ],
+    stricter: 'a changed pattern is not known to accept a superset; readers validate ids by pattern',
+  },
+  'type-narrowed': {
+    summary: 'a request type accepts less (including no longer null)',
+    oasdiff: [
+      'request-property-type-changed',
+      'request-parameter-type-changed',
+      'request-body-type-changed',
+      'request-property-list-of-types-narrowed',
+      'request-parameter-list-of-types-narrowed',
+      'request-body-list-of-types-narrowed',
+      'request-property-became-not-nullable',
+      'request-parameter-became-not-nullable',
+      'request-body-became-not-nullable',
+    ],
+  },
+  'type-widened': {
+    summary: 'a response, event or response-header type allows more (including null)',
+    oasdiff: [
+      'response-property-type-changed',
+      'response-body-type-changed',
+      'response-property-type-generalized',
+      'response-body-type-generalized',
+      'response-property-list-of-types-widened',
+      'response-body-list-of-types-widened',
+      'response-property-became-nullable',
+      'response-body-became-nullable',
+      'response-header-type-changed',
+      'response-header-type-generalized',
+      'response-header-became-nullable',
+    ],
+  },
+  'format-changed': {
+    summary: 'a format was added or changed (requests), or changed or dropped (responses and events)',
+    oasdiff: ['request-property-type-changed', 'request-parameter-type-changed', 'response-property-type-changed'],
+  },
+  'schema-variant-removed': {
+    summary: 'a oneOf/anyOf member a request could match is gone',
+    oasdiff: [
+      'request-property-one-of-removed',
+      'request-property-any-of-removed',
+      'request-body-one-of-removed',
+      'request-body-any-of-removed',
+    ],
+  },
+  'schema-variant-added': {
+    summary: 'a response or event value may now match a new oneOf/anyOf member',
+    oasdiff: [
+      'response-property-one-of-added',
+      'response-body-one-of-added',
+      'response-body-wrapped-in-one-of',
+      'response-property-any-of-added',
+    ],
+  },
+  'all-of-added': {
+    summary: 'a request schema must now also match another allOf member',
+    oasdiff: ['request-property-all-of-added', 'request-body-all-of-added'],
+  },
+} as const satisfies Record<string, RuleEntry>;

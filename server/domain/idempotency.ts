@@ -1,0 +1,22 @@
+// What makes two creates with one Idempotency-Key the same request: the method, the path and the
+// body as JSON with sorted keys (key order is not a difference). Portable (@noble/hashes), so the
+// in-browser stateful mock (secmon-msw) replays and refuses by the same rule as the server.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+
+/** JSON with sorted keys, so two bodies that differ only in key order are the same request. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The hex SHA-256 a stored create is matched by (the stores keep it beside the key). */
+export const requestFingerprint = (method: string, path: string, body: unknown): string =>
+  bytesToHex(sha256(utf8ToBytes(`${method} ${path}\n${canonical(body)}`)));
+
+/** The refusal of a key reused with another request. */
+export const reusedKeyDetail = (key: string) => `The Idempotency-Key ${key} was used with a different request body.`;

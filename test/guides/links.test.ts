@@ -1,0 +1,48 @@
+// Every relative link of the README and the guides leads somewhere: the file exists and, when the
+// link names a section, the file has a heading of that name (GitHub's anchors).
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { GUIDES } from './markdown.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+const anchorOf = (heading: string) =>
+  heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+
+function anchors(file: string): Set<string> {
+  const text = readFileSync(join(ROOT, file), 'utf8').replace(/```[\s\S]*?```/g, '');
+  return new Set([...text.matchAll(/^#{1,6} (.+)$/gm)].map((match) => anchorOf(match[1]!)));
+}
+
+/** The links of `file` that point into this repository, as [target file, anchor]. */
+function links(file: string): [string, string | undefined][] {
+  const text = readFileSync(join(ROOT, file), 'utf8').replace(/```[\s\S]*?```/g, '');
+  return [...text.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((match) => match[1]!)
+    .filter((target) => !/^[a-z]+:/.test(target))
+    .map((target) => {
+      const [path, anchor] = target.split('#');
+      return [path ? normalize(join(dirname(file), path)) : file, anchor];
+    });
+}
+
+describe('the links of the README and the guides', () => {
+  it('anchors follow GitHub: "Check your receiver" → check-your-receiver, "Settings → Integrations" → settings--integrations', () => {
+    expect(anchorOf('Check your receiver')).toBe('check-your-receiver');
+    expect(anchorOf('Configuring webhooks in the browser: Settings → Integrations')).toBe(
+      'configuring-webhooks-in-the-browser-settings--integrations',
+    );
+    expect(links('README.md')).toContainEqual(['docs/integrators.md', undefined]);
+    expect(links('docs/ci.md')).toContainEqual(['docs/integrators.md', 'check-your-receiver']);
+  });
+
+  it.each(GUIDES)('%s: every relative link leads to a file, and to a heading where it names one', (file) => {
+    const broken = links(file).filter(([target, anchor]) => !existsSync(join(ROOT, target)) || (anchor && !anchors(target).has(anchor)));
+    expect(broken).toEqual([]);
+  });
+});
