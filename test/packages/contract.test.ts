@@ -1,13 +1,15 @@
 // secmon-contract as an implementer meets it: packed, installed from its tarball into a fresh project
 // outside this repository, and run there with npx on the machine's own Node against the reference
 // server and against receivers.
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { createReceiverApp } from '../../examples/receiver/app.ts';
-import { document } from './examples.ts';
+import { root } from '../../scripts/pipeline.ts';
+import { document, readmeExample } from './examples.ts';
 import { installedBeforeAll, listen } from './installed.ts';
 import { machineNode, outsiderEnv, run } from './outsider.ts';
 import { referenceBeforeAll } from './reference.ts';
@@ -57,6 +59,33 @@ describe('secmon-contract, the contract kit', () => {
     expect(junit).toMatch(/<testsuites [^>]*failures="0"/);
     expect(junit.match(/<testcase /g)).toHaveLength(tests);
   }, 200_000);
+
+  it('npm start, then the README’s kit line as printed (the development keys), passes the gate, 429 probe included', async () => {
+    // npm start as a newcomer runs it (development mode, its default keys), on a free port and a throw-away database.
+    const server = spawn('npm', ['start', '--', '--port', '0', '--db', ':memory:'], {
+      cwd: root,
+      env: Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SECMON_'))),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    onTestFinished(() => void (server.exitCode === null && process.kill(-server.pid!, 'SIGTERM')));
+    let log = '';
+    server.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    server.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    await expect.poll(() => /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(log)?.[1], { timeout: 60_000, interval: 200 }).toBeDefined();
+    const port = /"url":"http:\/\/127\.0\.0\.1:(\d+)"/.exec(log)![1]!;
+    const line = readmeExample('contract', 'sh')
+      .split('\n')
+      .find((text) => text.startsWith('npx secmon-contract --base-url http://127.0.0.1:3000 '))!;
+    const result = await run('sh', ['-c', line.replace(':3000', `:${port}`)], {
+      cwd: kit.dir,
+      env: { ...outsiderEnv(machineNode()), RW_KEY: 'dev-admin', RO_KEY: 'dev-reader' },
+      timeoutMs: 240_000,
+    });
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toMatch(/\d+ checks: (\d+) passed, 0 failed, 0 skipped, 0 known limits — gate PASSED/);
+    expect(result.output).toMatch(/✓ \[\d+\/\d+\] listPolicies \(GET \/v1\/policies\) › rate-limit-429/);
+  }, 300_000);
 
   it('npx secmon-contract receiver passes the example receiver and fails one that accepts everything', async () => {
     const secret = 'whsec_outsider_receiver_check';

@@ -3,6 +3,7 @@
 // type, so a misspelt one does not compile wherever a check is named (catalogue, cost profile,
 // known limits in code, tests).
 import type { CheckDefinition } from './check.ts';
+import { deliveryAttributionCheck } from './definitions/attribution.ts';
 import {
   deliveryCheckDefinition,
   deliveryRetryCheck,
@@ -62,6 +63,7 @@ export const REGISTRY = [
   deliveryRetryCheck,
   endpointGoneCheck,
   secretRotationCheck,
+  deliveryAttributionCheck,
   responseAuditCheck,
   rateLimitCheck,
 ] as const;

@@ -594,7 +594,6 @@ export const CATALOGUE = [
     id: 'test-support-not-part-of-the-v1-contract.4',
     at: '/info/description',
     text: 'With `webhook_id` it sends the event to that webhook only, and refuses with `400` a webhook that is not enabled or not subscribed to the type; without it, to every subscriber.',
-    informative: true,
   },
   {
     id: 'test-support-not-part-of-the-v1-contract.5',
