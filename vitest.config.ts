@@ -27,6 +27,8 @@ export default defineConfig({
           name: 'sqlite',
           include: ['test/**/*.test.ts'],
           exclude: ['test/unit/**', 'test/**/postgres/**', 'test/multi-instance/**', 'test/support/**'],
+          // The package tests' files share one build and pack of the packages per run.
+          globalSetup: ['test/packages/tarballs-setup.ts'],
         },
       },
       {

@@ -4,7 +4,7 @@
 // goes, then every violation, the coverage table, and a JUnit file if asked; exits 1 on a violation.
 // The document it checks against is the one bundled into it (`--version` names it).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadDocument } from '../../lib/document.ts';
 import { formatSeconds } from './kit/budget.ts';
@@ -12,6 +12,7 @@ import { MARK } from './kit/coverage.ts';
 import { junitReport } from './kit/junit.ts';
 import { receiverCommand } from './kit/receiver-check.ts';
 import { CHECK_NAMES, isCheckName } from './kit/registry.ts';
+import { writeReproductions } from './kit/repro-files.ts';
 import type { KnownLimit } from './kit/results.ts';
 import { formatRules, ruleCoverage } from './kit/rules/trace.ts';
 import { runKit } from './kit/runner.ts';
@@ -179,9 +180,14 @@ if (run.refused) {
 }
 
 const failures = run.results.filter((r) => r.outcome === 'failed');
+const reproDir = args['repro-dir'] ?? (args.report ? join(dirname(args.report), 'repro') : undefined);
+const scripts = reproDir ? writeReproductions(resolve(reproDir), failures) : new Map<string, string>();
 if (failures.length > 0) {
   process.stdout.write(`\n${failures.length} contract violation${failures.length === 1 ? '' : 's'}:\n\n`);
-  for (const failure of failures) process.stdout.write(`${failure.error}\n\n`);
+  for (const failure of failures) {
+    const script = scripts.get(failure.id);
+    process.stdout.write(`${failure.error}\n${script ? `  replay: sh ${script} (and ${script.replace(/\.sh$/, '.http')})\n` : ''}\n`);
+  }
 }
 if (args.report) {
   const report = resolve(args.report);

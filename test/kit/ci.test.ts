@@ -205,11 +205,13 @@ describe('raising events on any implementation', () => {
     // (the reference server's simulator, out of the kit's sight) to send one to the kit's webhook.
     writeFileSync(
       join(scratch, 'raise.mjs'),
-      `const [event] = process.argv.slice(2);
+      `const [event, ids] = process.argv.slice(2);
+// With own-ids, the device side makes up its own ids, as a device simulator would.
+const data = ids === 'own-ids' ? {} : JSON.parse(process.env.SECMON_EVENT_DATA);
 const response = await fetch(process.env.DEVICE_SIDE + '/_simulator/events', {
   method: 'POST',
   headers: { authorization: 'Bearer ${WRITER_KEY}', 'content-type': 'application/json' },
-  body: JSON.stringify({ event, webhook_id: process.env.SECMON_WEBHOOK_ID, data: JSON.parse(process.env.SECMON_EVENT_DATA) }),
+  body: JSON.stringify({ event, webhook_id: process.env.SECMON_WEBHOOK_ID, data }),
 });
 if (response.status !== 202) { console.error(response.status, await response.text()); process.exit(1); }
 `,
@@ -251,6 +253,21 @@ if (response.status !== 202) { console.error(response.status, await response.tex
     );
     expect(run.results.map((r) => [r.id, r.outcome, r.error ?? r.reason])).toEqual(run.results.map((r) => [r.id, 'passed', undefined]));
     expect(run.results).toHaveLength(6);
+  }, 60_000);
+
+  it('a trigger command that raises events with ids of its own still gets them recognised, and the run says how', async () => {
+    const run = await runKit(
+      { ...reference.kit, baseUrl: standInUrl, triggerCommand: `"${process.execPath}" ${join(scratch, 'raise.mjs')} {event} own-ids` },
+      deliveriesOnly,
+    );
+    expect(run.results.map((r) => [r.id, r.outcome, r.error ?? r.reason])).toEqual(run.results.map((r) => [r.id, 'passed', undefined]));
+    const outside = run.results.filter((r) => OUTSIDE.some((type) => r.subjects[0]!.includes(`webhook ${type}`)));
+    expect(outside.map((r) => r.note)).toEqual(
+      OUTSIDE.map(
+        (type) =>
+          `recognised as the first ${type} on the kit's webhook after --trigger-command started (it did not carry the ids in {data})`,
+      ),
+    );
   }, 60_000);
 
   it('a trigger command gets its values shell-quoted in the placeholders and in the environment', () => {

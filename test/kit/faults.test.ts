@@ -1,11 +1,12 @@
 // Proof that the kit bites: the reference server behind a proxy that breaks one thing at a time,
 // and the kit must fail naming the right operation (or webhook) and check. Each fault runs only
 // the checks that concern it, so the whole file stays a few seconds long.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { loadDocument } from '../../lib/document.ts';
 import { SIGNATURE_HEADER } from '../../lib/signing.ts';
@@ -13,6 +14,8 @@ import type { KitOptions } from '../contract/kit/context.ts';
 import { coverage } from '../contract/kit/coverage.ts';
 import { planChecks } from '../contract/kit/plan.ts';
 import { type CheckName, definitionOf } from '../contract/kit/registry.ts';
+import { writeReproductions } from '../contract/kit/repro-files.ts';
+import type { CheckResult } from '../contract/kit/results.ts';
 import { CATALOGUE } from '../contract/kit/rules/catalogue.ts';
 import { runKit } from '../contract/kit/runner.ts';
 import { buildModel } from '../contract/kit/spec.ts';
@@ -55,6 +58,7 @@ async function failureUnder(
       { only: (planned) => planned.subjects[0] === subject && planned.check === check },
     );
     expect(run.results.map((r) => [r.check, r.outcome])).toEqual([[check, 'failed']]);
+    expectReproduction(run.results[0]!, [target.kit.apiKey, target.kit.readKey!]);
     // A rule a check can break is one its definition says it judges (what --rules and the gate count).
     const judged: readonly string[] = definitionOf(check).rules;
     expect(run.results[0]!.violations!.flatMap((v) => (v.rule && !judged.includes(v.rule) ? [v.rule] : []))).toEqual([]);
@@ -62,6 +66,32 @@ async function failureUnder(
   } finally {
     await proxy.close();
   }
+}
+
+/** A failure carries a replay of the requests that led to it, with the keys as variables, never their values. */
+function expectReproduction(result: CheckResult, keys: string[]) {
+  const { shell, http } = result.reproduction!;
+  expect(shell).toMatch(/^send 1 \d{3} [A-Z]+ /m);
+  expect(http).toMatch(/^# @name step1\n[A-Z]+ \{\{baseUrl\}\}\//m);
+  for (const key of keys) expect(`${shell}${http}`).not.toContain(key);
+}
+
+/** Runs a written reproduction against a target (in this process: not blocking it); the status and JSON body of each step's answer. */
+async function replay(
+  script: string,
+  baseUrl: string,
+  kit: KitOptions,
+): Promise<{ status: number; json: Record<string, unknown> | undefined }[]> {
+  const env = { PATH: process.env.PATH, SECMON_BASE_URL: baseUrl, SECMON_API_KEY: kit.apiKey, SECMON_READ_KEY: kit.readKey };
+  const { stdout } = await promisify(execFile)('sh', [script], { env, encoding: 'utf8', timeout: 30_000 });
+  return stdout
+    .split(/^### \d+\. .*$/m)
+    .slice(1)
+    .map((step) => {
+      const [head = '', body = ''] = step.replace(/^\n/, '').split(/\r?\n\r?\n/, 2);
+      const json = body.trim().startsWith('{') ? (JSON.parse(body) as Record<string, unknown>) : undefined;
+      return { status: Number(/^HTTP\/[\d.]+ (\d{3})/.exec(head)?.[1]), json };
+    });
 }
 
 const findingSeverityAsNumber: Fault = {
@@ -390,13 +420,45 @@ describe('npm run contract against a broken implementation', () => {
       expect(report).toMatch(/<testsuites [^>]*failures="[1-9]/);
       expect(report).toMatch(/<testcase classname="getPolicy" name="success-response" time="[\d.]+">\n\s*<failure message="getPolicy/);
       expect([...report.matchAll(/<testcase [^>]*>/g)].join('\n')).not.toMatch(/https?:/);
+      expect(report).toMatch(/<failure message="getPolicy[^>]*>[^<]*Reproduction \(sh\):\n#!\/bin\/sh/);
       // A failing run cleans up too.
       expect(await contents(reference.server.url)).toEqual(before);
+      // Its reproduction, written beside the report and run alone against the same target, shows the same fault.
+      const written = readdirSync(join(scratch, 'repro')).sort();
+      expect(written.filter((file) => /^\d+-getPolicy.*success-response\.(sh|http)$/.test(file))).toHaveLength(2);
+      expect(output).toMatch(/replay: sh \S+\/repro\/\d+-getPolicy\S*\.sh/);
+      const script = join(scratch, 'repro', written.find((file) => /^\d+-getPolicy.*success-response\.sh$/.test(file))!);
+      const last = (await replay(script, proxy.url, reference.kit)).at(-1)!;
+      expect(last.status).toBe(200);
+      expect(last.json).toMatchObject({ id: expect.stringMatching(/^pol_/) });
+      expect(last.json).not.toHaveProperty('name');
     } finally {
       await proxy.close();
       rmSync(scratch, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe('a reproduction replays the failure on its own', () => {
+  it('an update raising version by two: the replay creates its own policy, updates it with its own ETag and sees version 3', async () => {
+    const proxy = await startFaultProxy(reference.server.url, versionSkips);
+    const scratch = mkdtempSync(join(tmpdir(), 'contract-repro-'));
+    try {
+      const run = await runKit(
+        { ...reference.kit, baseUrl: proxy.url },
+        { only: (planned) => planned.subjects[0] === 'createPolicy (POST /v1/policies)' && planned.check === 'lifecycle' },
+      );
+      const [script] = writeReproductions(scratch, run.results).values();
+      const steps = await replay(script!, proxy.url, reference.kit);
+      expect(steps.map((step) => step.status)).toEqual([201, 200]);
+      expect(steps.map((step) => step.json?.version)).toEqual([1, 3]);
+      expect(steps[1]!.json?.id).toBe(steps[0]!.json?.id);
+      expect(readFileSync(script!, 'utf8')).toContain(`-H 'If-Match: '"\${ETAG_1}"`);
+    } finally {
+      await proxy.close();
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('the coverage gate', () => {

@@ -1,10 +1,24 @@
 // The rule faults: one fault per rule the document states in words, each breaking exactly that rule
 // on the reference server; faults.test.ts runs each against the one check that judges the rule, and
 // the proof ledger (proofs.test.ts) counts the rules they prove.
-import { createHash, randomUUID } from 'node:crypto';
 import type { KitOptions } from '../contract/kit/context.ts';
 import type { CheckName } from '../contract/kit/registry.ts';
 import type { RuleId } from '../contract/kit/rules/catalogue.ts';
+import {
+  asBody,
+  asJson,
+  disabledButDelivering,
+  disabledWebhooksReceive,
+  goneNotDisabling,
+  newDeliveryIdOnRetry,
+  oneDeliveryIdForAllWebhooks,
+  oneEntryAfterRotation,
+  resolvedSentOnSuppress,
+  staleTimestamp,
+  targetIgnored,
+  webhookIdNotDeliveryId,
+  wrongStandardSignature,
+} from './delivery-faults.ts';
 import { editJson, type Fault } from './fault-proxy.ts';
 
 const ITEM = /^\/v1\/policies\/pol_[^/?]+$/;
@@ -13,8 +27,6 @@ const PROBLEMS = 'https://secmon.dev/problems/';
 const FINDING_ITEM = /^\/v1\/findings\/fnd_[^/?]+$/;
 const WEBHOOK_ITEM = /^\/v1\/webhooks\/whk_[^/?]+$/;
 const UNKNOWN_POLICY = 'pol_00000000000000000000000000';
-const asJson = (body: Buffer) => JSON.parse(body.toString('utf8')) as Record<string, unknown>;
-const asBody = (json: unknown) => Buffer.from(JSON.stringify(json));
 
 const resolvedAtKeptOnReopen: Fault = {
   response: (request, response) =>
@@ -156,58 +168,6 @@ const noPreflight: Fault = {
           }
         : undefined,
 };
-const disabledWebhooksReceive: Fault = {
-  request: (method, path, body) => {
-    if (method !== 'POST' || path !== '/v1/webhooks' || body.length === 0) return body;
-    return asBody({ ...asJson(body), enabled: true });
-  },
-};
-// Suppressing resolves the finding upstream (so the service sends finding.resolved) while the
-// answer still says suppressed, as an implementation that treats both end states alike would.
-const isFindingPut = (method: string, path: string) => method === 'PUT' && /^\/v1\/findings\/[^/?]+$/.test(path);
-const asSuppression = (body: Buffer) => {
-  const json = body.length > 0 ? asJson(body) : {};
-  return json.status === 'suppressed' ? json : undefined;
-};
-const resolvedSentOnSuppress: Fault = {
-  request: (method, path, body) => {
-    const suppression = isFindingPut(method, path) && asSuppression(body);
-    if (!suppression) return body;
-    const resolution = suppression.resolution as Record<string, unknown>;
-    return asBody({ ...suppression, status: 'resolved', resolution: { ...resolution, reason: 'fixed' } });
-  },
-  response: (request, response) => {
-    const suppression = isFindingPut(request.method, request.path) && asSuppression(request.body);
-    if (!suppression || response.status !== 200) return undefined;
-    return editJson(response, (json) => {
-      json.status = 'suppressed';
-      json.resolution = suppression.resolution;
-    });
-  },
-};
-const oneDeliveryIdForAllWebhooks: Fault = {
-  delivery: (headers, body) => ({
-    headers: {
-      ...headers,
-      'x-service-delivery': createHash('sha256')
-        .update(body)
-        .digest('hex')
-        .replace(/^(.{8})(.{4})(.{4})(.{4})(.{12}).*/, '$1-$2-$3-$4-$5'),
-    },
-    body,
-  }),
-};
-const newDeliveryIdOnRetry: Fault = {
-  delivery: (headers, body) => ({ headers: { ...headers, 'x-service-delivery': randomUUID() }, body }),
-};
-const goneNotDisabling: Fault = { deliveryAnswer: ({ status, headers }) => ({ status: status === 410 ? 500 : status, headers }) };
-const standardHeader = (name: string, value: (current: string) => string): Fault => ({
-  delivery: (headers, body) => ({ headers: headers[name] === undefined ? headers : { ...headers, [name]: value(headers[name]) }, body }),
-});
-const webhookIdNotDeliveryId = standardHeader('webhook-id', () => randomUUID());
-const wrongStandardSignature = standardHeader('webhook-signature', () => `v1,${Buffer.alloc(32).toString('base64')}`);
-const staleTimestamp = standardHeader('webhook-timestamp', (current) => String(Number(current) - 600));
-const oneEntryAfterRotation = standardHeader('webhook-signature', (current) => current.split(' ')[0]!);
 
 const FINDINGS_PUT = 'updateFinding (PUT /v1/findings/{id})';
 export const CREATED = 'findingCreated (webhook finding.created)';
@@ -280,6 +240,20 @@ export const RULE_FAULTS: [name: string, fault: Fault, subject: string, check: C
     { corsOrigin: 'http://localhost:5173' },
   ],
   ['events sent to disabled webhooks', disabledWebhooksReceive, CREATED, 'delivery-semantics', 'schema.WebhookCreate.2'],
+  [
+    'a kit-caused event sent to a webhook that says it is disabled',
+    disabledButDelivering,
+    CREATED,
+    'delivery-attribution',
+    'schema.WebhookCreate.2',
+  ],
+  [
+    'a test event raised for one webhook sent to every subscriber',
+    targetIgnored,
+    CREATED,
+    'delivery-attribution',
+    'test-support-not-part-of-the-v1-contract.4',
+  ],
   ['finding.resolved also sent when a finding is suppressed', resolvedSentOnSuppress, CREATED, 'delivery-semantics', 'findingResolved.2'],
   ['one X-Service-Delivery shared by several webhooks', oneDeliveryIdForAllWebhooks, CREATED, 'delivery-semantics', 'delivery-headers.3'],
   [

@@ -1,10 +1,12 @@
 // No false alarms: the reference server behind a proxy that changes only what the document leaves
 // open — another cursor encoding, JSON key order and whitespace, header-name case, chunked bodies,
-// another ETag encoding, every delivery duplicated and delivered out of order — must pass every
-// behaviour check.
+// another ETag encoding, a preflight listing only its path's methods, every delivery duplicated and
+// delivered out of order — must pass every behaviour check.
+
 import { once } from 'node:events';
 import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadDocument } from '../../lib/document.ts';
 import { rawRequest } from '../contract/kit/checks/raw-http.ts';
 import { type CheckName, DEFINITIONS } from '../contract/kit/registry.ts';
 import { runKit } from '../contract/kit/runner.ts';
@@ -41,6 +43,17 @@ const unwrapTag = (tag: string) => tag.replace(/^"v2-(.*)"$/, '"$1"');
 
 const titleCase = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, dash: string, letter: string) => dash + letter.toUpperCase());
 
+/** A preflight may list only the methods its path has (HEAD with GET): the document's, for a request path. */
+function methodsOf(requestPath: string): string {
+  const path = new URL(requestPath, 'http://x').pathname;
+  const [, item] =
+    Object.entries(loadDocument().paths ?? {}).find(([template]) =>
+      new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path),
+    ) ?? [];
+  const methods = Object.keys(item ?? {}).filter((key) => ['get', 'put', 'post', 'delete', 'patch'].includes(key));
+  return [...methods, ...(methods.includes('get') ? ['head'] : [])].map((m) => m.toUpperCase()).join(', ');
+}
+
 const legalVariations: Fault = {
   path: (_method, path) => {
     const url = new URL(path, 'http://x');
@@ -52,10 +65,12 @@ const legalVariations: Fault = {
     Object.fromEntries(
       Object.entries(headers).map(([name, value]) => [name, name === 'if-match' || name === 'if-none-match' ? unwrapTag(value) : value]),
     ),
-  response: (_request, response): ProxiedResponse => {
+  response: (request, response): ProxiedResponse => {
     const headers = Object.fromEntries(
       Object.entries(response.headers).map(([name, value]) => [titleCase(name), name === 'etag' ? wrapTag(value) : value]),
     );
+    if (request.method === 'OPTIONS' && headers['Access-Control-Allow-Methods'])
+      headers['Access-Control-Allow-Methods'] = methodsOf(request.path);
     if (!/json/.test(response.headers['content-type'] ?? '') || response.body.length === 0) return { ...response, headers };
     const json = JSON.parse(response.body.toString('utf8')) as Record<string, unknown>;
     if (typeof json.next_cursor === 'string') json.next_cursor = wrap(json.next_cursor);
@@ -107,13 +122,19 @@ describe('legal variations of the reference server', () => {
 });
 
 describe('a client address over its failed-authentication limit', () => {
-  it('gets 429 rate-limited instead of 401, which the 401 checks accept while a valid key is still served', async () => {
+  it('gets 429 rate-limited instead of 401, which the 401 checks accept while a valid key is still served, and the kit never waits for it', async () => {
     const throttled = await startReferenceTarget(undefined, undefined, { authFailuresPerMinute: 2 });
     try {
-      const checks: CheckName[] = ['no-credentials-401', 'unknown-key-401', 'response-audit'];
-      const run = await runKit({ ...throttled.kit, events: 'skip' }, { only: (planned) => checks.includes(planned.check) });
+      const checks: CheckName[] = ['no-credentials-401', 'unknown-key-401', 'response-audit', 'cors'];
+      const waits: string[] = [];
+      const run = await runKit(
+        { ...throttled.kit, events: 'skip', corsOrigin: 'http://localhost:5173', onWait: (ms, why) => waits.push(`${ms} ms: ${why}`) },
+        { only: (planned) => checks.includes(planned.check) },
+      );
       expect(run.results.filter((r) => r.outcome !== 'passed').map((r) => `${r.id}: ${r.error ?? r.reason}`)).toEqual([]);
       expect(run.results.filter((r) => r.note?.includes('429 rate-limited')).length).toBeGreaterThan(10);
+      // The address's failed-authentication policy paces nothing: not the keys, not a preflight sent without one.
+      expect(waits).toEqual([]);
     } finally {
       await throttled.server.close();
     }
@@ -157,4 +178,22 @@ describe('a delivery sent twice at once, on the documented retry schedule', () =
       await documented.server.close();
     }
   }, 60_000);
+});
+
+describe('a key without a quota (the policy named unlimited)', () => {
+  it('skips the 429 probe saying there is none to provoke, with advice that fits (no --rate-probe-max 4294967295)', async () => {
+    const unlimited = await startReferenceTarget(0);
+    try {
+      const run = await runKit({ ...unlimited.kit, events: 'skip' }, { only: (planned) => planned.check === 'rate-limit-429' });
+      expect(run.results.map((r) => [r.outcome, r.reason])).toEqual([
+        ['skipped', expect.stringMatching(/has no quota.*no 429 to provoke/)],
+      ]);
+      expect(run.results[0]!.gate).toMatch(
+        /give a key with one to check the 429, or declare the probe out of scope with --rate-probe skip/,
+      );
+      expect(run.results[0]!.gate).not.toMatch(/--rate-probe-max/);
+    } finally {
+      await unlimited.server.close();
+    }
+  });
 });

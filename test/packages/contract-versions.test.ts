@@ -2,39 +2,29 @@
 // folder outside the repository, run with npx against a stand-in implementation of 1.0.0 (the
 // reference server behind a proxy that strips the Standard Webhooks headers 1.1.0 added to every
 // delivery) and against the reference server itself.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPackage, packPackage } from '../../scripts/packages.ts';
 import { startFaultProxy } from '../kit/fault-proxy.ts';
-import { type ReferenceTarget, startReferenceTarget } from '../kit/reference-target.ts';
-import { createProject, machineNode, npmInstall, outsiderEnv, run } from './outsider.ts';
+import { installedBeforeAll } from './installed.ts';
+import { machineNode, outsiderEnv, run } from './outsider.ts';
+import { referenceBeforeAll } from './reference.ts';
 
-let scratch: string;
-let kitProject: string;
-let reference: ReferenceTarget;
+const kitProject = installedBeforeAll('kit-versions', (tarballs) => [tarballs.contract]);
+const reference = referenceBeforeAll();
 let standIn: { url: string; close(): Promise<void> };
 
 const withoutStandardWebhooks = (headers: Record<string, string>) =>
   Object.fromEntries(Object.entries(headers).filter(([name]) => !name.toLowerCase().startsWith('webhook-')));
 
 beforeAll(async () => {
-  scratch = mkdtempSync(join(tmpdir(), 'secmon-kit-versions-'));
-  await buildPackage('contract');
-  const tarball = packPackage('contract', scratch);
-  kitProject = createProject('kit-versions');
-  await npmInstall(kitProject, [tarball]);
-  reference = await startReferenceTarget();
   standIn = await startFaultProxy(reference.server.url, {
     delivery: (headers, body) => ({ headers: withoutStandardWebhooks(headers), body }),
   });
-}, 300_000);
+});
 
 afterAll(async () => {
   await standIn?.close();
-  await reference?.server.close();
-  for (const dir of [scratch, kitProject]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 /** `npx secmon-contract` against `baseUrl`, with a JUnit report named after `label`. */
@@ -47,9 +37,9 @@ const kit = (baseUrl: string, label: string, extra: string[] = []) =>
       ...['--cases', '4', '--rate-probe', 'skip', '--compressed-retries', '--report', `reports/${label}.xml`],
       ...extra,
     ],
-    { cwd: kitProject, env: outsiderEnv(machineNode()), timeoutMs: 180_000 },
+    { cwd: kitProject.dir, env: outsiderEnv(machineNode()), timeoutMs: 180_000 },
   );
-const junit = (label: string) => readFileSync(join(kitProject, `reports/${label}.xml`), 'utf8');
+const junit = (label: string) => readFileSync(join(kitProject.dir, `reports/${label}.xml`), 'utf8');
 const failureMessages = (xml: string) => [...xml.matchAll(/<failure message="([^"]*)"/g)].map((m) => m[1]!);
 
 describe('npx secmon-contract --contract-version', () => {
@@ -84,7 +74,7 @@ describe('npx secmon-contract --contract-version', () => {
   }, 400_000);
 
   it('--version lists the versions it judges; another version is refused with them', async () => {
-    const version = await run('npx', ['secmon-contract', '--version'], { cwd: kitProject, env: outsiderEnv(machineNode()) });
+    const version = await run('npx', ['secmon-contract', '--version'], { cwd: kitProject.dir, env: outsiderEnv(machineNode()) });
     expect(version.stdout).toContain('versions of the contract it can judge (--contract-version): 1.0.0, 1.1.0');
     const refused = await kit(reference.server.url, 'refused', ['--contract-version', '0.9.0']);
     expect(refused.code).toBe(2);

@@ -4,50 +4,31 @@
 // its line, and in Chromium an esbuild bundle with the service worker (`msw init`) lists findings,
 // reports one and sees it listed. A second project installs secmon-msw alone, for its footprint.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { build } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPackage, packPackage } from '../../scripts/packages.ts';
+import { describe, expect, it } from 'vitest';
 import { root } from '../../scripts/pipeline.ts';
 import { launchChromium } from '../browser/chromium.ts';
+import { installedBeforeAll, rootManifest, scratchProject } from './installed.ts';
 import { expectRejectedAtMark } from './misuse.ts';
-import { createProject, installedPackages, npmInstall, run } from './outsider.ts';
+import { installedPackages, npmInstall, run } from './outsider.ts';
 
-const devDependencies = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> })
-  .devDependencies;
+const { devDependencies } = rootManifest;
 const EXAMPLE = join(root, 'examples/frontend');
-const dirs: string[] = [];
-let tarballs: { client: string; msw: string };
-let frontend: string;
-
-beforeAll(async () => {
-  const scratch = mkdtempSync(join(tmpdir(), 'secmon-msw-tarballs-'));
-  dirs.push(scratch);
-  await buildPackage('client');
-  await buildPackage('msw');
-  tarballs = { client: packPackage('client', scratch), msw: packPackage('msw', scratch) };
-  frontend = createProject('frontend');
-  dirs.push(frontend);
-  cpSync(EXAMPLE, frontend, { recursive: true });
-  await npmInstall(frontend, [
-    tarballs.client,
-    tarballs.msw,
+const frontend = installedBeforeAll('frontend', (tarballs) => [tarballs.client, tarballs.msw], {
+  copyOf: EXAMPLE,
+  registry: [
     `msw@${devDependencies.msw}`,
     `vitest@${devDependencies.vitest!.replace(/^\^/, '')}`,
     `typescript@${devDependencies.typescript}`,
-  ]);
-}, 300_000);
-
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  ],
 });
 
 const node = (script: string, args: string[], timeoutMs = 120_000) =>
-  run(process.execPath, [join(frontend, 'node_modules', script), ...args], { cwd: frontend, timeoutMs });
+  run(process.execPath, [join(frontend.dir, 'node_modules', script), ...args], { cwd: frontend.dir, timeoutMs });
 
 describe('secmon-msw in a fresh frontend project', () => {
   it("runs the example's Vitest suite on msw/node: 15 operations, a refused request, scenarios, every story", async () => {
@@ -74,17 +55,17 @@ describe('secmon-msw in a fresh frontend project', () => {
     const init = await node('msw/cli/index.js', ['init', 'public', '--no-save']);
     expect(init.code, init.output).toBe(0);
     await build({
-      absWorkingDir: frontend,
+      absWorkingDir: frontend.dir,
       entryPoints: ['page.ts'],
-      outfile: join(frontend, 'public/page.js'),
+      outfile: join(frontend.dir, 'public/page.js'),
       bundle: true,
       platform: 'browser',
       format: 'esm',
       target: 'es2022',
       logLevel: 'silent',
     });
-    cpSync(join(frontend, 'index.html'), join(frontend, 'public/index.html'));
-    const site = await serve(join(frontend, 'public'));
+    cpSync(join(frontend.dir, 'index.html'), join(frontend.dir, 'public/index.html'));
+    const site = await serve(join(frontend.dir, 'public'));
     const browser = await launchChromium();
     try {
       const page = await browser.newPage();
@@ -108,9 +89,8 @@ describe('secmon-msw in a fresh frontend project', () => {
 
 describe('the footprint of secmon-msw alone', () => {
   it('installs without Prism, Express or a database driver; its size and dependency count are printed', async () => {
-    const alone = createProject('msw-alone');
-    dirs.push(alone);
-    await npmInstall(alone, [tarballs.msw]);
+    const alone = scratchProject('msw-alone');
+    await npmInstall(alone, [frontend.tarballs.msw]);
     const installed = installedPackages(alone);
     const forbidden = installed.filter((name) => /^(@stoplight\/|express$|pg$|better-sqlite3$|pino$)/.test(name));
     expect(forbidden).toEqual([]);

@@ -5,19 +5,6 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { buildPackage, PACKAGES, type PackageName, packPackage } from '../../scripts/packages.ts';
-
-export type Tarballs = Record<PackageName, string>;
-
-/** Builds and packs every package into `destination`. */
-export async function packAll(destination: string): Promise<Tarballs> {
-  const tarballs: Partial<Tarballs> = {};
-  for (const name of Object.keys(PACKAGES) as PackageName[]) {
-    await buildPackage(name);
-    tarballs[name] = packPackage(name, destination);
-  }
-  return tarballs as Tarballs;
-}
 
 /** A new folder outside the repository with a package.json and the given files. */
 export function createProject(label: string, files: Record<string, string> = {}): string {

@@ -6,6 +6,7 @@
 // for an instance it does not know, the check's definition; after each check its measured cost
 // replaces the estimate and the rest of the run is planned again. The cases each check gets are
 // handed to it as an argument (`casesFor`), never set on the shared context.
+import { PROBE_WAVE } from './checks/rate-limit.ts';
 import { COST_PROFILE } from './cost-profile.ts';
 import type { PlannedCheck } from './plan.ts';
 import { definitionOf } from './registry.ts';
@@ -90,7 +91,8 @@ export function planBudget(plan: PlannedCheck[], options: BudgetOptions): Budget
   const probeSeconds = (): number => {
     const quota = options.quota?.limit ?? Infinity;
     const probing = runnable.some(usesQuota) && quota <= options.rateProbeMaxQuota;
-    return probing ? ((quota + 1) * options.latencyMs) / 1000 : 0;
+    // The probe sends PROBE_WAVE requests at a time.
+    return probing ? ((quota + 1) * options.latencyMs) / PROBE_WAVE / 1000 : 0;
   };
   const seconds = (cost: number): number =>
     (options.quota ? quotaWaitSeconds(cost, options.quota) : 0) + (cost * options.latencyMs) / 1000 + options.eventSeconds + probeSeconds();

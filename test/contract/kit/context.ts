@@ -71,6 +71,16 @@ export type Expected = { statuses: number[] } | { range: '2xx' | '4xx' };
 
 export const DEFAULT_CASES = 24;
 
+/**
+ * The largest quota the 429 probe uses up unless told otherwise: a few hundred requests on a shared
+ * target; on this machine's loopback (a development server), where it costs nobody else, a quota a
+ * local server exhausts in seconds (the reference server's development quota is 10,000).
+ */
+export function defaultRateProbeMax(baseUrl: string): number {
+  const host = URL.canParse(baseUrl) ? new URL(baseUrl).hostname : '';
+  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host) ? 20_000 : 300;
+}
+
 export function createKitContext(options: KitOptions): KitContext {
   const doc = options.document ?? loadDocument();
   const model = buildModel(doc);
@@ -82,7 +92,7 @@ export function createKitContext(options: KitOptions): KitContext {
     profile: options.profile,
     seed: options.seed ?? 20261102,
     cases: options.cases ?? DEFAULT_CASES,
-    rateProbeMaxQuota: options.rateProbeMaxQuota ?? 300,
+    rateProbeMaxQuota: options.rateProbeMaxQuota ?? defaultRateProbeMax(options.baseUrl),
     eventTimeoutMs: options.eventTimeoutMs ?? 15_000,
     events: options.events ?? 'check',
     eventsOutOfScope: options.eventsOutOfScope ?? [],

@@ -1,5 +1,6 @@
 // The kit's HTTP client: every request and response is kept as an Exchange so a failure can show
 // exactly what was sent and what came back. Credentials are shown by role, never by value.
+import { rawRequest } from './checks/raw-http.ts';
 export type Credential = 'api' | 'read' | 'none' | { token: string; role: string };
 
 export interface RequestSpec {
@@ -57,6 +58,41 @@ export function parseRateLimit(value: string | null): { remaining: number; reset
   return remaining === undefined || reset === undefined ? undefined : { remaining: Number(remaining), resetSeconds: Number(reset) };
 }
 
+const EARLY_CLOSE = new Set(['EPIPE', 'ECONNRESET', 'UND_ERR_SOCKET']);
+const causeCode = (error: unknown): string | undefined => {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e)
+    if (typeof e.code === 'string' && EARLY_CLOSE.has(e.code)) return e.code;
+  return undefined;
+};
+const closedEarly = (error: unknown) => causeCode(error) !== undefined;
+
+function describeFailure(error: unknown, body: string | undefined): string {
+  if (body === undefined || !closedEarly(error)) return (error as Error).message;
+  return `the target closed the connection while the ${Buffer.byteLength(body)}-byte body was still being sent (${causeCode(error)}), and sent no answer before closing; an early answer (such as 413) must be sent before the close`;
+}
+
+/** The answer a target sent before closing on a request body it did not read, or undefined when it sent none. */
+async function answerBeforeClose(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<Response | undefined> {
+  const { host, pathname, search } = new URL(url);
+  const lines = Object.entries({ ...headers, Host: host, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' });
+  const request = `${method} ${pathname}${search} HTTP/1.1\r\n${lines.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${body}`;
+  const answer = await rawRequest(url, request, timeoutMs);
+  if (answer.status === undefined || answer.status < 200) return undefined;
+  return new Response(answer.status === 204 || answer.status === 304 ? null : answer.body, {
+    status: answer.status,
+    headers: answer.headers,
+  });
+}
+
+/** Whether an answer states the quota of the key that sent the request (not the failed-authentication policy). */
+const pacedByKey = (auth: Credential, status: number) => (auth === 'api' || auth === 'read') && status !== 401;
+
 export function createHttpClient(options: HttpClientOptions) {
   const base = options.baseUrl.replace(/\/+$/, '');
   const maxWait = options.maxRetryWait ?? 65;
@@ -100,7 +136,8 @@ export function createHttpClient(options: HttpClientOptions) {
     const { token, role } = credential(auth);
     if (token !== undefined) {
       headers.Authorization = `Bearer ${token}`;
-      shown.Authorization = `Bearer ${role}`;
+      // A key the kit made up is no secret: shown as sent, so a reproduction can send it again.
+      shown.Authorization = `Bearer ${typeof auth === 'object' ? auth.token : role}`;
     }
     const body = spec.rawBody ?? (spec.body === undefined ? undefined : JSON.stringify(spec.body));
     if (body !== undefined) {
@@ -124,10 +161,18 @@ export function createHttpClient(options: HttpClientOptions) {
         });
         text = await response.text();
       } catch (error) {
+        // A target may answer (a 413) and close before the body is all sent, which fetch reports
+        // only as a failed write: the answer is read again from a socket that keeps reading.
+        const early =
+          body !== undefined && closedEarly(error) ? await answerBeforeClose(url, spec.method, headers, body, timeoutMs) : undefined;
         // A hanging or refusing target must fail the check that asked, with the request it sent.
-        throw new Error(`${spec.method} ${url} got no answer: ${(error as Error).message}`, { cause: error });
+        if (!early) throw new Error(`${spec.method} ${url} got no answer: ${describeFailure(error, body)}`, { cause: error });
+        response = early;
+        text = await early.text();
       }
-      const quota = parseRateLimit(response.headers.get('ratelimit'));
+      // Only a key's own quota paces it: a refused credential's answer states the failed-authentication
+      // policy of the address, which the document says does not limit valid keys.
+      const quota = pacedByKey(auth, response.status) ? parseRateLimit(response.headers.get('ratelimit')) : undefined;
       if (quota && quota.remaining === 0) quotaResetsAt.set(role, Date.now() + Math.max(quota.resetSeconds, 1) * 1000);
       const retryAfter = Number(response.headers.get('retry-after'));
       if (

@@ -27,7 +27,9 @@ export function junitReport(suiteName: string, results: CheckResult<string>[], s
       case 'passed':
         return waited ? `${open}>${waited}\n    </testcase>` : `${open}/>`;
       case 'failed': {
-        const error = result.error ?? 'failed';
+        // The replay script travels with the failure, so a CI's test view is enough to reproduce it.
+        const replay = result.reproduction ? `\n\nReproduction (sh):\n${result.reproduction.shell}` : '';
+        const error = `${result.error ?? 'failed'}${replay}`;
         // The rules broken, from the violations themselves: what a CI can group failures by.
         const rules = [...new Set((result.violations ?? []).flatMap((v) => (v.rule ? [v.rule] : [])))];
         const type = rules.length > 0 ? ` type="${escapeXml(rules.join(' '))}"` : '';

@@ -1,18 +1,16 @@
 // `secmon-contract receiver --url <receiver>`: checks an integrator's webhook receiver, the code
 // most likely to be wrong (a parsed instead of the raw body, no signature check, no replay check,
-// duplicates refused). It sends deliveries signed exactly as the service signs them (the headers
-// come from common/delivery-headers.ts, which the reference server and the mock use too): each event
+// duplicates refused). It sends deliveries signed as the document says the service signs them (the
+// kit's own oracle, not the reference server's signing code, so a defect there is not copied): each event
 // type and a redelivery must be accepted (2xx within the service's 10 s time-out), and forged,
 // altered, stale or foreign-signed ones refused (anything but 2xx). One verdict per case.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { deliveryHeaders } from '../../../common/delivery-headers.ts';
 import { listMediaTypes, loadDocument } from '../../../lib/document.ts';
-import { EVENT_TYPES, type EventType } from '../../../lib/events.ts';
-import { DEFAULT_TOLERANCE_SECONDS } from '../../../lib/standard-webhooks.ts';
 import { MARK } from './coverage.ts';
 import { junitReport } from './junit.ts';
+import { signedDeliveryHeaders, toleranceSeconds } from './oracle.ts';
 import type { CheckResult } from './results.ts';
 
 /** The service's time-out for an answer (the document's *Delivery and retries*). */
@@ -41,11 +39,15 @@ interface Case {
   delivery: () => Delivery;
 }
 
+const DOCUMENT = loadDocument();
+const EVENT_TYPES = Object.keys(DOCUMENT.webhooks ?? {});
+const TOLERANCE_SECONDS = toleranceSeconds(DOCUMENT);
+
 const now = () => Math.floor(Date.now() / 1000);
 
 /** The document's first example of each event, stamped now (receivers may look at its age). */
-function sampleBody(type: EventType): string {
-  const media = listMediaTypes(loadDocument()).find((m) => m.kind === 'request' && m.schemaPointer.startsWith(`#/webhooks/${type}/`));
+function sampleBody(type: string): string {
+  const media = listMediaTypes(DOCUMENT).find((m) => m.kind === 'request' && m.schemaPointer.startsWith(`#/webhooks/${type}/`));
   const example = media?.examples[0]?.value as Record<string, unknown> | undefined;
   if (!example) throw new Error(`the document has no example of ${type}`);
   return JSON.stringify({ ...example, timestamp: new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z') });
@@ -59,13 +61,14 @@ function randomSecret(): string {
 export function receiverCases({ secret, webhookId = 'whk_01jbz4c8d2e6f0g4h8j2k6m0n4' }: ReceiverCheckOptions): Case[] {
   const sign = (body: string, options: { id?: string; timestamp?: number; secret?: string | null } = {}): Delivery => {
     const type = (JSON.parse(body) as { event: string }).event;
-    const headers = deliveryHeaders({
+    const headers = signedDeliveryHeaders({
       body,
       eventType: type,
       deliveryId: options.id ?? crypto.randomUUID(),
       webhookId,
       secret: options.secret === undefined ? secret : options.secret,
       timestamp: options.timestamp ?? now(),
+      version: DOCUMENT.info.version,
     });
     return { body, headers };
   };
@@ -117,7 +120,7 @@ export function receiverCases({ secret, webhookId = 'whk_01jbz4c8d2e6f0g4h8j2k6m
       },
     },
     {
-      name: `refuses a timestamp outside the ${DEFAULT_TOLERANCE_SECONDS / 60}-minute tolerance`,
+      name: `refuses a timestamp outside the ${TOLERANCE_SECONDS / 60}-minute tolerance`,
       expect: 'refuse',
       why: 'it was signed 10 minutes ago: a replay of a captured delivery (X-Service-Signature alone cannot tell)',
       delivery: () => sign(sampleBody('finding.created'), { timestamp: now() - 600 }),

@@ -3,6 +3,7 @@
 // type, so a misspelt one does not compile wherever a check is named (catalogue, cost profile,
 // known limits in code, tests).
 import type { CheckDefinition } from './check.ts';
+import { deliveryAttributionCheck } from './definitions/attribution.ts';
 import {
   deliveryCheckDefinition,
   deliveryRetryCheck,
@@ -64,6 +65,7 @@ export const REGISTRY = [
   endpointGoneCheck,
   secretRotationCheck,
   modelSequencesCheck,
+  deliveryAttributionCheck,
   responseAuditCheck,
   rateLimitCheck,
 ] as const;

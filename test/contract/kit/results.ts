@@ -1,6 +1,7 @@
 // What a check's run comes to, and the limits a target declares: shared by the runner that
 // produces results and the reports (coverage, JUnit, rule traces) that read them.
 import type { CheckName } from './registry.ts';
+import type { Reproduction } from './repro.ts';
 import type { Violation } from './violation.ts';
 
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'known-limit';
@@ -18,6 +19,8 @@ export interface CheckResult<Name extends string = CheckName> {
   error?: string;
   /** What a failed check (or one at a known limit) found, as data. */
   violations?: Violation[];
+  /** A failure's exchanges as a replayable script and .http file (see repro.ts). */
+  reproduction?: Reproduction;
   /** Something a passed check noticed that is allowed but worth saying (a retried delivery). */
   note?: string;
   /**

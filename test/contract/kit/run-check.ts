@@ -3,6 +3,7 @@
 import type { KitContext } from './context.ts';
 import type { Exchange } from './http.ts';
 import type { PlannedCheck } from './plan.ts';
+import { exchangesLeadingTo, reproduction as replay } from './repro.ts';
 import type { CheckResult, KnownLimit } from './results.ts';
 import { traceFailure } from './rules/trace.ts';
 import { ContractViolation } from './verify.ts';
@@ -80,7 +81,14 @@ export async function runCheck(
     const traced = withVersions(traceFailure(planned.check, report, violations), judged, notInTarget, judge);
     const failure = { error: traced, violations, ...cost() };
     if (limit) return { ...describePlanned(planned), outcome: 'known-limit', reason: limit.reason, ...failure };
-    return { ...describePlanned(planned), outcome: 'failed', ...failure };
+    // The longest of the violations' exchanges (each is the check's log up to what it judged).
+    const own = violations.reduce<Exchange[]>((longest, v) => (v.exchanges.length > longest.length ? v.exchanges : longest), []);
+    const reproduction = replay(exchangesLeadingTo(ctx.exchanges, own), {
+      title: planned.id,
+      report: failure.error,
+      baseUrl: ctx.http.baseUrl,
+    });
+    return { ...describePlanned(planned), outcome: 'failed', ...failure, reproduction };
   }
 }
 

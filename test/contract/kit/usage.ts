@@ -22,13 +22,20 @@ export const OPTIONS: readonly OptionDoc[] = [
     text: '`stateless` (a mock) skips only the checks that need state, and says so in the table',
   },
   { flags: '`--report <file>`', text: 'JUnit XML, relative to the folder you run it in (see *Reports*)' },
+  {
+    flags: '`--repro-dir <dir>`',
+    text: "write each failure's reproduction there: a shell script of curl commands and an `.http` file (default: `repro/` beside `--report`; none without either); see *Replaying a failure*",
+  },
   { flags: '`--seed <n>`', text: 'seed of every generated case (default fixed, so runs repeat); a failure names the seed to repeat it' },
   {
     flags: '`--cases <n>`',
     text: 'generated valid and invalid cases per operation, the cap on repeats (bad values per parameter, filter values), and twice the model-based sequences, default 24',
   },
   { flags: '`--time-budget <s>`', text: "fit the run into `s` seconds at the target's quota (see *Fitting a quota*)" },
-  { flags: '`--rate-probe-max <n>`', text: 'use up the quota to provoke a 429 only if `RateLimit-Policy` `q` ≤ n (default 300)' },
+  {
+    flags: '`--rate-probe-max <n>`',
+    text: 'use up the quota to provoke a 429 only if `RateLimit-Policy` `q` ≤ n (default 300; 20000 for a target on this machine’s loopback, a development server whose quota costs nobody else)',
+  },
   {
     flags: '`--rate-probe check\\|skip`',
     text: '`skip` declares the 429 probe out of scope; otherwise a probe that cannot run fails the gate',
@@ -84,6 +91,7 @@ export const ACCEPTED = {
   'read-key': { type: 'string' },
   profile: { type: 'string', default: 'stateful' },
   report: { type: 'string' },
+  'repro-dir': { type: 'string' },
   seed: { type: 'string' },
   cases: { type: 'string' },
   'rate-probe-max': { type: 'string' },

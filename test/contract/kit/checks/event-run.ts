@@ -9,6 +9,7 @@ import { createGenerator, samples } from '../generate.ts';
 import { raiseEvent } from '../raise.ts';
 import type { Delivery } from '../receiver.ts';
 import type { ResourceModel, WebhookModel } from '../spec.ts';
+import { attributeDeliveries } from './attribute.ts';
 
 /** The event types the kit causes through /v1 operations; the others need the test-support interface. */
 export const API_CAUSED_EVENTS = ['finding.created', 'compliance.changed', 'finding.resolved'] as const;
@@ -34,6 +35,8 @@ export interface EventRun {
   deliveries: Delivery[];
   /** True for a delivery of an event the kit caused: its data carries the ids the kit created or chose. */
   isOwn(delivery: Delivery): boolean;
+  /** Types raised by --trigger-command whose delivery was recognised by its arrival, not by the kit's ids. */
+  recognisedByArrival: string[];
   /** How many deliveries on the kit's webhooks were of events it did not cause, so far. */
   foreign(): number;
   /** What the kit waited for after causing the events, whether it came, and how long it took. */
@@ -110,22 +113,38 @@ async function causeEvents(ctx: KitContext): Promise<EventRun> {
   ]);
   const notCaused = new Map<string, string>();
   const refused = new Map<string, string>();
+  // When each trigger command was started: its event may come with ids of its own (see byArrival).
+  const commandStarted = new Map<string, number>();
   const outOfScope = new Set(ctx.options.eventsOutOfScope);
   for (const webhook of ctx.model.webhooks.filter((w) => !causes.has(w.event) && !outOfScope.has(w.event))) {
     const data = chosenIds(ctx, webhook);
     identity.set(webhook.event, data);
     expectedData.set(webhook.event, data);
+    const started = Date.now();
     const outcome = await raiseEvent(ctx, { event: webhook.event, webhookId: signed.id, data });
+    if ('raised' in outcome && ctx.options.triggerCommand) commandStarted.set(webhook.event, started);
     if ('cannot' in outcome) notCaused.set(webhook.event, outcome.cannot);
     else if ('refused' in outcome) refused.set(webhook.event, outcome.refused);
     else causes.set(webhook.event, outcome.raised);
   }
 
-  const isOwn = (delivery: Delivery) => {
+  const carriesIds = (delivery: Delivery) => {
     const wanted = identity.get(eventOf(delivery));
     const data = (parse(delivery) as { data?: Record<string, unknown> } | undefined)?.data;
     return wanted !== undefined && data !== undefined && Object.entries(wanted).every(([field, value]) => data[field] === value);
   };
+  // A trigger command that cannot pass the kit's ids on (a device simulator with ids of its own):
+  // its event is the first delivery of that type on the kit's signed webhook after the command
+  // started, unless one with the kit's ids came.
+  const byArrival = (delivery: Delivery) => {
+    const type = eventOf(delivery);
+    const started = commandStarted.get(type);
+    if (started === undefined || delivery.path !== signedPath) return false;
+    const ofType = receiver.deliveries.filter((d) => d.path === signedPath && eventOf(d) === type && d.receivedAt >= started);
+    if (ofType.some(carriesIds)) return false;
+    return ofType.length > 0 && ofType[0]!.headers['x-service-delivery'] === delivery.headers['x-service-delivery'];
+  };
+  const isOwn = (delivery: Delivery) => carriesIds(delivery) || byArrival(delivery);
   const wanted = [...causes.keys()];
   // Counted by X-Service-Delivery, not by request: a retry of one delivery (a lost acknowledgement)
   // is legal and must not stand in for another event. compliance.changed comes twice:
@@ -143,7 +162,19 @@ async function causeEvents(ctx: KitContext): Promise<EventRun> {
     ctx.options.eventTimeoutMs,
   );
   const mine = (d: Delivery) => d.path === signedPath || d.path === unsignedPath;
+  const recognisedByArrival = [...commandStarted.keys()].filter((type) =>
+    receiver.deliveries.some((d) => eventOf(d) === type && !carriesIds(d) && byArrival(d)),
+  );
+  for (const type of recognisedByArrival) {
+    // What the kit asked the command to carry cannot be expected of a command that does not pass it on.
+    expectedData.delete(type);
+    causes.set(
+      type,
+      `${causes.get(type)}, recognised as the first ${type} on the kit's webhook after the command started (it did not carry the ids in {data})`,
+    );
+  }
   return {
+    recognisedByArrival,
     webhookId: signed.id,
     unsignedWebhookId: unsigned.id,
     secret,
@@ -155,7 +186,8 @@ async function causeEvents(ctx: KitContext): Promise<EventRun> {
     expectedData,
     deliveries: receiver.deliveries.filter((d) => mine(d) && isOwn(d)),
     isOwn,
-    foreign: () => receiver.deliveries.filter((d) => mine(d) && !isOwn(d)).length,
+    // Other clients' events on any of the kit's webhooks: the kit's own from other checks are not theirs.
+    foreign: () => attributeDeliveries(ctx, receiver.deliveries, webhooks.collectionPath).foreign,
     waited: { what, met, waitedMs },
   };
 }
@@ -164,7 +196,7 @@ async function causeEvents(ctx: KitContext): Promise<EventRun> {
  * The id fields of a generated valid `data` of the event, with random values: what the kit asks
  * the raised event to carry, so it knows its own delivery among anyone else's.
  */
-function chosenIds(ctx: KitContext, webhook: WebhookModel): Record<string, unknown> {
+export function chosenIds(ctx: KitContext, webhook: WebhookModel): Record<string, unknown> {
   const [body] = samples(createGenerator(ctx.model.doc).arbitrary({ $ref: webhook.bodyPointer }), 1, randomInt(2 ** 31));
   const data = (body as { data?: Record<string, unknown> } | undefined)?.data ?? {};
   return Object.fromEntries(Object.entries(data).filter(([field, value]) => field.endsWith('_id') && typeof value === 'string'));

@@ -4,16 +4,17 @@
 // `v1,` base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` keyed with the secret's UTF-8 bytes (any
 // entry matching is enough), absent without a secret. And `secret-rotation`: after a PUT replaces
 // the secret, two entries, newest first, X-Service-Signature with the new secret only; a second
-// replacement still two; `null` no signature at all. HMAC with node:crypto: the kit's verdict does
-// not reuse the code the reference server signs with.
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { SIGNATURE_HEADER, verifySignature } from '../../../../lib/signing.ts';
-import { DEFAULT_TOLERANCE_SECONDS as TOLERANCE_SECONDS } from '../../../../lib/standard-webhooks.ts';
+// replacement still two; `null` no signature at all. Signatures and the tolerance come from the
+// kit's oracle: the verdict does not reuse the code the reference server signs with.
+import { loadDocument } from '../../../../lib/document.ts';
 import type { KitContext } from '../context.ts';
+import { SIGNATURE_HEADER, sameSignature, serviceSignature, standardEntry, toleranceSeconds } from '../oracle.ts';
 import type { Delivery } from '../receiver.ts';
 import type { RuleId } from '../rules/catalogue.ts';
 import { ContractViolation, type Discrepancy } from '../verify.ts';
 import { bodyWith, breach, crudNamed, newSecret, parseBody, ruleViolation, sink, subscribe } from './rule-support.ts';
+
+const TOLERANCE_SECONDS = toleranceSeconds(loadDocument());
 
 const header = (delivery: Delivery, name: string) => {
   const value = delivery.headers[name];
@@ -33,11 +34,10 @@ export function signatureEntries(delivery: Delivery): string[] {
 
 /** Whether `entry` is the `v1,` signature of this delivery with `secret`. */
 export function entrySignedWith(delivery: Delivery, entry: string, secret: string): boolean {
-  const hmac = createHmac('sha256', Buffer.from(secret, 'utf8'));
-  hmac.update(`${header(delivery, 'webhook-id') ?? ''}.${header(delivery, 'webhook-timestamp') ?? ''}.`);
-  const expected = Buffer.from(`v1,${hmac.update(delivery.raw).digest('base64')}`);
-  const offered = Buffer.from(entry);
-  return offered.length === expected.length && timingSafeEqual(offered, expected);
+  return sameSignature(
+    entry,
+    standardEntry(header(delivery, 'webhook-id') ?? '', header(delivery, 'webhook-timestamp') ?? '', delivery.raw, secret),
+  );
 }
 
 /** `webhook-id` and `webhook-timestamp` of one delivery, whatever its webhook's secret. */
@@ -150,7 +150,7 @@ export async function secretRotation(ctx: KitContext, check: string): Promise<{ 
         shown,
       );
     }
-    if (!verifySignature(delivery.raw, header(delivery, SIGNATURE_HEADER.toLowerCase()), newest)) {
+    if (!sameSignature(header(delivery, SIGNATURE_HEADER.toLowerCase()), serviceSignature(delivery.raw, newest))) {
       breach(subject, check, 'rotating-a-secret.2', `after a PUT ${why}, ${SIGNATURE_HEADER} is not the new secret's`, [
         `${SIGNATURE_HEADER}: ${String(header(delivery, SIGNATURE_HEADER.toLowerCase()))}`,
       ]);

@@ -1,0 +1,231 @@
+// A failure as something a team can replay without reading the kit: the exchanges that led to it
+// written as a shell script of curl commands and as an .http file (VS Code REST Client's format,
+// which JetBrains' HTTP Client reads too). Keys appear as $SECMON_API_KEY / $SECMON_READ_KEY, never
+// by value. What the target made up during the run (ids, ETags, cursors) is taken from the replay's
+// own answers, so the requests reach the resources the replay creates, not the run's (deleted since).
+import type { Exchange } from './http.ts';
+
+/** A value an answer gave that later requests use: where it comes from, and how each format names it. */
+interface Produced {
+  value: string;
+  step: number;
+  from: { field: string } | { header: string };
+  shell: string;
+  http: string;
+}
+
+export interface Reproduction {
+  shell: string;
+  http: string;
+}
+
+const KEYS: [role: string, variable: string][] = [
+  ['<api-key>', 'SECMON_API_KEY'],
+  ['<read-key>', 'SECMON_READ_KEY'],
+];
+// Shorter values could occur in a request by chance.
+const SHORTEST_PRODUCED = 6;
+const FIELDS = ['id', 'next_cursor'];
+
+/**
+ * The exchanges a failure needs: the check's own (`own`), preceded by the earlier ones of the run
+ * (`all`, in order) that produced a value they use (a fixture another check created), recursively.
+ */
+export function exchangesLeadingTo(all: readonly Exchange[], own: readonly Exchange[]): Exchange[] {
+  const position = new Map(all.map((exchange, index) => [exchange, index]));
+  const needed = new Set<Exchange>();
+  const require = (exchange: Exchange) => {
+    if (needed.has(exchange)) return;
+    needed.add(exchange);
+    const sent = requestText(exchange);
+    const before = position.get(exchange) ?? all.length;
+    for (let earlier = 0; earlier < before; earlier++) {
+      if (producedBy(all[earlier]!, earlier).some((p) => sent.includes(p.value))) require(all[earlier]!);
+    }
+  };
+  for (const exchange of own) require(exchange);
+  const order = (exchange: Exchange) => position.get(exchange) ?? all.length + own.indexOf(exchange);
+  return [...needed].sort((a, b) => order(a) - order(b));
+}
+
+const requestText = (exchange: Exchange) =>
+  [exchange.request.url, ...Object.values(exchange.request.headers), exchange.request.body ?? ''].join('\n');
+
+function producedBy(exchange: Exchange, step: number): Produced[] {
+  if (exchange.status < 200 || exchange.status >= 300) return [];
+  const json = exchange.json as Record<string, unknown> | undefined;
+  const produced: Produced[] = [];
+  for (const field of FIELDS) {
+    const value = json?.[field];
+    if (typeof value === 'string' && value.length >= SHORTEST_PRODUCED)
+      produced.push({
+        value,
+        step,
+        from: { field },
+        shell: `${field.toUpperCase()}_${step}`,
+        http: `{{step${step}.response.body.$.${field}}}`,
+      });
+  }
+  const etag = exchange.headers.get('etag');
+  if (etag && etag.length >= SHORTEST_PRODUCED)
+    produced.push({ value: etag, step, from: { header: 'etag' }, shell: `ETAG_${step}`, http: `{{step${step}.response.headers.ETag}}` });
+  return produced;
+}
+
+/** Both formats of one failure's exchanges; `baseUrl` is the target's, replaced by a variable. */
+export function reproduction(exchanges: Exchange[], options: { title: string; report: string; baseUrl: string }): Reproduction {
+  const produced = exchanges.flatMap((exchange, index) => producedBy(exchange, index + 1));
+  // The longest first, so a value that contains another is replaced whole.
+  const byLength = [...produced].sort((a, b) => b.value.length - a.value.length);
+  const substitutions = (step: number, name: (p: Produced) => string, base: string, key: (variable: string) => string) => [
+    [options.baseUrl, base] as const,
+    ...KEYS.map(([role, variable]) => [role, key(variable)] as const),
+    ...byLength.filter((p) => p.step < step).map((p) => [p.value, name(p)] as const),
+  ];
+  return {
+    shell: shellScript(exchanges, produced, options, (step) =>
+      substitutions(
+        step,
+        (p) => `\${${p.shell}}`,
+        `\${SECMON_BASE_URL}`,
+        (variable) => `\${${variable}}`,
+      ),
+    ),
+    http: httpFile(exchanges, options, (step) =>
+      substitutions(
+        step,
+        (p) => p.http,
+        '{{baseUrl}}',
+        (variable) => (variable === 'SECMON_API_KEY' ? '{{apiKey}}' : '{{readKey}}'),
+      ),
+    ),
+  };
+}
+
+type Substitutions = (step: number) => (readonly [literal: string, replacement: string])[];
+
+/** `text` with every literal replaced, as pieces: literal text, or a replacement. */
+function pieces(text: string, substitutions: ReturnType<Substitutions>): { text: string; variable: boolean }[] {
+  for (const [literal, replacement] of substitutions) {
+    const at = text.indexOf(literal);
+    if (literal === '' || at < 0) continue;
+    return [
+      ...pieces(text.slice(0, at), substitutions),
+      { text: replacement, variable: true },
+      ...pieces(text.slice(at + literal.length), substitutions),
+    ];
+  }
+  return text === '' ? [] : [{ text, variable: false }];
+}
+
+/** One shell word: literal text single-quoted, variables double-quoted. */
+function shellWord(text: string, substitutions: ReturnType<Substitutions>): string {
+  const parts = pieces(text, substitutions).map((piece) =>
+    piece.variable ? `"${piece.text}"` : `'${piece.text.replaceAll("'", `'\\''`)}'`,
+  );
+  return parts.join('') || "''";
+}
+
+const commented = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => `# ${line}`.trimEnd())
+    .join('\n');
+
+const SHELL_HELPERS = `out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+# send <step> <what the run got> <curl arguments>: sends, prints the answer, keeps it for later steps.
+send() {
+  step=$1; was=$2; shift 2
+  printf '\\n### %s. %s (the run got %s)\\n' "$step" "$1 $2" "$was"
+  curl -sS -o "$out/$step.body" -D "$out/$step.head" -X "$@" || echo "(no answer)"
+  cat "$out/$step.head" "$out/$step.body" 2>/dev/null; echo
+}
+# field <step> <name>: a string field of that step's JSON answer (node reads it: the kit needs Node anyway).
+field() {
+  node -e 'try { const v = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))[process.argv[2]]; if (typeof v === "string") process.stdout.write(v); } catch {}' "$out/$1.body" "$2"
+}
+# header <step> <name>: a header of that step's answer.
+header() {
+  grep -i "^$2:" "$out/$1.head" | head -n 1 | sed 's/^[^:]*: *//' | tr -d '\\r'
+}`;
+
+function shellScript(
+  exchanges: Exchange[],
+  produced: Produced[],
+  options: { title: string; report: string; baseUrl: string },
+  substitutions: Substitutions,
+): string {
+  const keys = KEYS.filter(([role]) => exchanges.some((e) => e.request.headers.Authorization?.includes(role))).map(([, v]) => v);
+  const steps = exchanges.map((exchange, index) => {
+    const step = index + 1;
+    const { method, url, headers, body } = exchange.request;
+    const subs = substitutions(step);
+    const args = [
+      method,
+      shellWord(url, subs),
+      ...Object.entries(headers).flatMap(([name, value]) => ['-H', shellWord(`${name}: ${value}`, subs)]),
+    ];
+    if (body !== undefined) args.push('--data-binary', shellWord(body, subs));
+    const captures = produced
+      .filter((p) => p.step === step)
+      .map((p) => `${p.shell}=$(${'field' in p.from ? `field ${step} ${p.from.field}` : `header ${step} ${p.from.header}`})`);
+    return [`send ${step} ${exchange.status} ${args.join(' ')}`, ...captures].join('\n');
+  });
+  return [
+    '#!/bin/sh',
+    `# secmon-contract reproduction: ${options.title}`,
+    '# Replays, in order, the requests that led to this failure and prints every answer; the last',
+    '# ones show the fault. Needs curl and node. Run it against the same target:',
+    `#   SECMON_BASE_URL=${options.baseUrl}${keys.map((k) => ` ${k}=…`).join('')} sh <this file>`,
+    '# It creates what the run created (names start with "kit-"); delete it afterwards if needed.',
+    '#',
+    '# What the kit reported:',
+    commented(options.report),
+    '',
+    'set -u',
+    `: "\${SECMON_BASE_URL:=${options.baseUrl}}"`,
+    ...keys.map((k) => `: "\${${k}:?set ${k} to the key the run used}"`),
+    SHELL_HELPERS,
+    '',
+    ...steps,
+    '',
+  ].join('\n');
+}
+
+function httpFile(
+  exchanges: Exchange[],
+  options: { title: string; report: string; baseUrl: string },
+  substitutions: Substitutions,
+): string {
+  const plain = (text: string, step: number) =>
+    pieces(text, substitutions(step))
+      .map((piece) => piece.text)
+      .join('');
+  const requests = exchanges.map((exchange, index) => {
+    const step = index + 1;
+    const { method, url, headers, body } = exchange.request;
+    return [
+      `### ${step}. ${method} (the run got ${exchange.status})`,
+      `# @name step${step}`,
+      `${method} ${plain(url, step)}`,
+      ...Object.entries(headers).map(([name, value]) => `${name}: ${plain(value, step)}`),
+      ...(body === undefined ? [] : ['', plain(body, step)]),
+      '',
+    ].join('\n');
+  });
+  return [
+    `# secmon-contract reproduction: ${options.title}`,
+    '# Send the requests in order; the last ones show the fault. Keys come from the environment',
+    '# (SECMON_API_KEY, SECMON_READ_KEY); in JetBrains, set apiKey and readKey in http-client.private.env.json.',
+    '#',
+    '# What the kit reported:',
+    commented(options.report),
+    '',
+    `@baseUrl = ${options.baseUrl}`,
+    '@apiKey = {{$processEnv SECMON_API_KEY}}',
+    '@readKey = {{$processEnv SECMON_READ_KEY}}',
+    '',
+    ...requests,
+  ].join('\n');
+}

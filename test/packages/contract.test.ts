@@ -1,0 +1,142 @@
+// secmon-contract as an implementer meets it: packed, installed from its tarball into a fresh project
+// outside this repository, and run there with npx on the machine's own Node against the reference
+// server and against receivers.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { createReceiverApp } from '../../examples/receiver/app.ts';
+import { root } from '../../scripts/pipeline.ts';
+import { requestHeader } from '../kit/fault-dsl.ts';
+import { startFaultProxy } from '../kit/fault-proxy.ts';
+import { document, readmeExample } from './examples.ts';
+import { installedBeforeAll, listen } from './installed.ts';
+import { machineNode, outsiderEnv, run } from './outsider.ts';
+import { referenceBeforeAll } from './reference.ts';
+
+const reference = referenceBeforeAll();
+
+describe('secmon-contract, the contract kit', () => {
+  const kit = installedBeforeAll('contract', (tarballs) => [tarballs.contract]);
+
+  it('npx secmon-contract --version names the document it carries and the versions it can judge', async () => {
+    const result = await run('npx', ['secmon-contract', '--version'], { cwd: kit.dir });
+    expect(result.code, result.output).toBe(0);
+    expect(result.stdout.trim()).toBe(
+      [
+        `secmon-contract ${document.info.version} (checks ${document.info.title} ${document.info.version})`,
+        'versions of the contract it can judge (--contract-version): 1.0.0, 1.1.0',
+      ].join('\n'),
+    );
+  });
+
+  it('npx secmon-contract passes against the reference server on the machine’s Node and writes JUnit in the caller’s folder', async () => {
+    const result = await run(
+      'npx',
+      [
+        'secmon-contract',
+        '--base-url',
+        reference.server.url,
+        '--api-key',
+        reference.kit.apiKey,
+        '--read-key',
+        reference.kit.readKey!,
+        '--cases',
+        '8',
+        '--rate-probe',
+        'skip',
+        '--compressed-retries',
+        '--report',
+        'reports/junit.xml',
+      ],
+      { cwd: kit.dir, env: outsiderEnv(machineNode()), timeoutMs: 180_000 },
+    );
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toContain('gate PASSED');
+    const junit = readFileSync(join(kit.dir, 'reports/junit.xml'), 'utf8');
+    const tests = Number(/<testsuites [^>]*tests="(\d+)"/.exec(junit)?.[1]);
+    expect(tests).toBeGreaterThan(50);
+    expect(junit).toMatch(/<testsuites [^>]*failures="0"/);
+    expect(junit.match(/<testcase /g)).toHaveLength(tests);
+  }, 200_000);
+
+  it('npm start, then the README’s kit line as printed (the development keys), passes the gate, 429 probe included', async () => {
+    // npm start as a newcomer runs it (development mode, its default keys), on a free port and a throw-away database.
+    const server = spawn('npm', ['start', '--', '--port', '0', '--db', ':memory:'], {
+      cwd: root,
+      env: Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SECMON_'))),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    onTestFinished(() => void (server.exitCode === null && process.kill(-server.pid!, 'SIGTERM')));
+    let log = '';
+    server.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    server.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    await expect.poll(() => /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(log)?.[1], { timeout: 60_000, interval: 200 }).toBeDefined();
+    const port = /"url":"http:\/\/127\.0\.0\.1:(\d+)"/.exec(log)![1]!;
+    const line = readmeExample('contract', 'sh')
+      .split('\n')
+      .find((text) => text.startsWith('npx secmon-contract --base-url http://127.0.0.1:3000 '))!;
+    const result = await run('sh', ['-c', line.replace(':3000', `:${port}`)], {
+      cwd: kit.dir,
+      env: { ...outsiderEnv(machineNode()), RW_KEY: 'dev-admin', RO_KEY: 'dev-reader' },
+      timeoutMs: 240_000,
+    });
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toMatch(/\d+ checks: (\d+) passed, 0 failed, 0 skipped, 0 known limits — gate PASSED/);
+    expect(result.output).toMatch(/✓ \[\d+\/\d+\] listPolicies \(GET \/v1\/policies\) › rate-limit-429/);
+  }, 300_000);
+
+  it('npx secmon-contract fails a stand-in that compares If-Match weakly, shrinking to a sequence that names the rule', async () => {
+    const weak = await startFaultProxy(
+      reference.server.url,
+      requestHeader('if-match', (value) => value.replace(/^W\//, '')),
+    );
+    try {
+      const args = ['--base-url', weak.url, '--api-key', reference.kit.apiKey, '--read-key', reference.kit.readKey!];
+      const result = await run('npx', ['secmon-contract', ...args, '--cases', '8', '--rate-probe', 'skip', '--compressed-retries'], {
+        cwd: kit.dir,
+        env: outsiderEnv(machineNode()),
+        timeoutMs: 180_000,
+      });
+      expect(result.code, result.output).toBe(1);
+      expect(result.output).toContain('check "model-sequences" failed (breaks rule idempotency-and-concurrency.3)');
+      expect(result.output).toMatch(/shortest failing sequence \(2 steps, seed \d+/);
+      expect(result.output).toContain('gate FAILED');
+    } finally {
+      await weak.close();
+    }
+  }, 200_000);
+
+  it('npx secmon-contract receiver passes the example receiver and fails one that accepts everything', async () => {
+    const secret = 'whsec_outsider_receiver_check';
+    const example = createServer(createReceiverApp({ secret, logger: pino({ level: 'silent' }) }));
+    const acceptsAll = createServer((req, res) => req.resume().on('end', () => res.writeHead(200).end()));
+    const [exampleUrl, acceptsAllUrl] = await Promise.all([listen(example), listen(acceptsAll)]);
+    try {
+      const check = (url: string) =>
+        run('npx', ['secmon-contract', 'receiver', '--url', `${url}/webhooks`], {
+          cwd: kit.dir,
+          env: { ...outsiderEnv(machineNode()), SECMON_WEBHOOK_SECRET: secret },
+        });
+      const passed = await check(exampleUrl);
+      expect(passed.code, passed.output).toBe(0);
+      expect(passed.output).toMatch(/receiver PASSED: 12 of 12 cases hold/);
+      const failed = await check(acceptsAllUrl);
+      expect(failed.code, failed.output).toBe(1);
+      expect(failed.output).toMatch(/receiver FAILED: 7 of 12 cases hold/);
+    } finally {
+      example.close();
+      acceptsAll.close();
+    }
+  });
+
+  it('answers bad options with exit 2 and the usage', async () => {
+    const result = await run('npx', ['secmon-contract', '--api-key', 'k'], { cwd: kit.dir });
+    expect(result.code).toBe(2);
+    expect(result.output).toContain('--base-url is required');
+    expect(result.output).toContain('usage: secmon-contract');
+  });
+});

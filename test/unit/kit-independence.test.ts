@@ -1,0 +1,43 @@
+// The contract kit judges implementations, the reference server among them, so it must not reuse
+// what they sign or answer with: a defect there would be copied into the verdict and never seen.
+// Every module the kit reaches outside its own folder, directly or through others, must be on the
+// list below: the document, its schema validation, and the reader's view of its schemas.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const KIT = join(ROOT, 'test/contract');
+const ALLOWED = ['lib/document.ts', 'lib/schema-validator.ts', 'lib/reader-view.ts'];
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+\.ts)'/g;
+
+/** Modules outside the kit that `entries` reach, each with the kit module that imports the first step. */
+function reachedOutside(entries: string[]): Map<string, string> {
+  const outside = new Map<string, string>();
+  const seen = new Set<string>();
+  const visit = (file: string, from: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const isKit = file.startsWith(`${KIT}/`);
+    if (!isKit) outside.set(relative(ROOT, file), relative(ROOT, from));
+    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) visit(resolve(dirname(file), match[1]!), isKit ? file : from);
+  };
+  for (const entry of entries) visit(entry, entry);
+  return outside;
+}
+
+describe('the contract kit is independent of what it judges', () => {
+  const modules = readdirSync(KIT, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts') && !file.includes('node_modules') && !file.startsWith('dist'))
+    .map((file) => join(KIT, file));
+  const reached = reachedOutside(modules);
+
+  it(`reaches nothing in lib/, common/ or server/ but ${ALLOWED.join(', ')}`, () => {
+    const wrong = [...reached].filter(([module]) => !ALLOWED.includes(module)).map(([module, from]) => `${from} → ${module}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('the walk follows the kit into lib/ (so the list above is what it really reaches)', () => {
+    expect([...reached.keys()].sort()).toEqual([...ALLOWED].sort());
+  });
+});
