@@ -79,6 +79,8 @@ describe('secmon-contract, the contract kit', () => {
     const line = readmeExample('contract', 'sh')
       .split('\n')
       .find((text) => text.startsWith('npx secmon-contract --base-url http://127.0.0.1:3000 '))!;
+    // The front door prints the same line for the same pair.
+    expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain(`${line}\n`);
     const result = await run('sh', ['-c', line.replace(':3000', `:${port}`)], {
       cwd: kit.dir,
       env: { ...outsiderEnv(machineNode()), RW_KEY: 'dev-admin', RO_KEY: 'dev-reader' },
