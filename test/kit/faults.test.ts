@@ -13,13 +13,12 @@ import { SIGNATURE_HEADER } from '../../lib/signing.ts';
 import type { KitOptions } from '../contract/kit/context.ts';
 import { coverage } from '../contract/kit/coverage.ts';
 import { planChecks } from '../contract/kit/plan.ts';
-import { type CheckName, definitionOf } from '../contract/kit/registry.ts';
+import type { CheckName } from '../contract/kit/registry.ts';
 import { writeReproductions } from '../contract/kit/repro-files.ts';
-import type { CheckResult } from '../contract/kit/results.ts';
-import { CATALOGUE } from '../contract/kit/rules/catalogue.ts';
 import { runKit } from '../contract/kit/runner.ts';
 import { buildModel } from '../contract/kit/spec.ts';
 import { editJson, type Fault, type ProxiedResponse, startFaultProxy } from './fault-proxy.ts';
+import { expectRuleNamed, failureUnder as failureOf } from './prove.ts';
 import { contents, type ReferenceTarget, startReferenceTarget } from './reference-target.ts';
 import { CREATED, RULE_FAULTS } from './rule-faults.ts';
 import { passedResults } from './suite.ts';
@@ -43,38 +42,9 @@ const dropPolicyName: Fault = {
       : undefined,
 };
 
-/** Runs one check of one operation or webhook through a faulty proxy; it must fail: returns its report. */
-async function failureUnder(
-  fault: Fault,
-  subject: string,
-  check: CheckName,
-  options: Partial<KitOptions> = {},
-  target: ReferenceTarget = reference,
-): Promise<string> {
-  const proxy = await startFaultProxy(target.server.url, fault);
-  try {
-    const run = await runKit(
-      { ...target.kit, baseUrl: proxy.url, eventTimeoutMs: 5_000, ...options },
-      { only: (planned) => planned.subjects[0] === subject && planned.check === check },
-    );
-    expect(run.results.map((r) => [r.check, r.outcome])).toEqual([[check, 'failed']]);
-    expectReproduction(run.results[0]!, [target.kit.apiKey, target.kit.readKey!]);
-    // A rule a check can break is one its definition says it judges (what --rules and the gate count).
-    const judged: readonly string[] = definitionOf(check).rules;
-    expect(run.results[0]!.violations!.flatMap((v) => (v.rule && !judged.includes(v.rule) ? [v.rule] : []))).toEqual([]);
-    return run.results[0]!.error!;
-  } finally {
-    await proxy.close();
-  }
-}
-
-/** A failure carries a replay of the requests that led to it, with the keys as variables, never their values. */
-function expectReproduction(result: CheckResult, keys: string[]) {
-  const { shell, http } = result.reproduction!;
-  expect(shell).toMatch(/^send 1 \d{3} [A-Z]+ /m);
-  expect(http).toMatch(/^# @name step1\n[A-Z]+ \{\{baseUrl\}\}\//m);
-  for (const key of keys) expect(`${shell}${http}`).not.toContain(key);
-}
+/** Runs one check of one operation or webhook through a faulty proxy (the shared reference server by default). */
+const failureUnder = (fault: Fault, subject: string, check: CheckName, options: Partial<KitOptions> = {}, target = reference) =>
+  failureOf(target, fault, subject, check, options);
 
 /** Runs a written reproduction against a target (in this process: not blocking it); the status and JSON body of each step's answer. */
 async function replay(
@@ -339,13 +309,7 @@ const retryAfterIgnored: Fault = {
 describe('the kit fails on an implementation that breaks a rule the document states in words', () => {
   for (const [name, fault, subject, check, rule, options] of RULE_FAULTS) {
     it(`${name}: ${check} names rule ${rule}`, async () => {
-      const error = await failureUnder(fault, subject, check, options);
-      expect(error.split('\n')[0]).toMatch(
-        new RegExp(`check "${check}" failed \\(breaks rule ([\\w.-]+, )*${rule.replace(/\./g, '\\.')}(, |\\))`),
-      );
-      const sentence = CATALOGUE.find((entry) => entry.id === rule)!.text;
-      expect(error).toContain(`rule ${rule} (`);
-      expect(error).toContain(sentence.slice(0, 60));
+      expectRuleNamed(await failureUnder(fault, subject, check, options), check, rule);
     });
   }
 

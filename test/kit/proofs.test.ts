@@ -7,6 +7,7 @@ import { CATALOGUE, type RuleId } from '../contract/kit/rules/catalogue.ts';
 import { PROVEN } from '../contract/kit/rules/proven.ts';
 import { statusOf } from '../contract/kit/rules/rule.ts';
 import { modelProofs } from './model-proofs.ts';
+import { FAMILY_PROOFS } from './proofs/index.ts';
 import { RULE_FAULTS } from './rule-faults.ts';
 import { NOT_YET_PROVEN } from './unproven.ts';
 
@@ -17,7 +18,12 @@ const sorted = (ids: Iterable<string>) => [...new Set(ids)].sort();
 
 describe('the proof ledger', () => {
   it('says proven of exactly the rules the fault suites prove', () => {
-    const proofs = [...RULE_FAULTS.map((fault) => fault[4]), ...PROVEN_ELSEWHERE, ...modelProofs().map((proof) => proof.rule)];
+    const proofs = [
+      ...RULE_FAULTS.map((fault) => fault[4]),
+      ...PROVEN_ELSEWHERE,
+      ...modelProofs().map((proof) => proof.rule),
+      ...FAMILY_PROOFS.map((proof) => proof.rule),
+    ];
     expect(sorted(PROVEN)).toEqual(sorted(proofs));
   });
 

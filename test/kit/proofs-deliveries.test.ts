@@ -1,0 +1,6 @@
+// The kit fails an implementation that breaks one of the deliveries rules, naming the rule.
+
+import { PROOFS } from './proofs/deliveries.ts';
+import { proveRules } from './prove.ts';
+
+proveRules('deliveries rules, each proven by a fault that breaks it', PROOFS);

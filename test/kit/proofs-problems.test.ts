@@ -1,0 +1,6 @@
+// The kit fails an implementation that breaks one of the problems rules, naming the rule.
+
+import { PROOFS } from './proofs/problems.ts';
+import { proveRules } from './prove.ts';
+
+proveRules('problems rules, each proven by a fault that breaks it', PROOFS);
