@@ -98,3 +98,14 @@ export function all(...faults: Fault[]): Fault {
 export function withoutRequestHeader(name: string): Fault {
   return { headers: ({ [name]: _dropped, ...rest }) => rest };
 }
+
+/** Drops a query parameter from matching requests before they reach the implementation, as one that ignores it would. */
+export function withoutQuery(match: Omit<Match, 'status'>, name: string): Fault {
+  const parameter = new RegExp(`([?&])${name}=[^&]*(&|$)`);
+  return {
+    path: (method, path) =>
+      (!match.method || match.method === method) && (!match.path || match.path.test(path))
+        ? path.replace(parameter, (_all, before: string, after: string) => (after ? before : '')).replace(/\?$/, '')
+        : path,
+  };
+}

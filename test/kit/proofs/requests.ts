@@ -1,8 +1,9 @@
 // Proofs of the requests rules: each fault breaks exactly one rule the document states in words.
 
-import { field, header, requestHeader, status, withoutRequestHeader } from '../fault-dsl.ts';
+import { field, header, requestBody, requestHeader, status, withoutQuery, withoutRequestHeader } from '../fault-dsl.ts';
 import type { Fault } from '../fault-proxy.ts';
 import type { RuleProof } from '../prove.ts';
+import { READER_KEY } from '../reference-target.ts';
 
 const RESOURCES = [
   { name: 'policies', one: 'Policy', many: 'Policies' },
@@ -12,6 +13,8 @@ const RESOURCES = [
 type Resource = (typeof RESOURCES)[number];
 
 const create = (r: Resource) => `create${r.one} (POST /v1/${r.name})`;
+const read = (r: Resource) => `get${r.one} (GET /v1/${r.name}/{id})`;
+const item = (r: Resource) => new RegExp(`^/v1/${r.name}/[^/?]+`);
 const list = (r: Resource) => `list${r.many} (GET /v1/${r.name})`;
 const collection = (r: Resource) => new RegExp(`^/v1/${r.name}(\\?|$)`);
 const [POLICIES, FINDINGS, WEBHOOKS] = RESOURCES;
@@ -20,9 +23,7 @@ const [POLICIES, FINDINGS, WEBHOOKS] = RESOURCES;
 const oldestFirst = (r: Resource) =>
   field({ method: 'GET', path: collection(r), status: 200 }, (json) => void (json.data as unknown[]).reverse());
 /** A list that ignores `cursor`: every page is the first again. */
-const cursorIgnored = (r: Resource): Fault => ({
-  path: (method, path) => (method === 'GET' && collection(r).test(path) ? path.replace(/([?&])cursor=[^&]*&?/, '$1') : path),
-});
+const cursorIgnored = (r: Resource) => withoutQuery({ method: 'GET', path: collection(r) }, 'cursor');
 /** The last page of a list carries a next_cursor, which leads to an empty page that has one too. */
 const END = 'kit-end-of-list';
 const lastPageWithCursor: Fault = {
@@ -49,6 +50,88 @@ const notModifiedAlways: Fault = {
 /** An update answers with the ETag the client sent: the tag does not follow the representation. */
 const etagKeptOnUpdate = header({ method: 'PUT', status: 200 }, 'etag', (value, request) => request.headers['if-match'] ?? value);
 
+/** If-None-Match taken as another tag: never 304. */
+const notModifiedIgnored = requestHeader('if-none-match', () => '"other"');
+
+/** The list ignores one of its filters. */
+const filterIgnored = (r: Resource, name: string, rule: RuleProof['rule']): RuleProof => ({
+  name: `the ${r.name} filter ${name} ignored`,
+  fault: withoutQuery({ method: 'GET', path: collection(r) }, name),
+  subject: list(r),
+  check: 'valid-input',
+  rule,
+});
+/** A read-only key refused on the reads of one resource (`path`). */
+const readKeyRefused = (path: RegExp, rule: RuleProof['rule']): RuleProof => ({
+  name: `a read-only key refused on ${path.source}`,
+  fault: {
+    response: (request, response) =>
+      request.method === 'GET' && path.test(request.path) && request.headers.authorization === `Bearer ${READER_KEY}`
+        ? { ...response, status: 403 }
+        : undefined,
+  },
+  subject: list(POLICIES),
+  check: 'read-scope',
+  rule,
+});
+/** A list that accepts query parameters it does not know. */
+const unknownAccepted = (r: Resource, rule: RuleProof['rule']): RuleProof => ({
+  name: `unknown query parameters accepted on ${r.name}`,
+  fault: withoutQuery({ method: 'GET', path: collection(r) }, 'contract_kit_unknown'),
+  subject: list(r),
+  check: 'invalid-parameters',
+  rule,
+});
+/** A read without its ETag header. */
+const readWithoutEtag = (r: Resource, rule: RuleProof['rule']): RuleProof => ({
+  name: `${r.name} read without an ETag`,
+  fault: header({ method: 'GET', path: item(r) }, 'etag', () => undefined),
+  subject: read(r),
+  check: 'success-response',
+  rule,
+});
+/** A malformed id answered 404 like an unknown one. */
+const malformedIdNotFound = (r: Resource, rule: RuleProof['rule']): RuleProof => ({
+  name: `a malformed ${r.name} id answered 404`,
+  fault: status({ method: 'GET', path: item(r), status: 400 }, 404),
+  subject: read(r),
+  check: 'invalid-parameters',
+  rule,
+});
+/** A limit outside 1 to 100 taken as the nearest one allowed. */
+const limitClamped: Fault = {
+  path: (method, path) =>
+    method === 'GET'
+      ? path.replace(
+          /([?&]limit=)(-?\d+)(?=&|$)/,
+          (_all, name: string, value: string) => `${name}${Math.min(100, Math.max(1, Number(value)))}`,
+        )
+      : path,
+};
+/** A cursor used without the filters it was issued with accepted (an empty page). */
+const cursorUnbound: Fault = {
+  response: (request, response) =>
+    request.method === 'GET' && /[?&]cursor=/.test(request.path) && !/[?&]enabled=/.test(request.path) && response.status === 400
+      ? { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ data: [], next_cursor: null })) }
+      : undefined,
+};
+/** A first page refused without a cursor. */
+const cursorRequired: Fault = {
+  response: (request, response) =>
+    request.method === 'GET' && collection(POLICIES).test(request.path) && !/[?&]cursor=/.test(request.path)
+      ? { ...response, status: 400 }
+      : undefined,
+};
+/** A policy PUT that keeps an omitted `enabled: false` instead of taking the default. */
+const enabledKept = requestBody({ method: 'PUT', path: item(POLICIES) }, (json) => void (json.enabled ??= false));
+const other = (name: string, fault: Fault, subject: string, check: RuleProof['check'], rule: RuleProof['rule']): RuleProof => ({
+  name,
+  fault,
+  subject,
+  check,
+  rule,
+});
+
 const lifecycle = (r: Resource, name: string, fault: Fault, rule: RuleProof['rule']): RuleProof => ({
   name,
   fault,
@@ -74,59 +157,68 @@ const idempotency = (name: string, fault: Fault, rule: RuleProof['rule']): RuleP
 export const PROOFS: readonly RuleProof[] = [
   pagination(POLICIES, 'lists oldest first', oldestFirst(POLICIES), 'pagination.1'),
   pagination(POLICIES, 'a cursor ignored', cursorIgnored(POLICIES), 'pagination.3'),
-  {
-    name: 'weak ETags',
-    // Only on the read the audit makes without judging it: every judged answer's ETag header schema refuses a weak one.
-    fault: header({ method: 'GET', path: /^\/v1\/webhooks\/whk_/ }, 'etag', (value) => value && `W/${value}`),
-    subject: list(POLICIES),
-    check: 'response-audit',
-    rule: 'idempotency-and-concurrency.2',
-  },
+  // Only on the read the audit makes without judging it: every judged answer's ETag header schema refuses a weak one.
+  other(
+    'weak ETags',
+    header({ method: 'GET', path: item(WEBHOOKS) }, 'etag', (v) => v && `W/${v}`),
+    list(POLICIES),
+    'response-audit',
+    'idempotency-and-concurrency.2',
+  ),
+  other(
+    'a policy PUT keeping an omitted field',
+    enabledKept,
+    'updatePolicy (PUT /v1/policies/{id})',
+    'replace-semantics',
+    'idempotency-and-concurrency.4',
+  ),
   lifecycle(POLICIES, 'If-Match ignored', withoutRequestHeader('if-match'), 'idempotency-and-concurrency.5'),
   pagination(POLICIES, 'policies oldest first', oldestFirst(POLICIES), 'listPolicies.1'),
   pagination(POLICIES, 'the policies cursor ignored', cursorIgnored(POLICIES), 'listPolicies.2'),
-  lifecycle(
-    POLICIES,
-    'If-None-Match ignored on policies',
-    requestHeader('if-none-match', () => '"other"'),
-    'getPolicy.2',
-  ),
+  filterIgnored(POLICIES, 'enabled', 'listPolicies.3'),
+  unknownAccepted(POLICIES, 'listPolicies.4'),
+  readKeyRefused(collection(POLICIES), 'listPolicies.5'),
+  readWithoutEtag(POLICIES, 'getPolicy.1'),
+  lifecycle(POLICIES, 'If-None-Match ignored on policies', notModifiedIgnored, 'getPolicy.2'),
+  readKeyRefused(item(POLICIES), 'getPolicy.3'),
   pagination(FINDINGS, 'findings oldest first', oldestFirst(FINDINGS), 'listFindings.1'),
   pagination(FINDINGS, 'the findings cursor ignored', cursorIgnored(FINDINGS), 'listFindings.2'),
-  lifecycle(
-    FINDINGS,
-    'If-None-Match ignored on findings',
-    requestHeader('if-none-match', () => '"other"'),
-    'getFinding.2',
-  ),
+  filterIgnored(FINDINGS, 'severity', 'listFindings.3'),
+  unknownAccepted(FINDINGS, 'listFindings.4'),
+  readKeyRefused(collection(FINDINGS), 'listFindings.5'),
+  filterIgnored(FINDINGS, 'status', 'listFindings.6'),
+  filterIgnored(FINDINGS, 'device_id', 'listFindings.7'),
+  filterIgnored(FINDINGS, 'policy_id', 'listFindings.8'),
+  readWithoutEtag(FINDINGS, 'getFinding.1'),
+  lifecycle(FINDINGS, 'If-None-Match ignored on findings', notModifiedIgnored, 'getFinding.2'),
+  readKeyRefused(item(FINDINGS), 'getFinding.3'),
   pagination(WEBHOOKS, 'webhooks oldest first', oldestFirst(WEBHOOKS), 'listWebhooks.1'),
   pagination(WEBHOOKS, 'the webhooks cursor ignored', cursorIgnored(WEBHOOKS), 'listWebhooks.2'),
-  lifecycle(
-    WEBHOOKS,
-    'If-None-Match ignored on webhooks',
-    requestHeader('if-none-match', () => '"other"'),
-    'getWebhook.2',
-  ),
+  filterIgnored(WEBHOOKS, 'enabled', 'listWebhooks.3'),
+  unknownAccepted(WEBHOOKS, 'listWebhooks.4'),
+  readKeyRefused(collection(WEBHOOKS), 'listWebhooks.5'),
+  filterIgnored(WEBHOOKS, 'event', 'listWebhooks.6'),
+  readWithoutEtag(WEBHOOKS, 'getWebhook.1'),
+  lifecycle(WEBHOOKS, 'If-None-Match ignored on webhooks', notModifiedIgnored, 'getWebhook.2'),
+  readKeyRefused(item(WEBHOOKS), 'getWebhook.3'),
+  other('a cursor used without its filters accepted', cursorUnbound, list(POLICIES), 'pagination-rules', 'schema.Cursor.3'),
   pagination(FINDINGS, 'findings pages oldest first', oldestFirst(FINDINGS), 'schema.FindingList.1'),
   pagination(POLICIES, 'the last page with a next_cursor', lastPageWithCursor, 'schema.NextCursor.1'),
   pagination(POLICIES, 'policy pages oldest first', oldestFirst(POLICIES), 'schema.PolicyList.1'),
   pagination(WEBHOOKS, 'webhook pages oldest first', oldestFirst(WEBHOOKS), 'schema.WebhookList.1'),
+  other('a limit over 100 accepted', limitClamped, list(POLICIES), 'invalid-parameters', 'param.Limit.1'),
   pagination(POLICIES, 'the cursor parameter ignored', cursorIgnored(POLICIES), 'param.Cursor.1'),
+  other('a first page without cursor refused', cursorRequired, list(POLICIES), 'pagination-rules', 'param.Cursor.2'),
+  filterIgnored(POLICIES, 'enabled', 'param.EnabledFilter.1'),
+  filterIgnored(POLICIES, 'severity', 'param.SeverityFilter.1'),
   idempotency('Idempotency-Key ignored', withoutRequestHeader('idempotency-key'), 'param.IdempotencyKey.2'),
-  lifecycle(
-    POLICIES,
-    'If-None-Match ignored',
-    requestHeader('if-none-match', () => '"other"'),
-    'param.IfNoneMatch.1',
-  ),
+  malformedIdNotFound(POLICIES, 'param.PolicyIdPath.2'),
+  lifecycle(POLICIES, 'If-None-Match ignored', notModifiedIgnored, 'param.IfNoneMatch.1'),
   lifecycle(POLICIES, 'If-Match ignored on updates', withoutRequestHeader('if-match'), 'param.IfMatch.1'),
+  malformedIdNotFound(FINDINGS, 'param.FindingIdPath.2'),
+  malformedIdNotFound(WEBHOOKS, 'param.WebhookIdPath.2'),
   lifecycle(POLICIES, 'an ETag that does not change on update', etagKeptOnUpdate, 'header.ETag.1'),
-  lifecycle(
-    POLICIES,
-    'If-None-Match ignored, for the ETag',
-    requestHeader('if-none-match', () => '"other"'),
-    'header.ETag.2',
-  ),
+  lifecycle(POLICIES, 'If-None-Match ignored, for the ETag', notModifiedIgnored, 'header.ETag.2'),
   idempotency(
     'no Idempotent-Replayed on replays',
     header({ method: 'POST' }, 'idempotent-replayed', () => undefined),
