@@ -154,6 +154,26 @@ const idempotency = (name: string, fault: Fault, rule: RuleProof['rule']): RuleP
   rule,
 });
 
+type Rule = RuleProof['rule'];
+/**
+ * What every list and read of a resource gets, for the rules its own descriptions state: the order,
+ * the walk, a filter, unknown parameters, the read scope of the list, the read's ETag, If-None-Match
+ * and the read scope of the read.
+ */
+const resourceProofs = (r: Resource, filter: string, rules: readonly [Rule, Rule, Rule, Rule, Rule, Rule, Rule, Rule]): RuleProof[] => {
+  const [order, walk, filters, unknown, listScope, etag, notModified, readScope] = rules;
+  return [
+    pagination(r, `${r.name} oldest first`, oldestFirst(r), order),
+    pagination(r, `the ${r.name} cursor ignored`, cursorIgnored(r), walk),
+    filterIgnored(r, filter, filters),
+    unknownAccepted(r, unknown),
+    readKeyRefused(collection(r), listScope),
+    readWithoutEtag(r, etag),
+    lifecycle(r, `If-None-Match ignored on ${r.name}`, notModifiedIgnored, notModified),
+    readKeyRefused(item(r), readScope),
+  ];
+};
+
 export const PROOFS: readonly RuleProof[] = [
   pagination(POLICIES, 'lists oldest first', oldestFirst(POLICIES), 'pagination.1'),
   pagination(POLICIES, 'a cursor ignored', cursorIgnored(POLICIES), 'pagination.3'),
@@ -173,34 +193,40 @@ export const PROOFS: readonly RuleProof[] = [
     'idempotency-and-concurrency.4',
   ),
   lifecycle(POLICIES, 'If-Match ignored', withoutRequestHeader('if-match'), 'idempotency-and-concurrency.5'),
-  pagination(POLICIES, 'policies oldest first', oldestFirst(POLICIES), 'listPolicies.1'),
-  pagination(POLICIES, 'the policies cursor ignored', cursorIgnored(POLICIES), 'listPolicies.2'),
-  filterIgnored(POLICIES, 'enabled', 'listPolicies.3'),
-  unknownAccepted(POLICIES, 'listPolicies.4'),
-  readKeyRefused(collection(POLICIES), 'listPolicies.5'),
-  readWithoutEtag(POLICIES, 'getPolicy.1'),
-  lifecycle(POLICIES, 'If-None-Match ignored on policies', notModifiedIgnored, 'getPolicy.2'),
-  readKeyRefused(item(POLICIES), 'getPolicy.3'),
-  pagination(FINDINGS, 'findings oldest first', oldestFirst(FINDINGS), 'listFindings.1'),
-  pagination(FINDINGS, 'the findings cursor ignored', cursorIgnored(FINDINGS), 'listFindings.2'),
-  filterIgnored(FINDINGS, 'severity', 'listFindings.3'),
-  unknownAccepted(FINDINGS, 'listFindings.4'),
-  readKeyRefused(collection(FINDINGS), 'listFindings.5'),
+  ...resourceProofs(POLICIES, 'enabled', [
+    'listPolicies.1',
+    'listPolicies.2',
+    'listPolicies.3',
+    'listPolicies.4',
+    'listPolicies.5',
+    'getPolicy.1',
+    'getPolicy.2',
+    'getPolicy.3',
+  ]),
+  ...resourceProofs(FINDINGS, 'severity', [
+    'listFindings.1',
+    'listFindings.2',
+    'listFindings.3',
+    'listFindings.4',
+    'listFindings.5',
+    'getFinding.1',
+    'getFinding.2',
+    'getFinding.3',
+  ]),
   filterIgnored(FINDINGS, 'status', 'listFindings.6'),
   filterIgnored(FINDINGS, 'device_id', 'listFindings.7'),
   filterIgnored(FINDINGS, 'policy_id', 'listFindings.8'),
-  readWithoutEtag(FINDINGS, 'getFinding.1'),
-  lifecycle(FINDINGS, 'If-None-Match ignored on findings', notModifiedIgnored, 'getFinding.2'),
-  readKeyRefused(item(FINDINGS), 'getFinding.3'),
-  pagination(WEBHOOKS, 'webhooks oldest first', oldestFirst(WEBHOOKS), 'listWebhooks.1'),
-  pagination(WEBHOOKS, 'the webhooks cursor ignored', cursorIgnored(WEBHOOKS), 'listWebhooks.2'),
-  filterIgnored(WEBHOOKS, 'enabled', 'listWebhooks.3'),
-  unknownAccepted(WEBHOOKS, 'listWebhooks.4'),
-  readKeyRefused(collection(WEBHOOKS), 'listWebhooks.5'),
+  ...resourceProofs(WEBHOOKS, 'enabled', [
+    'listWebhooks.1',
+    'listWebhooks.2',
+    'listWebhooks.3',
+    'listWebhooks.4',
+    'listWebhooks.5',
+    'getWebhook.1',
+    'getWebhook.2',
+    'getWebhook.3',
+  ]),
   filterIgnored(WEBHOOKS, 'event', 'listWebhooks.6'),
-  readWithoutEtag(WEBHOOKS, 'getWebhook.1'),
-  lifecycle(WEBHOOKS, 'If-None-Match ignored on webhooks', notModifiedIgnored, 'getWebhook.2'),
-  readKeyRefused(item(WEBHOOKS), 'getWebhook.3'),
   other('a cursor used without its filters accepted', cursorUnbound, list(POLICIES), 'pagination-rules', 'schema.Cursor.3'),
   pagination(FINDINGS, 'findings pages oldest first', oldestFirst(FINDINGS), 'schema.FindingList.1'),
   pagination(POLICIES, 'the last page with a next_cursor', lastPageWithCursor, 'schema.NextCursor.1'),
