@@ -11,7 +11,7 @@ import type { KitOptions } from './options.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
 import type { RuleId } from './rules/catalogue.ts';
 import { buildModel, type ContractModel, type OperationModel, type ResourceModel } from './spec.ts';
-import { ContractViolation, conformance, type Discrepancy, sentBodyValidator } from './verify.ts';
+import { ContractViolation, conformance, type Discrepancy, rulesViolated, sentBodyValidator } from './verify.ts';
 
 export type { KitOptions, Profile } from './options.ts';
 
@@ -203,9 +203,7 @@ export function createKitContext(options: KitOptions): KitContext {
         : Math.floor(exchange.status / 100) === Number(expected.range[0]);
     if (!ok) {
       const wanted = 'statuses' in expected ? expected.statuses.join(' or ') : expected.range;
-      const message = `expected ${wanted}${note ? ` (${note})` : ''}, got ${exchange.status}`;
-      const rules = expected.rules?.length ? expected.rules : [undefined];
-      violations.unshift(...rules.map((rule) => ({ aspect: 'expectation' as const, message, details: [], ...(rule ? { rule } : {}) })));
+      violations.unshift(...rulesViolated(expected.rules ?? [], `expected ${wanted}${note ? ` (${note})` : ''}, got ${exchange.status}`));
     }
     const problem = exchange.json as { status?: unknown } | undefined;
     if (exchange.status >= 400 && exchange.mediaType === 'application/problem+json' && problem?.status !== exchange.status) {

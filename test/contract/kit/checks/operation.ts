@@ -8,8 +8,8 @@ import type { RuleId } from '../rules/catalogue.ts';
 import { statedFor, statedOfParam } from '../rules/stated.ts';
 import { bodyLimitBytes, transitionsOf } from '../semantics.ts';
 import { type OperationModel, schemaAt, successStatuses } from '../spec.ts';
-import { ContractViolation } from '../verify.ts';
-import { breach, rulesViolated, ruleViolation } from './rule-support.ts';
+import { ContractViolation, rulesViolated } from '../verify.ts';
+import { breach } from './rule-support.ts';
 import { isCrud } from './stateful.ts';
 import { diversify } from './transitions.ts';
 
@@ -29,12 +29,7 @@ export async function successResponse(ctx: KitContext, op: OperationModel, check
   // Before the schema: a missing required header is a schema failure too, which names no rule.
   const tagged = op.kind === 'read' ? statedFor(op, /with its `ETag`/) : [];
   if (tagged.length > 0 && exchange.status === 200 && !exchange.headers.has('etag'))
-    throw new ContractViolation(
-      op.label,
-      check,
-      tagged.map((rule) => ruleViolation(rule, 'the answer has no ETag header')),
-      exchange,
-    );
+    throw new ContractViolation(op.label, check, rulesViolated(tagged, 'the answer has no ETag header'), exchange);
   ctx.expect(op, check, exchange, { statuses: successStatuses(op) });
   if (op.kind === 'create' && ctx.options.profile === 'stateful') {
     const location = exchange.headers.get('location');

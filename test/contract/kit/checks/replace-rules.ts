@@ -7,8 +7,8 @@ import type { KitContext } from '../context.ts';
 import type { RuleId } from '../rules/catalogue.ts';
 import { statedAt, statedFor } from '../rules/stated.ts';
 import { type OperationModel, type ResourceModel, schemaAt } from '../spec.ts';
-import { ContractViolation } from '../verify.ts';
-import { bodyWith, breach, crudNamed, defaultOf, type Json, newSecret, rulesViolated } from './rule-support.ts';
+import { ContractViolation, rulesViolated } from '../verify.ts';
+import { bodyWith, breach, crudNamed, defaultOf, type Json, newSecret } from './rule-support.ts';
 
 type Crud = ResourceModel & Required<Pick<ResourceModel, 'create' | 'read' | 'update'>>;
 

@@ -19,11 +19,6 @@ export function ruleViolation(rule: RuleId, message: string, details: string[] =
   return { aspect: 'expectation', message, details, rule };
 }
 
-/** One failure as a violation of each rule it breaks (none named when `rules` is empty). */
-export function rulesViolated(rules: readonly RuleId[], message: string, details: string[] = []): Discrepancy[] {
-  return rules.length > 0 ? rules.map((rule) => ruleViolation(rule, message, details)) : [{ aspect: 'expectation', message, details }];
-}
-
 export function crudNamed(ctx: KitContext, name: string) {
   const resource = ctx.model.resources.find((r) => r.name === name);
   if (!resource || !isCrud(resource)) throw new Error(`the document has no CRUD resource ${name}`);

@@ -6,7 +6,7 @@ import type { KitContext } from '../context.ts';
 import type { RuleId } from '../rules/catalogue.ts';
 import { statedAt, statedFor, statedOfHeader, statedOfParam, statedOfResponse, statedOfSchema } from '../rules/stated.ts';
 import { type OperationModel, type ResourceModel, schemaAt, successStatuses } from '../spec.ts';
-import { ContractViolation } from '../verify.ts';
+import { ContractViolation, rulesViolated } from '../verify.ts';
 
 export type Crud = Required<Pick<ResourceModel, 'create' | 'read' | 'list' | 'update' | 'delete'>> & ResourceModel;
 
@@ -16,12 +16,7 @@ export function isCrud(resource: ResourceModel): resource is Crud {
 
 /** Throws the failure, naming each catalogue rule in `rules` it breaks. */
 export function fail(op: OperationModel, check: string, message: string, details: string[] = [], rules: readonly RuleId[] = []): never {
-  const named = rules.length > 0 ? rules : [undefined];
-  throw new ContractViolation(
-    op.label,
-    check,
-    named.map((rule) => ({ aspect: 'expectation' as const, message, details, ...(rule ? { rule } : {}) })),
-  );
+  throw new ContractViolation(op.label, check, rulesViolated(rules, message, details));
 }
 
 /** `available-after-create`: what a create answers is readable at once, by id and on the list. */
