@@ -1,4 +1,7 @@
-// Proofs of the requests rules: each fault breaks exactly one rule the document states in words.
+// Proofs of the requests rules: each fault breaks what the rule it proves states and nothing else
+// the check judges. Where the document says one thing in several places (an operation's own
+// description, the parameter's, the header's, the list schema's), one fault breaks each of those
+// sentences, and each has its own proof.
 
 import { field, header, requestBody, requestHeader, status, withoutQuery, withoutRequestHeader } from '../fault-dsl.ts';
 import type { Fault } from '../fault-proxy.ts';
