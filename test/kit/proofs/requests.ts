@@ -3,7 +3,7 @@
 // description, the parameter's, the header's, the list schema's), one fault breaks each of those
 // sentences, and each has its own proof.
 
-import { field, header, requestBody, requestHeader, status, withoutQuery, withoutRequestHeader } from '../fault-dsl.ts';
+import { all, field, header, requestBody, requestHeader, status, withoutQuery, withoutRequestHeader } from '../fault-dsl.ts';
 import type { Fault } from '../fault-proxy.ts';
 import type { RuleProof } from '../prove.ts';
 import { READER_KEY } from '../reference-target.ts';
@@ -96,7 +96,10 @@ const readWithoutEtag = (r: Resource, rule: RuleProof['rule']): RuleProof => ({
 /** A malformed id answered 404 like an unknown one. */
 const malformedIdNotFound = (r: Resource, rule: RuleProof['rule']): RuleProof => ({
   name: `a malformed ${r.name} id answered 404`,
-  fault: status({ method: 'GET', path: item(r), status: 400 }, 404),
+  fault: all(
+    status({ method: 'GET', path: item(r), status: 400 }, 404),
+    field({ method: 'GET', path: item(r), status: 404 }, (json) => void (json.status = 404)),
+  ),
   subject: read(r),
   check: 'invalid-parameters',
   rule,

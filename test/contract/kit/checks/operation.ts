@@ -252,7 +252,8 @@ function filtersHold(op: OperationModel, check: string, query: Record<string, st
     for (const [name, value] of Object.entries(query)) {
       const values = filteredValues(item, name);
       if (!values || values.map(String).includes(value)) continue;
-      const message = `filter ${name}=${value} returned an item with ${name}=${JSON.stringify(values.length === 1 ? values[0] : values)}`;
+      const shown = name in item ? name : `${name}s`;
+      const message = `filter ${name}=${value} returned an item with ${shown}=${JSON.stringify(item[shown])}`;
       const details = [JSON.stringify(item).slice(0, 300)];
       throw new ContractViolation(op.label, check, rulesViolated(filterRules(op, name), message, details));
     }
