@@ -93,3 +93,19 @@ export function all(...faults: Fault[]): Fault {
     ...(faults.some((f) => f.delivery) ? { delivery: faults.find((f) => f.delivery)!.delivery! } : {}),
   };
 }
+
+/** Removes a request header before it reaches the implementation, as one that ignores it would; `name` lowercase. */
+export function withoutRequestHeader(name: string): Fault {
+  return { headers: ({ [name]: _dropped, ...rest }) => rest };
+}
+
+/** Drops a query parameter from matching requests before they reach the implementation, as one that ignores it would. */
+export function withoutQuery(match: Omit<Match, 'status'>, name: string): Fault {
+  const parameter = new RegExp(`([?&])${name}=[^&]*(&|$)`);
+  return {
+    path: (method, path) =>
+      (!match.method || match.method === method) && (!match.path || match.path.test(path))
+        ? path.replace(parameter, (_all, before: string, after: string) => (after ? before : '')).replace(/\?$/, '')
+        : path,
+  };
+}

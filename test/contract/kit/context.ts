@@ -9,8 +9,9 @@ import { createGenerator, type Mutation, samples } from './generate.ts';
 import { createHttpClient, type Exchange, type HttpClient, type RequestSpec } from './http.ts';
 import type { KitOptions } from './options.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
+import type { RuleId } from './rules/catalogue.ts';
 import { buildModel, type ContractModel, type OperationModel, type ResourceModel } from './spec.ts';
-import { ContractViolation, conformance, type Discrepancy, sentBodyValidator } from './verify.ts';
+import { ContractViolation, conformance, type Discrepancy, rulesViolated, sentBodyValidator } from './verify.ts';
 
 export type { KitOptions, Profile } from './options.ts';
 
@@ -67,7 +68,8 @@ export interface KitContext {
   cleanup(): Promise<string[]>;
 }
 
-export type Expected = { statuses: number[] } | { range: '2xx' | '4xx' };
+/** `rules`: the catalogue rules another status breaks (each is named in the failure). */
+export type Expected = ({ statuses: number[] } | { range: '2xx' | '4xx' }) & { rules?: readonly RuleId[] };
 
 export const DEFAULT_CASES = 24;
 
@@ -211,11 +213,7 @@ export function createKitContext(options: KitOptions): KitContext {
         : Math.floor(exchange.status / 100) === Number(expected.range[0]);
     if (!ok) {
       const wanted = 'statuses' in expected ? expected.statuses.join(' or ') : expected.range;
-      violations.unshift({
-        aspect: 'expectation',
-        message: `expected ${wanted}${note ? ` (${note})` : ''}, got ${exchange.status}`,
-        details: [],
-      });
+      violations.unshift(...rulesViolated(expected.rules ?? [], `expected ${wanted}${note ? ` (${note})` : ''}, got ${exchange.status}`));
     }
     const problem = exchange.json as { status?: unknown } | undefined;
     if (exchange.status >= 400 && exchange.mediaType === 'application/problem+json' && problem?.status !== exchange.status) {

@@ -27,6 +27,8 @@ export interface HeaderModel {
 
 export interface ResponseModel {
   status: string;
+  /** JSON pointer of the response object (a shared one under components when it is a `$ref`). */
+  pointer: string;
   headers: HeaderModel[];
   /** Media type → JSON pointer of its schema. Empty when the response has no body. */
   content: Map<string, string>;
@@ -174,7 +176,7 @@ function responseModel(doc: OpenApiDocument, status: string, pointer: string, ra
   const content = new Map(
     Object.keys(response?.content ?? {}).map((mediaType) => [mediaType, `${at}/content/${escapePointer(mediaType)}/schema`]),
   );
-  return { status, headers, content };
+  return { status, pointer: at, headers, content };
 }
 
 function webhookModel(doc: OpenApiDocument, event: string, method: HttpMethod, operation: OpenAPIV3_1.OperationObject): WebhookModel {

@@ -25,6 +25,13 @@ export interface Discrepancy {
   expected?: string;
 }
 
+/** One expectation a check saw broken, as a discrepancy of each rule it breaks (none named when `rules` is empty). */
+export function rulesViolated(rules: readonly RuleId[], message: string, details: string[] = []): Discrepancy[] {
+  return rules.length > 0
+    ? rules.map((rule) => ({ aspect: 'expectation', message, details, rule }))
+    : [{ aspect: 'expectation', message, details }];
+}
+
 /**
  * What the kit checks response and event bodies with. Strict by default: an implementation of this
  * exact version sends only the fields and enum values the document lists. `allowNewerFields`

@@ -4,10 +4,11 @@
 import type { KitContext } from '../context.ts';
 import { applyMutation, createGenerator, samples } from '../generate.ts';
 import type { Credential } from '../http.ts';
+import type { RuleId } from '../rules/catalogue.ts';
+import { statedFor, statedOfParam } from '../rules/stated.ts';
 import { bodyLimitBytes, transitionsOf } from '../semantics.ts';
-import type { OperationModel } from '../spec.ts';
-import { successStatuses } from '../spec.ts';
-import { ContractViolation } from '../verify.ts';
+import { type OperationModel, schemaAt, successStatuses } from '../spec.ts';
+import { ContractViolation, rulesViolated } from '../verify.ts';
 import { breach } from './rule-support.ts';
 import { isCrud } from './stateful.ts';
 import { diversify } from './transitions.ts';
@@ -25,6 +26,10 @@ export async function successResponse(ctx: KitContext, op: OperationModel, check
   const [body] = await ctx.validBodies(op, 1);
   const query = op.kind === 'list' ? { limit: '5' } : undefined;
   const exchange = await ctx.send(op, { id, ...(body === undefined ? {} : { body }), ...(query ? { query } : {}) });
+  // Before the schema: a missing required header is a schema failure too, which names no rule.
+  const tagged = op.kind === 'read' ? statedFor(op, /with its `ETag`/) : [];
+  if (tagged.length > 0 && exchange.status === 200 && !exchange.headers.has('etag'))
+    throw new ContractViolation(op.label, check, rulesViolated(tagged, 'the answer has no ETag header'), exchange);
   ctx.expect(op, check, exchange, { statuses: successStatuses(op) });
   if (op.kind === 'create' && ctx.options.profile === 'stateful') {
     const location = exchange.headers.get('location');
@@ -136,16 +141,24 @@ export async function invalidParameters(ctx: KitContext, op: OperationModel, che
       .map(({ mutation, value }) => ({ mutation, text: typeof value === 'string' ? value : JSON.stringify(value) }))
       .filter(({ text }) => !parameterIsValid(ctx, param.pointer, text));
     // A repeat that a time budget samples down with the generated cases (--cases, or fewer to fit).
+    // What the parameter's own description says of a bad value: a range it must be in, the status a malformed one gets.
+    const rules = statedOfParam(op, param.name.toLowerCase(), /\b\d+ to \d+\b|malformed/);
+    const expected =
+      statedOfParam(op, param.name.toLowerCase(), /malformed .* refused with `400`/).length > 0
+        ? { statuses: [400] }
+        : { range: '4xx' as const };
     for (const { mutation, text } of bad.slice(0, Math.min(MAX_BAD_VALUES, cases))) {
       const exchange =
         param.in === 'path' ? await ctx.send(op, { id: text }) : await ctx.send(op, { id: validId, query: { [param.name]: text } });
-      ctx.expect(op, check, exchange, { range: '4xx' }, `${param.in} parameter ${param.name}=${JSON.stringify(text)}: ${mutation.what}`);
+      const what = `${param.in} parameter ${param.name}=${JSON.stringify(text)}: ${mutation.what}`;
+      ctx.expect(op, check, exchange, { ...expected, rules }, what);
       sent++;
     }
   }
   const [body] = await ctx.validBodies(op, 1);
   const unknown = await ctx.send(op, { id: validId, query: { contract_kit_unknown: '1' }, ...(body === undefined ? {} : { body }) });
-  ctx.expect(op, check, unknown, { range: '4xx' }, 'unknown query parameter contract_kit_unknown');
+  const refused = statedFor(op, /Unknown query parameters/);
+  ctx.expect(op, check, unknown, { range: '4xx', rules: refused }, 'unknown query parameter contract_kit_unknown');
   if (sent === 0 && op.params.some((p) => p.in !== 'header')) throw new Error(`${op.label}: no invalid parameter could be generated`);
 }
 
@@ -178,7 +191,8 @@ export async function validInput(ctx: KitContext, op: OperationModel, check: str
 /**
  * Generated filter values rarely match anything, and a target where every item looks alike hides a
  * filter it ignores. So the kit first makes the items differ (states, severities, ...), then
- * filters by each value present on the first page: only matches come back, and no match is left out.
+ * filters by each value present on the first page (and each a boolean or enumerated filter can take): only
+ * matches come back, and no match is left out.
  */
 async function filterByExistingValues(ctx: KitContext, op: OperationModel, check: string, cases: number): Promise<void> {
   const resource = ctx.resourceOf(op);
@@ -187,35 +201,47 @@ async function filterByExistingValues(ctx: KitContext, op: OperationModel, check
   ctx.expect(op, check, all, { statuses: [200] }, 'the first page, to pick filter values from');
   const items = (all.json as { data: Record<string, unknown>[] }).data;
   for (const param of op.params.filter((p) => p.in === 'query')) {
-    const values = [
-      ...new Set(
-        items
-          .map((item) => item[param.name])
-          .filter((value) => ['string', 'boolean', 'number'].includes(typeof value))
-          .map(String),
-      ),
-    ];
+    const present = items
+      .flatMap((item) => filteredValues(item, param.name) ?? [])
+      .filter((value) => ['string', 'boolean', 'number'].includes(typeof value))
+      .map(String);
+    // A value no item has yet shows a filter that is ignored when every item looks alike (all enabled).
+    const values = [...new Set([...present, ...declaredValues(ctx, param.pointer)])];
     for (const value of values.slice(0, Math.min(MAX_FILTER_VALUES, cases))) {
       const query = { [param.name]: value };
       const filtered = await ctx.send(op, { query: { ...query, limit: '100' } });
-      ctx.expect(op, check, filtered, { statuses: [200] }, `filter ${param.name} by an existing value`);
+      ctx.expect(op, check, filtered, { statuses: [200] }, `filter ${param.name} by a value`);
       filtersHold(op, check, query, filtered.json);
       const found = new Set((filtered.json as { data: { id?: unknown }[] }).data.map((item) => item.id));
-      const missed = items.find((item) => String(item[param.name]) === value && !found.has(item.id));
+      const missed = items.find((item) => filteredValues(item, param.name)?.map(String).includes(value) && !found.has(item.id));
       if (missed && found.size < 100) {
-        throw new ContractViolation(op.label, check, [
-          {
-            aspect: 'expectation',
-            message: `filter ${param.name}=${value} left out ${String(missed.id)}, which has that value`,
-            details: [],
-          },
-        ]);
+        const message = `filter ${param.name}=${value} left out ${String(missed.id)}, which has that value`;
+        throw new ContractViolation(op.label, check, rulesViolated(filterRules(op, param.name), message));
       }
     }
   }
 }
 
 const MAX_FILTER_VALUES = 6;
+
+/** Every value a boolean or enumerated parameter can take, as query text. */
+function declaredValues(ctx: KitContext, pointer: string): string[] {
+  const schema = schemaAt(ctx.model.doc, pointer);
+  return schema.type === 'boolean' ? ['true', 'false'] : Array.isArray(schema.enum) ? schema.enum.map(String) : [];
+}
+
+/** What a filter is judged on: the item's property of its name, or the list its plural names (`event`: `events`). */
+function filteredValues(item: Record<string, unknown>, name: string): unknown[] | undefined {
+  if (name in item) return [item[name]];
+  const many = item[`${name}s`];
+  return Array.isArray(many) ? many : undefined;
+}
+
+/** Where the document states what a filter keeps: the parameter's own description and the operation's. */
+const filterRules = (op: OperationModel, name: string): RuleId[] => [
+  ...statedOfParam(op, name.toLowerCase(), /^Only/),
+  ...statedFor(op, /^Filter with/),
+];
 const MAX_BAD_VALUES = 8;
 
 /** A query parameter named like an item property is a filter: every item returned must match it. */
@@ -224,14 +250,12 @@ function filtersHold(op: OperationModel, check: string, query: Record<string, st
   if (!Array.isArray(items)) return;
   for (const item of items) {
     for (const [name, value] of Object.entries(query)) {
-      if (!(name in item) || String(item[name]) === value) continue;
-      throw new ContractViolation(op.label, check, [
-        {
-          aspect: 'expectation',
-          message: `filter ${name}=${value} returned an item with ${name}=${JSON.stringify(item[name])}`,
-          details: [JSON.stringify(item).slice(0, 300)],
-        },
-      ]);
+      const values = filteredValues(item, name);
+      if (!values || values.map(String).includes(value)) continue;
+      const shown = name in item ? name : `${name}s`;
+      const message = `filter ${name}=${value} returned an item with ${shown}=${JSON.stringify(item[shown])}`;
+      const details = [JSON.stringify(item).slice(0, 300)];
+      throw new ContractViolation(op.label, check, rulesViolated(filterRules(op, name), message, details));
     }
   }
 }

@@ -5,7 +5,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { KitContext } from '../context.ts';
 import type { RuleId } from '../rules/catalogue.ts';
-import { type ResourceModel, schemaAt } from '../spec.ts';
+import { statedAt, statedFor } from '../rules/stated.ts';
+import { type OperationModel, type ResourceModel, schemaAt } from '../spec.ts';
+import { ContractViolation, rulesViolated } from '../verify.ts';
 import { bodyWith, breach, crudNamed, defaultOf, type Json, newSecret } from './rule-support.ts';
 
 type Crud = ResourceModel & Required<Pick<ResourceModel, 'create' | 'read' | 'update'>>;
@@ -41,17 +43,17 @@ export async function replaceSemantics(ctx: KitContext, resource: Crud, check: s
   ctx.expect(resource.read, check, read, { statuses: [200] }, 'reading the replaced resource');
   const kept = defaulted.filter(([name, { value }]) => name in (read.json as Json) && !isDeepStrictEqual((read.json as Json)[name], value));
   if (kept.length > 0) {
-    breach(
-      resource.update.label,
-      check,
-      RULE[resource.name] ?? 'idempotency-and-concurrency.4',
-      'fields the PUT omitted kept their old values instead of taking their defaults',
-      kept.map(
-        ([name, { value }]) =>
-          `${name}: ${JSON.stringify((read.json as Json)[name])}, default ${JSON.stringify(value)} (was ${JSON.stringify(created[name])})`,
-      ),
-      read,
+    // The resource's own replace rule and the general one both say it.
+    const rules = [
+      ...(RULE[resource.name] ? [RULE[resource.name]!] : []),
+      ...statedAt('/info/description', /what you omit takes its default/),
+    ];
+    const details = kept.map(
+      ([name, { value }]) =>
+        `${name}: ${JSON.stringify((read.json as Json)[name])}, default ${JSON.stringify(value)} (was ${JSON.stringify(created[name])})`,
     );
+    const message = 'fields the PUT omitted kept their old values instead of taking their defaults';
+    throw new ContractViolation(resource.update.label, check, rulesViolated(rules, message, details), read);
   }
 }
 
@@ -117,25 +119,31 @@ export async function secrets(ctx: KitContext, check: string): Promise<void> {
   }
 }
 
+/** The operation's own sentence on the scope it needs, which a refused read-only key breaks. */
+const readScoped = (op: OperationModel, status: number) =>
+  status === 401 || status === 403 ? statedFor(op, /Needs the `read` scope/) : [];
+
 /** `read-scope`: a key with only the read scope may use every GET operation. */
 export async function readScope(ctx: KitContext, check: string): Promise<void | { skipped: string }> {
   if (!ctx.http.hasReadKey) return { skipped: 'no --read-key given' };
   for (const resource of ctx.model.resources) {
-    if (resource.list)
+    if (resource.list) {
+      const answer = await ctx.send(resource.list, { auth: 'read', query: { limit: '1' } });
       ctx.expect(
         resource.list,
         check,
-        await ctx.send(resource.list, { auth: 'read', query: { limit: '1' } }),
-        { statuses: [200] },
+        answer,
+        { statuses: [200], rules: readScoped(resource.list, answer.status) },
         'a read-only key on a GET',
       );
+    }
     if (resource.read) {
-      const id = await ctx.fixture(resource);
+      const answer = await ctx.send(resource.read, { id: await ctx.fixture(resource), auth: 'read' });
       ctx.expect(
         resource.read,
         check,
-        await ctx.send(resource.read, { id, auth: 'read' }),
-        { statuses: [200] },
+        answer,
+        { statuses: [200], rules: readScoped(resource.read, answer.status) },
         'a read-only key on a GET',
       );
     }

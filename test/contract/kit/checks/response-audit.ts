@@ -4,6 +4,7 @@
 // strong, and no answer echoes an API key or a secret the kit sent.
 import type { KitContext } from '../context.ts';
 import type { Exchange } from '../http.ts';
+import { statedAt } from '../rules/stated.ts';
 import { ContractViolation, type Discrepancy } from '../verify.ts';
 import { REFUSALS } from './operation.ts';
 import { PROBLEM_BASE, type ProblemRow, problemTable } from './problem-rules.ts';
@@ -63,8 +64,10 @@ function auditOne(exchange: Exchange, table: ProblemRow[], secrets: Set<string>)
     }
   }
   const etag = exchange.headers.get('etag');
-  if (etag?.startsWith('W/'))
-    violations.push(ruleViolation('header.ETag.1', `the ETag ${etag} is weak; the document promises strong ETags`));
+  if (etag?.startsWith('W/')) {
+    for (const rule of ['header.ETag.1' as const, ...statedAt('/info/description', /strong `ETag`/)])
+      violations.push(ruleViolation(rule, `the ETag ${etag} is weak; the document promises strong ETags`));
+  }
   if (exchange.status >= 400) {
     const problem = exchange.json as Json | undefined;
     // A target under a database fault answers 503 anywhere: judged whenever one occurs.

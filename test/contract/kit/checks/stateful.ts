@@ -3,8 +3,10 @@
 // page, and the 405 of a method a path does not have.
 import { randomUUID } from 'node:crypto';
 import type { KitContext } from '../context.ts';
-import { type OperationModel, type ResourceModel, successStatuses } from '../spec.ts';
-import { ContractViolation } from '../verify.ts';
+import type { RuleId } from '../rules/catalogue.ts';
+import { statedAt, statedFor, statedOfHeader, statedOfParam, statedOfResponse, statedOfSchema } from '../rules/stated.ts';
+import { type OperationModel, type ResourceModel, schemaAt, successStatuses } from '../spec.ts';
+import { ContractViolation, rulesViolated } from '../verify.ts';
 
 export type Crud = Required<Pick<ResourceModel, 'create' | 'read' | 'list' | 'update' | 'delete'>> & ResourceModel;
 
@@ -12,8 +14,9 @@ export function isCrud(resource: ResourceModel): resource is Crud {
   return Boolean(resource.create && resource.read && resource.list && resource.update && resource.delete);
 }
 
-export function fail(op: OperationModel, check: string, message: string, details: string[] = []): never {
-  throw new ContractViolation(op.label, check, [{ aspect: 'expectation', message, details }]);
+/** Throws the failure, naming each catalogue rule in `rules` it breaks. */
+export function fail(op: OperationModel, check: string, message: string, details: string[] = [], rules: readonly RuleId[] = []): never {
+  throw new ContractViolation(op.label, check, rulesViolated(rules, message, details));
 }
 
 /** `available-after-create`: what a create answers is readable at once, by id and on the list. */
@@ -48,9 +51,19 @@ export async function lifecycle(ctx: KitContext, resource: Crud, check: string):
   const [update] = await ctx.validBodies(resource.update, 1);
   const oldTag = created.headers.get('etag') ?? '';
   const updated = await ctx.send(resource.update, { id, body: update, headers: { 'If-Match': oldTag } });
-  ctx.expect(resource.update, check, updated, { statuses: successStatuses(resource.update) }, 'update with the current ETag in If-Match');
+  const refusedMatch = updated.status === 412 ? statedOfResponse(resource.update, '412', /If-Match/) : [];
+  ctx.expect(
+    resource.update,
+    check,
+    updated,
+    { statuses: successStatuses(resource.update), rules: refusedMatch },
+    'update with the current ETag in If-Match',
+  );
   const newTag = updated.headers.get('etag') ?? '';
-  if (newTag === oldTag) fail(resource.update, check, `the ETag did not change on update (${newTag})`);
+  if (newTag === oldTag) {
+    const representation = statedOfHeader(resource.update, '200', 'etag', /returned representation/);
+    fail(resource.update, check, `the ETag did not change on update (${newTag})`, [], representation);
+  }
   if (typeof firstVersion === 'number' && versionOf(updated.json) !== firstVersion + 1) {
     fail(
       resource.update,
@@ -60,7 +73,13 @@ export async function lifecycle(ctx: KitContext, resource: Crud, check: string):
   }
 
   const stale = await ctx.send(resource.update, { id, body: update, headers: { 'If-Match': oldTag } });
-  ctx.expect(resource.update, check, stale, { statuses: [412] }, 'update with a stale If-Match');
+  ctx.expect(
+    resource.update,
+    check,
+    stale,
+    { statuses: [412], rules: staleMatchRules(resource.update, resource) },
+    'update with a stale If-Match',
+  );
   const afterStale = await ctx.send(resource.read, { id });
   ctx.expect(resource.read, check, afterStale, { statuses: [200] }, 'read after a refused update');
   if (afterStale.headers.get('etag') !== newTag || versionOf(afterStale.json) !== versionOf(updated.json)) {
@@ -73,17 +92,33 @@ export async function lifecycle(ctx: KitContext, resource: Crud, check: string):
 
   if (resource.read.responses.has('304')) {
     const notModified = await ctx.send(resource.read, { id, headers: { 'If-None-Match': newTag } });
-    ctx.expect(resource.read, check, notModified, { statuses: [304] }, 'If-None-Match with the current ETag');
+    const unchanged = [
+      ...statedFor(resource.read, /If-None-Match/),
+      ...statedOfParam(resource.read, 'if-none-match', /304/),
+      ...statedOfHeader(resource.read, '200', 'etag', /304/),
+    ];
+    ctx.expect(resource.read, check, notModified, { statuses: [304], rules: unchanged }, 'If-None-Match with the current ETag');
     const modified = await ctx.send(resource.read, { id, headers: { 'If-None-Match': oldTag } });
-    ctx.expect(resource.read, check, modified, { statuses: [200] }, 'If-None-Match with an old ETag');
+    const changed = modified.status === 304 ? statedOfResponse(resource.read, '304', /If-None-Match/) : [];
+    ctx.expect(resource.read, check, modified, { statuses: [200], rules: changed }, 'If-None-Match with an old ETag');
   }
 
   if (resource.delete.responses.has('412')) {
     const staleDelete = await ctx.send(resource.delete, { id, headers: { 'If-Match': oldTag } });
-    ctx.expect(resource.delete, check, staleDelete, { statuses: [412] }, 'delete with a stale If-Match');
+    const rules = staleMatchRules(resource.delete, resource);
+    ctx.expect(resource.delete, check, staleDelete, { statuses: [412], rules }, 'delete with a stale If-Match');
   }
   const deleted = await ctx.send(resource.delete, { id, headers: { 'If-Match': newTag } });
   ctx.expect(resource.delete, check, deleted, { statuses: successStatuses(resource.delete) }, 'delete with the current ETag');
+}
+
+/** What a change with a stale If-Match that is not refused breaks: the parameter, the ETag header and the concurrency rule. */
+function staleMatchRules(op: OperationModel, resource: Crud): RuleId[] {
+  return [
+    ...statedOfParam(op, 'if-match', /412/),
+    ...statedOfHeader(resource.read, '200', 'etag', /412/),
+    ...statedAt('/info/description', /If-Match.*`412`/),
+  ];
 }
 
 /** `use-after-delete`: once a delete succeeded, the resource is gone from reads, updates, deletes and the list. */
@@ -134,17 +169,22 @@ export async function idempotency(ctx: KitContext, resource: Crud, header: strin
   const [first, other] = await ctx.validBodies(resource.create, 2);
   const { id, exchange: original } = await ctx.create(resource, check, first, { [header]: key });
   const replay = await ctx.send(resource.create, { body: first, headers: { [header]: key } });
-  ctx.expect(resource.create, check, replay, { statuses: [original.status] }, `the same ${header} and body again`);
+  const replays = statedOfParam(resource.create, header.toLowerCase(), /first response again/);
+  ctx.expect(resource.create, check, replay, { statuses: [original.status], rules: replays }, `the same ${header} and body again`);
   const replayedId = (replay.json as { id?: unknown }).id;
-  if (replayedId !== id) fail(resource.create, check, `the retry created ${String(replayedId)} instead of replaying ${id}`);
+  if (replayedId !== id) fail(resource.create, check, `the retry created ${String(replayedId)} instead of replaying ${id}`, [], replays);
   const marker = resource.create.responses.get(String(original.status))?.headers.find((h) => h.name.toLowerCase() === REPLAYED_HEADER);
   if (marker) {
-    if (original.headers.get(REPLAYED_HEADER) !== null) fail(resource.create, check, `the first response already carries ${marker.name}`);
+    const marks = statedOfHeader(resource.create, String(original.status), REPLAYED_HEADER, /replay/);
+    if (original.headers.get(REPLAYED_HEADER) !== null)
+      fail(resource.create, check, `the first response already carries ${marker.name}`, [], marks);
     if (replay.headers.get(REPLAYED_HEADER) !== 'true') {
       fail(
         resource.create,
         check,
         `the replay carries ${marker.name}: ${String(replay.headers.get(REPLAYED_HEADER))}, not true (the document declares it)`,
+        [],
+        marks,
       );
     }
   }
@@ -152,7 +192,11 @@ export async function idempotency(ctx: KitContext, resource: Crud, header: strin
     body: { ...(other as object), ...(JSON.stringify(other) === JSON.stringify(first) ? { description: 'different' } : {}) },
     headers: { [header]: key },
   });
-  ctx.expect(resource.create, check, reused, { statuses: [409] }, `the same ${header} with another body`);
+  const conflict = [
+    ...statedOfParam(resource.create, header.toLowerCase(), /409/),
+    ...statedOfResponse(resource.create, '409', /already used/),
+  ];
+  ctx.expect(resource.create, check, reused, { statuses: [409], rules: conflict }, `the same ${header} with another body`);
 }
 
 const PAGE_LIMIT = 2;
@@ -164,6 +208,7 @@ export async function pagination(ctx: KitContext, resource: Crud, check: string,
   const mine: string[] = [];
   // At least two pages of the kit's own; more when the generated cases allow (a time budget samples them down).
   for (let i = 0; i < Math.min(PAGE_ITEMS, PAGE_LIMIT + cases); i++) mine.push((await ctx.create(resource, check)).id);
+  const rules = walkRules(ctx, resource.list);
   const seen: { id: string; created_at: string }[] = [];
   let cursor: string | null = null;
   let pages = 0;
@@ -173,26 +218,51 @@ export async function pagination(ctx: KitContext, resource: Crud, check: string,
     const page = exchange.json as { data: { id: string; created_at: string }[]; next_cursor: string | null };
     if (page.data.length > PAGE_LIMIT)
       fail(resource.list, check, `page ${pages + 1} has ${page.data.length} items, over limit ${PAGE_LIMIT}`);
-    if (page.next_cursor !== null && page.data.length === 0) fail(resource.list, check, `page ${pages + 1} is empty but has a next_cursor`);
+    if (page.next_cursor !== null && page.data.length === 0)
+      fail(resource.list, check, `page ${pages + 1} is empty but has a next_cursor`, [], rules.lastPage);
     seen.push(...page.data);
+    // Checked page by page: a cursor that is ignored repeats the first page without end.
+    const ids = seen.map((item) => item.id);
+    const duplicates = ids.filter((id, index) => ids.indexOf(id) !== index);
+    if (duplicates.length > 0) fail(resource.list, check, `the walk returned duplicates`, duplicates.slice(0, 5), rules.walk);
     cursor = page.next_cursor;
-    if (++pages > MAX_PAGES) fail(resource.list, check, `more than ${MAX_PAGES} pages: the cursor never ends`);
+    if (++pages > MAX_PAGES) fail(resource.list, check, `more than ${MAX_PAGES} pages: the cursor never ends`, [], rules.lastPage);
   } while (cursor !== null);
 
   const ids = seen.map((item) => item.id);
-  const duplicates = ids.filter((id, index) => ids.indexOf(id) !== index);
-  if (duplicates.length > 0) fail(resource.list, check, `the walk returned duplicates`, duplicates.slice(0, 5));
   const missing = mine.filter((id) => !ids.includes(id));
-  if (missing.length > 0) fail(resource.list, check, `the walk skipped items that exist (gaps)`, missing);
+  if (missing.length > 0) fail(resource.list, check, `the walk skipped items that exist (gaps)`, missing, rules.walk);
   for (let i = 1; i < seen.length; i++) {
     const [a, b] = [seen[i - 1]!, seen[i]!];
     if (a.created_at < b.created_at || (a.created_at === b.created_at && a.id < b.id)) {
-      fail(resource.list, check, `items ${i - 1} and ${i} are not newest first by (created_at, id)`, [
-        JSON.stringify(a),
-        JSON.stringify(b),
-      ]);
+      fail(
+        resource.list,
+        check,
+        `items ${i - 1} and ${i} are not newest first by (created_at, id)`,
+        [JSON.stringify(a), JSON.stringify(b)],
+        rules.order,
+      );
     }
   }
+}
+
+/** Where the document states the order of a list, the walk by cursors, and the last page's `next_cursor`. */
+function walkRules(ctx: KitContext, list: OperationModel) {
+  const page = list.responses.get('200')?.content.get('application/json') ?? '';
+  const next = (schemaAt(ctx.model.doc, page).properties as Record<string, { $ref?: string }> | undefined)?.next_cursor?.$ref;
+  return {
+    order: [
+      ...statedAt('/info/description', /newest first by/),
+      ...statedFor(list, /newest first/),
+      ...statedOfSchema(ctx.model.doc, page, /newest first/),
+    ],
+    walk: [
+      ...statedFor(list, /no duplicates/),
+      ...statedAt('/info/description', /next_cursor` back/),
+      ...statedOfParam(list, 'cursor', /next_cursor/),
+    ],
+    lastPage: next ? statedAt(`${next}/description`, /null/) : [],
+  };
 }
 
 function idsOf(json: unknown): string[] {
