@@ -93,3 +93,12 @@ export function all(...faults: Fault[]): Fault {
     ...(faults.some((f) => f.delivery) ? { delivery: faults.find((f) => f.delivery)!.delivery! } : {}),
   };
 }
+
+const PROBLEM_TYPES = 'https://secmon.dev/problems/';
+
+/** Answers problems of type `from` with type `to` (names under the document's problem base). */
+export function problemType(from: string, to: string): Fault {
+  return field({}, (json) => {
+    if (json.type === PROBLEM_TYPES + from) json.type = PROBLEM_TYPES + to;
+  });
+}
