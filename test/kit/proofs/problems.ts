@@ -1,5 +1,5 @@
 // Proofs of the problems rules: each fault breaks exactly one rule the document states in words.
-import { field, header, problemType } from '../fault-dsl.ts';
+import { field, header, problemType, status } from '../fault-dsl.ts';
 import type { RuleProof } from '../prove.ts';
 
 const LIST = 'listPolicies (GET /v1/policies)';
@@ -10,6 +10,23 @@ const catalogue = (rule: RuleProof['rule'], name: string, from: string, to: stri
   check: 'problem-catalogue',
   rule,
 });
+
+const audit = (name: string, fault: RuleProof['fault'], rule: RuleProof['rule']): RuleProof => ({
+  name,
+  fault,
+  subject: LIST,
+  check: 'response-audit',
+  rule,
+});
+const cors = (name: string, fault: RuleProof['fault'], rule: RuleProof['rule']): RuleProof => ({
+  name,
+  fault,
+  subject: LIST,
+  check: 'cors',
+  rule,
+  options: { corsOrigin: 'http://localhost:5173' },
+});
+const PREFLIGHT = { method: 'OPTIONS' };
 
 export const PROOFS: readonly RuleProof[] = [
   catalogue('errors.5', 'a schema break answered as malformed JSON', 'validation-error', 'malformed-json'),
@@ -48,4 +65,50 @@ export const PROOFS: readonly RuleProof[] = [
     check: 'problem-catalogue',
     rule: 'schema.ProblemError.2',
   },
+  audit(
+    'problems without detail',
+    field({}, (json) => void (typeof json.type === 'string' && delete json.detail)),
+    'errors.1',
+  ),
+  audit(
+    'problems sent as application/json',
+    header({}, 'content-type', (value) => value?.replace('application/problem+json', 'application/json')),
+    'schema.Problem.1',
+  ),
+  audit(
+    'every problem saying status 400',
+    field({}, (json) => void (typeof json.type === 'string' && (json.status = 400))),
+    'schema.Problem.6',
+  ),
+  audit(
+    'validation problems naming only the first invalid part',
+    field({ status: 400 }, (json) => void (Array.isArray(json.errors) && json.errors.splice(1))),
+    'schema.Problem.9',
+  ),
+  audit(
+    'validation problems naming only the first invalid part',
+    field({ status: 400 }, (json) => void (Array.isArray(json.errors) && json.errors.splice(1))),
+    'response.BadRequest.2',
+  ),
+  audit(
+    'RateLimit t in milliseconds',
+    header({}, 'ratelimit', (value) => value?.replace(/t=(\d+)/, (_m, t: string) => `t=${Number(t) * 1000}`)),
+    'header.RateLimit.1',
+  ),
+  audit(
+    'RateLimit-Policy stating the window in minutes',
+    header({}, 'ratelimit-policy', (value) => value?.replace(/w=60/, 'w=1')),
+    'header.RateLimitPolicy.1',
+  ),
+  cors('a preflight answered 401', status(PREFLIGHT, 401), 'browser-clients-cors.2'),
+  cors(
+    'a preflight not allowing If-Match',
+    header(PREFLIGHT, 'access-control-allow-headers', (value) => value?.replace(/,?\s*if-match/i, '')),
+    'browser-clients-cors.3',
+  ),
+  cors(
+    'a preflight allowing credentials',
+    header(PREFLIGHT, 'access-control-allow-credentials', () => 'true'),
+    'browser-clients-cors.4',
+  ),
 ];
