@@ -9,6 +9,7 @@ import { createGenerator, type Mutation, samples } from './generate.ts';
 import { createHttpClient, type Exchange, type HttpClient, type RequestSpec } from './http.ts';
 import type { KitOptions } from './options.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
+import type { RuleId } from './rules/catalogue.ts';
 import { buildModel, type ContractModel, type OperationModel, type ResourceModel } from './spec.ts';
 import { ContractViolation, conformance, type Discrepancy, sentBodyValidator } from './verify.ts';
 
@@ -67,7 +68,8 @@ export interface KitContext {
   cleanup(): Promise<string[]>;
 }
 
-export type Expected = { statuses: number[] } | { range: '2xx' | '4xx' };
+/** The statuses the check expects, and the rules of the catalogue another status breaks. */
+export type Expected = ({ statuses: number[] } | { range: '2xx' | '4xx' }) & { rules?: readonly RuleId[] };
 
 export const DEFAULT_CASES = 24;
 
@@ -201,11 +203,12 @@ export function createKitContext(options: KitOptions): KitContext {
         : Math.floor(exchange.status / 100) === Number(expected.range[0]);
     if (!ok) {
       const wanted = 'statuses' in expected ? expected.statuses.join(' or ') : expected.range;
-      violations.unshift({
+      const unexpected: Discrepancy = {
         aspect: 'expectation',
         message: `expected ${wanted}${note ? ` (${note})` : ''}, got ${exchange.status}`,
         details: [],
-      });
+      };
+      violations.unshift(...(expected.rules?.length ? expected.rules.map((rule) => ({ ...unexpected, rule })) : [unexpected]));
     }
     const problem = exchange.json as { status?: unknown } | undefined;
     if (exchange.status >= 400 && exchange.mediaType === 'application/problem+json' && problem?.status !== exchange.status) {

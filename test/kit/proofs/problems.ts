@@ -1,6 +1,9 @@
 // Proofs of the problems rules: each fault breaks exactly one rule the document states in words.
-import { field, header, problemType, status } from '../fault-dsl.ts';
+
+import { failedAuthLimited, field, header, problemType, quotaOf, rateLimited, requestHeader, status } from '../fault-dsl.ts';
+import type { Fault } from '../fault-proxy.ts';
 import type { RuleProof } from '../prove.ts';
+import { READER_KEY, WRITER_KEY } from '../reference-target.ts';
 
 const LIST = 'listPolicies (GET /v1/policies)';
 const catalogue = (rule: RuleProof['rule'], name: string, from: string, to: string): RuleProof => ({
@@ -27,6 +30,49 @@ const cors = (name: string, fault: RuleProof['fault'], rule: RuleProof['rule']):
   options: { corsOrigin: 'http://localhost:5173' },
 });
 const PREFLIGHT = { method: 'OPTIONS' };
+const CREATE = 'createPolicy (POST /v1/policies)';
+const proof =
+  (check: RuleProof['check'], subject: string) =>
+  (name: string, fault: RuleProof['fault'], rule: RuleProof['rule']): RuleProof => ({
+    name,
+    fault,
+    subject,
+    check,
+    rule,
+  });
+const success = proof('success-response', CREATE);
+const invalidBody = proof('invalid-body', CREATE);
+const noKey = proof('no-credentials-401', LIST);
+const readOnly = proof('read-only-key-403', CREATE);
+const quota = proof('rate-limit-429', LIST);
+
+const ADDRESS_POLICY = '"failed-auth-30-in-1min"; q=30; w=60';
+const addressLimited = (ratelimit = '"failed-auth-30-in-1min"; r=0; t=30', policy = ADDRESS_POLICY) =>
+  rateLimited({ 'retry-after': '30', 'ratelimit-policy': policy, ratelimit });
+/** The address's 429 under the policy of the key that reads the list. */
+const keyPolicyOnAddress = failedAuthLimited(async (_request, upstream) => {
+  const served = await upstream('GET', '/v1/policies?limit=1', { authorization: `Bearer ${WRITER_KEY}` });
+  const policy = served.headers['ratelimit-policy']!;
+  return addressLimited(`${policy.split(';')[0]}; r=0; t=30`, policy);
+});
+/** Once the address is over its failed-authentication limit, its valid keys are refused too. */
+function addressLockedOut(): Fault {
+  let locked = false;
+  return {
+    response: (_request, response) => {
+      if (response.status === 401) locked = true;
+      else if (locked) return rateLimited({ 'retry-after': '86400' });
+      return locked ? addressLimited() : undefined;
+    },
+  };
+}
+const quotaUsedUp = (headers: Record<string, string>, type?: string) => quotaOf(3, () => rateLimited(headers, type));
+const readerWrites = requestHeader('authorization', (value) => (value === `Bearer ${READER_KEY}` ? `Bearer ${WRITER_KEY}` : value));
+/** Bodies over 512 KiB refused as too large. */
+const halfMebibyteLimit: Fault = {
+  response: (request, response) =>
+    request.body.length > 512 * 1024 && response.status === 400 ? { ...rateLimited({}, 'payload-too-large'), status: 413 } : undefined,
+};
 
 export const PROOFS: readonly RuleProof[] = [
   catalogue('errors.5', 'a schema break answered as malformed JSON', 'validation-error', 'malformed-json'),
@@ -111,4 +157,60 @@ export const PROOFS: readonly RuleProof[] = [
     header(PREFLIGHT, 'access-control-allow-credentials', () => 'true'),
     'browser-clients-cors.4',
   ),
+  success(
+    'a bearer token refused (another scheme expected)',
+    requestHeader('authorization', (v) => v.replace(/^Bearer /, 'Token ')),
+    'authentication.1',
+  ),
+  success(
+    'a bearer token refused (another scheme expected)',
+    requestHeader('authorization', (v) => v.replace(/^Bearer /, 'Token ')),
+    'security.bearerAuth.1',
+  ),
+  success('the API served without /v1 in the path', { path: (_method, path) => path.replace(/^\/v1\//, '/') }, 'versioning.1'),
+  success(
+    'a field the document does not list',
+    field({ method: 'POST', path: /^\/v1\/policies$/ }, (json) => void (json.kit_extra = true)),
+    'versioning.14',
+  ),
+  success(
+    'identifiers in upper case',
+    field({ method: 'POST', path: /^\/v1\/policies$/ }, (json) => void (json.id = String(json.id).toUpperCase())),
+    'limits.2',
+  ),
+  invalidBody('a body under 1 MiB refused as too large', halfMebibyteLimit, 'limits.1'),
+  invalidBody('a body over 1 MiB answered 400', status({ status: 413 }, 400), 'response.PayloadTooLarge.1'),
+  invalidBody('a text/plain body answered 400', status({ status: 415 }, 400), 'response.UnsupportedMediaType.1'),
+  {
+    name: 'a deleted policy read as 410 Gone',
+    fault: status({ method: 'GET', status: 404, path: /^\/v1\/policies\/pol_/ }, 410),
+    subject: 'deletePolicy (DELETE /v1/policies/{id})',
+    check: 'use-after-delete',
+    rule: 'response.NotFound.1',
+  },
+  noKey(
+    'a 401 naming the Basic scheme',
+    header({ status: 401 }, 'www-authenticate', () => 'Basic realm="secmon"'),
+    'header.WWWAuthenticate.1',
+  ),
+  noKey(
+    'requests without a key served as the default key',
+    { headers: (headers) => (headers.authorization ? headers : { ...headers, authorization: `Bearer ${WRITER_KEY}` }) },
+    'response.Unauthorized.1',
+  ),
+  noKey(
+    'the address 429 saying failures remain',
+    failedAuthLimited(() => addressLimited('"failed-auth-30-in-1min"; r=5; t=30')),
+    'header.RateLimit.2',
+  ),
+  noKey('the address 429 under the key policy', keyPolicyOnAddress, 'rate-limits.6'),
+  noKey('the address 429 under the key policy', keyPolicyOnAddress, 'header.RateLimitPolicy.2'),
+  noKey('valid keys locked out with the address', addressLockedOut, 'rate-limits.7'),
+  readOnly('a read-only key allowed to write', readerWrites, 'authentication.2'),
+  readOnly('a read-only key allowed to write', readerWrites, 'security.bearerAuth.2'),
+  readOnly('a read-only key allowed to write', readerWrites, 'response.Forbidden.1'),
+  quota('a stated quota never enforced', () => quotaOf(3), 'rate-limits.4'),
+  quota('a stated quota never enforced', () => quotaOf(3), 'response.TooManyRequests.1'),
+  quota('Retry-After as an HTTP date', () => quotaUsedUp({ 'retry-after': 'Thu, 26 Nov 2026 01:00:00 GMT' }), 'header.RetryAfter.1'),
+  quota('a 429 of another type', () => quotaUsedUp({ 'retry-after': '30' }, 'quota-exceeded'), 'errors.19'),
 ];
