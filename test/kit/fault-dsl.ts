@@ -105,11 +105,14 @@ export function problemType(from: string, to: string): Fault {
 
 type Answer = (request: Request, upstream: Parameters<NonNullable<Fault['response']>>[2]) => ProxiedResponse | Promise<ProxiedResponse>;
 
-/** A `429 rate-limited` problem with `headers`, as a service over some quota answers. */
-export function rateLimited(headers: Record<string, string>, type = 'rate-limited'): ProxiedResponse {
-  const problem = { type: PROBLEM_TYPES + type, title: 'Too Many Requests', status: 429, detail: 'Slow down.', instance: '/v1/policies' };
-  return { status: 429, headers: { 'content-type': 'application/problem+json', ...headers }, body: Buffer.from(JSON.stringify(problem)) };
+/** A problem answer of `status` and `type`, with `headers`, as the implementation would send it. */
+export function problemAnswer(status: number, type: string, headers: Record<string, string> = {}): ProxiedResponse {
+  const problem = { type: PROBLEM_TYPES + type, title: type, status, detail: `A ${type} problem.`, instance: '/v1/policies' };
+  return { status, headers: { 'content-type': 'application/problem+json', ...headers }, body: Buffer.from(JSON.stringify(problem)) };
 }
+
+/** A `429` problem (`rate-limited` unless `type` says otherwise), as a service over some quota answers. */
+export const rateLimited = (headers: Record<string, string>, type = 'rate-limited') => problemAnswer(429, type, headers);
 
 /**
  * A key quota of `quota` requests a window, stated in RateLimit-Policy and counted per key by the

@@ -1,50 +1,33 @@
-// Proofs of the problems rules: each fault breaks exactly one rule the document states in words.
-
-import { failedAuthLimited, field, header, problemType, quotaOf, rateLimited, requestHeader, status } from '../fault-dsl.ts';
+// Proofs of the problems rules (errors, authentication, rate limits, CORS, limits): each fault
+// breaks exactly one rule the document states in words, on the reference server behind the proxy.
+import { failedAuthLimited, field, header, problemAnswer, problemType, quotaOf, rateLimited, requestHeader, status } from '../fault-dsl.ts';
 import type { Fault } from '../fault-proxy.ts';
 import type { RuleProof } from '../prove.ts';
 import { READER_KEY, WRITER_KEY } from '../reference-target.ts';
 
 const LIST = 'listPolicies (GET /v1/policies)';
-const catalogue = (rule: RuleProof['rule'], name: string, from: string, to: string): RuleProof => ({
-  name,
-  fault: problemType(from, to),
-  subject: LIST,
-  check: 'problem-catalogue',
-  rule,
-});
-
-const audit = (name: string, fault: RuleProof['fault'], rule: RuleProof['rule']): RuleProof => ({
-  name,
-  fault,
-  subject: LIST,
-  check: 'response-audit',
-  rule,
-});
-const cors = (name: string, fault: RuleProof['fault'], rule: RuleProof['rule']): RuleProof => ({
-  name,
-  fault,
-  subject: LIST,
-  check: 'cors',
-  rule,
-  options: { corsOrigin: 'http://localhost:5173' },
-});
-const PREFLIGHT = { method: 'OPTIONS' };
 const CREATE = 'createPolicy (POST /v1/policies)';
 const proof =
-  (check: RuleProof['check'], subject: string) =>
+  (check: RuleProof['check'], subject: string, options?: RuleProof['options']) =>
   (name: string, fault: RuleProof['fault'], rule: RuleProof['rule']): RuleProof => ({
     name,
     fault,
     subject,
     check,
     rule,
+    ...(options ? { options } : {}),
   });
+const catalogue = proof('problem-catalogue', LIST);
+/** Problems of type `from` answered with the type `to` (their status kept). */
+const swapped = (rule: RuleProof['rule'], name: string, from: string, to: string) => catalogue(name, problemType(from, to), rule);
+const audit = proof('response-audit', LIST);
+const cors = proof('cors', LIST, { corsOrigin: 'http://localhost:5173' });
 const success = proof('success-response', CREATE);
 const invalidBody = proof('invalid-body', CREATE);
 const noKey = proof('no-credentials-401', LIST);
 const readOnly = proof('read-only-key-403', CREATE);
 const quota = proof('rate-limit-429', LIST);
+const PREFLIGHT = { method: 'OPTIONS' };
 
 const ADDRESS_POLICY = '"failed-auth-30-in-1min"; q=30; w=60';
 const addressLimited = (ratelimit = '"failed-auth-30-in-1min"; r=0; t=30', policy = ADDRESS_POLICY) =>
@@ -60,9 +43,12 @@ function addressLockedOut(): Fault {
   let locked = false;
   return {
     response: (_request, response) => {
-      if (response.status === 401) locked = true;
-      else if (locked) return rateLimited({ 'retry-after': '86400' });
-      return locked ? addressLimited() : undefined;
+      if (response.status === 401) {
+        locked = true;
+        return addressLimited();
+      }
+      // Longer than the kit waits on a 429, so it judges this answer instead of retrying.
+      return locked ? rateLimited({ 'retry-after': '86400' }) : undefined;
     },
   };
 }
@@ -71,46 +57,40 @@ const readerWrites = requestHeader('authorization', (value) => (value === `Beare
 /** Bodies over 512 KiB refused as too large. */
 const halfMebibyteLimit: Fault = {
   response: (request, response) =>
-    request.body.length > 512 * 1024 && response.status === 400 ? { ...rateLimited({}, 'payload-too-large'), status: 413 } : undefined,
+    request.body.length > 512 * 1024 && response.status === 400 ? problemAnswer(413, 'payload-too-large') : undefined,
 };
 
 export const PROOFS: readonly RuleProof[] = [
-  catalogue('errors.5', 'a schema break answered as malformed JSON', 'validation-error', 'malformed-json'),
-  catalogue('errors.6', 'a body that is not JSON answered as a validation error', 'malformed-json', 'validation-error'),
-  catalogue('errors.7', 'a refused webhook URL answered as a validation error', 'url-not-allowed', 'validation-error'),
-  catalogue('errors.8', 'a missing key answered as forbidden', 'unauthorized', 'forbidden'),
-  catalogue('errors.9', 'a missing scope answered as unauthorized', 'forbidden', 'unauthorized'),
-  catalogue('errors.10', 'an unknown id answered as method-not-allowed', 'not-found', 'method-not-allowed'),
-  catalogue('errors.11', 'a wrong method answered as not-found', 'method-not-allowed', 'not-found'),
-  catalogue('errors.13', 'an illegal transition answered as policy-in-use', 'invalid-transition', 'policy-in-use'),
-  catalogue('errors.14', 'a reused Idempotency-Key answered as invalid-transition', 'idempotency-key-reused', 'invalid-transition'),
-  catalogue('errors.16', 'a stale If-Match answered as a conflict', 'precondition-failed', 'invalid-transition'),
-  catalogue('errors.17', 'an oversized body answered as unsupported media type', 'payload-too-large', 'unsupported-media-type'),
-  catalogue('errors.18', 'a text/plain body answered as too large', 'unsupported-media-type', 'payload-too-large'),
-  {
-    name: 'the 401 without WWW-Authenticate',
-    fault: header({ status: 401 }, 'www-authenticate', () => undefined),
-    subject: LIST,
-    check: 'problem-catalogue',
-    rule: 'authentication.3',
-  },
-  {
-    name: 'instance naming another path',
-    fault: field({ status: 400 }, (json) => void (json.instance = '/v1/elsewhere')),
-    subject: LIST,
-    check: 'problem-catalogue',
-    rule: 'schema.Problem.8',
-  },
-  {
-    name: 'pointers written with dots',
-    fault: field({ status: 400 }, (json) => {
+  swapped('errors.5', 'a schema break answered as malformed JSON', 'validation-error', 'malformed-json'),
+  swapped('errors.6', 'a body that is not JSON answered as a validation error', 'malformed-json', 'validation-error'),
+  swapped('errors.7', 'a refused webhook URL answered as a validation error', 'url-not-allowed', 'validation-error'),
+  swapped('errors.8', 'a missing key answered as forbidden', 'unauthorized', 'forbidden'),
+  swapped('errors.9', 'a missing scope answered as unauthorized', 'forbidden', 'unauthorized'),
+  swapped('errors.10', 'an unknown id answered as method-not-allowed', 'not-found', 'method-not-allowed'),
+  swapped('errors.11', 'a wrong method answered as not-found', 'method-not-allowed', 'not-found'),
+  swapped('errors.13', 'an illegal transition answered as policy-in-use', 'invalid-transition', 'policy-in-use'),
+  swapped('errors.14', 'a reused Idempotency-Key answered as invalid-transition', 'idempotency-key-reused', 'invalid-transition'),
+  swapped('errors.16', 'a stale If-Match answered as a conflict', 'precondition-failed', 'invalid-transition'),
+  swapped('errors.17', 'an oversized body answered as unsupported media type', 'payload-too-large', 'unsupported-media-type'),
+  swapped('errors.18', 'a text/plain body answered as too large', 'unsupported-media-type', 'payload-too-large'),
+  catalogue(
+    'the 401 without WWW-Authenticate',
+    header({ status: 401 }, 'www-authenticate', () => undefined),
+    'authentication.3',
+  ),
+  catalogue(
+    'instance naming another path',
+    field({ status: 400 }, (json) => void (json.instance = '/v1/elsewhere')),
+    'schema.Problem.8',
+  ),
+  catalogue(
+    'pointers written with dots',
+    field({ status: 400 }, (json) => {
       for (const error of (json.errors as { pointer: string }[] | undefined) ?? [])
         error.pointer = error.pointer.slice(1).replace(/\//g, '.');
     }),
-    subject: LIST,
-    check: 'problem-catalogue',
-    rule: 'schema.ProblemError.2',
-  },
+    'schema.ProblemError.2',
+  ),
   audit(
     'problems without detail',
     field({}, (json) => void (typeof json.type === 'string' && delete json.detail)),
@@ -181,13 +161,11 @@ export const PROOFS: readonly RuleProof[] = [
   invalidBody('a body under 1 MiB refused as too large', halfMebibyteLimit, 'limits.1'),
   invalidBody('a body over 1 MiB answered 400', status({ status: 413 }, 400), 'response.PayloadTooLarge.1'),
   invalidBody('a text/plain body answered 400', status({ status: 415 }, 400), 'response.UnsupportedMediaType.1'),
-  {
-    name: 'a deleted policy read as 410 Gone',
-    fault: status({ method: 'GET', status: 404, path: /^\/v1\/policies\/pol_/ }, 410),
-    subject: 'deletePolicy (DELETE /v1/policies/{id})',
-    check: 'use-after-delete',
-    rule: 'response.NotFound.1',
-  },
+  proof('use-after-delete', 'deletePolicy (DELETE /v1/policies/{id})')(
+    'a deleted policy read as 410 Gone',
+    status({ method: 'GET', status: 404, path: /^\/v1\/policies\/pol_/ }, 410),
+    'response.NotFound.1',
+  ),
   noKey(
     'a 401 naming the Basic scheme',
     header({ status: 401 }, 'www-authenticate', () => 'Basic realm="secmon"'),
