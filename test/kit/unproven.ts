@@ -187,7 +187,6 @@ export const NOT_YET_PROVEN: readonly RuleId[] = [
   'header.IdempotentReplayed.1',
   'header.FindingLocation.1',
   'header.WebhookLocation.1',
-  'response.Unauthorized.3',
   'response.IdempotencyConflict.1',
   'response.NotModified.1',
   'response.PreconditionFailed.1',

@@ -183,6 +183,11 @@ export const PROOFS: readonly RuleProof[] = [
   ),
   noKey('the address 429 under the key policy', keyPolicyOnAddress, 'rate-limits.6'),
   noKey('the address 429 under the key policy', keyPolicyOnAddress, 'header.RateLimitPolicy.2'),
+  noKey(
+    'the address over its limit refused with 403',
+    failedAuthLimited(() => ({ ...addressLimited(), status: 403 })),
+    'response.Unauthorized.3',
+  ),
   noKey('valid keys locked out with the address', addressLockedOut, 'rate-limits.7'),
   readOnly('a read-only key allowed to write', readerWrites, 'authentication.2'),
   readOnly('a read-only key allowed to write', readerWrites, 'security.bearerAuth.2'),

@@ -92,6 +92,10 @@ export async function refusedCredentials(
   const scheme = exchange.headers.get('www-authenticate');
   if (check === 'no-credentials-401' && exchange.status === 401 && !/^bearer\b/i.test(scheme ?? ''))
     breach(op.label, check, 'header.WWWAuthenticate.1', `the 401 names the scheme ${String(scheme)}, not Bearer`, [], exchange);
+  // A client error that says when to come back refuses the address, which the document does with 429.
+  const throttled = exchange.status >= 400 && exchange.status < 500 && exchange.headers.has('retry-after');
+  if (status === 401 && throttled && exchange.status !== 401 && exchange.status !== 429)
+    breach(op.label, check, 'response.Unauthorized.3', `failed authentication throttled with ${exchange.status}, not 429`, [], exchange);
   if (status !== 401 || exchange.status !== 429) return ctx.expect(op, check, exchange, { statuses: [status], rules }, note);
   // The problem type is the response audit's to judge (the catalogue's type for 429).
   const missing = ['retry-after', 'ratelimit-policy', 'ratelimit'].filter((name) => !exchange.headers.has(name));

@@ -95,4 +95,5 @@ export const PROVEN: readonly RuleId[] = [
   'response.TooManyRequests.1',
   'header.RetryAfter.1',
   'errors.19',
+  'response.Unauthorized.3',
 ];
