@@ -142,7 +142,6 @@ export const NOT_YET_PROVEN: readonly RuleId[] = [
   'schema.PolicyWrite.2',
   'schema.PolicyWrite.3',
   'schema.PolicyWrite.6',
-  'schema.Problem.4',
   'schema.Resolution.2',
   'schema.Resolution.4',
   'schema.ResolutionReason.2',

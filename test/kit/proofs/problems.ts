@@ -1,5 +1,6 @@
 // Proofs of the problems rules (errors, authentication, rate limits, CORS, limits): each fault
 // breaks exactly one rule the document states in words, on the reference server behind the proxy.
+import { randomUUID } from 'node:crypto';
 import { failedAuthLimited, field, header, problemAnswer, problemType, quotaOf, rateLimited, requestHeader, status } from '../fault-dsl.ts';
 import type { Fault } from '../fault-proxy.ts';
 import type { RuleProof } from '../prove.ts';
@@ -73,6 +74,11 @@ export const PROOFS: readonly RuleProof[] = [
   swapped('errors.16', 'a stale If-Match answered as a conflict', 'precondition-failed', 'invalid-transition'),
   swapped('errors.17', 'an oversized body answered as unsupported media type', 'payload-too-large', 'unsupported-media-type'),
   swapped('errors.18', 'a text/plain body answered as too large', 'unsupported-media-type', 'payload-too-large'),
+  catalogue(
+    'problem types that change with every request',
+    field({}, (json) => void (typeof json.type === 'string' && (json.type = `${json.type}#${randomUUID()}`))),
+    'schema.Problem.4',
+  ),
   catalogue(
     'the 401 without WWW-Authenticate',
     header({ status: 401 }, 'www-authenticate', () => undefined),

@@ -96,4 +96,5 @@ export const PROVEN: readonly RuleId[] = [
   'header.RetryAfter.1',
   'errors.19',
   'response.Unauthorized.3',
+  'schema.Problem.4',
 ];
