@@ -109,3 +109,48 @@ export function withoutQuery(match: Omit<Match, 'status'>, name: string): Fault 
         : path,
   };
 }
+
+const PROBLEM_TYPES = 'https://secmon.dev/problems/';
+
+/** Answers problems of type `from` with type `to` (names under the document's problem base). */
+export function problemType(from: string, to: string): Fault {
+  return field({}, (json) => {
+    if (json.type === PROBLEM_TYPES + from) json.type = PROBLEM_TYPES + to;
+  });
+}
+
+type Answer = (request: Request, upstream: Parameters<NonNullable<Fault['response']>>[2]) => ProxiedResponse | Promise<ProxiedResponse>;
+
+/** A problem answer of `status` and `type`, with `headers`, as the implementation would send it. */
+export function problemAnswer(status: number, type: string, headers: Record<string, string> = {}): ProxiedResponse {
+  const problem = { type: PROBLEM_TYPES + type, title: type, status, detail: `A ${type} problem.`, instance: '/v1/policies' };
+  return { status, headers: { 'content-type': 'application/problem+json', ...headers }, body: Buffer.from(JSON.stringify(problem)) };
+}
+
+/** A `429` problem (`rate-limited` unless `type` says otherwise), as a service over some quota answers. */
+export const rateLimited = (headers: Record<string, string>, type = 'rate-limited') => problemAnswer(429, type, headers);
+
+/**
+ * A key quota of `quota` requests a window, stated in RateLimit-Policy and counted per key by the
+ * proxy (the upstream's is far higher); past it, `over` answers instead (without: nothing enforces it).
+ */
+export function quotaOf(quota: number, over?: Answer): Fault {
+  const used = new Map<string, number>();
+  return {
+    response: async (request, response, upstream) => {
+      const key = request.headers.authorization;
+      if (!key || response.status === 401) return undefined;
+      const count = (used.get(key) ?? 0) + 1;
+      used.set(key, count);
+      if (count > quota && over) return over(request, upstream);
+      const name = `"${quota}-in-1min"`;
+      const headers = { ...response.headers, 'ratelimit-policy': `${name}; q=${quota}; w=60` };
+      return { ...response, headers: { ...headers, ratelimit: `${name}; r=${Math.max(0, quota - count)}; t=60` } };
+    },
+  };
+}
+
+/** The client address over its failed-authentication limit: what would be a 401 is `answer`ed instead. */
+export function failedAuthLimited(answer: Answer): Fault {
+  return { response: (request, response, upstream) => (response.status === 401 ? answer(request, upstream) : undefined) };
+}

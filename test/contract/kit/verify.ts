@@ -50,6 +50,16 @@ const VERSIONING_RULE: Record<string, string> = {
 };
 VERSIONING_RULE.unevaluatedProperties = VERSIONING_RULE.additionalProperties!;
 
+const BOUNDS = new Set(['maxLength', 'minLength', 'maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum', 'maxItems', 'minItems']);
+
+/** The catalogue rule a schema failure of a sent body breaks: an unlisted field or value, or a bound or identifier form. */
+function schemaRule(errors: ErrorObject[]): RuleId | undefined {
+  if (errors.some((error) => error.keyword in VERSIONING_RULE)) return 'versioning.14';
+  const bounds = (error: ErrorObject) =>
+    BOUNDS.has(error.keyword) || (error.keyword === 'pattern' && /(^|\/|_)id$/.test(error.instancePath));
+  return errors.some(bounds) ? 'limits.2' : undefined;
+}
+
 /** Violations of the document by one response; empty when it conforms. */
 export function conformance(validator: SchemaValidator, op: OperationModel, exchange: Exchange): Discrepancy[] {
   const response =
@@ -94,8 +104,10 @@ function bodyViolations(validator: SchemaValidator, response: ResponseModel, exc
   }
   const result = validator.validate(pointer, exchange.json);
   if (result.valid) return [];
+  const rule = schemaRule(result.errors);
   return [
     {
+      ...(rule ? { rule } : {}),
       aspect: 'response-schema',
       message: `the ${exchange.status} body breaks its schema (${pointer})`,
       details: ajvDetails(result.errors, exchange.json),

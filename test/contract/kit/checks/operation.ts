@@ -3,13 +3,13 @@
 // refused with a 4xx problem (never a 5xx), generated valid input accepted with a 2xx.
 import type { KitContext } from '../context.ts';
 import { applyMutation, createGenerator, samples } from '../generate.ts';
-import type { Credential } from '../http.ts';
+import type { Credential, Exchange } from '../http.ts';
 import type { RuleId } from '../rules/catalogue.ts';
 import { statedFor, statedOfParam } from '../rules/stated.ts';
 import { bodyLimitBytes, transitionsOf } from '../semantics.ts';
 import { type OperationModel, schemaAt, successStatuses } from '../spec.ts';
 import { ContractViolation, rulesViolated } from '../verify.ts';
-import { breach } from './rule-support.ts';
+import { breach, ruleViolation } from './rule-support.ts';
 import { isCrud } from './stateful.ts';
 import { diversify } from './transitions.ts';
 
@@ -30,7 +30,10 @@ export async function successResponse(ctx: KitContext, op: OperationModel, check
   const tagged = op.kind === 'read' ? statedFor(op, /with its `ETag`/) : [];
   if (tagged.length > 0 && exchange.status === 200 && !exchange.headers.has('etag'))
     throw new ContractViolation(op.label, check, rulesViolated(tagged, 'the answer has no ETag header'), exchange);
-  ctx.expect(op, check, exchange, { statuses: successStatuses(op) });
+  // A valid key refused breaks how keys are sent; a collection not found, the version in the path.
+  const rules: RuleId[] =
+    exchange.status === 401 ? ['authentication.1', 'security.bearerAuth.1'] : exchange.status === 404 && !id ? ['versioning.1'] : [];
+  ctx.expect(op, check, exchange, { statuses: successStatuses(op), rules });
   if (op.kind === 'create' && ctx.options.profile === 'stateful') {
     const location = exchange.headers.get('location');
     const read = ctx.resourceOf(op).read;
@@ -54,14 +57,25 @@ export async function successResponse(ctx: KitContext, op: OperationModel, check
 
 /** How a request is made without acceptable credentials, and what the contract answers. */
 export const REFUSALS = {
-  'no-credentials-401': { auth: 'none', status: 401, note: 'no Authorization header' },
+  'no-credentials-401': {
+    auth: 'none',
+    status: 401,
+    note: 'no Authorization header',
+    rules: ['authentication.3', 'response.Unauthorized.1'],
+  },
   'unknown-key-401': {
     auth: { token: 'contract-kit-unknown-key-0000', role: '<unknown-key>' },
     status: 401,
     note: 'a key the service does not know',
+    rules: ['authentication.3', 'response.Unauthorized.1'],
   },
-  'read-only-key-403': { auth: 'read', status: 403, note: 'a key with only the read scope' },
-} as const satisfies Record<string, { auth: Credential; status: number; note: string }>;
+  'read-only-key-403': {
+    auth: 'read',
+    status: 403,
+    note: 'a key with only the read scope',
+    rules: ['authentication.2', 'authentication.3', 'security.bearerAuth.2', 'response.Forbidden.1'],
+  },
+} as const satisfies Record<string, { auth: Credential; status: number; note: string; rules: readonly RuleId[] }>;
 
 /**
  * A well-formed request (valid body, existing id) whose only fault is its credentials. Failed
@@ -75,11 +89,18 @@ export async function refusedCredentials(
   op: OperationModel,
   check: keyof typeof REFUSALS,
 ): Promise<void | { note: string }> {
-  const { auth, status, note } = REFUSALS[check];
+  const { auth, status, note, rules } = REFUSALS[check];
   const id = await idFor(ctx, op, false);
   const [body] = await ctx.validBodies(op, 1);
   const exchange = await ctx.send(op, { id, auth, acceptRateLimit: status === 401, ...(body === undefined ? {} : { body }) });
-  if (status !== 401 || exchange.status !== 429) return ctx.expect(op, check, exchange, { statuses: [status] }, note);
+  const scheme = exchange.headers.get('www-authenticate');
+  if (check === 'no-credentials-401' && exchange.status === 401 && !/^bearer\b/i.test(scheme ?? ''))
+    breach(op.label, check, 'header.WWWAuthenticate.1', `the 401 names the scheme ${String(scheme)}, not Bearer`, [], exchange);
+  // A client error that says when to come back refuses the address, which the document does with 429.
+  const throttled = exchange.status >= 400 && exchange.status < 500 && exchange.headers.has('retry-after');
+  if (status === 401 && throttled && exchange.status !== 401 && exchange.status !== 429)
+    breach(op.label, check, 'response.Unauthorized.3', `failed authentication throttled with ${exchange.status}, not 429`, [], exchange);
+  if (status !== 401 || exchange.status !== 429) return ctx.expect(op, check, exchange, { statuses: [status], rules }, note);
   // The problem type is the response audit's to judge (the catalogue's type for 429).
   const missing = ['retry-after', 'ratelimit-policy', 'ratelimit'].filter((name) => !exchange.headers.has(name));
   if (missing.length > 0)
@@ -87,7 +108,19 @@ export async function refusedCredentials(
   ctx.expect(op, check, exchange, { statuses: [429] }, `${note}, while the address is over its failed-authentication limit`);
   const list = op.kind === 'list' ? op : ctx.resourceOf(op).list;
   if (!list) return { note: '429 rate-limited: the address is over its failed-authentication limit' };
+  if (Number(/;\s*r=(\d+)/.exec(exchange.headers.get('ratelimit') ?? '')?.[1]) !== 0)
+    breach(op.label, check, 'header.RateLimit.2', `the 429 says failures remain: RateLimit ${String(exchange.headers.get('ratelimit'))}`);
   const served = await ctx.send(list, { query: { limit: '1' } });
+  const policyName = (answer: Exchange) => /^\s*"([^"]*)"/.exec(answer.headers.get('ratelimit-policy') ?? '')?.[1];
+  if (served.status === 200 && policyName(served) === policyName(exchange)) {
+    const what = `the 429 for failed authentication names the key's policy ${String(exchange.headers.get('ratelimit-policy'))}`;
+    throw new ContractViolation(
+      op.label,
+      check,
+      [ruleViolation('rate-limits.6', what), ruleViolation('header.RateLimitPolicy.2', what)],
+      exchange,
+    );
+  }
   if (served.status !== 200)
     breach(
       op.label,
@@ -116,12 +149,17 @@ export async function invalidBodies(ctx: KitContext, op: OperationModel, check: 
   const limit = bodyLimitBytes(ctx.model.doc);
   if (op.responses.has('413') && limit) {
     const tooLarge = await ctx.send(op, { id, rawBody: JSON.stringify({ description: 'x'.repeat(limit + 1024) }) });
-    ctx.expect(op, check, tooLarge, { statuses: [413] }, `a body over the documented ${limit / 1024 / 1024} MiB`);
+    const rules: RuleId[] = ['response.PayloadTooLarge.1'];
+    ctx.expect(op, check, tooLarge, { statuses: [413], rules }, `a body over the documented ${limit / 1024 / 1024} MiB`);
+    // Whitespace is the one way to a large body that every schema bound allows: a body under the limit is read.
+    const underLimit = await ctx.send(op, { id, rawBody: `{${' '.repeat(limit - 1024)}"kit_unknown_field": 1}` });
+    if (underLimit.status === 413) breach(op.label, check, 'limits.1', `a body of ${limit - 1000} bytes answered 413`, [], underLimit);
   }
   if (op.responses.has('415')) {
     const [valid] = await ctx.validBodies(op, 1);
     const wrongType = await ctx.send(op, { id, rawBody: JSON.stringify(valid), contentType: 'text/plain' });
-    ctx.expect(op, check, wrongType, { statuses: [415] }, 'Content-Type text/plain');
+    const rules: RuleId[] = ['response.UnsupportedMediaType.1'];
+    ctx.expect(op, check, wrongType, { statuses: [415], rules }, 'Content-Type text/plain');
   }
 }
 

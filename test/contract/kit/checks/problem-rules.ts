@@ -87,6 +87,9 @@ export async function problemCatalogue(ctx: KitContext, check: string): Promise<
           `${what}: expected ${wanted.status} with type ${PROBLEM_BASE}${type}, got ${exchange.status} ${String(problem?.type ?? exchange.mediaType)}`,
         ),
       );
+      // A type that is none of the catalogue's URIs cannot be branched on, which is what a stable type is for.
+      if (problem?.type !== undefined && !table.some((r) => problem.type === PROBLEM_BASE + r.type))
+        violations.push(ruleViolation('schema.Problem.4', `${what}: the type ${String(problem.type)} is none of the catalogue's URIs`));
     } else if (exchange.mediaType !== 'application/problem+json') {
       violations.push(
         ruleViolation(

@@ -5,6 +5,8 @@
 import type { KitContext } from '../context.ts';
 import type { OperationModel } from '../spec.ts';
 import { ContractViolation } from '../verify.ts';
+import { PROBLEM_BASE } from './problem-rules.ts';
+import { breach } from './rule-support.ts';
 
 const QUOTA = /;\s*q=(\d+)/;
 /** Requests the probe has in flight at once. */
@@ -54,6 +56,14 @@ export async function rateLimitProbe(
     sent += wave.length;
     last = wave.find((exchange) => exchange.status === 429) ?? wave.at(-1)!;
   }
-  ctx.expect(op, check, last, { statuses: [429] }, `request ${quota + 1} within one window of a ${quota}-request quota`);
+  const what = `request ${quota + 1} within one window of a ${quota}-request quota`;
+  if (last.status === 429) {
+    const retryAfter = last.headers.get('retry-after');
+    if (retryAfter === null) breach(op.label, check, 'rate-limits.4', `the 429 to ${what} has no Retry-After`, [], last);
+    if (!/^\d+$/.test(retryAfter)) breach(op.label, check, 'header.RetryAfter.1', `Retry-After ${retryAfter} is not in seconds`, [], last);
+    const type = (last.json as { type?: unknown } | undefined)?.type;
+    if (type !== `${PROBLEM_BASE}rate-limited`) breach(op.label, check, 'errors.19', `the 429 has type ${String(type)}`, [], last);
+  }
+  ctx.expect(op, check, last, { statuses: [429], rules: ['rate-limits.4', 'response.TooManyRequests.1'] }, what);
   return 'passed';
 }

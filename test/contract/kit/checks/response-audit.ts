@@ -10,6 +10,7 @@ import { REFUSALS } from './operation.ts';
 import { PROBLEM_BASE, type ProblemRow, problemTable } from './problem-rules.ts';
 import { bodyWith, crudNamed, type Json, newSecret, ruleViolation } from './rule-support.ts';
 
+const PROBLEM_FIELDS = ['type', 'title', 'status', 'detail', 'instance'];
 const JSON_POINTER = /^(\/([^~/]|~[01])*)*$/;
 const REQUEST_PARTS = new Set(['body', 'query', 'path', 'headers']);
 
@@ -17,7 +18,7 @@ const REQUEST_PARTS = new Set(['body', 'query', 'path', 'headers']);
 export async function responseAudit(ctx: KitContext, check: string): Promise<'passed' | { note: string }> {
   const [policies, webhooks] = [crudNamed(ctx, 'policies'), crudNamed(ctx, 'webhooks')];
   await ctx.send(policies.list, { auth: REFUSALS['unknown-key-401'].auth, acceptRateLimit: true });
-  await ctx.send(policies.create, { body: { name: '', kit_unknown_field: 1 } });
+  const invalid = await ctx.send(policies.create, { body: { name: '', kit_unknown_field: 1 } });
   await ctx.send(policies.list, { query: { limit: '0' } });
   const { id } = await ctx.create(webhooks, check, await bodyWith(ctx, webhooks.create, { secret: newSecret() }));
   await ctx.send(webhooks.read, { id, ...(ctx.http.hasReadKey ? { auth: 'read' as const } : {}) });
@@ -44,6 +45,8 @@ export async function responseAudit(ctx: KitContext, check: string): Promise<'pa
     const violations = auditOne(exchange, table, secrets);
     if (violations.length > 0) throw new ContractViolation(policies.list.label, check, violations, exchange);
   }
+  const parts = everyPartNamed(invalid);
+  if (parts.length > 0) throw new ContractViolation(policies.create.label, check, parts, invalid);
   return { note: `${exchanges.length} answers audited` };
 }
 
@@ -62,6 +65,7 @@ function auditOne(exchange: Exchange, table: ProblemRow[], secrets: Set<string>)
       if (!exchange.headers.has(header))
         violations.push(ruleViolation('rate-limits.2', `an authenticated ${exchange.status} answer has no ${header} header`));
     }
+    violations.push(...quotaHeaderViolations(exchange.headers.get('ratelimit-policy'), exchange.headers.get('ratelimit')));
   }
   const etag = exchange.headers.get('etag');
   if (etag?.startsWith('W/')) {
@@ -82,9 +86,13 @@ function auditOne(exchange: Exchange, table: ProblemRow[], secrets: Set<string>)
     }
     const types = table.filter((row) => row.status === exchange.status);
     if (exchange.mediaType !== 'application/problem+json' || !problem) {
-      violations.push(
-        ruleViolation('errors.1', `a ${exchange.status} answer is ${exchange.mediaType || 'without a body'}, not a problem document`),
-      );
+      const what = `a ${exchange.status} answer is ${exchange.mediaType || 'without a body'}, not a problem document`;
+      violations.push(ruleViolation('errors.1', what), ruleViolation('schema.Problem.1', what));
+    } else if (PROBLEM_FIELDS.some((name) => !(name in problem))) {
+      const missing = PROBLEM_FIELDS.filter((name) => !(name in problem));
+      violations.push(ruleViolation('errors.1', `a ${exchange.status} problem without ${missing.join(', ')}`));
+    } else if (problem.status !== exchange.status) {
+      violations.push(ruleViolation('schema.Problem.6', `a ${exchange.status} problem says status ${JSON.stringify(problem.status)}`));
     } else if (types.length === 0) {
       violations.push(ruleViolation('errors.1', `status ${exchange.status} has no problem type in the document's catalogue`));
     } else if (!types.some((row) => problem.type === PROBLEM_BASE + row.type)) {
@@ -111,4 +119,35 @@ function auditOne(exchange: Exchange, table: ProblemRow[], secrets: Set<string>)
     }
   }
   return violations;
+}
+
+const parameter = (header: string, name: string) => {
+  const value = new RegExp(`(?:^|;)\\s*${name}=(\\d+)\\s*(?:;|$)`).exec(header)?.[1];
+  return value === undefined ? undefined : Number(value);
+};
+
+/** `RateLimit-Policy` states `q` requests per `w` seconds; `RateLimit` the `r` left of them, reset in `t` (IETF draft 8). */
+function quotaHeaderViolations(policy: string | null, limit: string | null): Discrepancy[] {
+  if (policy === null || limit === null) return [];
+  const [q, w, r, t] = [parameter(policy, 'q'), parameter(policy, 'w'), parameter(limit, 'r'), parameter(limit, 't')];
+  if (q === undefined || w === undefined)
+    return [ruleViolation('header.RateLimitPolicy.1', `RateLimit-Policy ${policy} does not state q and w in whole numbers`)];
+  if (r === undefined || t === undefined)
+    return [ruleViolation('header.RateLimit.1', `RateLimit ${limit} does not state r and t in whole numbers`)];
+  // Which of the two is wrong cannot be told from outside: the answer names both.
+  if (r > q || t > w) {
+    const what = `RateLimit ${limit} gives more than its policy ${policy} allows (r ≤ q, t ≤ w)`;
+    return [ruleViolation('header.RateLimit.1', what), ruleViolation('header.RateLimitPolicy.1', what)];
+  }
+  return [];
+}
+
+/** The kit's invalid create breaks an empty `name` and an unknown field: `errors` names each (the unknown field, or the body). */
+function everyPartNamed(invalid: Exchange): Discrepancy[] {
+  if (invalid.status !== 400) return [];
+  const pointers = ((invalid.json as { errors?: { pointer?: unknown }[] } | undefined)?.errors ?? []).map((e) => e.pointer);
+  const unnamed = [['/body/name'], ['/body/kit_unknown_field', '/body']].filter((part) => !part.some((p) => pointers.includes(p)));
+  if (unnamed.length === 0) return [];
+  const what = `errors ${JSON.stringify(pointers)} name no invalid part at ${unnamed.map((part) => part[0]).join(', ')}`;
+  return [ruleViolation('schema.Problem.9', what), ruleViolation('response.BadRequest.2', what)];
 }

@@ -126,7 +126,13 @@ export async function useAfterDelete(ctx: KitContext, resource: Crud, check: str
   const { id } = await ctx.create(resource, check);
   const [update] = await ctx.validBodies(resource.update, 1);
   ctx.expect(resource.delete, check, await ctx.send(resource.delete, { id }), { statuses: successStatuses(resource.delete) }, 'delete');
-  ctx.expect(resource.read, check, await ctx.send(resource.read, { id }), { statuses: [404] }, 'read after delete');
+  ctx.expect(
+    resource.read,
+    check,
+    await ctx.send(resource.read, { id }),
+    { statuses: [404], rules: ['response.NotFound.1'] },
+    'read after delete',
+  );
   ctx.expect(resource.update, check, await ctx.send(resource.update, { id, body: update }), { statuses: [404] }, 'update after delete');
   ctx.expect(resource.delete, check, await ctx.send(resource.delete, { id }), { statuses: [404] }, 'second delete');
   const listed = await ctx.send(resource.list, { query: { limit: '100' } });
