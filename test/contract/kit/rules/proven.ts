@@ -48,4 +48,13 @@ export const PROVEN: readonly RuleId[] = [
   'param.StandardSignatureHeader.1',
   'param.StandardIdHeader.1',
   'param.StandardTimestampHeader.1',
+  'schema.FindingUpdate.4',
+  'schema.ResolutionReason.2',
+  'schema.Resolution.4',
+  'schema.FindingUpdate.2',
+  'schema.Finding.3',
+  'schema.Resolution.2',
+  'schema.ComplianceStatus.1',
+  'deleteFinding.2',
+  'schema.WebhookSecret.2',
 ];
