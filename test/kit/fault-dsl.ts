@@ -93,3 +93,8 @@ export function all(...faults: Fault[]): Fault {
     ...(faults.some((f) => f.delivery) ? { delivery: faults.find((f) => f.delivery)!.delivery! } : {}),
   };
 }
+
+/** Drops a request header before it reaches the implementation, as one that never reads it would. */
+export function dropRequestHeader(name: string): Fault {
+  return { headers: ({ [name]: _dropped, ...rest }) => rest };
+}

@@ -1,5 +1,7 @@
 // Proofs of the resources rules: each fault breaks exactly one rule the document states in words.
-import { all, field } from '../fault-dsl.ts';
+
+import type { RuleId } from '../../contract/kit/rules/catalogue.ts';
+import { all, dropRequestHeader, field, header, requestHeader } from '../fault-dsl.ts';
 import type { Fault } from '../fault-proxy.ts';
 import type { RuleProof } from '../prove.ts';
 
@@ -62,6 +64,45 @@ function deleteLeavesNonCompliant(): Fault {
   });
   return all(remember, deleted, stale);
 }
+
+const withoutBody = ({ 'content-type': _type, ...rest }: Record<string, string>) => rest;
+
+/** A delete the service answers 204 without deleting anything. */
+const deleteDoesNothing: Fault = {
+  path: (method, path) => (method === 'DELETE' ? path.replace(/_[0-9a-z]{26}$/, '_00000000000000000000000000') : path),
+  response: (request, response) =>
+    request.method === 'DELETE' && response.status === 404 && !request.path.endsWith('_00000000000000000000000000')
+      ? { status: 204, headers: withoutBody(response.headers), body: Buffer.alloc(0) }
+      : undefined,
+};
+
+/** A delete that ignores If-Match: a 412 is redone without the precondition. */
+const deleteIgnoresIfMatch: Fault = {
+  response: (request, response, upstream) =>
+    request.method === 'DELETE' && response.status === 412
+      ? upstream('DELETE', request.path, { authorization: request.headers.authorization ?? '' })
+      : undefined,
+};
+
+/** Every If-Match compared with a tag no representation has. */
+const ifMatchNeverMatches = requestHeader('if-match', () => '"never"');
+/** An update answers the ETag the client sent, not the new representation's. */
+const oldTagAnswered = (item: RegExp) =>
+  header({ method: 'PUT', path: item, status: 200 }, 'etag', (value, request) => request.headers['if-match'] ?? value);
+
+const POLICY_CREATE = 'createPolicy (POST /v1/policies)';
+const FINDING_CREATE = 'createFinding (POST /v1/findings)';
+const WEBHOOK_CREATE = 'createWebhook (POST /v1/webhooks)';
+const CREATES = [POLICY_CREATE, FINDING_CREATE, WEBHOOK_CREATE] as const;
+const DELETES = [
+  'deletePolicy (DELETE /v1/policies/{id})',
+  'deleteFinding (DELETE /v1/findings/{id})',
+  'deleteWebhook (DELETE /v1/webhooks/{id})',
+];
+
+/** One proof per resource: the same fault, the subject and rule of each. */
+const perResource = (name: string, fault: Fault, check: RuleProof['check'], subjects: readonly string[], rules: RuleId[]): RuleProof[] =>
+  rules.map((rule, i) => ({ name, fault, subject: subjects[i]!, check, rule }));
 
 export const PROOFS: readonly RuleProof[] = [
   {
@@ -131,5 +172,57 @@ export const PROOFS: readonly RuleProof[] = [
     subject: 'getWebhook (GET /v1/webhooks/{id})',
     check: 'secrets',
     rule: 'schema.WebhookSecret.2',
+  },
+  ...perResource('an Idempotency-Key never read', dropRequestHeader('idempotency-key'), 'idempotency', CREATES, [
+    'createPolicy.4',
+    'createFinding.4',
+    'createWebhook.5',
+  ]),
+  ...perResource('a delete answered 204 that deletes nothing', deleteDoesNothing, 'use-after-delete', DELETES, [
+    'deletePolicy.1',
+    'deleteFinding.1',
+    'deleteWebhook.1',
+  ]),
+  ...perResource('a delete that ignores If-Match', deleteIgnoresIfMatch, 'lifecycle', CREATES, [
+    'deletePolicy.3',
+    'deleteFinding.3',
+    'deleteWebhook.3',
+  ]),
+  { name: 'an If-Match never matching', fault: ifMatchNeverMatches, subject: POLICY_CREATE, check: 'lifecycle', rule: 'updatePolicy.3' },
+  { name: 'an If-Match never matching', fault: ifMatchNeverMatches, subject: FINDING_CREATE, check: 'lifecycle', rule: 'updateFinding.11' },
+  {
+    name: 'If-Match never read',
+    fault: dropRequestHeader('if-match'),
+    subject: FINDING_CREATE,
+    check: 'lifecycle',
+    rule: 'updateFinding.12',
+  },
+  {
+    name: 'If-Match never read',
+    fault: dropRequestHeader('if-match'),
+    subject: WEBHOOK_CREATE,
+    check: 'lifecycle',
+    rule: 'updateWebhook.4',
+  },
+  {
+    name: 'an update answering the old ETag',
+    fault: oldTagAnswered(FINDING_ITEM),
+    subject: FINDING_CREATE,
+    check: 'lifecycle',
+    rule: 'updateFinding.5',
+  },
+  {
+    name: 'an update answering the old ETag',
+    fault: oldTagAnswered(WEBHOOK_ITEM),
+    subject: WEBHOOK_CREATE,
+    check: 'lifecycle',
+    rule: 'updateWebhook.3',
+  },
+  {
+    name: 'version up by two on an update',
+    fault: field({ method: 'PUT', path: POLICY_ITEM, status: 200 }, (json) => void (json.version = Number(json.version) + 1)),
+    subject: POLICY_CREATE,
+    check: 'lifecycle',
+    rule: 'schema.Policy.3',
   },
 ];

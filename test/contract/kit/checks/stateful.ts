@@ -3,8 +3,11 @@
 // page, and the 405 of a method a path does not have.
 import { randomUUID } from 'node:crypto';
 import type { KitContext } from '../context.ts';
+import type { Exchange } from '../http.ts';
+import type { RuleId } from '../rules/catalogue.ts';
 import { type OperationModel, type ResourceModel, successStatuses } from '../spec.ts';
 import { ContractViolation } from '../verify.ts';
+import { schemaRule, sentenceRule } from './sentence-rules.ts';
 
 export type Crud = Required<Pick<ResourceModel, 'create' | 'read' | 'list' | 'update' | 'delete'>> & ResourceModel;
 
@@ -12,8 +15,25 @@ export function isCrud(resource: ResourceModel): resource is Crud {
   return Boolean(resource.create && resource.read && resource.list && resource.update && resource.delete);
 }
 
-export function fail(op: OperationModel, check: string, message: string, details: string[] = []): never {
-  throw new ContractViolation(op.label, check, [{ aspect: 'expectation', message, details }]);
+export function fail(op: OperationModel, check: string, message: string, details: string[] = [], rule?: RuleId): never {
+  throw new ContractViolation(op.label, check, [{ aspect: 'expectation', message, details, ...(rule ? { rule } : {}) }]);
+}
+
+/** ctx.expect, with a status other than `statuses` named as a breach of `rule` (when the document states one). */
+function expectStatus(
+  ctx: KitContext,
+  op: OperationModel,
+  check: string,
+  exchange: Exchange,
+  statuses: number[],
+  note: string,
+  rule: RuleId | undefined,
+): void {
+  if (rule && !statuses.includes(exchange.status)) {
+    const message = `expected ${statuses.join(' or ')} (${note}), got ${exchange.status}`;
+    throw new ContractViolation(op.label, check, [{ aspect: 'expectation', message, details: [], rule }], exchange);
+  }
+  ctx.expect(op, check, exchange, { statuses }, note);
 }
 
 /** `available-after-create`: what a create answers is readable at once, by id and on the list. */
@@ -44,23 +64,33 @@ export async function lifecycle(ctx: KitContext, resource: Crud, check: string):
   const { id, exchange: created } = await ctx.create(resource, check);
   const versionOf = (json: unknown) => (json as { version?: unknown }).version;
   const firstVersion = versionOf(created.json);
+  const sentence = {
+    ifMatch: sentenceRule(resource.update, /If-Match/),
+    stale: sentenceRule(resource.update, /`412`/),
+    newTag: sentenceRule(resource.update, /new `ETag`/),
+    version: schemaRule('/properties/version/description', /increases by one/),
+    deleteIfMatch: sentenceRule(resource.delete, /If-Match/),
+  };
 
   const [update] = await ctx.validBodies(resource.update, 1);
   const oldTag = created.headers.get('etag') ?? '';
   const updated = await ctx.send(resource.update, { id, body: update, headers: { 'If-Match': oldTag } });
-  ctx.expect(resource.update, check, updated, { statuses: successStatuses(resource.update) }, 'update with the current ETag in If-Match');
+  const current = 'update with the current ETag in If-Match';
+  expectStatus(ctx, resource.update, check, updated, successStatuses(resource.update), current, sentence.ifMatch);
   const newTag = updated.headers.get('etag') ?? '';
-  if (newTag === oldTag) fail(resource.update, check, `the ETag did not change on update (${newTag})`);
+  if (newTag === oldTag) fail(resource.update, check, `the ETag did not change on update (${newTag})`, [], sentence.newTag);
   if (typeof firstVersion === 'number' && versionOf(updated.json) !== firstVersion + 1) {
     fail(
       resource.update,
       check,
       `version went from ${firstVersion} to ${String(versionOf(updated.json))} on one update; it must go up by exactly one`,
+      [],
+      sentence.version,
     );
   }
 
   const stale = await ctx.send(resource.update, { id, body: update, headers: { 'If-Match': oldTag } });
-  ctx.expect(resource.update, check, stale, { statuses: [412] }, 'update with a stale If-Match');
+  expectStatus(ctx, resource.update, check, stale, [412], 'update with a stale If-Match', sentence.stale);
   const afterStale = await ctx.send(resource.read, { id });
   ctx.expect(resource.read, check, afterStale, { statuses: [200] }, 'read after a refused update');
   if (afterStale.headers.get('etag') !== newTag || versionOf(afterStale.json) !== versionOf(updated.json)) {
@@ -80,23 +110,26 @@ export async function lifecycle(ctx: KitContext, resource: Crud, check: string):
 
   if (resource.delete.responses.has('412')) {
     const staleDelete = await ctx.send(resource.delete, { id, headers: { 'If-Match': oldTag } });
-    ctx.expect(resource.delete, check, staleDelete, { statuses: [412] }, 'delete with a stale If-Match');
+    expectStatus(ctx, resource.delete, check, staleDelete, [412], 'delete with a stale If-Match', sentence.deleteIfMatch);
   }
   const deleted = await ctx.send(resource.delete, { id, headers: { 'If-Match': newTag } });
-  ctx.expect(resource.delete, check, deleted, { statuses: successStatuses(resource.delete) }, 'delete with the current ETag');
+  const okDelete = successStatuses(resource.delete);
+  expectStatus(ctx, resource.delete, check, deleted, okDelete, 'delete with the current ETag', sentence.deleteIfMatch);
 }
 
 /** `use-after-delete`: once a delete succeeded, the resource is gone from reads, updates, deletes and the list. */
 export async function useAfterDelete(ctx: KitContext, resource: Crud, check: string): Promise<void> {
   const { id } = await ctx.create(resource, check);
   const [update] = await ctx.validBodies(resource.update, 1);
+  // "Deletes the …": what the delete's description says first.
+  const deletes = sentenceRule(resource.delete, /^Deletes/);
   ctx.expect(resource.delete, check, await ctx.send(resource.delete, { id }), { statuses: successStatuses(resource.delete) }, 'delete');
-  ctx.expect(resource.read, check, await ctx.send(resource.read, { id }), { statuses: [404] }, 'read after delete');
-  ctx.expect(resource.update, check, await ctx.send(resource.update, { id, body: update }), { statuses: [404] }, 'update after delete');
-  ctx.expect(resource.delete, check, await ctx.send(resource.delete, { id }), { statuses: [404] }, 'second delete');
+  expectStatus(ctx, resource.read, check, await ctx.send(resource.read, { id }), [404], 'read after delete', deletes);
+  expectStatus(ctx, resource.update, check, await ctx.send(resource.update, { id, body: update }), [404], 'update after delete', deletes);
+  expectStatus(ctx, resource.delete, check, await ctx.send(resource.delete, { id }), [404], 'second delete', deletes);
   const listed = await ctx.send(resource.list, { query: { limit: '100' } });
   ctx.expect(resource.list, check, listed, { statuses: [200] }, 'list after delete');
-  if (idsOf(listed.json).includes(id)) fail(resource.list, check, `the deleted ${id} is still on the list`);
+  if (idsOf(listed.json).includes(id)) fail(resource.list, check, `the deleted ${id} is still on the list`, [], deletes);
 }
 
 /**
@@ -133,10 +166,12 @@ export async function idempotency(ctx: KitContext, resource: Crud, header: strin
   const key = randomUUID();
   const [first, other] = await ctx.validBodies(resource.create, 2);
   const { id, exchange: original } = await ctx.create(resource, check, first, { [header]: key });
+  const retriesSafe = sentenceRule(resource.create, new RegExp(header, 'i'));
   const replay = await ctx.send(resource.create, { body: first, headers: { [header]: key } });
-  ctx.expect(resource.create, check, replay, { statuses: [original.status] }, `the same ${header} and body again`);
+  expectStatus(ctx, resource.create, check, replay, [original.status], `the same ${header} and body again`, retriesSafe);
   const replayedId = (replay.json as { id?: unknown }).id;
-  if (replayedId !== id) fail(resource.create, check, `the retry created ${String(replayedId)} instead of replaying ${id}`);
+  if (replayedId !== id)
+    fail(resource.create, check, `the retry created ${String(replayedId)} instead of replaying ${id}`, [], retriesSafe);
   const marker = resource.create.responses.get(String(original.status))?.headers.find((h) => h.name.toLowerCase() === REPLAYED_HEADER);
   if (marker) {
     if (original.headers.get(REPLAYED_HEADER) !== null) fail(resource.create, check, `the first response already carries ${marker.name}`);
