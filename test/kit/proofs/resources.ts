@@ -1,7 +1,7 @@
 // Proofs of the resources rules: each fault breaks exactly one rule the document states in words.
 
 import type { RuleId } from '../../contract/kit/rules/catalogue.ts';
-import { all, dropRequestHeader, field, header, requestHeader } from '../fault-dsl.ts';
+import { all, dropRequestHeader, field, header, requestHeader, status } from '../fault-dsl.ts';
 import type { Fault } from '../fault-proxy.ts';
 import type { RuleProof } from '../prove.ts';
 
@@ -89,6 +89,41 @@ const ifMatchNeverMatches = requestHeader('if-match', () => '"never"');
 /** An update answers the ETag the client sent, not the new representation's. */
 const oldTagAnswered = (item: RegExp) =>
   header({ method: 'PUT', path: item, status: 200 }, 'etag', (value, request) => request.headers['if-match'] ?? value);
+
+/** The status of each finding as the service last answered it, and a 409 for the moves `refuse` picks. */
+function findingMovesRefused(refuse: (from: string, to: string) => boolean): () => Fault {
+  return () => {
+    const statusOf = new Map<string, string>();
+    return {
+      response: (request, response) => {
+        const json = /json/.test(response.headers['content-type'] ?? '') ? (JSON.parse(response.body.toString('utf8')) as Json) : {};
+        const from = statusOf.get(request.path);
+        if (response.status < 300 && typeof json.status === 'string' && typeof json.id === 'string')
+          statusOf.set(`/v1/findings/${json.id}`, json.status);
+        const to = sent(request).status;
+        const move = request.method === 'PUT' && FINDING_ITEM.test(request.path) && response.status === 200;
+        if (!move || !from || typeof to !== 'string' || !refuse(from, to)) return undefined;
+        const problem = {
+          type: 'https://secmon.dev/problems/invalid-transition',
+          title: 'Invalid transition',
+          status: 409,
+          detail: `${from} → ${to} is not allowed`,
+          instance: request.path,
+        };
+        const headers = { ...response.headers, 'content-type': 'application/problem+json' };
+        return { status: 409, headers, body: Buffer.from(JSON.stringify(problem)) };
+      },
+    };
+  };
+}
+
+/** Every status change the service should refuse, accepted (the finding answered as it is). */
+const anyMoveAccepted: Fault = {
+  response: async (request, response, upstream) =>
+    request.method === 'PUT' && FINDING_ITEM.test(request.path) && response.status === 409
+      ? upstream('GET', request.path, { authorization: request.headers.authorization ?? '' })
+      : undefined,
+};
 
 const POLICY_CREATE = 'createPolicy (POST /v1/policies)';
 const FINDING_CREATE = 'createFinding (POST /v1/findings)';
@@ -225,4 +260,57 @@ export const PROOFS: readonly RuleProof[] = [
     check: 'lifecycle',
     rule: 'schema.Policy.3',
   },
+  ...(['updateFinding.2', 'updateFinding.14', 'schema.FindingStatus.7', 'schema.FindingUpdate.5'] as const).map(
+    (rule): RuleProof => ({
+      name: 'every status change accepted',
+      fault: anyMoveAccepted,
+      subject: FINDINGS_PUT,
+      check: 'transitions',
+      rule,
+    }),
+  ),
+  ...(
+    [
+      ['open', 'schema.FindingStatus.3'],
+      ['in_progress', 'schema.FindingStatus.4'],
+      ['resolved', 'schema.FindingStatus.5'],
+      ['suppressed', 'schema.FindingStatus.6'],
+    ] as const
+  ).map(
+    ([state, rule]): RuleProof => ({
+      name: `no move out of ${state}`,
+      fault: findingMovesRefused((from, to) => from === state && to !== state),
+      subject: FINDINGS_PUT,
+      check: 'transitions',
+      rule,
+    }),
+  ),
+  {
+    name: 'setting the status a finding has refused',
+    fault: findingMovesRefused((from, to) => from === to),
+    subject: FINDINGS_PUT,
+    check: 'transitions',
+    rule: 'schema.FindingStatus.8',
+  },
+  ...(
+    [
+      ['POST', 201, 'createPolicy (POST /v1/policies)', 'createPolicy.5'],
+      ['PUT', 200, 'updatePolicy (PUT /v1/policies/{id})', 'updatePolicy.4'],
+      ['DELETE', 204, 'deletePolicy (DELETE /v1/policies/{id})', 'deletePolicy.4'],
+      ['POST', 201, 'createFinding (POST /v1/findings)', 'createFinding.5'],
+      ['PUT', 200, FINDINGS_PUT, 'updateFinding.6'],
+      ['DELETE', 204, 'deleteFinding (DELETE /v1/findings/{id})', 'deleteFinding.4'],
+      ['POST', 201, 'createWebhook (POST /v1/webhooks)', 'createWebhook.6'],
+      ['PUT', 200, 'updateWebhook (PUT /v1/webhooks/{id})', 'updateWebhook.5'],
+      ['DELETE', 204, 'deleteWebhook (DELETE /v1/webhooks/{id})', 'deleteWebhook.4'],
+    ] as const
+  ).map(
+    ([method, to, subject, rule]): RuleProof => ({
+      name: `a ${method} with a read-only key answered ${to}`,
+      fault: status({ method, status: 403 }, to),
+      subject,
+      check: 'read-only-key-403',
+      rule,
+    }),
+  ),
 ];

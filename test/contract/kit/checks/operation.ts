@@ -9,6 +9,7 @@ import type { OperationModel } from '../spec.ts';
 import { successStatuses } from '../spec.ts';
 import { ContractViolation } from '../verify.ts';
 import { breach } from './rule-support.ts';
+import { expectStated, sentenceRule } from './sentence-rules.ts';
 import { isCrud } from './stateful.ts';
 import { diversify } from './transitions.ts';
 
@@ -74,7 +75,9 @@ export async function refusedCredentials(
   const id = await idFor(ctx, op, false);
   const [body] = await ctx.validBodies(op, 1);
   const exchange = await ctx.send(op, { id, auth, acceptRateLimit: status === 401, ...(body === undefined ? {} : { body }) });
-  if (status !== 401 || exchange.status !== 429) return ctx.expect(op, check, exchange, { statuses: [status] }, note);
+  // A write the read scope does not allow breaks the operation's own "Needs the `write` scope".
+  const scope = status === 403 ? sentenceRule(op, /`write` scope/) : undefined;
+  if (status !== 401 || exchange.status !== 429) return expectStated(ctx, op, check, exchange, [status], note, scope);
   // The problem type is the response audit's to judge (the catalogue's type for 429).
   const missing = ['retry-after', 'ratelimit-policy', 'ratelimit'].filter((name) => !exchange.headers.has(name));
   if (missing.length > 0)

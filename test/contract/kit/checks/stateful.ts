@@ -3,11 +3,10 @@
 // page, and the 405 of a method a path does not have.
 import { randomUUID } from 'node:crypto';
 import type { KitContext } from '../context.ts';
-import type { Exchange } from '../http.ts';
 import type { RuleId } from '../rules/catalogue.ts';
 import { type OperationModel, type ResourceModel, successStatuses } from '../spec.ts';
 import { ContractViolation } from '../verify.ts';
-import { schemaRule, sentenceRule } from './sentence-rules.ts';
+import { expectStated, schemaRule, sentenceRule } from './sentence-rules.ts';
 
 export type Crud = Required<Pick<ResourceModel, 'create' | 'read' | 'list' | 'update' | 'delete'>> & ResourceModel;
 
@@ -17,23 +16,6 @@ export function isCrud(resource: ResourceModel): resource is Crud {
 
 export function fail(op: OperationModel, check: string, message: string, details: string[] = [], rule?: RuleId): never {
   throw new ContractViolation(op.label, check, [{ aspect: 'expectation', message, details, ...(rule ? { rule } : {}) }]);
-}
-
-/** ctx.expect, with a status other than `statuses` named as a breach of `rule` (when the document states one). */
-function expectStatus(
-  ctx: KitContext,
-  op: OperationModel,
-  check: string,
-  exchange: Exchange,
-  statuses: number[],
-  note: string,
-  rule: RuleId | undefined,
-): void {
-  if (rule && !statuses.includes(exchange.status)) {
-    const message = `expected ${statuses.join(' or ')} (${note}), got ${exchange.status}`;
-    throw new ContractViolation(op.label, check, [{ aspect: 'expectation', message, details: [], rule }], exchange);
-  }
-  ctx.expect(op, check, exchange, { statuses }, note);
 }
 
 /** `available-after-create`: what a create answers is readable at once, by id and on the list. */
@@ -76,7 +58,7 @@ export async function lifecycle(ctx: KitContext, resource: Crud, check: string):
   const oldTag = created.headers.get('etag') ?? '';
   const updated = await ctx.send(resource.update, { id, body: update, headers: { 'If-Match': oldTag } });
   const current = 'update with the current ETag in If-Match';
-  expectStatus(ctx, resource.update, check, updated, successStatuses(resource.update), current, sentence.ifMatch);
+  expectStated(ctx, resource.update, check, updated, successStatuses(resource.update), current, sentence.ifMatch);
   const newTag = updated.headers.get('etag') ?? '';
   if (newTag === oldTag) fail(resource.update, check, `the ETag did not change on update (${newTag})`, [], sentence.newTag);
   if (typeof firstVersion === 'number' && versionOf(updated.json) !== firstVersion + 1) {
@@ -90,7 +72,7 @@ export async function lifecycle(ctx: KitContext, resource: Crud, check: string):
   }
 
   const stale = await ctx.send(resource.update, { id, body: update, headers: { 'If-Match': oldTag } });
-  expectStatus(ctx, resource.update, check, stale, [412], 'update with a stale If-Match', sentence.stale);
+  expectStated(ctx, resource.update, check, stale, [412], 'update with a stale If-Match', sentence.stale);
   const afterStale = await ctx.send(resource.read, { id });
   ctx.expect(resource.read, check, afterStale, { statuses: [200] }, 'read after a refused update');
   if (afterStale.headers.get('etag') !== newTag || versionOf(afterStale.json) !== versionOf(updated.json)) {
@@ -110,11 +92,11 @@ export async function lifecycle(ctx: KitContext, resource: Crud, check: string):
 
   if (resource.delete.responses.has('412')) {
     const staleDelete = await ctx.send(resource.delete, { id, headers: { 'If-Match': oldTag } });
-    expectStatus(ctx, resource.delete, check, staleDelete, [412], 'delete with a stale If-Match', sentence.deleteIfMatch);
+    expectStated(ctx, resource.delete, check, staleDelete, [412], 'delete with a stale If-Match', sentence.deleteIfMatch);
   }
   const deleted = await ctx.send(resource.delete, { id, headers: { 'If-Match': newTag } });
   const okDelete = successStatuses(resource.delete);
-  expectStatus(ctx, resource.delete, check, deleted, okDelete, 'delete with the current ETag', sentence.deleteIfMatch);
+  expectStated(ctx, resource.delete, check, deleted, okDelete, 'delete with the current ETag', sentence.deleteIfMatch);
 }
 
 /** `use-after-delete`: once a delete succeeded, the resource is gone from reads, updates, deletes and the list. */
@@ -124,9 +106,9 @@ export async function useAfterDelete(ctx: KitContext, resource: Crud, check: str
   // "Deletes the …": what the delete's description says first.
   const deletes = sentenceRule(resource.delete, /^Deletes/);
   ctx.expect(resource.delete, check, await ctx.send(resource.delete, { id }), { statuses: successStatuses(resource.delete) }, 'delete');
-  expectStatus(ctx, resource.read, check, await ctx.send(resource.read, { id }), [404], 'read after delete', deletes);
-  expectStatus(ctx, resource.update, check, await ctx.send(resource.update, { id, body: update }), [404], 'update after delete', deletes);
-  expectStatus(ctx, resource.delete, check, await ctx.send(resource.delete, { id }), [404], 'second delete', deletes);
+  expectStated(ctx, resource.read, check, await ctx.send(resource.read, { id }), [404], 'read after delete', deletes);
+  expectStated(ctx, resource.update, check, await ctx.send(resource.update, { id, body: update }), [404], 'update after delete', deletes);
+  expectStated(ctx, resource.delete, check, await ctx.send(resource.delete, { id }), [404], 'second delete', deletes);
   const listed = await ctx.send(resource.list, { query: { limit: '100' } });
   ctx.expect(resource.list, check, listed, { statuses: [200] }, 'list after delete');
   if (idsOf(listed.json).includes(id)) fail(resource.list, check, `the deleted ${id} is still on the list`, [], deletes);
@@ -168,7 +150,7 @@ export async function idempotency(ctx: KitContext, resource: Crud, header: strin
   const { id, exchange: original } = await ctx.create(resource, check, first, { [header]: key });
   const retriesSafe = sentenceRule(resource.create, new RegExp(header, 'i'));
   const replay = await ctx.send(resource.create, { body: first, headers: { [header]: key } });
-  expectStatus(ctx, resource.create, check, replay, [original.status], `the same ${header} and body again`, retriesSafe);
+  expectStated(ctx, resource.create, check, replay, [original.status], `the same ${header} and body again`, retriesSafe);
   const replayedId = (replay.json as { id?: unknown }).id;
   if (replayedId !== id)
     fail(resource.create, check, `the retry created ${String(replayedId)} instead of replaying ${id}`, [], retriesSafe);
