@@ -4,6 +4,7 @@ import type { RuleId } from '../../contract/kit/rules/catalogue.ts';
 import { all, dropRequestHeader, field, header, requestHeader, status } from '../fault-dsl.ts';
 import type { Fault } from '../fault-proxy.ts';
 import type { RuleProof } from '../prove.ts';
+import { CREATED } from '../rule-faults.ts';
 
 const FINDING_ITEM = /^\/v1\/findings\/fnd_[^/?]+$/;
 const WEBHOOK_ITEM = /^\/v1\/webhooks\/whk_[^/?]+$/;
@@ -124,6 +125,36 @@ const anyMoveAccepted: Fault = {
       ? upstream('GET', request.path, { authorization: request.headers.authorization ?? '' })
       : undefined,
 };
+
+/** A PUT to `collection`'s items that keeps `fields` the body omits at the values they had. */
+function putKeeps(collection: string, fields: string[]): () => Fault {
+  return () => {
+    const last = new Map<string, Json>();
+    const item = new RegExp(`^${collection}/[^/?]+$`);
+    return {
+      request: (method, path, body) => {
+        const known = last.get(path);
+        if (method !== 'PUT' || !item.test(path) || !known || body.length === 0) return body;
+        const json = JSON.parse(body.toString('utf8')) as Json;
+        for (const name of fields) if (!(name in json) && name in known) json[name] = known[name];
+        return Buffer.from(JSON.stringify(json));
+      },
+      response: (request, response) => {
+        if (response.status < 300 && request.path.startsWith(collection) && /json/.test(response.headers['content-type'] ?? '')) {
+          const json = JSON.parse(response.body.toString('utf8')) as Json;
+          if (typeof json.id === 'string') last.set(`${collection}/${json.id}`, json);
+        }
+        return undefined;
+      },
+    };
+  };
+}
+
+/** Webhook reads that say `disabled_reason` is `reason` whenever the webhook is disabled. */
+const disabledReads = (reason: string | null) =>
+  field({ method: 'GET', path: WEBHOOK_ITEM, status: 200 }, (json) => {
+    if (json.enabled === false) json.disabled_reason = reason;
+  });
 
 const POLICY_CREATE = 'createPolicy (POST /v1/policies)';
 const FINDING_CREATE = 'createFinding (POST /v1/findings)';
@@ -310,6 +341,69 @@ export const PROOFS: readonly RuleProof[] = [
       fault: status({ method, status: 403 }, to),
       subject,
       check: 'read-only-key-403',
+      rule,
+    }),
+  ),
+  {
+    name: 'a policy PUT keeping the description it omits',
+    fault: putKeeps('/v1/policies', ['description']),
+    subject: 'updatePolicy (PUT /v1/policies/{id})',
+    check: 'replace-semantics',
+    rule: 'schema.Description.2',
+  },
+  {
+    name: 'a policy PUT keeping the frameworks it omits',
+    fault: putKeeps('/v1/policies', ['frameworks']),
+    subject: 'updatePolicy (PUT /v1/policies/{id})',
+    check: 'replace-semantics',
+    rule: 'schema.PolicyWrite.6',
+  },
+  {
+    name: 'a policy PUT keeping the enabled flag it omits',
+    fault: putKeeps('/v1/policies', ['enabled']),
+    subject: 'updatePolicy (PUT /v1/policies/{id})',
+    check: 'replace-semantics',
+    rule: 'schema.PolicyWrite.2',
+  },
+  ...(['schema.FindingUpdate.1', 'schema.FindingUpdate.3'] as const).map(
+    (rule): RuleProof => ({
+      name: 'a finding PUT keeping the policy_id it omits',
+      fault: putKeeps('/v1/findings', ['policy_id']),
+      subject: FINDINGS_PUT,
+      check: 'replace-semantics',
+      rule,
+    }),
+  ),
+  {
+    name: 'a webhook PUT keeping the enabled flag it omits',
+    fault: putKeeps('/v1/webhooks', ['enabled']),
+    subject: 'updateWebhook (PUT /v1/webhooks/{id})',
+    check: 'replace-semantics',
+    rule: 'schema.WebhookUpdate.1',
+  },
+  {
+    name: 'a webhook disabled by its owner reads disabled by the service',
+    fault: disabledReads('failing'),
+    subject: 'updateWebhook (PUT /v1/webhooks/{id})',
+    check: 'replace-semantics',
+    rule: 'schema.Webhook.7',
+  },
+  {
+    name: 'a webhook the service disabled reads no reason',
+    fault: disabledReads(null),
+    subject: CREATED,
+    check: 'endpoint-gone',
+    rule: 'schema.Webhook.4',
+  },
+  { name: 'a 410 read as failing', fault: disabledReads('failing'), subject: CREATED, check: 'endpoint-gone', rule: 'schema.Webhook.5' },
+  ...(['updateWebhook.2', 'schema.WebhookUpdate.3'] as const).map(
+    (rule): RuleProof => ({
+      name: 're-enabling keeps disabled_reason',
+      fault: field({ method: 'PUT', path: WEBHOOK_ITEM, status: 200 }, (json) => {
+        if (json.enabled === true) json.disabled_reason = 'endpoint_gone';
+      }),
+      subject: CREATED,
+      check: 'endpoint-gone',
       rule,
     }),
   ),

@@ -4,14 +4,30 @@
 // read-only key can do every read.
 import { isDeepStrictEqual } from 'node:util';
 import type { KitContext } from '../context.ts';
-import type { RuleId } from '../rules/catalogue.ts';
+import { CATALOGUE, type RuleId } from '../rules/catalogue.ts';
 import { type ResourceModel, schemaAt } from '../spec.ts';
-import { bodyWith, breach, crudNamed, defaultOf, type Json, newSecret } from './rule-support.ts';
+import { ContractViolation } from '../verify.ts';
+import { bodyWith, breach, crudNamed, defaultOf, type Json, newSecret, ruleViolation } from './rule-support.ts';
+import { schemaDescriptionAt } from './sentence-rules.ts';
 
 type Crud = ResourceModel & Required<Pick<ResourceModel, 'create' | 'read' | 'update'>>;
 
-/** The rule each resource's replace semantics come from. */
-const RULE: Record<string, RuleId> = { policies: 'updatePolicy.1', findings: 'schema.FindingUpdate.3', webhooks: 'schema.WebhookUpdate.1' };
+/** The rules each resource's replace semantics come from (the operation's and its body schema's). */
+const RULES: Record<string, RuleId[]> = {
+  policies: ['updatePolicy.1', 'schema.PolicyWrite.2'],
+  findings: ['schema.FindingUpdate.3', 'schema.FindingUpdate.1'],
+  webhooks: ['schema.WebhookUpdate.1'],
+};
+
+/** The "Defaults to …" sentence of a body property: on the property itself or on the schema it refers to. */
+function defaultRule(ctx: KitContext, body: Json, property: Json, name: string): RuleId | undefined {
+  const bodyAt = schemaDescriptionAt(ctx.model.doc, body);
+  const at = [
+    bodyAt?.replace(/\/description$/, `/properties/${name}/description`),
+    typeof property.$ref === 'string' ? schemaDescriptionAt(ctx.model.doc, schemaAt(ctx.model.doc, property.$ref)) : undefined,
+  ];
+  return CATALOGUE.find((entry) => at.includes(entry.at) && /^Defaults to/.test(entry.text))?.id;
+}
 
 /**
  * `replace-semantics`: a resource created with every defaulted field set to something else, then
@@ -41,15 +57,17 @@ export async function replaceSemantics(ctx: KitContext, resource: Crud, check: s
   ctx.expect(resource.read, check, read, { statuses: [200] }, 'reading the replaced resource');
   const kept = defaulted.filter(([name, { value }]) => name in (read.json as Json) && !isDeepStrictEqual((read.json as Json)[name], value));
   if (kept.length > 0) {
-    breach(
+    const details = kept.map(
+      ([name, { value }]) =>
+        `${name}: ${JSON.stringify((read.json as Json)[name])}, default ${JSON.stringify(value)} (was ${JSON.stringify(created[name])})`,
+    );
+    const message = 'fields the PUT omitted kept their old values instead of taking their defaults';
+    const fieldRules = kept.flatMap(([name]) => defaultRule(ctx, schema, properties[name]!, name) ?? []);
+    const rules = [...(RULES[resource.name] ?? ['idempotency-and-concurrency.4' as const]), ...new Set(fieldRules)];
+    throw new ContractViolation(
       resource.update.label,
       check,
-      RULE[resource.name] ?? 'idempotency-and-concurrency.4',
-      'fields the PUT omitted kept their old values instead of taking their defaults',
-      kept.map(
-        ([name, { value }]) =>
-          `${name}: ${JSON.stringify((read.json as Json)[name])}, default ${JSON.stringify(value)} (was ${JSON.stringify(created[name])})`,
-      ),
+      rules.map((rule) => ruleViolation(rule, message, details)),
       read,
     );
   }
