@@ -156,6 +156,23 @@ const disabledReads = (reason: string | null) =>
     if (json.enabled === false) json.disabled_reason = reason;
   });
 
+/** A policy delete refused only while an `open` finding references it (an in-progress one does not count). */
+function inProgressDoesNotBlock(): Fault {
+  const statusOf = new Map<string, { policy: unknown; status: unknown }>();
+  return {
+    response: (request, response) => {
+      const json = /json/.test(response.headers['content-type'] ?? '') ? (JSON.parse(response.body.toString('utf8')) as Json) : {};
+      if (request.path.startsWith('/v1/findings') && response.status < 300 && typeof json.id === 'string')
+        statusOf.set(json.id, { policy: json.policy_id, status: json.status });
+      if (request.method !== 'DELETE' || !POLICY_ITEM.test(request.path) || response.status !== 409) return undefined;
+      const policy = request.path.split('/').pop();
+      const referencing = [...statusOf.values()].filter((finding) => finding.policy === policy);
+      if (referencing.some((finding) => finding.status === 'open')) return undefined;
+      return { status: 204, headers: withoutBody(response.headers), body: Buffer.alloc(0) };
+    },
+  };
+}
+
 const POLICY_CREATE = 'createPolicy (POST /v1/policies)';
 const FINDING_CREATE = 'createFinding (POST /v1/findings)';
 const WEBHOOK_CREATE = 'createWebhook (POST /v1/webhooks)';
@@ -407,4 +424,57 @@ export const PROOFS: readonly RuleProof[] = [
       rule,
     }),
   ),
+  {
+    name: 'a policy an in-progress finding references deleted',
+    fault: inProgressDoesNotBlock,
+    subject: 'deletePolicy (DELETE /v1/policies/{id})',
+    check: 'policy-in-use',
+    rule: 'deletePolicy.6',
+  },
+  ...(
+    [
+      ['/v1/policies', POLICY_CREATE, 'createPolicy.1', 'schema.PolicyId.1', 'header.PolicyLocation.1', 'pol_'],
+      ['/v1/findings', FINDING_CREATE, 'createFinding.1', 'schema.FindingId.1', 'header.FindingLocation.1', 'fnd_'],
+      ['/v1/webhooks', WEBHOOK_CREATE, 'createWebhook.1', 'schema.WebhookId.1', 'header.WebhookLocation.1', 'whk_'],
+    ] as const
+  ).flatMap(([collection, subject, creates, id, location, prefix]): RuleProof[] => {
+    const created = { method: 'POST', path: new RegExp(`^${collection}$`), status: 201 };
+    return [
+      { name: 'a valid create refused', fault: status(created, 400), subject, check: 'success-response', rule: creates },
+      {
+        name: 'an id with a letter Crockford base32 leaves out',
+        fault: field(created, (json) => void (json.id = String(json.id).replace(/.$/, 'u'))),
+        subject,
+        check: 'success-response',
+        rule: id,
+      },
+      {
+        name: 'a Location naming no resource',
+        fault: header(created, 'location', (value) => value?.replace(/[^/]+$/, `${prefix}${'0'.repeat(26)}`)),
+        subject,
+        check: 'success-response',
+        rule: location,
+      },
+    ];
+  }),
+  {
+    name: 'a device_id answered with a letter Crockford base32 leaves out',
+    fault: field(
+      { method: 'POST', path: /^\/v1\/findings$/, status: 201 },
+      (json) => void (json.device_id = String(json.device_id).replace(/.$/, 'u')),
+    ),
+    subject: FINDING_CREATE,
+    check: 'success-response',
+    rule: 'schema.DeviceId.1',
+  },
+  {
+    name: 'a timestamp with an offset instead of Z',
+    fault: field(
+      { method: 'POST', path: /^\/v1\/policies$/, status: 201 },
+      (json) => void (json.created_at = String(json.created_at).replace(/Z$/, '+00:00')),
+    ),
+    subject: POLICY_CREATE,
+    check: 'success-response',
+    rule: 'schema.Timestamp.1',
+  },
 ];

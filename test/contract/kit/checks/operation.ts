@@ -4,12 +4,14 @@
 import type { KitContext } from '../context.ts';
 import { applyMutation, createGenerator, samples } from '../generate.ts';
 import type { Credential } from '../http.ts';
+import { CATALOGUE, type RuleId } from '../rules/catalogue.ts';
 import { bodyLimitBytes, transitionsOf } from '../semantics.ts';
 import type { OperationModel } from '../spec.ts';
 import { successStatuses } from '../spec.ts';
 import { ContractViolation } from '../verify.ts';
 import { breach } from './rule-support.ts';
-import { expectStated, sentenceRule } from './sentence-rules.ts';
+import { expectStated, leadRule, sentenceRule, statusStated } from './sentence-rules.ts';
+import { expectStatedFormats } from './stated-formats.ts';
 import { isCrud } from './stateful.ts';
 import { diversify } from './transitions.ts';
 
@@ -19,19 +21,33 @@ async function idFor(ctx: KitContext, op: OperationModel, fresh: boolean): Promi
   return ctx.fixture(ctx.resourceOf(op), fresh);
 }
 
-export async function successResponse(ctx: KitContext, op: OperationModel, check: string, freshItem: boolean): Promise<void> {
+export async function successResponse(
+  ctx: KitContext,
+  op: OperationModel,
+  check: string,
+  freshItem: boolean,
+  judged: readonly RuleId[] = [],
+): Promise<void> {
   const id = await idFor(ctx, op, op.kind === 'delete' || freshItem);
   // An empty list validates no item schema: make sure there is at least one item to check.
   if (op.kind === 'list' && ctx.options.profile === 'stateful') await ctx.fixture(ctx.resourceOf(op));
   const [body] = await ctx.validBodies(op, 1);
   const query = op.kind === 'list' ? { limit: '5' } : undefined;
   const exchange = await ctx.send(op, { id, ...(body === undefined ? {} : { body }), ...(query ? { query } : {}) });
+  // A create that does not succeed breaks what its description says it does first ("Creates a policy.").
+  const does = op.kind === 'create' ? leadRule(op) : undefined;
+  statusStated(op, check, exchange, successStatuses(op), 'a valid request', does && judged.includes(does) ? does : undefined);
+  expectStatedFormats(ctx, op, check, exchange, judged);
   ctx.expect(op, check, exchange, { statuses: successStatuses(op) });
   if (op.kind === 'create' && ctx.options.profile === 'stateful') {
     const location = exchange.headers.get('location');
     const read = ctx.resourceOf(op).read;
     if (location && read) {
+      const stated = op.responses.get(String(exchange.status))?.headers.find((h) => h.name.toLowerCase() === 'location');
+      const at = stated?.pointer.replace(/^#/, '').replace(/\/schema$/, '/description');
+      const rule = CATALOGUE.find((entry) => entry.at === at && judged.includes(entry.id))?.id;
       const followed = await ctx.send(read, { path: new URL(location, `${ctx.http.baseUrl}/`).pathname });
+      statusStated(read, check, followed, [200], `GET ${location}`, rule);
       ctx.expect(read, `${check}: Location of ${op.operationId}`, followed, { statuses: [200] }, `GET ${location}`);
       const createdId = (exchange.json as { id?: unknown }).id;
       const readId = (followed.json as { id?: unknown }).id;
@@ -41,6 +57,7 @@ export async function successResponse(ctx: KitContext, op: OperationModel, check
             aspect: 'expectation',
             message: `Location ${location} names ${String(readId)}, not the created ${String(createdId)}`,
             details: [],
+            ...(rule ? { rule } : {}),
           },
         ]);
       }

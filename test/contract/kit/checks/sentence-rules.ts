@@ -18,6 +18,11 @@ export function sentenceRule(op: OperationModel, words: RegExp): RuleId | undefi
   return CATALOGUE.find((entry) => entry.at === `${operationAt(op)}/description` && words.test(entry.text))?.id;
 }
 
+/** The first sentence of `op`'s description: what the operation does. */
+export function leadRule(op: OperationModel): RuleId | undefined {
+  return CATALOGUE.find((entry) => entry.at === `${operationAt(op)}/description`)?.id;
+}
+
 /** The first sentence anywhere in the document's schemas at a pointer ending `at` that `words` matches. */
 export function schemaRule(at: string, words: RegExp): RuleId | undefined {
   return CATALOGUE.find((entry) => entry.at.startsWith('/components/schemas/') && entry.at.endsWith(at) && words.test(entry.text))?.id;
@@ -30,6 +35,20 @@ export function schemaDescriptionAt(doc: OpenApiDocument, schema: unknown): stri
   return name === undefined ? undefined : `/components/schemas/${pointerSegment(name)}/description`;
 }
 
+/** A status other than `statuses` named as a breach of `rule` (when the document states one). */
+export function statusStated(
+  op: OperationModel,
+  check: string,
+  exchange: Exchange,
+  statuses: number[],
+  note: string,
+  rule: RuleId | undefined,
+): void {
+  if (!rule || statuses.includes(exchange.status)) return;
+  const message = `expected ${statuses.join(' or ')} (${note}), got ${exchange.status}`;
+  throw new ContractViolation(op.label, check, [{ aspect: 'expectation', message, details: [], rule }], exchange);
+}
+
 /** ctx.expect, with a status other than `statuses` named as a breach of `rule` (when the document states one). */
 export function expectStated(
   ctx: KitContext,
@@ -40,9 +59,6 @@ export function expectStated(
   note: string,
   rule: RuleId | undefined,
 ): void {
-  if (rule && !statuses.includes(exchange.status)) {
-    const message = `expected ${statuses.join(' or ')} (${note}), got ${exchange.status}`;
-    throw new ContractViolation(op.label, check, [{ aspect: 'expectation', message, details: [], rule }], exchange);
-  }
+  statusStated(op, check, exchange, statuses, note, rule);
   ctx.expect(op, check, exchange, { statuses }, note);
 }

@@ -1,0 +1,43 @@
+// The formats the document states in words for the values of a success answer (an identifier's
+// prefix and alphabet, a timestamp in UTC with `Z`): a value that breaks the schema of one of them
+// names that schema's sentence, not only the schema, when the check judges that sentence.
+import type { KitContext } from '../context.ts';
+import type { Exchange } from '../http.ts';
+import { CATALOGUE, type RuleId } from '../rules/catalogue.ts';
+import { type OperationModel, schemaAt } from '../spec.ts';
+import { breach, type Json } from './rule-support.ts';
+import { schemaDescriptionAt } from './sentence-rules.ts';
+
+/** The component schema a property refers to, directly or as the first part of an `allOf`. */
+function referenced(property: Json): string | undefined {
+  if (typeof property.$ref === 'string') return property.$ref;
+  const first = (property.allOf as Json[] | undefined)?.[0];
+  return typeof first?.$ref === 'string' ? first.$ref : undefined;
+}
+
+/** Throws a breach of the first stated format a value of the answer (or of each listed item) breaks. */
+export function expectStatedFormats(
+  ctx: KitContext,
+  op: OperationModel,
+  check: string,
+  exchange: Exchange,
+  judged: readonly RuleId[],
+): void {
+  const pointer = op.responses.get(String(exchange.status))?.content.get(exchange.mediaType);
+  if (!pointer || typeof exchange.json !== 'object' || exchange.json === null) return;
+  const schema = schemaAt(ctx.model.doc, pointer);
+  const list = (schema.properties as Record<string, Json> | undefined)?.data?.items as Json | undefined;
+  const [itemSchema, items] = list
+    ? [list.$ref ? schemaAt(ctx.model.doc, String(list.$ref)) : list, ((exchange.json as Json).data as Json[] | undefined) ?? []]
+    : [schema, [exchange.json as Json]];
+  const properties = Object.entries((itemSchema.properties ?? {}) as Record<string, Json>);
+  for (const item of items) {
+    for (const [name, property] of properties) {
+      const ref = referenced(property);
+      if (!ref || !(name in item) || ctx.sentValidator.validate(ref, item[name]).valid) continue;
+      const at = schemaDescriptionAt(ctx.model.doc, schemaAt(ctx.model.doc, ref));
+      const rule = CATALOGUE.find((entry) => entry.at === at && judged.includes(entry.id))?.id;
+      if (rule) breach(op.label, check, rule, `${name} is ${JSON.stringify(item[name])}`, [], exchange);
+    }
+  }
+}
