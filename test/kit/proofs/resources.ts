@@ -1,7 +1,7 @@
 // Proofs of the resources rules: each fault breaks exactly one rule the document states in words.
 
 import type { RuleId } from '../../contract/kit/rules/catalogue.ts';
-import { all, dropRequestHeader, field, header, requestHeader, status } from '../fault-dsl.ts';
+import { all, dropRequestHeader, field, header, requestBody, requestHeader, status } from '../fault-dsl.ts';
 import type { Fault } from '../fault-proxy.ts';
 import type { RuleProof } from '../prove.ts';
 import { CREATED } from '../rule-faults.ts';
@@ -172,6 +172,50 @@ function inProgressDoesNotBlock(): Fault {
     },
   };
 }
+
+/** Webhook reads carry the secret the webhook was created with, in a header of their own. */
+function secretInHeader(): Fault {
+  const secrets = new Map<string, string>();
+  return {
+    response: (request, response) => {
+      const secret = sent(request).secret;
+      if (request.method === 'POST' && response.status === 201 && typeof secret === 'string')
+        secrets.set(String((JSON.parse(response.body.toString('utf8')) as Json).id), secret);
+      const known = request.method === 'GET' ? secrets.get(request.path.split('/').pop() ?? '') : undefined;
+      return known ? { ...response, headers: { ...response.headers, 'x-webhook-secret': known } } : undefined;
+    },
+  };
+}
+
+/** Policy names enforced unique: a second create with a name already taken is refused with 409. */
+function uniqueNames(): Fault {
+  const taken = new Set<unknown>();
+  return {
+    response: (request, response) => {
+      if (request.method !== 'POST' || request.path !== '/v1/policies' || response.status !== 201) return undefined;
+      const { name } = sent(request);
+      if (!taken.has(name)) return void taken.add(name);
+      const problem = {
+        type: 'https://secmon.dev/problems/conflict',
+        title: 'Conflict',
+        status: 409,
+        detail: 'name taken',
+        instance: request.path,
+      };
+      const headers = { ...response.headers, 'content-type': 'application/problem+json' };
+      return { status: 409, headers, body: Buffer.from(JSON.stringify(problem)) };
+    },
+  };
+}
+
+/** A policy PUT that writes the compliance_status the client sent (instead of refusing the unknown field). */
+const complianceWritten = all(
+  requestBody({ method: 'PUT', path: POLICY_ITEM }, (json) => void delete json.compliance_status),
+  field({ method: 'PUT', path: POLICY_ITEM, status: 200 }, (json, request) => {
+    const written = sent(request).compliance_status;
+    if (written !== undefined) json.compliance_status = written;
+  }),
+);
 
 const POLICY_CREATE = 'createPolicy (POST /v1/policies)';
 const FINDING_CREATE = 'createFinding (POST /v1/findings)';
@@ -476,5 +520,36 @@ export const PROOFS: readonly RuleProof[] = [
     subject: POLICY_CREATE,
     check: 'success-response',
     rule: 'schema.Timestamp.1',
+  },
+  {
+    name: 'a refused webhook URL typed validation-error',
+    fault: field({ method: 'POST', path: /^\/v1\/webhooks$/, status: 400 }, (json) => {
+      if (json.type === 'https://secmon.dev/problems/url-not-allowed') json.type = 'https://secmon.dev/problems/validation-error';
+    }),
+    subject: 'listPolicies (GET /v1/policies)',
+    check: 'problem-catalogue',
+    rule: 'createWebhook.3',
+  },
+  {
+    name: 'the secret returned in a header',
+    fault: secretInHeader,
+    subject: 'getWebhook (GET /v1/webhooks/{id})',
+    check: 'secrets',
+    rule: 'schema.Webhook.3',
+  },
+  {
+    name: 'policy names enforced unique',
+    fault: uniqueNames,
+    subject: 'listPolicies (GET /v1/policies)',
+    check: 'pagination-rules',
+    rule: 'schema.PolicyWrite.3',
+  },
+  {
+    name: 'compliance_status written by a client',
+    fault: complianceWritten,
+    subject: POLICY_READ,
+    check: 'compliance',
+    rule: 'schema.ComplianceStatus.2',
+    options: { eventTimeoutMs: 2_000 },
   },
 ];

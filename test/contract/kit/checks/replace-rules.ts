@@ -128,8 +128,12 @@ export async function secrets(ctx: KitContext, check: string): Promise<void> {
   }
   for (const answer of answers) {
     const text = answer.text + JSON.stringify([...answer.headers]);
-    if (text.includes(secret) || text.includes(rotated))
-      breach(webhooks.read.label, check, 'authentication.4', 'a response carries the webhook secret the kit set', [], answer);
+    if (text.includes(secret) || text.includes(rotated)) {
+      const stated = (['authentication.4', 'schema.Webhook.3'] as const).map((rule) =>
+        ruleViolation(rule, 'a response carries the webhook secret the kit set'),
+      );
+      throw new ContractViolation(webhooks.read.label, check, stated, answer);
+    }
     if (/"secret"\s*:/.test(answer.text))
       breach(webhooks.read.label, check, 'schema.WebhookSecret.2', 'a response carries a "secret" field', [], answer);
   }

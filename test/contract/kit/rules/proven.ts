@@ -114,4 +114,8 @@ export const PROVEN: readonly RuleId[] = [
   'header.WebhookLocation.1',
   'schema.DeviceId.1',
   'schema.Timestamp.1',
+  'createWebhook.3',
+  'schema.Webhook.3',
+  'schema.PolicyWrite.3',
+  'schema.ComplianceStatus.2',
 ];
