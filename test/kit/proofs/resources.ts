@@ -1,4 +1,5 @@
 // Proofs of the resources rules: each fault breaks exactly one rule the document states in words.
+import { createHmac } from 'node:crypto';
 
 import type { RuleId } from '../../contract/kit/rules/catalogue.ts';
 import { all, dropRequestHeader, field, header, requestBody, requestHeader, status } from '../fault-dsl.ts';
@@ -550,6 +551,29 @@ export const PROOFS: readonly RuleProof[] = [
     subject: POLICY_READ,
     check: 'compliance',
     rule: 'schema.ComplianceStatus.2',
+    options: { eventTimeoutMs: 2_000 },
+  },
+  {
+    name: 'deliveries of a webhook with a secret sent unsigned',
+    fault: {
+      delivery: ({ 'x-service-signature': _hex, 'webhook-signature': _standard, ...headers }, body) => ({ headers, body }),
+    },
+    subject: CREATED,
+    check: 'delivery',
+    rule: 'schema.Webhook.2',
+    options: { eventTimeoutMs: 2_000 },
+  },
+  {
+    name: 'X-Service-Signature keyed with another secret',
+    fault: {
+      delivery: (headers, body) => ({
+        headers: { ...headers, 'x-service-signature': `sha256=${createHmac('sha256', 'another secret').update(body).digest('hex')}` },
+        body,
+      }),
+    },
+    subject: CREATED,
+    check: 'delivery',
+    rule: 'schema.WebhookSecret.1',
     options: { eventTimeoutMs: 2_000 },
   },
 ];

@@ -15,6 +15,23 @@ function referenced(property: Json): string | undefined {
   return typeof first?.$ref === 'string' ? first.$ref : undefined;
 }
 
+/** The first stated format (a rule of `judged`) a property of `item` breaks, with the property's name. */
+function statedFormatBroken(
+  ctx: KitContext,
+  schema: Json,
+  item: Json,
+  judged: readonly RuleId[],
+): { rule: RuleId; name: string } | undefined {
+  for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) {
+    const ref = referenced(property);
+    if (!ref || !(name in item) || ctx.sentValidator.validate(ref, item[name]).valid) continue;
+    const at = schemaDescriptionAt(ctx.model.doc, schemaAt(ctx.model.doc, ref));
+    const rule = CATALOGUE.find((entry) => entry.at === at && judged.includes(entry.id))?.id;
+    if (rule) return { rule, name };
+  }
+  return undefined;
+}
+
 /** Throws a breach of the first stated format a value of the answer (or of each listed item) breaks. */
 export function expectStatedFormats(
   ctx: KitContext,
@@ -30,14 +47,8 @@ export function expectStatedFormats(
   const [itemSchema, items] = list
     ? [list.$ref ? schemaAt(ctx.model.doc, String(list.$ref)) : list, ((exchange.json as Json).data as Json[] | undefined) ?? []]
     : [schema, [exchange.json as Json]];
-  const properties = Object.entries((itemSchema.properties ?? {}) as Record<string, Json>);
   for (const item of items) {
-    for (const [name, property] of properties) {
-      const ref = referenced(property);
-      if (!ref || !(name in item) || ctx.sentValidator.validate(ref, item[name]).valid) continue;
-      const at = schemaDescriptionAt(ctx.model.doc, schemaAt(ctx.model.doc, ref));
-      const rule = CATALOGUE.find((entry) => entry.at === at && judged.includes(entry.id))?.id;
-      if (rule) breach(op.label, check, rule, `${name} is ${JSON.stringify(item[name])}`, [], exchange);
-    }
+    const broken = statedFormatBroken(ctx, itemSchema, item, judged);
+    if (broken) breach(op.label, check, broken.rule, `${broken.name} is ${JSON.stringify(item[broken.name])}`, [], exchange);
   }
 }

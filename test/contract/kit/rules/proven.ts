@@ -118,4 +118,6 @@ export const PROVEN: readonly RuleId[] = [
   'schema.Webhook.3',
   'schema.PolicyWrite.3',
   'schema.ComplianceStatus.2',
+  'schema.Webhook.2',
+  'schema.WebhookSecret.1',
 ];
