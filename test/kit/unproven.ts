@@ -128,7 +128,6 @@ export const NOT_YET_PROVEN: readonly RuleId[] = [
   'schema.WebhookEvents.1',
   'schema.WebhookList.1',
   'schema.WebhookUrl.2',
-  'schema.WebhookUrl.3',
   'param.Limit.1',
   'param.Cursor.1',
   'param.Cursor.2',

@@ -218,6 +218,20 @@ const complianceWritten = all(
   }),
 );
 
+/** A service that follows a receiver's redirect: the delivery is sent again to the Location it names. */
+function followsRedirects(): Fault {
+  let last: { headers: Record<string, string>; body: Buffer } | undefined;
+  return {
+    delivery: (headers, body) => (last = { headers, body }),
+    deliveryAnswer: (answer) => {
+      const location = answer.headers.location;
+      if (answer.status >= 300 && answer.status < 400 && location && last)
+        void fetch(location, { method: 'POST', headers: last.headers, body: new Uint8Array(last.body) }).catch(() => undefined);
+      return answer;
+    },
+  };
+}
+
 const POLICY_CREATE = 'createPolicy (POST /v1/policies)';
 const FINDING_CREATE = 'createFinding (POST /v1/findings)';
 const WEBHOOK_CREATE = 'createWebhook (POST /v1/webhooks)';
@@ -575,5 +589,13 @@ export const PROOFS: readonly RuleProof[] = [
     check: 'delivery',
     rule: 'schema.WebhookSecret.1',
     options: { eventTimeoutMs: 2_000 },
+  },
+  {
+    name: 'a redirect followed',
+    fault: followsRedirects,
+    subject: CREATED,
+    check: 'delivery-retry',
+    rule: 'schema.WebhookUrl.3',
+    options: { skipRetryTiming: 'compressed schedule' },
   },
 ];

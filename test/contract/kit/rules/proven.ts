@@ -120,4 +120,5 @@ export const PROVEN: readonly RuleId[] = [
   'schema.ComplianceStatus.2',
   'schema.Webhook.2',
   'schema.WebhookSecret.1',
+  'schema.WebhookUrl.3',
 ];
