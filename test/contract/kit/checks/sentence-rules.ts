@@ -50,15 +50,8 @@ export function statusStated(
 }
 
 /** ctx.expect, with a status other than `statuses` named as a breach of `rule` (when the document states one). */
-export function expectStated(
-  ctx: KitContext,
-  op: OperationModel,
-  check: string,
-  exchange: Exchange,
-  statuses: number[],
-  note: string,
-  rule: RuleId | undefined,
-): void {
-  statusStated(op, check, exchange, statuses, note, rule);
+export function expectStated(ctx: KitContext, ...stated: Parameters<typeof statusStated>): void {
+  statusStated(...stated);
+  const [op, check, exchange, statuses, note] = stated;
   ctx.expect(op, check, exchange, { statuses }, note);
 }
