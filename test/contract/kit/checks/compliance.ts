@@ -80,6 +80,18 @@ export async function compliance(ctx: KitContext, check: string): Promise<'passe
   );
   flips.push({ to: 'compliant', cause: null, why: 'its only open finding was deleted' });
   await statusIs('compliant', 'deleting its only open finding', 'deleteFinding.2');
+  // Refused as an unknown field or ignored, but never written: the service derives it.
+  const body = await bodyWith(ctx, policies.update, { compliance_status: 'non_compliant' });
+  const written = await ctx.send(policies.update, { id: policyId, body });
+  if (written.status < 300 && json(written).compliance_status === 'non_compliant')
+    breach(
+      policies.update.label,
+      check,
+      'schema.ComplianceStatus.2',
+      'a PUT carrying compliance_status non_compliant wrote it',
+      [],
+      written,
+    );
   if (!events) return { note: `${skipped}; compliance_status checked, compliance.changed not` };
 
   const label = ctx.model.webhooks.find((w) => w.event === 'compliance.changed')?.label ?? 'compliance.changed';

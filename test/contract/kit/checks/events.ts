@@ -174,6 +174,8 @@ export function deliveryViolations(
       violations.push({ aspect: 'signature', message: `a webhook without a secret got ${SIGNATURE_HEADER}`, details: [signature] });
   } else if (!sameSignature(signature ?? undefined, serviceSignature(delivery.raw, secret))) {
     violations.push({
+      // Signed with the webhook's secret, every delivery; unsigned, although the webhook says it has one.
+      rule: signature === null ? 'schema.Webhook.2' : 'schema.WebhookSecret.1',
       aspect: 'signature',
       message:
         signature === null

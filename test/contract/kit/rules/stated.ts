@@ -7,17 +7,23 @@ import type { OperationModel } from '../spec.ts';
 import { CATALOGUE, type RuleId } from './catalogue.ts';
 import { type CatalogueEntry, statusOf } from './rule.ts';
 
-/** The checkable rules whose sentence, stated at the description `at` (a pointer, `#` optional), matches `pattern`. */
-export function statedAt(at: string, pattern: RegExp): RuleId[] {
+/** The sentences stated at the description `at` (a pointer, `#` optional) that match `pattern`, in document order. */
+export function sentencesAt(at: string, pattern: RegExp): CatalogueEntry[] {
   const where = at.replace(/^#/, '');
-  return (CATALOGUE as readonly CatalogueEntry[])
-    .filter((entry) => entry.at === where && statusOf(entry) === 'checked' && pattern.test(entry.text))
-    .map((entry) => entry.id as RuleId);
+  return (CATALOGUE as readonly CatalogueEntry[]).filter((entry) => entry.at === where && pattern.test(entry.text));
 }
 
+/** The checkable rules whose sentence, stated at the description `at`, matches `pattern`. */
+export const statedAt = (at: string, pattern: RegExp): RuleId[] =>
+  sentencesAt(at, pattern)
+    .filter((entry) => statusOf(entry) === 'checked')
+    .map((entry) => entry.id as RuleId);
+
+/** Where `op` is in the document: its description and responses are under this pointer. */
+export const operationAt = (op: OperationModel) => `/paths/${escapePointer(op.path)}/${op.method.toLowerCase()}`;
+
 /** The rules of an operation's own description that match `pattern`. */
-export const statedFor = (op: OperationModel, pattern: RegExp): RuleId[] =>
-  statedAt(`/paths/${escapePointer(op.path)}/${op.method}/description`, pattern);
+export const statedFor = (op: OperationModel, pattern: RegExp): RuleId[] => statedAt(`${operationAt(op)}/description`, pattern);
 
 /** The rules of the description beside a parameter's or header's `schema` pointer. */
 export const statedBeside = (schemaPointer: string, pattern: RegExp): RuleId[] =>
