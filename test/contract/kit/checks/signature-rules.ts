@@ -8,12 +8,14 @@
 // not reuse the code the reference server signs with.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { SIGNATURE_HEADER, verifySignature } from '../../../../lib/signing.ts';
-import { DEFAULT_TOLERANCE_SECONDS as TOLERANCE_SECONDS } from '../../../../lib/standard-webhooks.ts';
+import { DEFAULT_TOLERANCE_SECONDS } from '../../../../lib/standard-webhooks.ts';
 import type { KitContext } from '../context.ts';
 import type { Delivery } from '../receiver.ts';
 import type { RuleId } from '../rules/catalogue.ts';
 import { ContractViolation, type Discrepancy } from '../verify.ts';
 import { bodyWith, breach, crudNamed, newSecret, parseBody, ruleViolation, sink, subscribe } from './rule-support.ts';
+
+export const TOLERANCE_SECONDS = DEFAULT_TOLERANCE_SECONDS;
 
 const header = (delivery: Delivery, name: string) => {
   const value = delivery.headers[name];
@@ -31,13 +33,61 @@ export function signatureEntries(delivery: Delivery): string[] {
   return (header(delivery, 'webhook-signature') ?? '').split(' ').filter((entry) => entry !== '');
 }
 
-/** Whether `entry` is the `v1,` signature of this delivery with `secret`. */
-export function entrySignedWith(delivery: Delivery, entry: string, secret: string): boolean {
+const sameText = (offered: string, expected: string) =>
+  Buffer.byteLength(offered) === Buffer.byteLength(expected) && timingSafeEqual(Buffer.from(offered), Buffer.from(expected));
+
+/** Whether `entry` is the `v1,` signature of `signed` (by default `{webhook-id}.{webhook-timestamp}.{raw body}`) with `secret`. */
+export function entrySignedWith(delivery: Delivery, entry: string, secret: string, signed?: Buffer): boolean {
   const hmac = createHmac('sha256', Buffer.from(secret, 'utf8'));
-  hmac.update(`${header(delivery, 'webhook-id') ?? ''}.${header(delivery, 'webhook-timestamp') ?? ''}.`);
-  const expected = Buffer.from(`v1,${hmac.update(delivery.raw).digest('base64')}`);
-  const offered = Buffer.from(entry);
-  return offered.length === expected.length && timingSafeEqual(offered, expected);
+  const content =
+    signed ??
+    Buffer.concat([Buffer.from(`${header(delivery, 'webhook-id') ?? ''}.${header(delivery, 'webhook-timestamp') ?? ''}.`), delivery.raw]);
+  return sameText(entry, `v1,${hmac.update(content).digest('base64')}`);
+}
+
+/** The body as JSON.stringify writes it: what a sender that signs before re-serialising signed. */
+const reserialised = (delivery: Delivery): Buffer | undefined => {
+  try {
+    const compact = Buffer.from(JSON.stringify(JSON.parse(delivery.raw.toString('utf8'))));
+    return compact.equals(delivery.raw) ? undefined : compact;
+  } catch {
+    return undefined;
+  }
+};
+
+/** X-Service-Signature of one delivery: `sha256=` lowercase hex HMAC of the raw body with the secret, absent without one. */
+export function signatureViolations(delivery: Delivery, signature: string | null, secret: string | undefined): Discrepancy[] {
+  if (secret === undefined) {
+    return signature === null
+      ? []
+      : (['param.SignatureHeader.2', 'delivery-headers.1', 'verifying-signatures.15'] as const).map((rule) =>
+          ruleViolation(rule, `a webhook without a secret got ${SIGNATURE_HEADER}`, [signature]),
+        );
+  }
+  if (verifySignature(delivery.raw, signature, secret)) return [];
+  const hex = (body: Buffer) => `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('hex')}`;
+  const other = reserialised(delivery);
+  const rules: RuleId[] = ['delivery-headers.1', 'param.SignatureHeader.1', 'verifying-signatures.12'];
+  if (signature !== null && other && sameText(signature, hex(other))) rules.push('verifying-signatures.1');
+  const message =
+    signature === null
+      ? `${SIGNATURE_HEADER} is missing on a signed webhook`
+      : `${SIGNATURE_HEADER} is not sha256= and the lowercase hex HMAC-SHA256 of the raw body with the webhook's secret`;
+  return rules.map((rule) => ruleViolation(rule, message, signature === null ? [] : [`${SIGNATURE_HEADER}: ${signature}`]));
+}
+
+/** What a `webhook-signature` entry that does not verify was signed over instead, as the rules it then breaks. */
+function misSigned(delivery: Delivery, entries: string[], secret: string): RuleId[] {
+  const id = header(delivery, 'webhook-id') ?? '';
+  const time = header(delivery, 'webhook-timestamp') ?? '';
+  const over = (prefix: string, body = delivery.raw) => Buffer.concat([Buffer.from(prefix), body]);
+  const other = reserialised(delivery);
+  const signs = (content: Buffer) => entries.some((entry) => entrySignedWith(delivery, entry, secret, content));
+  return [
+    ...(signs(over(`${time}.`)) || signs(delivery.raw) ? (['param.StandardIdHeader.2'] as const) : []),
+    ...(signs(over(`${id}.`)) || signs(delivery.raw) ? (['param.StandardTimestampHeader.2'] as const) : []),
+    ...(other && signs(over(`${id}.${time}.`, other)) ? (['verifying-signatures.1'] as const) : []),
+  ];
 }
 
 /** `webhook-id` and `webhook-timestamp` of one delivery, whatever its webhook's secret. */
@@ -46,31 +96,20 @@ export function idAndTimeViolations(delivery: Delivery): Discrepancy[] {
   const id = header(delivery, 'webhook-id');
   const deliveryId = header(delivery, 'x-service-delivery');
   if (id === undefined || id !== deliveryId) {
-    violations.push(
-      ruleViolation(
-        'param.StandardIdHeader.1',
-        `webhook-id is ${JSON.stringify(id ?? null)}, X-Service-Delivery ${JSON.stringify(deliveryId ?? null)}: they must be the same value`,
-      ),
-    );
+    const message = `webhook-id is ${JSON.stringify(id ?? null)}, X-Service-Delivery ${JSON.stringify(deliveryId ?? null)}: they must be the same value`;
+    violations.push(ruleViolation('param.StandardIdHeader.1', message), ruleViolation('delivery-headers.6', message));
   }
   const timestamp = timestampOf(delivery);
   const received = Math.floor(delivery.receivedAt / 1000);
+  const timeRules = ['param.StandardTimestampHeader.1', 'delivery-headers.7'] as const;
   if (timestamp === undefined) {
-    violations.push(
-      ruleViolation(
-        'param.StandardTimestampHeader.1',
-        `webhook-timestamp is ${JSON.stringify(header(delivery, 'webhook-timestamp') ?? null)}, not Unix seconds`,
-      ),
-    );
+    const message = `webhook-timestamp is ${JSON.stringify(header(delivery, 'webhook-timestamp') ?? null)}, not Unix seconds`;
+    violations.push(...timeRules.map((rule) => ruleViolation(rule, message)));
   } else if (Math.abs(received - timestamp) > TOLERANCE_SECONDS) {
     // A receiver following the document refuses it: the attempt's time must be the sending time.
-    violations.push(
-      ruleViolation(
-        'param.StandardTimestampHeader.1',
-        `webhook-timestamp ${timestamp} is ${received - timestamp} s from the kit's clock when it arrived: a receiver refuses anything more than ${TOLERANCE_SECONDS} s away`,
-        [`received at ${new Date(delivery.receivedAt).toISOString()}, stamped ${new Date(timestamp * 1000).toISOString()}`],
-      ),
-    );
+    const message = `webhook-timestamp ${timestamp} is ${received - timestamp} s from the kit's clock when it arrived: a receiver refuses anything more than ${TOLERANCE_SECONDS} s away`;
+    const details = [`received at ${new Date(delivery.receivedAt).toISOString()}, stamped ${new Date(timestamp * 1000).toISOString()}`];
+    violations.push(...timeRules.map((rule) => ruleViolation(rule, message, details)));
   }
   return violations;
 }
@@ -82,20 +121,22 @@ export function standardHeaderViolations(delivery: Delivery, secret: string | un
   if (secret === undefined) {
     if (header(delivery, 'webhook-signature') !== undefined)
       violations.push(
-        ruleViolation('param.StandardSignatureHeader.3', 'a webhook without a secret got webhook-signature', [
-          String(header(delivery, 'webhook-signature')),
-        ]),
+        ...(['param.StandardSignatureHeader.3', 'delivery-headers.8', 'verifying-signatures.15'] as const).map((rule) =>
+          ruleViolation(rule, 'a webhook without a secret got webhook-signature', [String(header(delivery, 'webhook-signature'))]),
+        ),
       );
   } else if (entries.length === 0) {
     violations.push(ruleViolation('delivery-headers.8', 'webhook-signature is missing on a signed webhook'));
   } else if (!entries.some((entry) => entrySignedWith(delivery, entry, secret))) {
-    violations.push(
-      ruleViolation(
-        'param.StandardSignatureHeader.1',
-        "no webhook-signature entry is the v1, base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{raw body} with the webhook's secret",
-        [`webhook-signature: ${entries.join(' ')}`],
-      ),
-    );
+    const rules: RuleId[] = [
+      'param.StandardSignatureHeader.1',
+      'verifying-signatures.5',
+      'delivery-headers.8',
+      ...misSigned(delivery, entries, secret),
+    ];
+    const message =
+      "no webhook-signature entry is the v1, base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{raw body} with the webhook's secret";
+    violations.push(...rules.map((rule) => ruleViolation(rule, message, [`webhook-signature: ${entries.join(' ')}`])));
   }
   return violations;
 }
