@@ -1,9 +1,19 @@
 // Proofs of the deliveries rules: each fault breaks exactly one rule the document states in words.
 import { randomUUID } from 'node:crypto';
 import type { RuleId } from '../../contract/kit/rules/catalogue.ts';
-import { deliveryHeader, deliveryJson, dropDelivery, sign, withSecret } from '../fault-dsl.ts';
+import { deliveryHeader, deliveryJson, dropDelivery, field, header, sign, withSecret } from '../fault-dsl.ts';
 import type { Fault } from '../fault-proxy.ts';
 import type { RuleProof } from '../prove.ts';
+import {
+  delivered,
+  dropRepeatedResolution,
+  lastDeliveryFrozen,
+  oneIdPerWebhook,
+  redirectsFollowed,
+  replayedToLaterWebhooks,
+  rotation,
+  sentAfterGone,
+} from './delivery-faults.ts';
 
 const webhook = (operationId: string, event: string) => `${operationId} (webhook ${event})`;
 const CREATED = webhook('findingCreated', 'finding.created');
@@ -68,6 +78,25 @@ const hourEarlier = (event: string) => () =>
   deliveryJson(event, (json) => {
     json.timestamp = new Date(Date.parse(String(json.timestamp)) - 3_600_000).toISOString().replace(/\.000Z$/, 'Z');
   });
+
+const WEBHOOK_ITEM = /^\/v1\/webhooks\/whk_[^/?]+$/;
+const GET_WEBHOOK = 'getWebhook (GET /v1/webhooks/{id})';
+const GET_POLICY = 'getPolicy (GET /v1/policies/{id})';
+const RETRIES = { skipRetryTiming: 'compressed schedule' };
+const checked =
+  (check: RuleProof['check']) =>
+  (name: string, fault: RuleProof['fault'], subject: string, rule: RuleId, options?: RuleProof['options']): RuleProof => ({
+    ...proof(name, fault, subject, rule, options),
+    check,
+  });
+const semantics = checked('delivery-semantics');
+const retry = checked('delivery-retry');
+const rotated = checked('secret-rotation');
+const gone = checked('endpoint-gone');
+const compliance = checked('compliance');
+const answered = (from: (status: number) => boolean, to: number): Fault => ({
+  deliveryAnswer: ({ status, headers }) => (from(status) ? { status: to, headers } : { status, headers }),
+});
 
 export const PROOFS: readonly RuleProof[] = [
   proof('X-Service-Signature in uppercase hex', uppercaseHex, CREATED, 'delivery-headers.1'),
@@ -189,5 +218,167 @@ export const PROOFS: readonly RuleProof[] = [
     () => deliveryJson('device.connected', (json) => void ((json.data as Record<string, unknown>).ip_address = 'agent.local')),
     CONNECTED,
     'schema.DeviceConnectedEvent.4',
+  ),
+  compliance(
+    'compliance.changed naming another finding',
+    () => deliveryJson('compliance.changed', (json) => void ((json.data as Record<string, unknown>).finding_id = `fnd_${'0'.repeat(26)}`)),
+    GET_POLICY,
+    'complianceChanged.2',
+  ),
+  compliance(
+    'compliance.changed naming another finding',
+    () => deliveryJson('compliance.changed', (json) => void ((json.data as Record<string, unknown>).finding_id = `fnd_${'0'.repeat(26)}`)),
+    GET_POLICY,
+    'schema.ComplianceChangedEvent.4',
+  ),
+  compliance(
+    'compliance.changed never sent',
+    dropDelivery((body) => body.event === 'compliance.changed'),
+    GET_POLICY,
+    'schema.ComplianceChangedEvent.1',
+    SHORT_WAIT,
+  ),
+  checked('secrets')(
+    'the replaced secret echoed in a header of the PUT answer',
+    header({ method: 'PUT', path: WEBHOOK_ITEM }, 'x-webhook-secret', (value, request) =>
+      String((JSON.parse(request.body.toString('utf8')) as { secret?: unknown }).secret ?? value),
+    ),
+    GET_WEBHOOK,
+    'rotating-a-secret.5',
+  ),
+  semantics(
+    'earlier finding.created replayed to a webhook created later',
+    replayedToLaterWebhooks,
+    CREATED,
+    'slow-and-failing-receivers.6',
+  ),
+  semantics(
+    'event bodies padded past 64 KiB',
+    {
+      delivery: (headers, body) => ({ headers, body: Buffer.concat([body.subarray(0, -1), Buffer.alloc(65_536, ' '), body.subarray(-1)]) }),
+    },
+    CREATED,
+    'slow-and-failing-receivers.8',
+  ),
+  semantics('finding.resolved sent only the first time', dropRepeatedResolution, CREATED, 'findingResolved.3', { eventTimeoutMs: 2_000 }),
+  semantics(
+    'finding.resolved never sent',
+    dropDelivery((body) => body.event === 'finding.resolved'),
+    CREATED,
+    'schema.FindingResolvedEvent.1',
+    SHORT_WAIT,
+  ),
+  semantics('one X-Service-Delivery for every finding.created to a webhook', oneIdPerWebhook, CREATED, 'param.DeliveryHeader.1', {
+    eventTimeoutMs: 2_000,
+  }),
+  gone(
+    'last_delivery without the 410',
+    field({ method: 'GET', path: WEBHOOK_ITEM }, (json) => {
+      const last = json.last_delivery as Record<string, unknown> | null;
+      if (last?.status_code === 410) last.status_code = null;
+    }),
+    CREATED,
+    'schema.LastDelivery.2',
+    { eventTimeoutMs: 2_000 },
+  ),
+  gone('deliveries after a 410', sentAfterGone, CREATED, 'response.ReceiverGone.1', { eventTimeoutMs: 2_000 }),
+  rotated(
+    'X-Service-Signature with the replaced secret',
+    () => rotation((d, [previous]) => (previous ? delivered.serviceSigned(d, previous) : d)),
+    CREATED,
+    'rotating-a-secret.2',
+  ),
+  rotated(
+    'the first secret still valid after the second replacement',
+    () => rotation((d, [, first]) => (first ? delivered.withEntry(d, first) : d)),
+    CREATED,
+    'rotating-a-secret.3',
+  ),
+  rotated(
+    'X-Service-Signature with the removed secret',
+    () => rotation((d, [previous], removed) => (removed && previous ? delivered.serviceSigned(d, previous) : d)),
+    CREATED,
+    'rotating-a-secret.4',
+  ),
+  rotated(
+    'webhook-signature entries oldest first',
+    () =>
+      rotation((d) => ({
+        ...d,
+        headers: { ...d.headers, 'webhook-signature': String(d.headers['webhook-signature']).split(' ').reverse().join(' ') },
+      })),
+    CREATED,
+    'param.StandardSignatureHeader.2',
+  ),
+  retry(
+    'a 307 taken for success',
+    answered((status) => status === 307, 204),
+    CREATED,
+    'delivery-and-retries.2',
+    RETRIES,
+  ),
+  retry(
+    'a 4xx taken for success',
+    answered((status) => status >= 400 && status < 500 && status !== 410, 204),
+    CREATED,
+    'response.ReceiverRetry.1',
+    RETRIES,
+  ),
+  retry('redirects followed', redirectsFollowed, CREATED, 'response.ReceiverRetry.2', RETRIES),
+  retry(
+    'a new X-Service-Delivery on every attempt',
+    () => {
+      return {
+        delivery: (headers, body) => {
+          const id = randomUUID();
+          return { headers: { ...headers, 'x-service-delivery': id, 'webhook-id': id }, body };
+        },
+      };
+    },
+    CREATED,
+    'param.DeliveryHeader.2',
+    RETRIES,
+  ),
+  retry(
+    'a retry re-serialising the body',
+    () => {
+      const seen = new Set<string>();
+      return {
+        delivery: (headers, body) => {
+          const id = String(headers['x-service-delivery']);
+          const again = seen.has(id);
+          seen.add(id);
+          return { headers, body: again ? Buffer.from(JSON.stringify(JSON.parse(body.toString('utf8')), null, 2)) : body };
+        },
+      };
+    },
+    CREATED,
+    'slow-and-failing-receivers.9',
+    RETRIES,
+  ),
+  retry(
+    'a 2xx other than 200 taken for failure',
+    answered((status) => status > 200 && status < 300, 500),
+    CREATED,
+    'delivery-and-retries.1',
+    RETRIES,
+  ),
+  retry(
+    'a 2xx other than 200 taken for failure',
+    answered((status) => status > 200 && status < 300, 500),
+    CREATED,
+    'response.ReceiverAccepted.1',
+    RETRIES,
+  ),
+  retry('last_delivery frozen at the first attempt', lastDeliveryFrozen, CREATED, 'schema.LastDelivery.1', RETRIES),
+  retry(
+    'last_delivery.succeeded the wrong way round',
+    field({ method: 'GET', path: WEBHOOK_ITEM }, (json) => {
+      const last = json.last_delivery as Record<string, unknown> | null;
+      if (last) last.succeeded = !last.succeeded;
+    }),
+    CREATED,
+    'schema.LastDelivery.3',
+    RETRIES,
   ),
 ];

@@ -6,7 +6,8 @@ import { isDeepStrictEqual } from 'node:util';
 import type { KitContext } from '../context.ts';
 import type { RuleId } from '../rules/catalogue.ts';
 import { type ResourceModel, schemaAt } from '../spec.ts';
-import { bodyWith, breach, crudNamed, defaultOf, type Json, newSecret } from './rule-support.ts';
+import { ContractViolation } from '../verify.ts';
+import { bodyWith, breach, crudNamed, defaultOf, type Json, newSecret, ruleViolation } from './rule-support.ts';
 
 type Crud = ResourceModel & Required<Pick<ResourceModel, 'create' | 'read' | 'update'>>;
 
@@ -108,10 +109,14 @@ export async function secrets(ctx: KitContext, check: string): Promise<void> {
   for (const auth of ['api', ...(ctx.http.hasReadKey ? (['read'] as const) : [])] as const) {
     answers.push(await ctx.send(webhooks.read, { id, auth }), await ctx.send(webhooks.list, { auth, query: { limit: '100' } }));
   }
-  for (const answer of answers) {
+  for (const [index, answer] of answers.entries()) {
     const text = answer.text + JSON.stringify([...answer.headers]);
-    if (text.includes(secret) || text.includes(rotated))
-      breach(webhooks.read.label, check, 'authentication.4', 'a response carries the webhook secret the kit set', [], answer);
+    if (text.includes(secret) || text.includes(rotated)) {
+      // After the PUT that replaced it, either secret in an answer breaks the rotation's promise too.
+      const rules = ['authentication.4', ...(index > 0 ? (['rotating-a-secret.5'] as const) : [])] as const;
+      const found = rules.map((rule) => ruleViolation(rule, 'a response carries the webhook secret the kit set'));
+      throw new ContractViolation(webhooks.read.label, check, found, answer);
+    }
     if (/"secret"\s*:/.test(answer.text))
       breach(webhooks.read.label, check, 'schema.WebhookSecret.2', 'a response carries a "secret" field', [], answer);
   }

@@ -15,6 +15,15 @@ export function breach(subject: string, check: string, rule: RuleId, message: st
   throw new ContractViolation(subject, check, [ruleViolation(rule, message, details)], exchange);
 }
 
+/** A failure that breaks several rules at once (each named on the report's first line). */
+export function breachAll(subject: string, check: string, rules: readonly RuleId[], message: string, details: string[] = []): never {
+  throw new ContractViolation(
+    subject,
+    check,
+    rules.map((rule) => ruleViolation(rule, message, details)),
+  );
+}
+
 export function ruleViolation(rule: RuleId, message: string, details: string[] = []): Discrepancy {
   return { aspect: 'expectation', message, details, rule };
 }
