@@ -144,7 +144,6 @@ export const NOT_YET_PROVEN: readonly RuleId[] = [
   'schema.Webhook.4',
   'schema.Webhook.5',
   'schema.Webhook.7',
-  'schema.WebhookEvents.1',
   'schema.WebhookId.1',
   'schema.WebhookList.1',
   'schema.WebhookSecret.1',

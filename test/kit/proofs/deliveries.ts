@@ -1,7 +1,7 @@
 // Proofs of the deliveries rules: each fault breaks exactly one rule the document states in words.
 import { randomUUID } from 'node:crypto';
 import type { RuleId } from '../../contract/kit/rules/catalogue.ts';
-import { deliveryHeader, deliveryJson, dropDelivery, field, header, sign, withSecret } from '../fault-dsl.ts';
+import { deliveryHeader, deliveryJson, dropDelivery, field, header, requestBody, sign, withSecret } from '../fault-dsl.ts';
 import type { Fault } from '../fault-proxy.ts';
 import type { RuleProof } from '../prove.ts';
 import {
@@ -380,5 +380,13 @@ export const PROOFS: readonly RuleProof[] = [
     CREATED,
     'schema.LastDelivery.3',
     RETRIES,
+  ),
+  checked('invalid-body')(
+    'repeated or surplus event types quietly dropped',
+    requestBody({ method: 'POST', path: /^\/v1\/webhooks$/ }, (json) => {
+      if (Array.isArray(json.events)) json.events = [...new Set(json.events)].slice(0, 6);
+    }),
+    'createWebhook (POST /v1/webhooks)',
+    'schema.WebhookEvents.1',
   ),
 ];

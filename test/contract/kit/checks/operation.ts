@@ -8,7 +8,8 @@ import { bodyLimitBytes, transitionsOf } from '../semantics.ts';
 import type { OperationModel } from '../spec.ts';
 import { successStatuses } from '../spec.ts';
 import { ContractViolation } from '../verify.ts';
-import { breach } from './rule-support.ts';
+import { describedRules } from './described.ts';
+import { breach, breachAll } from './rule-support.ts';
 import { isCrud } from './stateful.ts';
 import { diversify } from './transitions.ts';
 
@@ -98,13 +99,23 @@ export async function refusedCredentials(
 }
 
 /** Generated invalid bodies, malformed JSON, an oversized body and a wrong media type: each a 4xx problem. */
-export async function invalidBodies(ctx: KitContext, op: OperationModel, check: string, cases: number): Promise<void> {
+export async function invalidBodies(
+  ctx: KitContext,
+  op: OperationModel,
+  check: string,
+  cases: number,
+  judged: readonly string[] = [],
+): Promise<void> {
   const id = await idFor(ctx, op, false);
   const invalid = await ctx.invalidBodies(op, cases);
   if (invalid.length === 0) throw new Error(`${op.label}: the generator produced no invalid body`);
   for (const { mutation, body } of invalid) {
     const exchange = await ctx.send(op, { id, body });
-    ctx.expect(op, check, exchange, { range: '4xx' }, `invalid body: ${mutation.at} ${mutation.what}`);
+    const what = `invalid body: ${mutation.at} ${mutation.what}`;
+    const stated = op.body ? describedRules(ctx.model.doc, op.body.pointer, mutation.at, judged) : [];
+    if (exchange.status < 400 && stated.length > 0)
+      breachAll(op.label, check, stated, `expected 4xx (${what}), got ${exchange.status}`, [], exchange);
+    ctx.expect(op, check, exchange, { range: '4xx' }, what);
   }
   const malformed = await ctx.send(op, { id, rawBody: '{"unterminated": ' });
   ctx.expect(op, check, malformed, { statuses: [400] }, 'malformed JSON');

@@ -72,8 +72,9 @@ export function signatureViolations(delivery: Delivery, signature: string | null
   const message =
     signature === null
       ? `${SIGNATURE_HEADER} is missing on a signed webhook`
-      : `${SIGNATURE_HEADER} is not sha256= and the lowercase hex HMAC-SHA256 of the raw body with the webhook's secret`;
-  return rules.map((rule) => ruleViolation(rule, message, signature === null ? [] : [`${SIGNATURE_HEADER}: ${signature}`]));
+      : `${SIGNATURE_HEADER} does not verify against the raw body and the webhook's secret (sha256= and the lowercase hex HMAC-SHA256)`;
+  const details = signature === null ? [] : [`${SIGNATURE_HEADER}: ${signature}`];
+  return rules.map((rule) => ({ aspect: 'signature', message, details, rule }));
 }
 
 /** What a `webhook-signature` entry that does not verify was signed over instead, as the rules it then breaks. */

@@ -113,4 +113,5 @@ export const PROVEN: readonly RuleId[] = [
   'response.ReceiverAccepted.1',
   'schema.LastDelivery.1',
   'schema.LastDelivery.3',
+  'schema.WebhookEvents.1',
 ];
