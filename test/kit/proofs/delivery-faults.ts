@@ -1,8 +1,8 @@
-// Delivery faults that keep state, for the deliveries proofs: a service that remembers what it sent
-// and sends it where or when the document says it must not, or reports it wrongly. Each is a
-// factory (a fresh state per proof).
+// The faults of the deliveries proofs: deliveries signed, stamped or addressed wrongly, and a
+// service that remembers what it sent and sends it where or when the document says it must not, or
+// reports it wrongly. A fault that keeps state is a factory (a fresh state per proof).
 import { randomUUID } from 'node:crypto';
-import { field, sign } from '../fault-dsl.ts';
+import { deliveryHeader, deliveryJson, field, header, requestBody, sign, withSecret } from '../fault-dsl.ts';
 import type { Fault } from '../fault-proxy.ts';
 
 type Delivered = { headers: Record<string, string>; body: Buffer };
@@ -33,6 +33,11 @@ export const delivered = {
     const signed = Buffer.concat([Buffer.from(`${d.headers['webhook-id']}.${d.headers['webhook-timestamp']}.`), d.body]);
     return { ...d, headers: { ...d.headers, 'webhook-signature': `${d.headers['webhook-signature']} ${sign.standard(secret, signed)}` } };
   },
+  /** The webhook-signature entries in the other order. */
+  reversed: (d: Delivered): Delivered => ({
+    ...d,
+    headers: { ...d.headers, 'webhook-signature': String(d.headers['webhook-signature']).split(' ').reverse().join(' ') },
+  }),
 };
 
 /**
@@ -168,3 +173,79 @@ export function lastDeliveryFrozen(): Fault {
     },
   };
 }
+
+const reformatted = (body: Buffer) => Buffer.from(JSON.stringify(JSON.parse(body.toString('utf8')), null, 2));
+const dataOf = (json: Record<string, unknown>) => json.data as Record<string, unknown>;
+const signedOver = (headers: Record<string, string>, body: Buffer) =>
+  Buffer.concat([Buffer.from(`${headers['webhook-id']}.${headers['webhook-timestamp']}.`), body]);
+
+export const uppercaseHex = deliveryHeader('x-service-signature', (value) => value && `sha256=${value.slice(7).toUpperCase()}`);
+export const reserialised: Fault = { delivery: (headers, body) => ({ headers, body: reformatted(body) }) };
+export const signedWithoutSecret = deliveryHeader('x-service-signature', (value, { body }) => value ?? sign.service('guessed', body));
+export const standardWithoutSecret = deliveryHeader('webhook-signature', (value, { body }) => value ?? sign.standard('guessed', body));
+export const noStandardSignature = deliveryHeader('webhook-signature', (value, { headers }) =>
+  headers['x-service-signature'] ? undefined : value,
+);
+export const hexStandardSignature = () =>
+  withSecret(({ headers, body }, secret) => {
+    if (secret === undefined) return { headers, body };
+    const hex = Buffer.from(sign.standard(secret, signedOver(headers, body)).slice(3), 'base64').toString('hex');
+    return { headers: { ...headers, 'webhook-signature': `v1,${hex}` }, body };
+  });
+/** webhook-signature over what `signed` makes of the id, the timestamp and the body. */
+export const standardSignedOver = (signed: (id: string, time: string, body: Buffer) => string | Buffer) => () =>
+  withSecret(({ headers, body }, secret) => {
+    if (secret === undefined) return { headers, body };
+    const entry = sign.standard(
+      secret,
+      Buffer.concat([Buffer.from(signed(headers['webhook-id']!, headers['webhook-timestamp']!, body)), body]),
+    );
+    return { headers: { ...headers, 'webhook-signature': entry }, body };
+  });
+export const eventHeaderOtherThan = (event: string) =>
+  deliveryHeader('x-service-event', () => (event === 'finding.created' ? 'finding.resolved' : 'finding.created'), event);
+export const hourEarlier = (event: string) => () =>
+  deliveryJson(event, (json) => {
+    json.timestamp = new Date(Date.parse(String(json.timestamp)) - 3_600_000).toISOString();
+  });
+export const policyDropped = () => deliveryJson('finding.created', (json) => void (dataOf(json).policy_id = null));
+export const hostForAddress = () => deliveryJson('device.connected', (json) => void (dataOf(json).ip_address = 'agent.local'));
+export const otherFinding = () => deliveryJson('compliance.changed', (json) => void (dataOf(json).finding_id = `fnd_${'0'.repeat(26)}`));
+export const paddedPast64KiB: Fault = {
+  delivery: (headers, body) => ({ headers, body: Buffer.concat([body.subarray(0, -1), Buffer.alloc(65_536, ' '), body.subarray(-1)]) }),
+};
+export const secretInPutHeader = header({ method: 'PUT', path: WEBHOOK_ITEM }, 'x-webhook-secret', (value, request) =>
+  String((JSON.parse(request.body.toString('utf8')) as { secret?: unknown }).secret ?? value),
+);
+export const goneNotRecorded = field({ method: 'GET', path: WEBHOOK_ITEM }, (json) => {
+  const last = json.last_delivery as Record<string, unknown> | null;
+  if (last?.status_code === 410) last.status_code = null;
+});
+export const succeededFlipped = field({ method: 'GET', path: WEBHOOK_ITEM }, (json) => {
+  const last = json.last_delivery as Record<string, unknown> | null;
+  if (last) last.succeeded = !last.succeeded;
+});
+/** The receiver's answers `from` picks reach the service as `to`: it judges them as if they were. */
+export const answered = (from: (status: number) => boolean, to: number): Fault => ({
+  deliveryAnswer: ({ status, headers }) => ({ status: from(status) ? to : status, headers }),
+});
+export const newIdEveryAttempt: Fault = {
+  delivery: (headers, body) => {
+    const id = randomUUID();
+    return { headers: { ...headers, 'x-service-delivery': id, 'webhook-id': id }, body };
+  },
+};
+/** A retry sends the event re-serialised, not the bytes of the first attempt. */
+export function retryReformatted(): Fault {
+  const seen = new Set<string>();
+  return {
+    delivery: (headers, body) => {
+      const again = seen.has(String(headers['x-service-delivery']));
+      seen.add(String(headers['x-service-delivery']));
+      return { headers, body: again ? reformatted(body) : body };
+    },
+  };
+}
+export const eventsDeduplicated = requestBody({ method: 'POST', path: /^\/v1\/webhooks$/ }, (json) => {
+  if (Array.isArray(json.events)) json.events = [...new Set(json.events)].slice(0, 6);
+});
