@@ -33,7 +33,6 @@ export const NOT_YET_PROVEN: readonly RuleId[] = [
   'browser-clients-cors.4',
   'limits.1',
   'limits.2',
-  'webhooks.1',
   'versioning.1',
   'errors.19',
   'rate-limits.6',

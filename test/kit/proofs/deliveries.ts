@@ -227,6 +227,13 @@ const ROWS: Row[] = [
     'createWebhook (POST /v1/webhooks)',
     ['schema.WebhookEvents.1'],
   ],
+  [
+    'valid-input',
+    'subscriptions to device and scan events refused',
+    faults.deviceSubscriptionRefused,
+    'createWebhook (POST /v1/webhooks)',
+    ['webhooks.1'],
+  ],
 ];
 
 export const PROOFS: readonly RuleProof[] = ROWS.flatMap(([check, name, fault, subject, rules, options]) =>

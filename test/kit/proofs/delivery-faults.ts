@@ -249,3 +249,14 @@ export function retryReformatted(): Fault {
 export const eventsDeduplicated = requestBody({ method: 'POST', path: /^\/v1\/webhooks$/ }, (json) => {
   if (Array.isArray(json.events)) json.events = [...new Set(json.events)].slice(0, 6);
 });
+/** Subscriptions to the events the API does not cause (device and scan events) refused as unknown types. */
+export const deviceSubscriptionRefused: Fault = {
+  response: (request) =>
+    request.method === 'POST' && request.path === '/v1/webhooks' && /"(device\.\w+|scan\.completed)"/.test(request.body.toString('utf8'))
+      ? {
+          status: 400,
+          headers: { 'content-type': 'application/problem+json' },
+          body: Buffer.from(JSON.stringify({ type: 'https://secmon.dev/problems/validation', title: 'Validation failed', status: 400 })),
+        }
+      : undefined,
+};

@@ -33,3 +33,7 @@ export function describedRules(doc: OpenApiDocument, schemaPointer: string, path
   const description = `${where.replace(/^#/, '')}/description`;
   return CATALOGUE.filter((entry) => entry.at === description && judged.includes(entry.id)).map((entry) => entry.id as RuleId);
 }
+
+/** The rules stated at the description `at` (a pointer without `#`) whose sentence matches `pattern`. */
+export const stated = (at: string, pattern: RegExp): RuleId[] =>
+  CATALOGUE.filter((entry) => entry.at === at && pattern.test(entry.text)).map((entry) => entry.id as RuleId);

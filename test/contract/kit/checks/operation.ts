@@ -8,7 +8,7 @@ import { bodyLimitBytes, transitionsOf } from '../semantics.ts';
 import type { OperationModel } from '../spec.ts';
 import { successStatuses } from '../spec.ts';
 import { ContractViolation } from '../verify.ts';
-import { describedRules } from './described.ts';
+import { describedRules, stated } from './described.ts';
 import { breach, breachAll } from './rule-support.ts';
 import { isCrud } from './stateful.ts';
 import { diversify } from './transitions.ts';
@@ -175,6 +175,11 @@ export async function validInput(ctx: KitContext, op: OperationModel, check: str
   for (const body of bodies) {
     const id = await idFor(ctx, op, freshItem);
     const exchange = await ctx.send(op, { id, body });
+    // A valid webhook body refused is a subscription the document says a webhook makes.
+    const subscribing =
+      op.path.startsWith('/v1/webhooks') && exchange.status >= 400 ? stated('/info/description', /^A webhook subscribes/) : [];
+    if (subscribing.length > 0)
+      breachAll(op.label, check, subscribing, `a valid webhook body was refused with ${exchange.status}`, [JSON.stringify(body)], exchange);
     ctx.expect(op, check, exchange, { statuses }, 'valid generated body');
   }
   for (const query of ctx.validQueries(op, cases)) {

@@ -114,4 +114,5 @@ export const PROVEN: readonly RuleId[] = [
   'schema.LastDelivery.1',
   'schema.LastDelivery.3',
   'schema.WebhookEvents.1',
+  'webhooks.1',
 ];
