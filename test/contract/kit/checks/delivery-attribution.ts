@@ -1,12 +1,13 @@
 // Which sentences of the document a delivery that breaks its webhook's description breaks, read
 // from where the document states them: the event's description and its schema's (why it is sent),
-// a body property's description, a header parameter's description and the header's row of the
-// delivery-headers table. Only rules the judging check lists are named.
+// a body property's description (described.ts), a header parameter's description and the header's
+// row of the delivery-headers table. Only rules the judging check lists are named.
 import type { ErrorObject } from 'ajv';
 import type { OpenApiDocument } from '../../../../lib/document.ts';
 import { CATALOGUE, type RuleId } from '../rules/catalogue.ts';
 import { schemaAt, type WebhookModel } from '../spec.ts';
 import type { Discrepancy } from '../verify.ts';
+import { describedRules } from './described.ts';
 
 const withoutHash = (pointer: string) => pointer.replace(/^#/, '');
 
@@ -31,11 +32,7 @@ export function deliveryRules(doc: OpenApiDocument, webhook: WebhookModel, judge
   const body = schemaAt(doc, webhook.bodyPointer);
   const named = Object.entries(doc.components?.schemas ?? {}).find(([, schema]) => schema === body)?.[0];
   const schemaPointer = named ? `/components/schemas/${named}` : withoutHash(webhook.bodyPointer);
-  const property = (instancePath: string) => {
-    const segments = instancePath.split('/').filter((s) => s !== '');
-    const where = `${schemaPointer}${segments.map((s) => `/properties/${s}`).join('')}/description`;
-    return keep(CATALOGUE.filter((e) => e.at === where));
-  };
+  const property = (instancePath: string) => describedRules(doc, webhook.bodyPointer, instancePath, judged);
   return {
     sent: keep(
       CATALOGUE.filter(
@@ -44,7 +41,8 @@ export function deliveryRules(doc: OpenApiDocument, webhook: WebhookModel, judge
       ),
     ),
     property,
-    schema: (errors) => [...new Set(errors.flatMap((error) => property(error.instancePath)))],
+    // A failure of the body as a whole (an extra field at its root) breaks its schema, no sentence.
+    schema: (errors) => [...new Set(errors.flatMap((error) => (error.instancePath === '' ? [] : property(error.instancePath))))],
     header: (name) => {
       const param = webhook.headers.find((h) => h.name.toLowerCase() === name.toLowerCase());
       const own = param ? CATALOGUE.filter((e) => e.at === withoutHash(param.pointer).replace(/\/schema$/, '/description')) : [];
