@@ -15,6 +15,23 @@ export function breach(subject: string, check: string, rule: RuleId, message: st
   throw new ContractViolation(subject, check, [ruleViolation(rule, message, details)], exchange);
 }
 
+/** A failure that breaks several rules at once (each named on the report's first line). */
+export function breachAll(
+  subject: string,
+  check: string,
+  rules: readonly RuleId[],
+  message: string,
+  details: string[] = [],
+  exchange?: Exchange,
+): never {
+  throw new ContractViolation(subject, check, rulesViolated(rules, message, details), exchange);
+}
+
+/** One failure as a violation of each rule it breaks (none named when `rules` is empty). */
+export function rulesViolated(rules: readonly RuleId[], message: string, details: string[] = []): Discrepancy[] {
+  return rules.length > 0 ? rules.map((rule) => ruleViolation(rule, message, details)) : [{ aspect: 'expectation', message, details }];
+}
+
 export function ruleViolation(rule: RuleId, message: string, details: string[] = []): Discrepancy {
   return { aspect: 'expectation', message, details, rule };
 }
