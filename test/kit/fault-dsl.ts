@@ -1,7 +1,7 @@
 // Faults as one-liners over the fault proxy: rewrite a JSON field, a header or a status of the
 // answers that match, rewrite what a request carries, drop or duplicate deliveries, delay
 // answers; `all` combines them. A proof that a check bites is then a few declarative lines.
-import { createHmac } from 'node:crypto';
+import { entryOver, serviceSignature } from '../contract/kit/oracle.ts';
 import { editJson, type Fault, type ProxiedResponse } from './fault-proxy.ts';
 
 export interface Match {
@@ -183,9 +183,8 @@ export function deliveryHeader(
 
 /** The two signatures a sender computes for `body` with `secret`: X-Service-Signature and one webhook-signature entry. */
 export const sign = {
-  service: (secret: string, body: Buffer) => `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('hex')}`,
-  standard: (secret: string, signed: Buffer | string) =>
-    `v1,${createHmac('sha256', Buffer.from(secret, 'utf8')).update(signed).digest('base64')}`,
+  service: (secret: string, body: Buffer) => serviceSignature(body, secret),
+  standard: (secret: string, signed: Buffer | string) => entryOver(signed, secret),
 };
 
 /**

@@ -5,9 +5,9 @@
 import type { KitContext } from '../context.ts';
 import { SIGNATURE_HEADER } from '../oracle.ts';
 import type { Delivery } from '../receiver.ts';
+import { statedOfWebhook, type WebhookRules } from '../rules/stated.ts';
 import type { WebhookModel } from '../spec.ts';
-import { ajvDetails, ContractViolation, type Discrepancy, headerViolations, truncate } from '../verify.ts';
-import { type DeliveryRules, deliveryRules, naming } from './delivery-attribution.ts';
+import { ajvDetails, ContractViolation, type Discrepancy, headerViolations, naming, truncate } from '../verify.ts';
 import { eventOf, eventRun, parse } from './event-run.ts';
 import { signatureViolations, standardHeaderViolations, TOLERANCE_SECONDS } from './signature-rules.ts';
 
@@ -52,7 +52,7 @@ export async function deliveryCheck(
   judged: readonly string[],
 ): Promise<'passed' | { skipped: string; gate?: string } | { note: string }> {
   const run = await eventRun(ctx);
-  const rules = deliveryRules(ctx.model.doc, webhook, judged);
+  const rules = statedOfWebhook(ctx.model.doc, webhook, judged);
   const reason = run.notCaused.get(webhook.event);
   if (reason) {
     const types = [...run.notCaused.keys()].join(',');
@@ -147,7 +147,7 @@ export async function deliveryCheck(
 export function deliveryViolations(
   ctx: KitContext,
   webhook: WebhookModel,
-  rules: DeliveryRules,
+  rules: WebhookRules,
   delivery: Delivery,
   webhookId: string,
   secret: string | undefined,
@@ -209,7 +209,7 @@ export function deliveryViolations(
 }
 
 /** The body's `timestamp`: when the event happened, so between the kit causing it and its arrival (either clock's tolerance aside). */
-function timestampViolations(delivery: Delivery, rules: DeliveryRules, startedAt: number): Discrepancy[] {
+function timestampViolations(delivery: Delivery, rules: WebhookRules, startedAt: number): Discrepancy[] {
   const stamp = (parse(delivery) as { timestamp?: unknown } | undefined)?.timestamp;
   const at = typeof stamp === 'string' ? Date.parse(stamp) : Number.NaN;
   const slack = TOLERANCE_SECONDS * 1000;

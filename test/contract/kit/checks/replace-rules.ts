@@ -5,11 +5,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { KitContext } from '../context.ts';
 import type { RuleId } from '../rules/catalogue.ts';
-import { statedAt, statedFor } from '../rules/stated.ts';
+import { schemaDescriptionAt, statedAt, statedFor } from '../rules/stated.ts';
 import { type OperationModel, type ResourceModel, schemaAt } from '../spec.ts';
 import { ContractViolation, rulesViolated } from '../verify.ts';
 import { bodyWith, breach, crudNamed, defaultOf, type Json, newSecret } from './rule-support.ts';
-import { schemaDescriptionAt } from './sentence-rules.ts';
 
 type Crud = ResourceModel & Required<Pick<ResourceModel, 'create' | 'read' | 'update'>>;
 
