@@ -6,6 +6,7 @@ import { json } from './findings-rules.ts';
 import {
   bodyWith,
   breach,
+  breachAll,
   crudNamed,
   distinct,
   eventsSkipped,
@@ -80,6 +81,18 @@ export async function compliance(ctx: KitContext, check: string): Promise<'passe
   );
   flips.push({ to: 'compliant', cause: null, why: 'its only open finding was deleted' });
   await statusIs('compliant', 'deleting its only open finding', 'deleteFinding.2');
+  // Refused as an unknown field or ignored, but never written: the service derives it.
+  const body = await bodyWith(ctx, policies.update, { compliance_status: 'non_compliant' });
+  const written = await ctx.send(policies.update, { id: policyId, body });
+  if (written.status < 300 && json(written).compliance_status === 'non_compliant')
+    breach(
+      policies.update.label,
+      check,
+      'schema.ComplianceStatus.2',
+      'a PUT carrying compliance_status non_compliant wrote it',
+      [],
+      written,
+    );
   if (!events) return { note: `${skipped}; compliance_status checked, compliance.changed not` };
 
   const label = ctx.model.webhooks.find((w) => w.event === 'compliance.changed')?.label ?? 'compliance.changed';
@@ -106,10 +119,10 @@ export async function compliance(ctx: KitContext, check: string): Promise<'passe
       );
   }
   if (got.length !== flips.length)
-    breach(
+    breachAll(
       label,
       check,
-      'updateFinding.4',
+      ['updateFinding.4', 'schema.ComplianceChangedEvent.1'],
       `${got.length} compliance.changed for ${flips.length} flips of the policy's compliance_status`,
       details,
     );
@@ -117,10 +130,10 @@ export async function compliance(ctx: KitContext, check: string): Promise<'passe
   for (const data of got) {
     const index = unmatched.findIndex((f) => f.to === data.current_status && f.cause === data.finding_id);
     if (index < 0)
-      breach(
+      breachAll(
         label,
         check,
-        'complianceChanged.2',
+        ['complianceChanged.2', 'schema.ComplianceChangedEvent.4'],
         `no flip explains compliance.changed to ${String(data.current_status)} with finding_id ${String(data.finding_id)}`,
         details,
       );

@@ -16,6 +16,7 @@ import {
   findingUpdate,
   type Json,
   parseBody,
+  ruleViolation,
   type Sink,
   sink,
   subscribe,
@@ -90,6 +91,7 @@ export async function deliverySemantics(ctx: KitContext, check: string): Promise
   if (of(r!, 'finding.resolved', suppressed.id).length + of(a!, 'finding.resolved', suppressed.id).length > 0)
     fail(resolvedLabel, 'findingResolved.2', 'suppressing a finding sent finding.resolved');
   const resolvedTwice = of(r!, 'finding.resolved', twice.id).length;
+  if (resolvedTwice === 0) fail(resolvedLabel, 'schema.FindingResolvedEvent.1', 'resolving a finding sent no finding.resolved');
   if (resolvedTwice !== 2)
     fail(
       resolvedLabel,
@@ -140,10 +142,13 @@ export async function endpointGone(ctx: KitContext, check: string): Promise<'pas
   }
   const after = `${Date.now() - started} ms after the 410`;
   if (read.enabled !== false || read.disabled_reason !== 'endpoint_gone') {
+    // Disabled but without its reason, or with another reason: what disabled_reason says breaks.
+    const rule =
+      read.enabled !== false ? 'delivery-and-retries.3' : read.disabled_reason === null ? 'schema.Webhook.4' : 'schema.Webhook.5';
     breach(
       webhooks.read.label,
       check,
-      'delivery-and-retries.3',
+      rule,
       `${after} the webhook reads enabled ${String(read.enabled)}, disabled_reason ${JSON.stringify(read.disabled_reason)}; expected false and endpoint_gone`,
     );
   }
@@ -159,15 +164,12 @@ export async function endpointGone(ctx: KitContext, check: string): Promise<'pas
   const reenabled = await ctx.send(webhooks.update, { id: hook.id, body: { url: read.url, events: read.events, enabled: true } });
   ctx.expect(webhooks.update, check, reenabled, { statuses: [200] }, 're-enabling the webhook');
   const json = reenabled.json as Json;
-  if (json.enabled !== true || json.disabled_reason !== null)
-    breach(
-      webhooks.update.label,
-      check,
-      'updateWebhook.2',
-      `re-enabled, the webhook reads enabled ${String(json.enabled)}, disabled_reason ${JSON.stringify(json.disabled_reason)}`,
-      [],
-      reenabled,
-    );
+  if (json.enabled !== true || json.disabled_reason !== null) {
+    const message = `re-enabled, the webhook reads enabled ${String(json.enabled)}, disabled_reason ${JSON.stringify(json.disabled_reason)}`;
+    // The operation and the update schema state it alike.
+    const stated = (['updateWebhook.2', 'schema.WebhookUpdate.3'] as const).map((rule) => ruleViolation(rule, message));
+    throw new ContractViolation(webhooks.update.label, check, stated, reenabled);
+  }
   // A re-enabled webhook gets nothing more from the 410 path: point it nowhere it would answer 410 again.
   await ctx.send(webhooks.delete, { id: hook.id });
   return { note: `disabled ${after}` };

@@ -222,7 +222,8 @@ export async function policyInUse(ctx: KitContext, check: string): Promise<void>
       refused,
       409,
       'policy-in-use',
-      'deletePolicy.2',
+      // The 409's own description names in-progress findings beside open ones.
+      status === 'open' ? 'deletePolicy.2' : 'deletePolicy.6',
       `deleting a policy an ${status} finding references`,
     );
   }

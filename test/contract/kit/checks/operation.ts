@@ -5,13 +5,13 @@ import type { KitContext } from '../context.ts';
 import { applyMutation, createGenerator, samples } from '../generate.ts';
 import type { Credential, Exchange } from '../http.ts';
 import type { RuleId } from '../rules/catalogue.ts';
-import { statedFor, statedOfParam } from '../rules/stated.ts';
-import { bodyLimitBytes, transitionsOf } from '../semantics.ts';
-import { type OperationModel, schemaAt, successStatuses } from '../spec.ts';
+import { leadRule, sentenceRule, statedAt, statedFor, statedOfBodyPart, statedOfHeader, statedOfParam } from '../rules/stated.ts';
+import { bodyLimitBytes } from '../semantics.ts';
+import { type OperationModel, successStatuses } from '../spec.ts';
 import { ContractViolation, rulesViolated } from '../verify.ts';
-import { breach, ruleViolation } from './rule-support.ts';
-import { isCrud } from './stateful.ts';
-import { diversify } from './transitions.ts';
+import { filterByExistingValues, filtersHold } from './filters.ts';
+import { breach, breachAll, ruleViolation } from './rule-support.ts';
+import { expectStatedFormats } from './stated-formats.ts';
 
 /** The id to put in an item path: a fresh resource for deletes and state-machine updates. */
 async function idFor(ctx: KitContext, op: OperationModel, fresh: boolean): Promise<string | undefined> {
@@ -19,7 +19,13 @@ async function idFor(ctx: KitContext, op: OperationModel, fresh: boolean): Promi
   return ctx.fixture(ctx.resourceOf(op), fresh);
 }
 
-export async function successResponse(ctx: KitContext, op: OperationModel, check: string, freshItem: boolean): Promise<void> {
+export async function successResponse(
+  ctx: KitContext,
+  op: OperationModel,
+  check: string,
+  freshItem: boolean,
+  judged: readonly RuleId[] = [],
+): Promise<void> {
   const id = await idFor(ctx, op, op.kind === 'delete' || freshItem);
   // An empty list validates no item schema: make sure there is at least one item to check.
   if (op.kind === 'list' && ctx.options.profile === 'stateful') await ctx.fixture(ctx.resourceOf(op));
@@ -30,26 +36,27 @@ export async function successResponse(ctx: KitContext, op: OperationModel, check
   const tagged = op.kind === 'read' ? statedFor(op, /with its `ETag`/) : [];
   if (tagged.length > 0 && exchange.status === 200 && !exchange.headers.has('etag'))
     throw new ContractViolation(op.label, check, rulesViolated(tagged, 'the answer has no ETag header'), exchange);
-  // A valid key refused breaks how keys are sent; a collection not found, the version in the path.
+  // A valid key refused breaks how keys are sent; a collection not found, the version in the path;
+  // a create that does not succeed, what its description says it does first ("Creates a policy.").
   const rules: RuleId[] =
     exchange.status === 401 ? ['authentication.1', 'security.bearerAuth.1'] : exchange.status === 404 && !id ? ['versioning.1'] : [];
-  ctx.expect(op, check, exchange, { statuses: successStatuses(op), rules });
+  const does = op.kind === 'create' ? leadRule(op) : undefined;
+  if (does && judged.includes(does)) rules.push(does);
+  const statuses = successStatuses(op);
+  if (statuses.includes(exchange.status)) expectStatedFormats(ctx, op, check, exchange, judged);
+  ctx.expect(op, check, exchange, { statuses, rules }, 'a valid request');
   if (op.kind === 'create' && ctx.options.profile === 'stateful') {
     const location = exchange.headers.get('location');
     const read = ctx.resourceOf(op).read;
     if (location && read) {
+      const rules = statedOfHeader(op, String(exchange.status), 'location', /(?:)/).filter((rule) => judged.includes(rule));
       const followed = await ctx.send(read, { path: new URL(location, `${ctx.http.baseUrl}/`).pathname });
-      ctx.expect(read, `${check}: Location of ${op.operationId}`, followed, { statuses: [200] }, `GET ${location}`);
+      ctx.expect(read, check, followed, { statuses: [200], rules }, `GET ${location}, the Location of ${op.operationId}`);
       const createdId = (exchange.json as { id?: unknown }).id;
       const readId = (followed.json as { id?: unknown }).id;
       if (createdId !== readId) {
-        throw new ContractViolation(op.label, check, [
-          {
-            aspect: 'expectation',
-            message: `Location ${location} names ${String(readId)}, not the created ${String(createdId)}`,
-            details: [],
-          },
-        ]);
+        const message = `Location ${location} names ${String(readId)}, not the created ${String(createdId)}`;
+        throw new ContractViolation(op.label, check, rulesViolated(rules, message));
       }
     }
   }
@@ -100,7 +107,10 @@ export async function refusedCredentials(
   const throttled = exchange.status >= 400 && exchange.status < 500 && exchange.headers.has('retry-after');
   if (status === 401 && throttled && exchange.status !== 401 && exchange.status !== 429)
     breach(op.label, check, 'response.Unauthorized.3', `failed authentication throttled with ${exchange.status}, not 429`, [], exchange);
-  if (status !== 401 || exchange.status !== 429) return ctx.expect(op, check, exchange, { statuses: [status], rules }, note);
+  // A write the read scope does not allow breaks the operation's own "Needs the `write` scope" too.
+  const scope = status === 403 ? sentenceRule(op, /`write` scope/) : [];
+  if (status !== 401 || exchange.status !== 429)
+    return ctx.expect(op, check, exchange, { statuses: [status], rules: [...rules, ...scope] }, note);
   // The problem type is the response audit's to judge (the catalogue's type for 429).
   const missing = ['retry-after', 'ratelimit-policy', 'ratelimit'].filter((name) => !exchange.headers.has(name));
   if (missing.length > 0)
@@ -136,13 +146,23 @@ export async function refusedCredentials(
 }
 
 /** Generated invalid bodies, malformed JSON, an oversized body and a wrong media type: each a 4xx problem. */
-export async function invalidBodies(ctx: KitContext, op: OperationModel, check: string, cases: number): Promise<void> {
+export async function invalidBodies(
+  ctx: KitContext,
+  op: OperationModel,
+  check: string,
+  cases: number,
+  judged: readonly string[] = [],
+): Promise<void> {
   const id = await idFor(ctx, op, false);
   const invalid = await ctx.invalidBodies(op, cases);
   if (invalid.length === 0) throw new Error(`${op.label}: the generator produced no invalid body`);
   for (const { mutation, body } of invalid) {
     const exchange = await ctx.send(op, { id, body });
-    ctx.expect(op, check, exchange, { range: '4xx' }, `invalid body: ${mutation.at} ${mutation.what}`);
+    const what = `invalid body: ${mutation.at} ${mutation.what}`;
+    const stated = op.body ? statedOfBodyPart(ctx.model.doc, op.body.pointer, mutation.at, judged) : [];
+    if (exchange.status < 400 && stated.length > 0)
+      breachAll(op.label, check, stated, `expected 4xx (${what}), got ${exchange.status}`, [], exchange);
+    ctx.expect(op, check, exchange, { range: '4xx' }, what);
   }
   const malformed = await ctx.send(op, { id, rawBody: '{"unterminated": ' });
   ctx.expect(op, check, malformed, { statuses: [400] }, 'malformed JSON');
@@ -215,6 +235,11 @@ export async function validInput(ctx: KitContext, op: OperationModel, check: str
   for (const body of bodies) {
     const id = await idFor(ctx, op, freshItem);
     const exchange = await ctx.send(op, { id, body });
+    // A valid webhook body refused as invalid is a subscription the document says a webhook makes.
+    const refused = exchange.status === 400 || exchange.status === 422;
+    const subscribing = op.path.startsWith('/v1/webhooks') && refused ? statedAt('/info/description', /^A webhook subscribes/) : [];
+    if (subscribing.length > 0)
+      breachAll(op.label, check, subscribing, `a valid webhook body was refused with ${exchange.status}`, [JSON.stringify(body)], exchange);
     ctx.expect(op, check, exchange, { statuses }, 'valid generated body');
   }
   for (const query of ctx.validQueries(op, cases)) {
@@ -226,74 +251,4 @@ export async function validInput(ctx: KitContext, op: OperationModel, check: str
   if (ctx.options.profile === 'stateful' && op.kind === 'list') await filterByExistingValues(ctx, op, check, cases);
 }
 
-/**
- * Generated filter values rarely match anything, and a target where every item looks alike hides a
- * filter it ignores. So the kit first makes the items differ (states, severities, ...), then
- * filters by each value present on the first page (and each a boolean or enumerated filter can take): only
- * matches come back, and no match is left out.
- */
-async function filterByExistingValues(ctx: KitContext, op: OperationModel, check: string, cases: number): Promise<void> {
-  const resource = ctx.resourceOf(op);
-  if (isCrud(resource)) await diversify(ctx, resource, transitionsOf(ctx.model, resource.update), check, cases);
-  const all = await ctx.send(op, { query: { limit: '100' } });
-  ctx.expect(op, check, all, { statuses: [200] }, 'the first page, to pick filter values from');
-  const items = (all.json as { data: Record<string, unknown>[] }).data;
-  for (const param of op.params.filter((p) => p.in === 'query')) {
-    const present = items
-      .flatMap((item) => filteredValues(item, param.name) ?? [])
-      .filter((value) => ['string', 'boolean', 'number'].includes(typeof value))
-      .map(String);
-    // A value no item has yet shows a filter that is ignored when every item looks alike (all enabled).
-    const values = [...new Set([...present, ...declaredValues(ctx, param.pointer)])];
-    for (const value of values.slice(0, Math.min(MAX_FILTER_VALUES, cases))) {
-      const query = { [param.name]: value };
-      const filtered = await ctx.send(op, { query: { ...query, limit: '100' } });
-      ctx.expect(op, check, filtered, { statuses: [200] }, `filter ${param.name} by a value`);
-      filtersHold(op, check, query, filtered.json);
-      const found = new Set((filtered.json as { data: { id?: unknown }[] }).data.map((item) => item.id));
-      const missed = items.find((item) => filteredValues(item, param.name)?.map(String).includes(value) && !found.has(item.id));
-      if (missed && found.size < 100) {
-        const message = `filter ${param.name}=${value} left out ${String(missed.id)}, which has that value`;
-        throw new ContractViolation(op.label, check, rulesViolated(filterRules(op, param.name), message));
-      }
-    }
-  }
-}
-
-const MAX_FILTER_VALUES = 6;
-
-/** Every value a boolean or enumerated parameter can take, as query text. */
-function declaredValues(ctx: KitContext, pointer: string): string[] {
-  const schema = schemaAt(ctx.model.doc, pointer);
-  return schema.type === 'boolean' ? ['true', 'false'] : Array.isArray(schema.enum) ? schema.enum.map(String) : [];
-}
-
-/** What a filter is judged on: the item's property of its name, or the list its plural names (`event`: `events`). */
-function filteredValues(item: Record<string, unknown>, name: string): unknown[] | undefined {
-  if (name in item) return [item[name]];
-  const many = item[`${name}s`];
-  return Array.isArray(many) ? many : undefined;
-}
-
-/** Where the document states what a filter keeps: the parameter's own description and the operation's. */
-const filterRules = (op: OperationModel, name: string): RuleId[] => [
-  ...statedOfParam(op, name.toLowerCase(), /^Only/),
-  ...statedFor(op, /^Filter with/),
-];
 const MAX_BAD_VALUES = 8;
-
-/** A query parameter named like an item property is a filter: every item returned must match it. */
-function filtersHold(op: OperationModel, check: string, query: Record<string, string>, json: unknown): void {
-  const items = (json as { data?: Record<string, unknown>[] } | undefined)?.data;
-  if (!Array.isArray(items)) return;
-  for (const item of items) {
-    for (const [name, value] of Object.entries(query)) {
-      const values = filteredValues(item, name);
-      if (!values || values.map(String).includes(value)) continue;
-      const shown = name in item ? name : `${name}s`;
-      const message = `filter ${name}=${value} returned an item with ${shown}=${JSON.stringify(item[shown])}`;
-      const details = [JSON.stringify(item).slice(0, 300)];
-      throw new ContractViolation(op.label, check, rulesViolated(filterRules(op, name), message, details));
-    }
-  }
-}

@@ -4,9 +4,11 @@
 import type { KitContext } from '../context.ts';
 import type { Exchange } from '../http.ts';
 import type { RuleId } from '../rules/catalogue.ts';
-import { statedOfParam } from '../rules/stated.ts';
+import { schemaRule, statedOfParam } from '../rules/stated.ts';
 import type { OperationModel } from '../spec.ts';
-import { bodyWith, breach, crudNamed, type Json } from './rule-support.ts';
+import { ContractViolation } from '../verify.ts';
+import { bodyWith, breach, crudNamed, type Json, ruleViolation } from './rule-support.ts';
+import type { Crud } from './stateful.ts';
 
 /** The default page size the document states ("`limit` is 1 to 100 (default 20)"). */
 export function defaultLimit(ctx: KitContext): number | undefined {
@@ -41,8 +43,9 @@ export async function paginationRules(ctx: KitContext, check: string): Promise<v
   // The filtered page below needs two enabled ones.
   let enabled = mine.filter((id) => present.get(id)).length;
   const body = await bodyWith(ctx, policies.create, { enabled: true });
+  const named = mine.length;
   while (mine.length <= limit || enabled < 2) {
-    mine.push((await ctx.create(policies, check, body)).id);
+    mine.push((await createAgain(ctx, policies, check, body, mine.length > named)).id);
     enabled++;
   }
   const unlimited = await get({}, 'a list without limit');
@@ -103,5 +106,17 @@ async function stableWalk(
       ...(duplicates.length > 0 ? [`seen twice: ${duplicates.slice(0, 5).join(', ')}`] : []),
       ...(skipped.length > 0 ? [`existed before the walk and were skipped: ${skipped.slice(0, 5).join(', ')}`] : []),
     ]);
+  }
+}
+
+/** Creates a policy; one refused after another of the same name was created breaks "unique in intent but not enforced". */
+async function createAgain(ctx: KitContext, policies: Crud, check: string, body: Json, sameName: boolean) {
+  try {
+    return await ctx.create(policies, check, body);
+  } catch (error) {
+    const [rule] = schemaRule('/properties/name/description', /not enforced/);
+    if (!sameName || !rule || !(error instanceof ContractViolation)) throw error;
+    const stated = ruleViolation(rule, `a second policy named ${JSON.stringify(body.name)} was refused`);
+    throw new ContractViolation(error.operation, check, [stated, ...error.violations], error.judged);
   }
 }

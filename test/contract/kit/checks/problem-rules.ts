@@ -4,6 +4,7 @@
 import type { KitContext } from '../context.ts';
 import type { Exchange } from '../http.ts';
 import { CATALOGUE, type RuleId } from '../rules/catalogue.ts';
+import { sentenceRule } from '../rules/stated.ts';
 import type { OperationModel } from '../spec.ts';
 import { ContractViolation, type Discrepancy, truncate } from '../verify.ts';
 import { type RawAnswer, rawRequest } from './raw-http.ts';
@@ -74,19 +75,15 @@ export async function problemCatalogue(ctx: KitContext, check: string): Promise<
   const provoked: string[] = [];
   const notes: string[] = [];
 
-  const expectType = (op: OperationModel, exchange: Exchange, type: string, what: string, instance?: string) => {
+  const expectType = (op: OperationModel, exchange: Exchange, type: string, what: string, instance?: string, also: RuleId[] = []) => {
     const wanted = row(type);
     if (!wanted) return;
     provoked.push(type);
     const problem = exchange.json as Json | undefined;
     const violations: Discrepancy[] = [];
     if (exchange.status !== wanted.status || problem?.type !== PROBLEM_BASE + type) {
-      violations.push(
-        ruleViolation(
-          wanted.rule,
-          `${what}: expected ${wanted.status} with type ${PROBLEM_BASE}${type}, got ${exchange.status} ${String(problem?.type ?? exchange.mediaType)}`,
-        ),
-      );
+      const message = `${what}: expected ${wanted.status} with type ${PROBLEM_BASE}${type}, got ${exchange.status} ${String(problem?.type ?? exchange.mediaType)}`;
+      violations.push(...[wanted.rule, ...also].map((rule) => ruleViolation(rule, message)));
       // A type that is none of the catalogue's URIs cannot be branched on, which is what a stable type is for.
       if (problem?.type !== undefined && !table.some((r) => problem.type === PROBLEM_BASE + r.type))
         violations.push(ruleViolation('schema.Problem.4', `${what}: the type ${String(problem.type)} is none of the catalogue's URIs`));
@@ -127,7 +124,10 @@ export async function problemCatalogue(ctx: KitContext, check: string): Promise<
     provoked.push('url-not-allowed');
     notes.push('a cloud-metadata webhook URL was accepted (allowed outside production; the document refuses it in production)');
   } else {
-    expectType(webhooks.create, metadata, 'url-not-allowed', 'a webhook URL on the cloud-metadata address 169.254.169.254');
+    // The operation states the refusal's type too.
+    const refusal = sentenceRule(webhooks.create, /url-not-allowed/);
+    const what = 'a webhook URL on the cloud-metadata address 169.254.169.254';
+    expectType(webhooks.create, metadata, 'url-not-allowed', what, undefined, refusal);
   }
   // Over the address's failed-authentication limit a 429 comes instead (the 401 checks judge it);
   // waiting the window out would cost a minute.

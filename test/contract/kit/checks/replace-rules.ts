@@ -5,15 +5,29 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { KitContext } from '../context.ts';
 import type { RuleId } from '../rules/catalogue.ts';
-import { statedAt, statedFor } from '../rules/stated.ts';
+import { schemaDescriptionAt, statedAt, statedFor } from '../rules/stated.ts';
 import { type OperationModel, type ResourceModel, schemaAt } from '../spec.ts';
 import { ContractViolation, rulesViolated } from '../verify.ts';
 import { bodyWith, breach, crudNamed, defaultOf, type Json, newSecret } from './rule-support.ts';
 
 type Crud = ResourceModel & Required<Pick<ResourceModel, 'create' | 'read' | 'update'>>;
 
-/** The rule each resource's replace semantics come from. */
-const RULE: Record<string, RuleId> = { policies: 'updatePolicy.1', findings: 'schema.FindingUpdate.3', webhooks: 'schema.WebhookUpdate.1' };
+/** The rules each resource's replace semantics come from (the operation's and its body schema's). */
+const RULES: Record<string, RuleId[]> = {
+  policies: ['updatePolicy.1', 'schema.PolicyWrite.2'],
+  findings: ['schema.FindingUpdate.3', 'schema.FindingUpdate.1'],
+  webhooks: ['schema.WebhookUpdate.1'],
+};
+
+/** The "Defaults to …" sentence of a body property: on the property itself or on the schema it refers to. */
+function defaultRule(ctx: KitContext, body: Json, property: Json, name: string): RuleId | undefined {
+  const bodyAt = schemaDescriptionAt(ctx.model.doc, body);
+  const at = [
+    bodyAt?.replace(/\/description$/, `/properties/${name}/description`),
+    typeof property.$ref === 'string' ? schemaDescriptionAt(ctx.model.doc, schemaAt(ctx.model.doc, property.$ref)) : undefined,
+  ];
+  return at.flatMap((where) => (where ? statedAt(where, /^Defaults to/) : []))[0];
+}
 
 /**
  * `replace-semantics`: a resource created with every defaulted field set to something else, then
@@ -43,17 +57,19 @@ export async function replaceSemantics(ctx: KitContext, resource: Crud, check: s
   ctx.expect(resource.read, check, read, { statuses: [200] }, 'reading the replaced resource');
   const kept = defaulted.filter(([name, { value }]) => name in (read.json as Json) && !isDeepStrictEqual((read.json as Json)[name], value));
   if (kept.length > 0) {
-    // The resource's own replace rule and the general one both say it.
-    const rules = [
-      ...(RULE[resource.name] ? [RULE[resource.name]!] : []),
+    // The resource's own replace rules, each kept field's "Defaults to …" and the general rule all say it.
+    const fieldRules = kept.flatMap(([name]) => defaultRule(ctx, schema, properties[name]!, name) ?? []);
+    const rules = new Set([
+      ...(RULES[resource.name] ?? ['idempotency-and-concurrency.4' as const]),
+      ...fieldRules,
       ...statedAt('/info/description', /what you omit takes its default/),
-    ];
+    ]);
     const details = kept.map(
       ([name, { value }]) =>
         `${name}: ${JSON.stringify((read.json as Json)[name])}, default ${JSON.stringify(value)} (was ${JSON.stringify(created[name])})`,
     );
     const message = 'fields the PUT omitted kept their old values instead of taking their defaults';
-    throw new ContractViolation(resource.update.label, check, rulesViolated(rules, message, details), read);
+    throw new ContractViolation(resource.update.label, check, rulesViolated([...rules], message, details), read);
   }
 }
 
@@ -110,10 +126,19 @@ export async function secrets(ctx: KitContext, check: string): Promise<void> {
   for (const auth of ['api', ...(ctx.http.hasReadKey ? (['read'] as const) : [])] as const) {
     answers.push(await ctx.send(webhooks.read, { id, auth }), await ctx.send(webhooks.list, { auth, query: { limit: '100' } }));
   }
-  for (const answer of answers) {
+  for (const [index, answer] of answers.entries()) {
     const text = answer.text + JSON.stringify([...answer.headers]);
-    if (text.includes(secret) || text.includes(rotated))
-      breach(webhooks.read.label, check, 'authentication.4', 'a response carries the webhook secret the kit set', [], answer);
+    if (text.includes(secret) || text.includes(rotated)) {
+      // After the PUT that replaced it, either secret in an answer breaks the rotation's promise too.
+      const rotation = index > 0 ? (['rotating-a-secret.5'] as const) : [];
+      const rules = ['authentication.4', 'schema.Webhook.3', ...rotation] as const;
+      throw new ContractViolation(
+        webhooks.read.label,
+        check,
+        rulesViolated(rules, 'a response carries the webhook secret the kit set'),
+        answer,
+      );
+    }
     if (/"secret"\s*:/.test(answer.text))
       breach(webhooks.read.label, check, 'schema.WebhookSecret.2', 'a response carries a "secret" field', [], answer);
   }

@@ -2,7 +2,10 @@
 // state, every illegal one 409 and changes nothing; and items spread over every state, so a filter
 // a target ignores shows.
 import type { KitContext } from '../context.ts';
+import { CATALOGUE, type RuleId } from '../rules/catalogue.ts';
+import { operationAt, schemaDescriptionAt } from '../rules/stated.ts';
 import type { Transitions } from '../semantics.ts';
+import { schemaAt } from '../spec.ts';
 import { type Crud, fail } from './stateful.ts';
 
 /**
@@ -14,18 +17,16 @@ import { type Crud, fail } from './stateful.ts';
 export async function transitions(ctx: KitContext, resource: Crud, machine: Transitions, check: string): Promise<void> {
   const states = [...machine.allowed.keys()];
   const bodyFor = await updateBodies(ctx, resource, machine);
+  const rules = transitionRules(ctx, resource, machine);
   const attempt = async (id: string, from: string, to: string) => {
     const legal = from === to || machine.allowed.get(from)!.has(to);
     const answer = await ctx.send(resource.update, { id, body: bodyFor(to) });
-    ctx.expect(
-      resource.update,
-      check,
-      answer,
-      { statuses: legal ? [200] : [409] },
-      `${from} → ${to} is ${legal ? 'allowed' : 'not allowed'}`,
-    );
+    const expected = legal ? 200 : 409;
+    const why = `${from} → ${to} is ${legal ? 'allowed' : 'not allowed'}`;
+    const broken = !legal ? rules.refusal : from === to ? rules.stay : rules.row(from);
+    ctx.expect(resource.update, check, answer, { statuses: [expected], rules: broken }, why);
     const now = (answer.json as Record<string, unknown>)[machine.property];
-    if (legal && now !== to) fail(resource.update, check, `after ${from} → ${to} the ${machine.property} is ${String(now)}`);
+    if (legal && now !== to) fail(resource.update, check, `after ${from} → ${to} the ${machine.property} is ${String(now)}`, [], broken);
   };
   for (const from of states) {
     const moves = states.filter((to) => to !== from && machine.allowed.get(from)!.has(to));
@@ -40,6 +41,25 @@ export async function transitions(ctx: KitContext, resource: Crud, machine: Tran
 }
 
 type BodyFor = (state: string) => unknown;
+
+/**
+ * The sentences a verdict breaks, from the update's descriptions, its body schema's and its state
+ * schema's: the table row of the state moved from, staying put, and the refusal of any other move.
+ */
+function transitionRules(ctx: KitContext, resource: Crud, machine: Transitions) {
+  const body = schemaAt(ctx.model.doc, resource.update.body!.pointer);
+  const ref = ((body.properties ?? {}) as Record<string, { $ref?: string }>)[machine.property]?.$ref;
+  const stateAt = ref ? schemaDescriptionAt(ctx.model.doc, schemaAt(ctx.model.doc, ref)) : undefined;
+  const bodyAt = schemaDescriptionAt(ctx.model.doc, body);
+  const opAt = operationAt(resource.update);
+  const stated = CATALOGUE.filter((e) => e.at === stateAt || e.at === bodyAt || e.at.startsWith(`${opAt}/`));
+  const ids = (pick: (text: string, at: string) => boolean): RuleId[] => stated.filter((e) => pick(e.text, e.at)).map((e) => e.id);
+  return {
+    row: (from: string) => ids((text, at) => at === stateAt && text.startsWith(`\`${from}\` |`)),
+    stay: ids((text, at) => at === stateAt && /already has/.test(text)),
+    refusal: ids((text) => /allowed transition|other change of/.test(text)),
+  };
+}
 
 /** A generated valid update body for each state of the machine. */
 async function updateBodies(ctx: KitContext, resource: Crud, machine: Transitions): Promise<BodyFor> {

@@ -2,6 +2,7 @@
 // generated valid and invalid input, and the answers to missing, unknown and under-scoped keys.
 import { defineCheck, type Instance } from '../check.ts';
 import { invalidBodies, invalidParameters, refusedCredentials, successResponse, validInput } from '../checks/operation.ts';
+import type { RuleId } from '../rules/catalogue.ts';
 import { transitionsOf } from '../semantics.ts';
 import type { ContractModel, OperationModel } from '../spec.ts';
 
@@ -33,35 +34,39 @@ const FAILED_AUTHENTICATION = [
 
 const refusable = (op: OperationModel) => op.scopes.length > 0 && op.responses.has('401');
 
+/** What success-response judges (a stated format a value breaks names its sentence when it is one of these). */
+const SUCCESS_RULES = [
+  'authentication.1',
+  'pagination.1',
+  'limits.2',
+  'limits.3',
+  'webhooks.1',
+  'versioning.1',
+  'versioning.14',
+  'createPolicy.1',
+  'createPolicy.3',
+  'getPolicy.1',
+  'createFinding.1',
+  'createFinding.3',
+  'getFinding.1',
+  'createWebhook.1',
+  'createWebhook.4',
+  'getWebhook.1',
+  'security.bearerAuth.1',
+  'schema.DeviceId.1',
+  'schema.FindingId.1',
+  'schema.PolicyId.1',
+  'schema.Timestamp.1',
+  'schema.WebhookId.1',
+  'header.PolicyLocation.1',
+  'header.FindingLocation.1',
+  'header.WebhookLocation.1',
+] as const;
+
 export const successResponseCheck = defineCheck({
   name: 'success-response',
   column: 'ok',
-  rules: [
-    'authentication.1',
-    'pagination.1',
-    'limits.2',
-    'limits.3',
-    'webhooks.1',
-    'versioning.1',
-    'versioning.14',
-    'createPolicy.1',
-    'createPolicy.3',
-    'getPolicy.1',
-    'createFinding.3',
-    'getFinding.1',
-    'createWebhook.1',
-    'createWebhook.4',
-    'getWebhook.1',
-    'security.bearerAuth.1',
-    'schema.DeviceId.1',
-    'schema.FindingId.1',
-    'schema.PolicyId.1',
-    'schema.Timestamp.1',
-    'schema.WebhookId.1',
-    'header.PolicyLocation.1',
-    'header.FindingLocation.1',
-    'header.WebhookLocation.1',
-  ],
+  rules: [...SUCCESS_RULES],
   needs: {},
   exercisesSuccess: true,
   cost: { fixed: 2, perCase: 0 },
@@ -69,7 +74,7 @@ export const successResponseCheck = defineCheck({
     each(
       model,
       () => true,
-      (op) => (ctx) => successResponse(ctx, op, check, fresh(model, op, options.profile === 'stateful')),
+      (op) => (ctx) => successResponse(ctx, op, check, fresh(model, op, options.profile === 'stateful'), SUCCESS_RULES),
     ),
 });
 
@@ -100,17 +105,20 @@ export const validInputCheck = defineCheck({
     ),
 });
 
+/** What the invalid-body check judges; an accepted invalid part names the rules its schema's description states. */
+const INVALID_BODY_RULES: readonly RuleId[] = [
+  'limits.1',
+  'limits.2',
+  'schema.ComplianceStatus.2',
+  'schema.WebhookEvents.1',
+  'response.PayloadTooLarge.1',
+  'response.UnsupportedMediaType.1',
+];
+
 export const invalidBodyCheck = defineCheck({
   name: 'invalid-body',
   column: 'badbody',
-  rules: [
-    'limits.1',
-    'limits.2',
-    'schema.ComplianceStatus.2',
-    'schema.WebhookEvents.1',
-    'response.PayloadTooLarge.1',
-    'response.UnsupportedMediaType.1',
-  ],
+  rules: INVALID_BODY_RULES,
   needs: {},
   exercisesSuccess: false,
   cost: { fixed: 4, perCase: 1 },
@@ -118,7 +126,7 @@ export const invalidBodyCheck = defineCheck({
     each(
       model,
       (op) => op.body !== undefined,
-      (op) => (ctx, cases) => invalidBodies(ctx, op, check, cases),
+      (op) => (ctx, cases) => invalidBodies(ctx, op, check, cases, INVALID_BODY_RULES),
     ),
 });
 

@@ -2,7 +2,8 @@
 // what a create makes is readable, the life cycle with ETags and preconditions, deletes that stay
 // deleted, idempotent creates, pagination, a state machine's transitions, and the paths' 405s.
 import { defineCheck, type Instance } from '../check.ts';
-import { availableAfterCreate, idempotency, isCrud, lifecycle, pagination, unsupportedMethod, useAfterDelete } from '../checks/stateful.ts';
+import { pagination } from '../checks/page-walk.ts';
+import { availableAfterCreate, idempotency, isCrud, lifecycle, unsupportedMethod, useAfterDelete } from '../checks/stateful.ts';
 import { transitions } from '../checks/transitions.ts';
 import { transitionsOf } from '../semantics.ts';
 import type { ContractModel, OperationModel } from '../spec.ts';
