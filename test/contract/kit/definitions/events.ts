@@ -43,7 +43,6 @@ const DELIVERY_RULES: readonly RuleId[] = [
   'schema.FindingResolvedEvent.2',
   'schema.ScanCompletedEvent.1',
   'schema.ScanCompletedEvent.2',
-  'schema.ScanId.1',
   'schema.Webhook.2',
   'schema.WebhookSecret.1',
   'param.SignatureHeader.1',

@@ -111,6 +111,7 @@ const INVALID_BODY_RULES: readonly RuleId[] = [
   'limits.2',
   'schema.ComplianceStatus.2',
   'schema.WebhookEvents.1',
+  'schema.WebhookUrl.2',
   'response.PayloadTooLarge.1',
   'response.UnsupportedMediaType.1',
 ];

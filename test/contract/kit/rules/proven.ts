@@ -292,4 +292,5 @@ export const PROVEN: readonly RuleId[] = [
   'schema.LastDelivery.3',
   'schema.WebhookEvents.1',
   'webhooks.1',
+  'schema.WebhookUrl.2',
 ];
