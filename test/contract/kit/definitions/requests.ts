@@ -117,7 +117,7 @@ export const invalidBodyCheck = defineCheck({
   ],
   needs: {},
   exercisesSuccess: false,
-  cost: { fixed: 4, perCase: 1 },
+  cost: { fixed: 1, perCase: 1 },
   instances: (model, _options, check) =>
     each(
       model,
