@@ -206,8 +206,10 @@ const ignored =
     ? `\n${run.foreignDeliveries} deliver${run.foreignDeliveries === 1 ? 'y' : 'ies'} on the kit's webhooks of events it did not cause (another client of the target) ignored`
     : '';
 const sampled = run.sampled ? `\n${run.sampled}` : '';
+const budget = args['time-budget'] === undefined ? undefined : Number(args['time-budget']);
+const verdict = budget === undefined ? '' : `, ${seconds <= budget ? 'within' : 'OVER'} --time-budget ${budget} s`;
 process.stdout.write(
-  `\n${run.table}\n${sampled}${others}${ignored}\n\ncontract kit finished in ${seconds.toFixed(1)} s (${run.requests} requests, ${run.keyRequests} of them on the API key's quota${waited})${args.report ? `; JUnit report: ${resolve(args.report)}` : ''}\n`,
+  `\n${run.table}\n${sampled}${others}${ignored}\n\ncontract kit finished in ${seconds.toFixed(1)} s${verdict} (${run.requests} requests, ${run.keyRequests} of them on the API key's quota${waited})${args.report ? `; JUnit report: ${resolve(args.report)}` : ''}\n`,
 );
 if (stoppedBy) process.exit(stoppedBy === 'SIGINT' ? 130 : 143);
 process.exit(run.coverage.passed && run.results.length > 0 ? 0 : 1);

@@ -58,10 +58,11 @@ export async function send(
   const exchange = await real.ctx.send(op, spec);
   const receivedAt = Date.now();
   real.exchanges.push(exchange);
+  // Timed by the answer: a request the kit held back for the quota went out a window after `sentAt`.
   const differences = real.quota.observe(
     exchange.headers.get('ratelimit-policy'),
     exchange.headers.get('ratelimit'),
-    sentAt,
+    receivedAt,
     exchange.status,
   );
   if (differences.length > 0 && spec.auth !== 'read') throw new ModelDifference(`${op.operationId}`, differences);

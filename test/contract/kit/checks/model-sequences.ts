@@ -134,6 +134,7 @@ export async function modelSequences(ctx: KitContext, subject: string, check: st
   let steps = 0;
   /** The last sequence that failed: its requests go in the report. */
   let failing: Real | undefined;
+  let failedAt: number | undefined;
   const runSequence = async (commands: Iterable<Cmd>) => {
     sequences++;
     const real: Real = {
@@ -154,21 +155,31 @@ export async function modelSequences(ctx: KitContext, subject: string, check: st
       await settle(ctx, state, real);
     } catch (error) {
       failing = real;
+      failedAt ??= performance.now();
       throw error;
     } finally {
       steps += real.exchanges.length;
       await teardown(ctx, real);
     }
   };
-  const property = fc.asyncProperty(fc.commands(commandArbitraries(), { maxCommands: MAX_COMMANDS, size: 'max' }), runSequence);
+  // Until a sequence fails the bound counts the kit's own time, not the time it waits for the
+  // target's quota (up to a window at a production quota: fast-check's time limit would fail a
+  // first sequence caught by one); from the failure on it counts every second, so shrinking under
+  // a small quota still ends. Once spent, further sequences and shrinks are not run.
+  const started = performance.now();
+  const waitedBefore = ctx.http.stats().waitedMs;
+  const spent = () =>
+    (failedAt === undefined ? performance.now() - started - (ctx.http.stats().waitedMs - waitedBefore) : performance.now() - failedAt) >
+    SHRINK_BUDGET_MS;
+  const property = fc.asyncProperty(fc.commands(commandArbitraries(), { maxCommands: MAX_COMMANDS, size: 'max' }), async (commands) => {
+    if (!spent()) await runSequence(commands);
+  });
   const result = await fc.check(property, {
     seed: ctx.options.seed,
     numRuns: sequencesFor(cases),
     examples: openings()
       .slice(0, sequencesFor(cases))
       .map((commands) => [commands]),
-    interruptAfterTimeLimit: SHRINK_BUDGET_MS,
-    markInterruptAsFailure: false,
   });
   if (result.failed) {
     const ran = ranCommands(result.counterexample?.[0] ?? []);
@@ -176,7 +187,7 @@ export async function modelSequences(ctx: KitContext, subject: string, check: st
     const shortest =
       result.numShrinks > 0
         ? { commands: ran, error: result.errorInstance, dropped: 0 }
-        : await minimise(ran, result.errorInstance, runSequence);
+        : await minimise(ran, result.errorInstance, runSequence, spent);
     const error = shortest.error;
     const difference = error instanceof ModelDifference ? error.differences[0] : undefined;
     const requests = (failing?.exchanges ?? []).slice(-4).map((e) => `${e.request.method} ${e.request.url} → ${e.status}`);
@@ -215,10 +226,11 @@ async function minimise(
   commands: Cmd[],
   error: unknown,
   run: (commands: Iterable<Cmd>) => Promise<void>,
+  spent: () => boolean,
 ): Promise<{ commands: Cmd[]; error: unknown; dropped: number }> {
   let current = commands;
   let failure = error;
-  for (let i = current.length - 1; i >= 0; i--) {
+  for (let i = current.length - 1; i >= 0 && !spent(); i--) {
     const without = current.filter((_, j) => j !== i);
     const outcome = await run(without).then(
       () => undefined,

@@ -242,6 +242,7 @@ export async function idempotency(ctx: KitContext, resource: Crud, header: strin
   ctx.expect(resource.create, check, reused, { statuses: [409], rules: conflict }, `the same ${header} with another body`);
 }
 
-function idsOf(json: unknown): string[] {
+/** The ids on one page of a list answer. */
+export function idsOf(json: unknown): string[] {
   return ((json as { data?: { id?: string }[] })?.data ?? []).map((item) => String(item.id));
 }

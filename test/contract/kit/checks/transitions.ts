@@ -10,33 +10,45 @@ import { type Crud, fail } from './stateful.ts';
 
 /**
  * Every (from, to) pair of the state machine the document describes: legal moves (and staying put)
- * answer 200 with the new state, illegal ones 409. A refused move changes nothing, so the illegal
- * ones and staying put are tried on one resource per state (staying put then shows nothing moved);
- * each legal move needs a resource of its own in the `from` state.
+ * answer 200 with the new state, illegal ones 409. One resource walks the machine, so each pair
+ * costs one request: in each state it first tries the refused moves, then stays put (which shows
+ * the refusals moved nothing), then takes a legal move not yet tried; when its state has none left,
+ * it walks legal moves to a state that has.
  */
 export async function transitions(ctx: KitContext, resource: Crud, machine: Transitions, check: string): Promise<void> {
   const states = [...machine.allowed.keys()];
   const bodyFor = await updateBodies(ctx, resource, machine);
   const rules = transitionRules(ctx, resource, machine);
-  const attempt = async (id: string, from: string, to: string) => {
-    const legal = from === to || machine.allowed.get(from)!.has(to);
+  const legal = (from: string, to: string) => from === to || machine.allowed.get(from)!.has(to);
+  const { id, exchange } = await ctx.create(resource, check);
+  let at = (exchange.json as Record<string, unknown>)[machine.property] as string;
+  const untried = new Map(states.map((from) => [from, new Set(states)]));
+  const attempt = async (to: string) => {
+    const from = at;
+    untried.get(from)?.delete(to);
+    const allowed = legal(from, to);
     const answer = await ctx.send(resource.update, { id, body: bodyFor(to) });
-    const expected = legal ? 200 : 409;
-    const why = `${from} → ${to} is ${legal ? 'allowed' : 'not allowed'}`;
-    const broken = !legal ? rules.refusal : from === to ? rules.stay : rules.row(from);
-    ctx.expect(resource.update, check, answer, { statuses: [expected], rules: broken }, why);
+    const why = `${from} → ${to} is ${allowed ? 'allowed' : 'not allowed'}`;
+    const broken = !allowed ? rules.refusal : from === to ? rules.stay : rules.row(from);
+    ctx.expect(resource.update, check, answer, { statuses: [allowed ? 200 : 409], rules: broken }, why);
     const now = (answer.json as Record<string, unknown>)[machine.property];
-    if (legal && now !== to) fail(resource.update, check, `after ${from} → ${to} the ${machine.property} is ${String(now)}`, [], broken);
+    if (allowed && now !== to) fail(resource.update, check, `after ${from} → ${to} the ${machine.property} is ${String(now)}`, [], broken);
+    if (allowed) at = to;
   };
-  for (const from of states) {
-    const moves = states.filter((to) => to !== from && machine.allowed.get(from)!.has(to));
-    const refused = states.filter((to) => to !== from && !moves.includes(to));
-    const { id } = await moveTo(ctx, resource, machine, from, bodyFor, check);
-    for (const to of refused) await attempt(id, from, to);
-    // Staying put is legal and answers the state: still `from` after every refusal above.
-    await attempt(id, from, from);
-    for (const [index, to] of moves.entries())
-      await attempt(index === 0 ? id : (await moveTo(ctx, resource, machine, from, bodyFor, check)).id, from, to);
+  for (;;) {
+    const here = [...(untried.get(at) ?? [])];
+    for (const to of here.filter((to) => !legal(at, to))) await attempt(to);
+    if (here.includes(at)) await attempt(at);
+    const next = here.find((to) => to !== at && legal(at, to));
+    if (next !== undefined) {
+      await attempt(next);
+      continue;
+    }
+    const goal = states.find((state) => untried.get(state)!.size > 0);
+    if (goal === undefined) return;
+    const path = pathTo(machine, at, goal);
+    if (path.at(-1) !== goal) throw new Error(`${machine.property} ${goal} cannot be reached from ${at} by allowed transitions`);
+    for (const step of path) await attempt(step);
   }
 }
 

@@ -11,7 +11,7 @@ export const deliveryAttributionCheck = defineCheck({
   rules: ['webhooks.2', 'schema.WebhookCreate.2', 'test-support-not-part-of-the-v1-contract.4'],
   needs: { events: true },
   exercisesSuccess: false,
-  cost: { fixed: 6, perCase: 0 },
+  cost: { fixed: 9, perCase: 0 },
   instances: (model, _options, check) => {
     const found = documentedResources(model);
     if (!found) return [];

@@ -49,7 +49,7 @@ export const modelSequencesCheck = defineCheck({
   ],
   needs: { state: true },
   exercisesSuccess: true,
-  cost: { fixed: 10, perCase: 4 },
+  cost: { fixed: 3, perCase: 5 },
   instances: (model, _options, check) => {
     const found = documentedResources(model);
     if (!found) return [];

@@ -122,7 +122,7 @@ export const invalidBodyCheck = defineCheck({
   rules: INVALID_BODY_RULES,
   needs: {},
   exercisesSuccess: false,
-  cost: { fixed: 4, perCase: 1 },
+  cost: { fixed: 1, perCase: 1 },
   instances: (model, _options, check) =>
     each(
       model,

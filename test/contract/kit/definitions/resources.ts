@@ -168,7 +168,7 @@ export const transitionsCheck = defineCheck({
   ],
   needs: { state: true },
   exercisesSuccess: true,
-  cost: { fixed: 37, perCase: 0 },
+  cost: { fixed: 21, perCase: 0 },
   instances: (model, _options, check) =>
     cruds(model).flatMap((resource): Instance[] => {
       const machine = transitionsOf(model, resource.update);

@@ -98,7 +98,7 @@ export const paginationRulesCheck = defineCheck({
   ],
   needs: { state: true },
   exercisesSuccess: true,
-  cost: { fixed: 22, perCase: 0 },
+  cost: { fixed: 24, perCase: 0 },
   instances: (model, _options, check) =>
-    withResources(model, (found) => ({ subjects: [found.policies.list.label], run: (ctx) => paginationRules(ctx, check) })),
+    withResources(model, (found) => ({ subjects: [found.policies.list.label], run: (ctx, cases) => paginationRules(ctx, check, cases) })),
 });

@@ -28,8 +28,8 @@ function parse(policy: string | null, limit: string | null, at: number): Reading
 export function quotaTracker() {
   let last: Reading | undefined;
   return {
-    observe(policyHeader: string | null, limitHeader: string | null, sentAt: number, status: number): Difference[] {
-      const now = parse(policyHeader, limitHeader, sentAt);
+    observe(policyHeader: string | null, limitHeader: string | null, answeredAt: number, status: number): Difference[] {
+      const now = parse(policyHeader, limitHeader, answeredAt);
       if (!now || status === 401 || status === 429 || now.policy === 'unlimited') return [];
       const out: Difference[] = [];
       if (now.q !== undefined && now.r > now.q) out.push({ rule: RULE, message: `RateLimit r=${now.r} is over the policy's q=${now.q}` });
