@@ -81,7 +81,7 @@ export function resolveRef<T>(doc: OpenApiDocument, value: T | { $ref: string })
     current = current.$ref
       .slice(2)
       .split('/')
-      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .map(unescapePointer)
       .reduce<unknown>((node, key) => (node as Record<string, unknown>)?.[key], doc);
     if (current === undefined) throw new Error(`unresolved $ref ${String((value as { $ref: string }).$ref)}`);
   }
@@ -93,6 +93,7 @@ function isRef(value: unknown): value is { $ref: string } {
 }
 
 export const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+export const unescapePointer = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
 
 export interface MediaTypeRef {
   /** Human-readable location, for example `POST /v1/policies → 201 application/json`. */

@@ -217,14 +217,20 @@ export const FAULTS: [name: string, fault: Fault, subject: string, check: CheckN
     wrongSignature,
     'findingCreated (webhook finding.created)',
     'delivery',
-    ['[signature] rule schema.WebhookSecret.1: X-Service-Signature does not verify'],
+    [
+      /\[signature\] rule delivery-headers\.1: X-Service-Signature does not verify/,
+      '[signature] rule schema.WebhookSecret.1: X-Service-Signature does not verify',
+    ],
   ],
   [
     '(e) an unsigned event from a webhook with a secret',
     noSignature,
     'findingResolved (webhook finding.resolved)',
     'delivery',
-    ['[signature] rule schema.Webhook.2: X-Service-Signature is missing on a signed webhook'],
+    [
+      /\[signature\] rule delivery-headers\.1: X-Service-Signature is missing on a signed webhook/,
+      '[signature] rule schema.Webhook.2: X-Service-Signature is missing on a signed webhook',
+    ],
   ],
   [
     '(e) a body re-serialised after signing',

@@ -6,11 +6,11 @@
 import { once } from 'node:events';
 import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDocument } from '../../lib/document.ts';
 import { rawRequest } from '../contract/kit/checks/raw-http.ts';
 import { type CheckName, DEFINITIONS } from '../contract/kit/registry.ts';
 import { runKit } from '../contract/kit/runner.ts';
 import { type Fault, type ProxiedResponse, startFaultProxy } from './fault-proxy.ts';
+import { methodsOf } from './path-methods.ts';
 import { type ReferenceTarget, startReferenceTarget } from './reference-target.ts';
 
 let reference: ReferenceTarget;
@@ -42,17 +42,6 @@ const wrapTag = (tag: string) => tag.replace(ETAG, '"v2-$1"');
 const unwrapTag = (tag: string) => tag.replace(/^"v2-(.*)"$/, '"$1"');
 
 const titleCase = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, dash: string, letter: string) => dash + letter.toUpperCase());
-
-/** A preflight may list only the methods its path has (HEAD with GET): the document's, for a request path. */
-function methodsOf(requestPath: string): string {
-  const path = new URL(requestPath, 'http://x').pathname;
-  const [, item] =
-    Object.entries(loadDocument().paths ?? {}).find(([template]) =>
-      new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path),
-    ) ?? [];
-  const methods = Object.keys(item ?? {}).filter((key) => ['get', 'put', 'post', 'delete', 'patch'].includes(key));
-  return [...methods, ...(methods.includes('get') ? ['head'] : [])].map((m) => m.toUpperCase()).join(', ');
-}
 
 const legalVariations: Fault = {
   path: (_method, path) => {

@@ -9,8 +9,10 @@ import { pino } from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createReceiverApp } from '../../examples/receiver/app.ts';
 import { root } from '../../scripts/pipeline.ts';
-import { requestHeader } from '../kit/fault-dsl.ts';
-import { startFaultProxy } from '../kit/fault-proxy.ts';
+import { disabledButDelivering, targetIgnored } from '../kit/delivery-faults.ts';
+import { all, requestHeader } from '../kit/fault-dsl.ts';
+import { type Fault, startFaultProxy } from '../kit/fault-proxy.ts';
+import { preflightWithPathMethods } from '../kit/path-methods.ts';
 import { document, readmeExample } from './examples.ts';
 import { installedBeforeAll, listen } from './installed.ts';
 import { machineNode, outsiderEnv, run } from './outsider.ts';
@@ -91,25 +93,36 @@ describe('secmon-contract, the contract kit', () => {
     expect(result.output).toMatch(/✓ \[\d+\/\d+\] listPolicies \(GET \/v1\/policies\) › rate-limit-429/);
   }, 300_000);
 
-  it('npx secmon-contract fails a stand-in that compares If-Match weakly, shrinking to a sequence that names the rule', async () => {
-    const weak = await startFaultProxy(
-      reference.server.url,
-      requestHeader('if-match', (value) => value.replace(/^W\//, '')),
-    );
+  /** The packed kit's verdict on the reference server behind `fault`: a short default run. */
+  async function verdictOn(fault: Fault) {
+    const standIn = await startFaultProxy(reference.server.url, fault);
     try {
-      const args = ['--base-url', weak.url, '--api-key', reference.kit.apiKey, '--read-key', reference.kit.readKey!];
-      const result = await run('npx', ['secmon-contract', ...args, '--cases', '8', '--rate-probe', 'skip', '--compressed-retries'], {
+      const args = ['--base-url', standIn.url, '--api-key', reference.kit.apiKey, '--read-key', reference.kit.readKey!];
+      return await run('npx', ['secmon-contract', ...args, '--cases', '8', '--rate-probe', 'skip', '--compressed-retries'], {
         cwd: kit.dir,
         env: outsiderEnv(machineNode()),
         timeoutMs: 180_000,
       });
-      expect(result.code, result.output).toBe(1);
-      expect(result.output).toContain('check "model-sequences" failed (breaks rule idempotency-and-concurrency.3)');
-      expect(result.output).toMatch(/shortest failing sequence \(2 steps, seed \d+/);
-      expect(result.output).toContain('gate FAILED');
     } finally {
-      await weak.close();
+      await standIn.close();
     }
+  }
+
+  it('npx secmon-contract fails a stand-in that compares If-Match weakly, shrinking to a sequence that names the rule', async () => {
+    const result = await verdictOn(requestHeader('if-match', (value) => value.replace(/^W\//, '')));
+    expect(result.code, result.output).toBe(1);
+    expect(result.output).toContain('check "model-sequences" failed (breaks rule idempotency-and-concurrency.3)');
+    expect(result.output).toMatch(/shortest failing sequence \(2 steps, seed \d+/);
+    expect(result.output).toContain('gate FAILED');
+  }, 200_000);
+
+  it('npx secmon-contract fails a stand-in delivering to disabled webhooks and test events to every subscriber, and passes its preflights', async () => {
+    const result = await verdictOn(all(disabledButDelivering, targetIgnored, preflightWithPathMethods));
+    expect(result.code, result.output).toBe(1);
+    expect(result.output).toMatch(/check "delivery-attribution" failed \(breaks rule [^)]*schema\.WebhookCreate\.2/);
+    expect(result.output).toMatch(/check "delivery-attribution" failed \(breaks rule [^)]*test-support-not-part-of-the-v1-contract\.4/);
+    expect(result.output).toMatch(/✓ \[\d+\/\d+\] [^\n]* › cors/);
+    expect(result.output).not.toMatch(/✗ [^\n]* › cors/);
   }, 200_000);
 
   it('npx secmon-contract receiver passes the example receiver and fails one that accepts everything', async () => {

@@ -15,7 +15,10 @@ export function serviceSignature(raw: string | Uint8Array, secret: string): stri
   return `sha256=${hmac(secret).update(raw).digest('hex')}`;
 }
 
-/** One `webhook-signature` entry: `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`. */
+/** A `webhook-signature` entry over any content: `v1,` and its base64 HMAC-SHA256. */
+export const entryOver = (signed: string | Uint8Array, secret: string): string => `v1,${hmac(secret).update(signed).digest('base64')}`;
+
+/** One `webhook-signature` entry: over `{webhook-id}.{webhook-timestamp}.{raw body}`. */
 export function standardEntry(id: string, timestamp: string, raw: string | Uint8Array, secret: string): string {
   return `v1,${hmac(secret).update(`${id}.${timestamp}.`).update(raw).digest('base64')}`;
 }

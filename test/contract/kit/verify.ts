@@ -25,12 +25,13 @@ export interface Discrepancy {
   expected?: string;
 }
 
+/** The same discrepancy once per rule it breaks, so the report's first line names each; as is when none. */
+export const naming = (discrepancy: Discrepancy, rules: readonly RuleId[]): Discrepancy[] =>
+  rules.length === 0 ? [discrepancy] : rules.map((rule) => ({ ...discrepancy, rule }));
+
 /** One expectation a check saw broken, as a discrepancy of each rule it breaks (none named when `rules` is empty). */
-export function rulesViolated(rules: readonly RuleId[], message: string, details: string[] = []): Discrepancy[] {
-  return rules.length > 0
-    ? rules.map((rule) => ({ aspect: 'expectation', message, details, rule }))
-    : [{ aspect: 'expectation', message, details }];
-}
+export const rulesViolated = (rules: readonly RuleId[], message: string, details: string[] = []): Discrepancy[] =>
+  naming({ aspect: 'expectation', message, details }, rules);
 
 /**
  * What the kit checks response and event bodies with. Strict by default: an implementation of this

@@ -1,7 +1,7 @@
 // Proofs of the resources rules: each fault breaks exactly one rule the document states in words.
 import { createHmac } from 'node:crypto';
 
-import { field, header, status } from '../fault-dsl.ts';
+import { field, header, requestBody, status } from '../fault-dsl.ts';
 import type { RuleProof } from '../prove.ts';
 import { CREATED } from '../rule-faults.ts';
 import {
@@ -147,6 +147,16 @@ export const PROOFS: readonly RuleProof[] = [
     subject: 'listPolicies (GET /v1/policies)',
     check: 'problem-catalogue',
     rule: 'createWebhook.3',
+  },
+  {
+    name: 'webhook URLs of any scheme accepted (stored as https)',
+    fault: requestBody({ path: /^\/v1\/webhooks(\/|$)/ }, (json) => {
+      if (typeof json.url === 'string' && !/^https?:\/\//.test(json.url))
+        json.url = `https://${json.url.replace(/^[^:/]*:?\/*/, '')}.invalid`;
+    }),
+    subject: WEBHOOK_CREATE,
+    check: 'invalid-body',
+    rule: 'schema.WebhookUrl.2',
   },
   {
     name: 'the secret returned in a header',

@@ -6,6 +6,7 @@ import { json } from './findings-rules.ts';
 import {
   bodyWith,
   breach,
+  breachAll,
   crudNamed,
   distinct,
   eventsSkipped,
@@ -118,10 +119,10 @@ export async function compliance(ctx: KitContext, check: string): Promise<'passe
       );
   }
   if (got.length !== flips.length)
-    breach(
+    breachAll(
       label,
       check,
-      'updateFinding.4',
+      ['updateFinding.4', 'schema.ComplianceChangedEvent.1'],
       `${got.length} compliance.changed for ${flips.length} flips of the policy's compliance_status`,
       details,
     );
@@ -129,10 +130,10 @@ export async function compliance(ctx: KitContext, check: string): Promise<'passe
   for (const data of got) {
     const index = unmatched.findIndex((f) => f.to === data.current_status && f.cause === data.finding_id);
     if (index < 0)
-      breach(
+      breachAll(
         label,
         check,
-        'complianceChanged.2',
+        ['complianceChanged.2', 'schema.ComplianceChangedEvent.4'],
         `no flip explains compliance.changed to ${String(data.current_status)} with finding_id ${String(data.finding_id)}`,
         details,
       );

@@ -8,7 +8,7 @@ import type { Delivery, Responder } from '../receiver.ts';
 import { ContractViolation } from '../verify.ts';
 import { attempts, COPY_WINDOW_MS, clientErrorFor, isCopy } from './attempts.ts';
 import { createFinding, findingOf, label } from './delivery-rules.ts';
-import { breach, crudNamed, deliveryId, type Json, newSecret, parseBody, type Sink, sink, subscribe } from './rule-support.ts';
+import { breach, breachAll, crudNamed, deliveryId, type Json, newSecret, parseBody, type Sink, sink, subscribe } from './rule-support.ts';
 import { idAndTimeViolations, timestampOf } from './signature-rules.ts';
 
 export interface RetryTiming {
@@ -144,10 +144,10 @@ export async function deliveryRetry(ctx: KitContext, check: string, timing: Retr
   if (!first || !retry)
     breach(subject, check, 'delivery-and-retries.4', `a delivery answered 500 was ${first ? 'not retried' : 'never sent'}`, [note]);
   if (deliveryId(first) !== deliveryId(retry))
-    breach(
+    breachAll(
       subject,
       check,
-      'delivery-headers.3',
+      ['delivery-headers.3', 'param.DeliveryHeader.2'],
       `the retry came with X-Service-Delivery ${deliveryId(retry)}, the first attempt with ${deliveryId(first)}`,
       [note],
     );
@@ -171,24 +171,30 @@ export async function deliveryRetry(ctx: KitContext, check: string, timing: Retr
     ]);
   const [redirected, redirectRetry] = mine(redirecting);
   if (!redirected || !redirectRetry)
-    breach(
+    breachAll(
       subject,
       check,
-      'delivery-and-retries.2',
+      ['delivery-and-retries.2', 'response.ReceiverRetry.1'],
       `a delivery answered 307 was ${redirected ? 'not retried (a 3xx is a failure)' : 'never sent'}`,
       [note],
     );
   const [refused, refusedRetry] = mine(refusing);
   if (!refused || !refusedRetry)
-    breach(
+    breachAll(
       subject,
       check,
-      'delivery-and-retries.4',
+      ['delivery-and-retries.4', 'response.ReceiverRetry.1'],
       `a delivery answered ${refusedWith} was ${refused ? 'not retried (any status but 2xx and 410 is)' : 'never sent'}`,
       [note],
     );
   if (followed.deliveries().length > 0)
-    breach(subject, check, 'schema.WebhookUrl.3', 'the service followed a redirect to the Location the receiver named', [note]);
+    breachAll(
+      subject,
+      check,
+      ['schema.WebhookUrl.3', 'delivery-and-retries.2', 'response.ReceiverRetry.2'],
+      'the service followed a redirect to the Location the receiver named',
+      [note],
+    );
 
   const notes = [note];
   if (!timing.skip && schedule) {
@@ -239,11 +245,12 @@ export async function deliveryRetry(ctx: KitContext, check: string, timing: Retr
     if (last?.succeeded === true && failing.answered.at(-1) === code) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  // The receiver's latest answer was a 2xx: the delivery succeeded, and last_delivery is that attempt.
   if (last?.succeeded !== true)
-    breach(
+    breachAll(
       webhooks.read.label,
       check,
-      'schema.LastDelivery.3',
+      ['schema.LastDelivery.1', 'schema.LastDelivery.3', 'delivery-and-retries.1', 'response.ReceiverAccepted.1'],
       `after retries answered 204, last_delivery still reads ${JSON.stringify(last)} (polled 3 s)`,
     );
   return { note: notes.join('; ') };

@@ -91,6 +91,7 @@ export async function deliverySemantics(ctx: KitContext, check: string): Promise
   if (of(r!, 'finding.resolved', suppressed.id).length + of(a!, 'finding.resolved', suppressed.id).length > 0)
     fail(resolvedLabel, 'findingResolved.2', 'suppressing a finding sent finding.resolved');
   const resolvedTwice = of(r!, 'finding.resolved', twice.id).length;
+  if (resolvedTwice === 0) fail(resolvedLabel, 'schema.FindingResolvedEvent.1', 'resolving a finding sent no finding.resolved');
   if (resolvedTwice !== 2)
     fail(
       resolvedLabel,

@@ -21,6 +21,8 @@ export interface EventRun {
   webhookId: string;
   unsignedWebhookId: string;
   secret: string;
+  /** When the kit began causing events (its clock, ms): none of its events happened before. */
+  startedAt: number;
   signedPath: string;
   unsignedPath: string;
   /** What the kit did to cause each event type, for messages. */
@@ -62,6 +64,7 @@ function resource(ctx: KitContext, name: string): ResourceModel {
 }
 
 async function causeEvents(ctx: KitContext): Promise<EventRun> {
+  const startedAt = Date.now();
   const receiver = await ctx.receiver();
   const token = randomUUID();
   const signedPath = `/events/${token}`;
@@ -178,6 +181,7 @@ async function causeEvents(ctx: KitContext): Promise<EventRun> {
     webhookId: signed.id,
     unsignedWebhookId: unsigned.id,
     secret,
+    startedAt,
     signedPath,
     unsignedPath,
     causes,
@@ -208,9 +212,9 @@ export async function foreignDeliveries(ctx: KitContext): Promise<number> {
   return run ? ((await run.catch(() => undefined))?.foreign() ?? 0) : 0;
 }
 
-/** A delivery's event type: its X-Service-Event header, or the body's `event`. */
+/** A delivery's event type: the body's `event`, or its X-Service-Event header (which the delivery check compares with it). */
 export function eventOf(delivery: Delivery): string {
-  return String(delivery.headers['x-service-event'] ?? (parse(delivery) as { event?: string } | undefined)?.event);
+  return String((parse(delivery) as { event?: string } | undefined)?.event ?? delivery.headers['x-service-event']);
 }
 
 export function parse(delivery: Delivery): unknown {

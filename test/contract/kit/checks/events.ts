@@ -3,12 +3,13 @@
 // parameters, and its signatures. Other deliveries on the kit's webhooks (another client's
 // findings on a shared target) are legal; they are counted and left alone.
 import type { KitContext } from '../context.ts';
-import { SIGNATURE_HEADER, sameSignature, serviceSignature } from '../oracle.ts';
+import { SIGNATURE_HEADER } from '../oracle.ts';
 import type { Delivery } from '../receiver.ts';
+import { statedOfWebhook, type WebhookRules } from '../rules/stated.ts';
 import type { WebhookModel } from '../spec.ts';
-import { ajvDetails, ContractViolation, type Discrepancy, headerViolations, truncate } from '../verify.ts';
+import { ajvDetails, ContractViolation, type Discrepancy, headerViolations, naming, truncate } from '../verify.ts';
 import { eventOf, eventRun, parse } from './event-run.ts';
-import { standardHeaderViolations } from './signature-rules.ts';
+import { signatureViolations, standardHeaderViolations, TOLERANCE_SECONDS } from './signature-rules.ts';
 
 export interface DeliveryGroup {
   /** The X-Service-Delivery value. */
@@ -48,8 +49,10 @@ export async function deliveryCheck(
   ctx: KitContext,
   webhook: WebhookModel,
   check: string,
+  judged: readonly string[],
 ): Promise<'passed' | { skipped: string; gate?: string } | { note: string }> {
   const run = await eventRun(ctx);
+  const rules = statedOfWebhook(ctx.model.doc, webhook, judged);
   const reason = run.notCaused.get(webhook.event);
   if (reason) {
     const types = [...run.notCaused.keys()].join(',');
@@ -68,16 +71,21 @@ export async function deliveryCheck(
   const deliveries = grouped.groups.map((group) => group.delivery);
   if (deliveries.length === 0) {
     const { what, met, waitedMs } = run.waited;
-    throw new ContractViolation(webhook.label, check, [
-      {
-        aspect: 'expectation',
-        message: `no ${webhook.event} delivery reached the receiver after: ${run.causes.get(webhook.event)}`,
-        details: [
-          `the kit waited ${waitedMs} ms for ${what}${met ? '' : ` and gave up (--event-timeout is ${ctx.options.eventTimeoutMs} ms)`}`,
-          `the kit's own deliveries received: ${run.deliveries.map((d) => `${d.path} ${eventOf(d)}`).join(', ') || 'none'}; deliveries of events it did not cause, ignored: ${run.foreign()}`,
-        ],
-      },
-    ]);
+    throw new ContractViolation(
+      webhook.label,
+      check,
+      naming(
+        {
+          aspect: 'expectation',
+          message: `no ${webhook.event} delivery reached the receiver after: ${run.causes.get(webhook.event)}`,
+          details: [
+            `the kit waited ${waitedMs} ms for ${what}${met ? '' : ` and gave up (--event-timeout is ${ctx.options.eventTimeoutMs} ms)`}`,
+            `the kit's own deliveries received: ${run.deliveries.map((d) => `${d.path} ${eventOf(d)}`).join(', ') || 'none'}; deliveries of events it did not cause, ignored: ${run.foreign()}`,
+          ],
+        },
+        rules.sent,
+      ),
+    );
   }
   const statuses = deliveries.map((d) => (parse(d) as { data?: { current_status?: unknown } } | undefined)?.data?.current_status);
   if (webhook.event === 'compliance.changed' && !(statuses.includes('non_compliant') && statuses.includes('compliant'))) {
@@ -90,17 +98,23 @@ export async function deliveryCheck(
     ]);
   }
   for (const delivery of deliveries) {
-    const violations = deliveryViolations(ctx, webhook, delivery, run.webhookId, run.secret);
+    const violations = deliveryViolations(ctx, webhook, rules, delivery, run.webhookId, run.secret);
+    violations.push(...timestampViolations(delivery, rules, run.startedAt));
     const expected = run.expectedData.get(webhook.event);
     const data = (parse(delivery) as { data?: Record<string, unknown> } | undefined)?.data;
     for (const [field, value] of Object.entries(expected ?? {})) {
       if (webhook.event === 'compliance.changed' && field !== 'policy_id') continue;
       if (data?.[field] !== value)
-        violations.push({
-          aspect: 'expectation',
-          message: `data.${field} is ${JSON.stringify(data?.[field])}, expected ${JSON.stringify(value)}`,
-          details: [],
-        });
+        violations.push(
+          ...naming(
+            {
+              aspect: 'expectation',
+              message: `data.${field} is ${JSON.stringify(data?.[field])}, expected ${JSON.stringify(value)}`,
+              details: [],
+            },
+            rules.property(`/data/${field}`),
+          ),
+        );
     }
     if (violations.length > 0) throw new ContractViolation(webhook.label, check, violations, asExchange(delivery));
   }
@@ -112,9 +126,9 @@ export async function deliveryCheck(
       ]);
     }
     for (const delivery of unsigned) {
-      const violations = deliveryViolations(ctx, webhook, delivery, run.unsignedWebhookId, undefined);
-      if (violations.length > 0)
-        throw new ContractViolation(webhook.label, `${check} (webhook without secret)`, violations, asExchange(delivery));
+      const violations = deliveryViolations(ctx, webhook, rules, delivery, run.unsignedWebhookId, undefined);
+      const unsignedNote = (v: Discrepancy) => ({ ...v, message: `the webhook without a secret: ${v.message}` });
+      if (violations.length > 0) throw new ContractViolation(webhook.label, check, violations.map(unsignedNote), asExchange(delivery));
     }
   }
   const retries = grouped.groups.reduce((sum, group) => sum + group.retries, 0);
@@ -133,6 +147,7 @@ export async function deliveryCheck(
 export function deliveryViolations(
   ctx: KitContext,
   webhook: WebhookModel,
+  rules: WebhookRules,
   delivery: Delivery,
   webhookId: string,
   secret: string | undefined,
@@ -151,41 +166,59 @@ export function deliveryViolations(
   } else {
     const result = ctx.sentValidator.validate(webhook.bodyPointer, body);
     if (!result.valid)
-      violations.push({
-        aspect: 'response-schema',
-        message: `the body breaks the ${webhook.event} schema (${webhook.bodyPointer})`,
-        details: ajvDetails(result.errors, body),
-      });
+      violations.push(
+        ...naming(
+          {
+            aspect: 'response-schema',
+            message: `the body breaks the ${webhook.event} schema (${webhook.bodyPointer})`,
+            details: ajvDetails(result.errors, body),
+          },
+          rules.schema(result.errors),
+        ),
+      );
   }
   const headers = new Headers();
   for (const [name, value] of Object.entries(delivery.headers)) if (typeof value === 'string') headers.set(name, value);
-  violations.push(...headerViolations(ctx.validator, webhook.headers, headers));
-  if (headers.get('x-service-event') !== webhook.event)
-    violations.push({ aspect: 'headers', message: `X-Service-Event is ${String(headers.get('x-service-event'))}`, details: [] });
-  if (headers.get('x-service-webhook-id') !== webhookId)
-    violations.push({
-      aspect: 'headers',
-      message: `X-Service-Webhook-Id is ${String(headers.get('x-service-webhook-id'))}, not ${webhookId}`,
-      details: [],
-    });
-  const signature = headers.get(SIGNATURE_HEADER);
-  if (secret === undefined) {
-    if (signature !== null)
-      violations.push({ aspect: 'signature', message: `a webhook without a secret got ${SIGNATURE_HEADER}`, details: [signature] });
-  } else if (!sameSignature(signature ?? undefined, serviceSignature(delivery.raw, secret))) {
-    violations.push({
-      // Signed with the webhook's secret, every delivery; unsigned, although the webhook says it has one.
-      rule: signature === null ? 'schema.Webhook.2' : 'schema.WebhookSecret.1',
-      aspect: 'signature',
-      message:
-        signature === null
-          ? `${SIGNATURE_HEADER} is missing on a signed webhook`
-          : `${SIGNATURE_HEADER} does not verify against the raw body and the webhook's secret`,
-      details: signature === null ? [] : [`${SIGNATURE_HEADER}: ${signature}`],
-    });
+  const signatureNames = new Set(['x-service-signature', 'webhook-signature']);
+  for (const found of headerViolations(ctx.validator, webhook.headers, headers)) {
+    const name = webhook.headers.find((h) => h.pointer === found.pointer)?.name ?? '';
+    // A malformed signature is judged below, with the rule the signature breaks.
+    if (!signatureNames.has(name.toLowerCase())) violations.push(...naming(found, rules.header(name)));
   }
+  if (headers.get('x-service-event') !== webhook.event)
+    violations.push(
+      ...naming(
+        { aspect: 'headers', message: `X-Service-Event is ${String(headers.get('x-service-event'))}`, details: [] },
+        rules.header('X-Service-Event'),
+      ),
+    );
+  if (headers.get('x-service-webhook-id') !== webhookId)
+    violations.push(
+      ...naming(
+        {
+          aspect: 'headers',
+          message: `X-Service-Webhook-Id is ${String(headers.get('x-service-webhook-id'))}, not ${webhookId}`,
+          details: [],
+        },
+        rules.header('X-Service-Webhook-Id'),
+      ),
+    );
+  violations.push(...signatureViolations(delivery, headers.get(SIGNATURE_HEADER), secret));
   violations.push(...standardHeaderViolations(delivery, secret));
   return violations;
+}
+
+/** The body's `timestamp`: when the event happened, so between the kit causing it and its arrival (either clock's tolerance aside). */
+function timestampViolations(delivery: Delivery, rules: WebhookRules, startedAt: number): Discrepancy[] {
+  const stamp = (parse(delivery) as { timestamp?: unknown } | undefined)?.timestamp;
+  const at = typeof stamp === 'string' ? Date.parse(stamp) : Number.NaN;
+  const slack = TOLERANCE_SECONDS * 1000;
+  if (Number.isNaN(at) || (at >= startedAt - slack && at <= delivery.receivedAt + slack)) return [];
+  const window = `${new Date(startedAt).toISOString()} (when the kit caused it) and ${new Date(delivery.receivedAt).toISOString()} (when it arrived), ±${TOLERANCE_SECONDS} s`;
+  return naming(
+    { aspect: 'expectation', message: `timestamp ${String(stamp)} is not when the event happened: not between ${window}`, details: [] },
+    rules.property('/timestamp'),
+  );
 }
 
 function asExchange(delivery: Delivery) {

@@ -5,13 +5,12 @@ import type { KitContext } from '../context.ts';
 import { applyMutation, createGenerator, samples } from '../generate.ts';
 import type { Credential, Exchange } from '../http.ts';
 import type { RuleId } from '../rules/catalogue.ts';
-import { statedFor, statedOfHeader, statedOfParam } from '../rules/stated.ts';
+import { leadRule, sentenceRule, statedAt, statedFor, statedOfBodyPart, statedOfHeader, statedOfParam } from '../rules/stated.ts';
 import { bodyLimitBytes } from '../semantics.ts';
 import { type OperationModel, successStatuses } from '../spec.ts';
 import { ContractViolation, rulesViolated } from '../verify.ts';
 import { filterByExistingValues, filtersHold } from './filters.ts';
-import { breach, ruleViolation } from './rule-support.ts';
-import { leadRule, sentenceRule } from './sentence-rules.ts';
+import { breach, breachAll, ruleViolation } from './rule-support.ts';
 import { expectStatedFormats } from './stated-formats.ts';
 
 /** The id to put in an item path: a fresh resource for deletes and state-machine updates. */
@@ -147,13 +146,23 @@ export async function refusedCredentials(
 }
 
 /** Generated invalid bodies, malformed JSON, an oversized body and a wrong media type: each a 4xx problem. */
-export async function invalidBodies(ctx: KitContext, op: OperationModel, check: string, cases: number): Promise<void> {
+export async function invalidBodies(
+  ctx: KitContext,
+  op: OperationModel,
+  check: string,
+  cases: number,
+  judged: readonly string[] = [],
+): Promise<void> {
   const id = await idFor(ctx, op, false);
   const invalid = await ctx.invalidBodies(op, cases);
   if (invalid.length === 0) throw new Error(`${op.label}: the generator produced no invalid body`);
   for (const { mutation, body } of invalid) {
     const exchange = await ctx.send(op, { id, body });
-    ctx.expect(op, check, exchange, { range: '4xx' }, `invalid body: ${mutation.at} ${mutation.what}`);
+    const what = `invalid body: ${mutation.at} ${mutation.what}`;
+    const stated = op.body ? statedOfBodyPart(ctx.model.doc, op.body.pointer, mutation.at, judged) : [];
+    if (exchange.status < 400 && stated.length > 0)
+      breachAll(op.label, check, stated, `expected 4xx (${what}), got ${exchange.status}`, [], exchange);
+    ctx.expect(op, check, exchange, { range: '4xx' }, what);
   }
   const malformed = await ctx.send(op, { id, rawBody: '{"unterminated": ' });
   ctx.expect(op, check, malformed, { statuses: [400] }, 'malformed JSON');
@@ -226,6 +235,11 @@ export async function validInput(ctx: KitContext, op: OperationModel, check: str
   for (const body of bodies) {
     const id = await idFor(ctx, op, freshItem);
     const exchange = await ctx.send(op, { id, body });
+    // A valid webhook body refused as invalid is a subscription the document says a webhook makes.
+    const refused = exchange.status === 400 || exchange.status === 422;
+    const subscribing = op.path.startsWith('/v1/webhooks') && refused ? statedAt('/info/description', /^A webhook subscribes/) : [];
+    if (subscribing.length > 0)
+      breachAll(op.label, check, subscribing, `a valid webhook body was refused with ${exchange.status}`, [JSON.stringify(body)], exchange);
     ctx.expect(op, check, exchange, { statuses }, 'valid generated body');
   }
   for (const query of ctx.validQueries(op, cases)) {

@@ -4,11 +4,10 @@
 import type { KitContext } from '../context.ts';
 import type { Exchange } from '../http.ts';
 import type { RuleId } from '../rules/catalogue.ts';
-import { statedOfParam } from '../rules/stated.ts';
+import { schemaRule, statedOfParam } from '../rules/stated.ts';
 import type { OperationModel } from '../spec.ts';
 import { ContractViolation } from '../verify.ts';
 import { bodyWith, breach, crudNamed, type Json, ruleViolation } from './rule-support.ts';
-import { schemaRule } from './sentence-rules.ts';
 import type { Crud } from './stateful.ts';
 
 /** The default page size the document states ("`limit` is 1 to 100 (default 20)"). */

@@ -4,11 +4,11 @@
 import type { KitContext } from '../context.ts';
 import type { Exchange } from '../http.ts';
 import { CATALOGUE, type RuleId } from '../rules/catalogue.ts';
+import { sentenceRule } from '../rules/stated.ts';
 import type { OperationModel } from '../spec.ts';
 import { ContractViolation, type Discrepancy, truncate } from '../verify.ts';
 import { type RawAnswer, rawRequest } from './raw-http.ts';
 import { bodyWith, breach, crudNamed, findingUpdate, type Json, ruleViolation } from './rule-support.ts';
-import { sentenceRule } from './sentence-rules.ts';
 
 export const PROBLEM_BASE = 'https://secmon.dev/problems/';
 

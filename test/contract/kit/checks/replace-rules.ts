@@ -5,11 +5,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { KitContext } from '../context.ts';
 import type { RuleId } from '../rules/catalogue.ts';
-import { statedAt, statedFor } from '../rules/stated.ts';
+import { schemaDescriptionAt, statedAt, statedFor } from '../rules/stated.ts';
 import { type OperationModel, type ResourceModel, schemaAt } from '../spec.ts';
 import { ContractViolation, rulesViolated } from '../verify.ts';
 import { bodyWith, breach, crudNamed, defaultOf, type Json, newSecret } from './rule-support.ts';
-import { schemaDescriptionAt } from './sentence-rules.ts';
 
 type Crud = ResourceModel & Required<Pick<ResourceModel, 'create' | 'read' | 'update'>>;
 
@@ -127,11 +126,18 @@ export async function secrets(ctx: KitContext, check: string): Promise<void> {
   for (const auth of ['api', ...(ctx.http.hasReadKey ? (['read'] as const) : [])] as const) {
     answers.push(await ctx.send(webhooks.read, { id, auth }), await ctx.send(webhooks.list, { auth, query: { limit: '100' } }));
   }
-  for (const answer of answers) {
+  for (const [index, answer] of answers.entries()) {
     const text = answer.text + JSON.stringify([...answer.headers]);
     if (text.includes(secret) || text.includes(rotated)) {
-      const stated = rulesViolated(['authentication.4', 'schema.Webhook.3'], 'a response carries the webhook secret the kit set');
-      throw new ContractViolation(webhooks.read.label, check, stated, answer);
+      // After the PUT that replaced it, either secret in an answer breaks the rotation's promise too.
+      const rotation = index > 0 ? (['rotating-a-secret.5'] as const) : [];
+      const rules = ['authentication.4', 'schema.Webhook.3', ...rotation] as const;
+      throw new ContractViolation(
+        webhooks.read.label,
+        check,
+        rulesViolated(rules, 'a response carries the webhook secret the kit set'),
+        answer,
+      );
     }
     if (/"secret"\s*:/.test(answer.text))
       breach(webhooks.read.label, check, 'schema.WebhookSecret.2', 'a response carries a "secret" field', [], answer);

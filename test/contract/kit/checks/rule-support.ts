@@ -7,12 +7,24 @@ import type { Exchange } from '../http.ts';
 import type { Delivery, Responder } from '../receiver.ts';
 import type { RuleId } from '../rules/catalogue.ts';
 import { schemaAt } from '../spec.ts';
-import { ContractViolation, type Discrepancy } from '../verify.ts';
+import { ContractViolation, type Discrepancy, rulesViolated } from '../verify.ts';
 import { isCrud } from './stateful.ts';
 
 /** Throws a violation of catalogue rule `rule` (the report adds its sentence). */
 export function breach(subject: string, check: string, rule: RuleId, message: string, details: string[] = [], exchange?: Exchange): never {
-  throw new ContractViolation(subject, check, [ruleViolation(rule, message, details)], exchange);
+  breachAll(subject, check, [rule], message, details, exchange);
+}
+
+/** A failure that breaks several rules at once (each named on the report's first line). */
+export function breachAll(
+  subject: string,
+  check: string,
+  rules: readonly RuleId[],
+  message: string,
+  details: string[] = [],
+  exchange?: Exchange,
+): never {
+  throw new ContractViolation(subject, check, rulesViolated(rules, message, details), exchange);
 }
 
 export function ruleViolation(rule: RuleId, message: string, details: string[] = []): Discrepancy {

@@ -8,13 +8,13 @@
 // kit's oracle: the verdict does not reuse the code the reference server signs with.
 import { loadDocument } from '../../../../lib/document.ts';
 import type { KitContext } from '../context.ts';
-import { SIGNATURE_HEADER, sameSignature, serviceSignature, standardEntry, toleranceSeconds } from '../oracle.ts';
+import { entryOver, SIGNATURE_HEADER, sameSignature, serviceSignature, standardEntry, toleranceSeconds } from '../oracle.ts';
 import type { Delivery } from '../receiver.ts';
 import type { RuleId } from '../rules/catalogue.ts';
 import { ContractViolation, type Discrepancy } from '../verify.ts';
 import { bodyWith, breach, crudNamed, newSecret, parseBody, ruleViolation, sink, subscribe } from './rule-support.ts';
 
-const TOLERANCE_SECONDS = toleranceSeconds(loadDocument());
+export const TOLERANCE_SECONDS = toleranceSeconds(loadDocument());
 
 const header = (delivery: Delivery, name: string) => {
   const value = delivery.headers[name];
@@ -32,12 +32,63 @@ export function signatureEntries(delivery: Delivery): string[] {
   return (header(delivery, 'webhook-signature') ?? '').split(' ').filter((entry) => entry !== '');
 }
 
-/** Whether `entry` is the `v1,` signature of this delivery with `secret`. */
-export function entrySignedWith(delivery: Delivery, entry: string, secret: string): boolean {
-  return sameSignature(
-    entry,
-    standardEntry(header(delivery, 'webhook-id') ?? '', header(delivery, 'webhook-timestamp') ?? '', delivery.raw, secret),
-  );
+/** Whether `entry` is the `v1,` signature of `signed` (by default `{webhook-id}.{webhook-timestamp}.{raw body}`) with `secret`. */
+export function entrySignedWith(delivery: Delivery, entry: string, secret: string, signed?: Buffer): boolean {
+  const id = header(delivery, 'webhook-id') ?? '';
+  const time = header(delivery, 'webhook-timestamp') ?? '';
+  return sameSignature(entry, signed ? entryOver(signed, secret) : standardEntry(id, time, delivery.raw, secret));
+}
+
+/** The body as JSON.stringify writes it: what a sender that signs before re-serialising signed. */
+const reserialised = (delivery: Delivery): Buffer | undefined => {
+  try {
+    const compact = Buffer.from(JSON.stringify(JSON.parse(delivery.raw.toString('utf8'))));
+    return compact.equals(delivery.raw) ? undefined : compact;
+  } catch {
+    return undefined;
+  }
+};
+
+/** X-Service-Signature of one delivery: `sha256=` lowercase hex HMAC of the raw body with the secret, absent without one. */
+export function signatureViolations(delivery: Delivery, signature: string | null, secret: string | undefined): Discrepancy[] {
+  if (secret === undefined) {
+    return signature === null
+      ? []
+      : (['param.SignatureHeader.2', 'delivery-headers.1', 'verifying-signatures.15'] as const).map((rule) =>
+          ruleViolation(rule, `a webhook without a secret got ${SIGNATURE_HEADER}`, [signature]),
+        );
+  }
+  const offered = signature ?? undefined;
+  if (sameSignature(offered, serviceSignature(delivery.raw, secret))) return [];
+  const other = reserialised(delivery);
+  // Signed with the webhook's secret, every delivery; unsigned, although the webhook says it has one.
+  const rules: RuleId[] = [
+    'delivery-headers.1',
+    'param.SignatureHeader.1',
+    'verifying-signatures.12',
+    signature === null ? 'schema.Webhook.2' : 'schema.WebhookSecret.1',
+  ];
+  if (other && sameSignature(offered, serviceSignature(other, secret))) rules.push('verifying-signatures.1');
+  const message =
+    signature === null
+      ? `${SIGNATURE_HEADER} is missing on a signed webhook`
+      : `${SIGNATURE_HEADER} does not verify against the raw body and the webhook's secret (sha256= and the lowercase hex HMAC-SHA256)`;
+  const details = signature === null ? [] : [`${SIGNATURE_HEADER}: ${signature}`];
+  return rules.map((rule) => ({ aspect: 'signature', message, details, rule }));
+}
+
+/** What a `webhook-signature` entry that does not verify was signed over instead, as the rules it then breaks. */
+function misSigned(delivery: Delivery, entries: string[], secret: string): RuleId[] {
+  const id = header(delivery, 'webhook-id') ?? '';
+  const time = header(delivery, 'webhook-timestamp') ?? '';
+  const over = (prefix: string, body = delivery.raw) => Buffer.concat([Buffer.from(prefix), body]);
+  const other = reserialised(delivery);
+  const signs = (content: Buffer) => entries.some((entry) => entrySignedWith(delivery, entry, secret, content));
+  return [
+    ...(signs(over(`${time}.`)) || signs(delivery.raw) ? (['param.StandardIdHeader.2'] as const) : []),
+    ...(signs(over(`${id}.`)) || signs(delivery.raw) ? (['param.StandardTimestampHeader.2'] as const) : []),
+    ...(other && signs(over(`${id}.${time}.`, other)) ? (['verifying-signatures.1'] as const) : []),
+  ];
 }
 
 /** `webhook-id` and `webhook-timestamp` of one delivery, whatever its webhook's secret. */
@@ -46,31 +97,20 @@ export function idAndTimeViolations(delivery: Delivery): Discrepancy[] {
   const id = header(delivery, 'webhook-id');
   const deliveryId = header(delivery, 'x-service-delivery');
   if (id === undefined || id !== deliveryId) {
-    violations.push(
-      ruleViolation(
-        'param.StandardIdHeader.1',
-        `webhook-id is ${JSON.stringify(id ?? null)}, X-Service-Delivery ${JSON.stringify(deliveryId ?? null)}: they must be the same value`,
-      ),
-    );
+    const message = `webhook-id is ${JSON.stringify(id ?? null)}, X-Service-Delivery ${JSON.stringify(deliveryId ?? null)}: they must be the same value`;
+    violations.push(ruleViolation('param.StandardIdHeader.1', message), ruleViolation('delivery-headers.6', message));
   }
   const timestamp = timestampOf(delivery);
   const received = Math.floor(delivery.receivedAt / 1000);
+  const timeRules = ['param.StandardTimestampHeader.1', 'delivery-headers.7'] as const;
   if (timestamp === undefined) {
-    violations.push(
-      ruleViolation(
-        'param.StandardTimestampHeader.1',
-        `webhook-timestamp is ${JSON.stringify(header(delivery, 'webhook-timestamp') ?? null)}, not Unix seconds`,
-      ),
-    );
+    const message = `webhook-timestamp is ${JSON.stringify(header(delivery, 'webhook-timestamp') ?? null)}, not Unix seconds`;
+    violations.push(...timeRules.map((rule) => ruleViolation(rule, message)));
   } else if (Math.abs(received - timestamp) > TOLERANCE_SECONDS) {
     // A receiver following the document refuses it: the attempt's time must be the sending time.
-    violations.push(
-      ruleViolation(
-        'param.StandardTimestampHeader.1',
-        `webhook-timestamp ${timestamp} is ${received - timestamp} s from the kit's clock when it arrived: a receiver refuses anything more than ${TOLERANCE_SECONDS} s away`,
-        [`received at ${new Date(delivery.receivedAt).toISOString()}, stamped ${new Date(timestamp * 1000).toISOString()}`],
-      ),
-    );
+    const message = `webhook-timestamp ${timestamp} is ${received - timestamp} s from the kit's clock when it arrived: a receiver refuses anything more than ${TOLERANCE_SECONDS} s away`;
+    const details = [`received at ${new Date(delivery.receivedAt).toISOString()}, stamped ${new Date(timestamp * 1000).toISOString()}`];
+    violations.push(...timeRules.map((rule) => ruleViolation(rule, message, details)));
   }
   return violations;
 }
@@ -82,20 +122,22 @@ export function standardHeaderViolations(delivery: Delivery, secret: string | un
   if (secret === undefined) {
     if (header(delivery, 'webhook-signature') !== undefined)
       violations.push(
-        ruleViolation('param.StandardSignatureHeader.3', 'a webhook without a secret got webhook-signature', [
-          String(header(delivery, 'webhook-signature')),
-        ]),
+        ...(['param.StandardSignatureHeader.3', 'delivery-headers.8', 'verifying-signatures.15'] as const).map((rule) =>
+          ruleViolation(rule, 'a webhook without a secret got webhook-signature', [String(header(delivery, 'webhook-signature'))]),
+        ),
       );
   } else if (entries.length === 0) {
     violations.push(ruleViolation('delivery-headers.8', 'webhook-signature is missing on a signed webhook'));
   } else if (!entries.some((entry) => entrySignedWith(delivery, entry, secret))) {
-    violations.push(
-      ruleViolation(
-        'param.StandardSignatureHeader.1',
-        "no webhook-signature entry is the v1, base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{raw body} with the webhook's secret",
-        [`webhook-signature: ${entries.join(' ')}`],
-      ),
-    );
+    const rules: RuleId[] = [
+      'param.StandardSignatureHeader.1',
+      'verifying-signatures.5',
+      'delivery-headers.8',
+      ...misSigned(delivery, entries, secret),
+    ];
+    const message =
+      "no webhook-signature entry is the v1, base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{raw body} with the webhook's secret";
+    violations.push(...rules.map((rule) => ruleViolation(rule, message, [`webhook-signature: ${entries.join(' ')}`])));
   }
   return violations;
 }

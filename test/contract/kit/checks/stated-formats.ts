@@ -4,11 +4,10 @@
 import type { KitContext } from '../context.ts';
 import type { Exchange } from '../http.ts';
 import type { RuleId } from '../rules/catalogue.ts';
-import { statedAt } from '../rules/stated.ts';
+import { schemaDescriptionAt, statedAt } from '../rules/stated.ts';
 import { type OperationModel, schemaAt } from '../spec.ts';
 import { ContractViolation, conformance } from '../verify.ts';
 import { type Json, ruleViolation } from './rule-support.ts';
-import { schemaDescriptionAt } from './sentence-rules.ts';
 
 /** The component schema a property refers to, directly or as the first part of an `allOf`. */
 function referenced(property: Json): string | undefined {
@@ -28,7 +27,7 @@ function statedFormatBroken(
     const ref = referenced(property);
     if (!ref || !(name in item) || ctx.sentValidator.validate(ref, item[name]).valid) continue;
     const at = schemaDescriptionAt(ctx.model.doc, schemaAt(ctx.model.doc, ref));
-    const [rule] = at ? statedAt(at, /(?:)/).filter((id) => judged.includes(id)) : [];
+    const [rule] = at ? statedAt(at, undefined, judged) : [];
     if (rule) return { rule, name };
   }
   return undefined;

@@ -4,10 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import type { KitContext } from '../context.ts';
 import type { RuleId } from '../rules/catalogue.ts';
-import { statedAt, statedFor, statedOfHeader, statedOfParam, statedOfResponse } from '../rules/stated.ts';
+import { schemaRule, sentenceRule, statedAt, statedFor, statedOfHeader, statedOfParam, statedOfResponse } from '../rules/stated.ts';
 import { type OperationModel, type ResourceModel, successStatuses } from '../spec.ts';
 import { ContractViolation, rulesViolated } from '../verify.ts';
-import { schemaRule, sentenceRule } from './sentence-rules.ts';
 
 export type Crud = Required<Pick<ResourceModel, 'create' | 'read' | 'list' | 'update' | 'delete'>> & ResourceModel;
 

@@ -3,10 +3,9 @@
 // a target ignores shows.
 import type { KitContext } from '../context.ts';
 import { CATALOGUE, type RuleId } from '../rules/catalogue.ts';
-import { operationAt } from '../rules/stated.ts';
+import { operationAt, schemaDescriptionAt } from '../rules/stated.ts';
 import type { Transitions } from '../semantics.ts';
 import { schemaAt } from '../spec.ts';
-import { schemaDescriptionAt } from './sentence-rules.ts';
 import { type Crud, fail } from './stateful.ts';
 
 /**

@@ -2,6 +2,7 @@
 // generated valid and invalid input, and the answers to missing, unknown and under-scoped keys.
 import { defineCheck, type Instance } from '../check.ts';
 import { invalidBodies, invalidParameters, refusedCredentials, successResponse, validInput } from '../checks/operation.ts';
+import type { RuleId } from '../rules/catalogue.ts';
 import { transitionsOf } from '../semantics.ts';
 import type { ContractModel, OperationModel } from '../spec.ts';
 
@@ -104,17 +105,21 @@ export const validInputCheck = defineCheck({
     ),
 });
 
+/** What the invalid-body check judges; an accepted invalid part names the rules its schema's description states. */
+const INVALID_BODY_RULES: readonly RuleId[] = [
+  'limits.1',
+  'limits.2',
+  'schema.ComplianceStatus.2',
+  'schema.WebhookEvents.1',
+  'schema.WebhookUrl.2',
+  'response.PayloadTooLarge.1',
+  'response.UnsupportedMediaType.1',
+];
+
 export const invalidBodyCheck = defineCheck({
   name: 'invalid-body',
   column: 'badbody',
-  rules: [
-    'limits.1',
-    'limits.2',
-    'schema.ComplianceStatus.2',
-    'schema.WebhookEvents.1',
-    'response.PayloadTooLarge.1',
-    'response.UnsupportedMediaType.1',
-  ],
+  rules: INVALID_BODY_RULES,
   needs: {},
   exercisesSuccess: false,
   cost: { fixed: 4, perCase: 1 },
@@ -122,7 +127,7 @@ export const invalidBodyCheck = defineCheck({
     each(
       model,
       (op) => op.body !== undefined,
-      (op) => (ctx, cases) => invalidBodies(ctx, op, check, cases),
+      (op) => (ctx, cases) => invalidBodies(ctx, op, check, cases, INVALID_BODY_RULES),
     ),
 });
 

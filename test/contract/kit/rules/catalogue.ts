@@ -1736,6 +1736,8 @@ export const CATALOGUE = [
     id: 'schema.ScanId.1',
     at: '/components/schemas/ScanId/description',
     text: 'Identifier of a scan: the prefix `scn_` followed by 26 characters of lowercase Crockford base32 (a TypeID wrapping a UUIDv7), so identifiers sort by creation time.',
+    unobservable:
+      "the kit names the scan_id of every scan it raises, so the service's own scan ids reach it only from a trigger command that cannot carry ids, where the schema's pattern judges their form; that they sort by creation time would need scans the kit does not cause",
   },
   // /components/schemas/Severity/description
   {
