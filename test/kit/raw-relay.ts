@@ -6,7 +6,10 @@
 import type { Server } from 'node:http';
 import { connect, createServer, type Socket } from 'node:net';
 
-/** Rewrites the bytes of the upstream's answer to such a connection (undefined leaves them as they are). */
+/**
+ * Rewrites the bytes of the upstream's answer to such a connection (undefined leaves them as they
+ * are). The answer is whole once the upstream closes the connection, as it must after refusing one.
+ */
 export type RawRewrite = (answer: Buffer) => Buffer | undefined;
 
 /** How long header fields may stall at the proxy before the connection goes to the upstream as it is. */
