@@ -222,3 +222,19 @@ export function deliveryJson(event: string, edit: (json: Record<string, unknown>
     };
   });
 }
+
+/**
+ * The upstream's raw answer of status `from` (to a request Node's parser refuses, or one that
+ * stalled) replaced by the `to` problem `type`, as an implementation that tells them apart wrongly.
+ */
+export function rawAnswer(from: number, to: number, type: string): Fault {
+  return {
+    raw: (answer) => {
+      if (!answer.toString('latin1').startsWith(`HTTP/1.1 ${from} `)) return undefined;
+      const { body } = problemAnswer(to, type);
+      return Buffer.from(
+        `HTTP/1.1 ${to} ${type}\r\nContent-Type: application/problem+json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
+  };
+}

@@ -2,9 +2,12 @@
 // fault tests can prove the kit catches each kind of break. It forwards every request to the
 // upstream and lets a Fault rewrite the response; for event faults it also points webhook URLs
 // at a relay on itself that tampers with each delivery before passing it on to the receiver.
+// Requests Node's parser refuses, and header fields that stall, go to the upstream byte for byte
+// (raw-relay.ts), so the upstream answers them and `raw` can rewrite that answer.
 import { once } from 'node:events';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type RawRewrite, STALL_MS, startRawRelay } from './raw-relay.ts';
 
 export interface ProxiedResponse {
   status: number;
@@ -37,6 +40,8 @@ export interface Fault {
   chunked?: boolean;
   /** Rewrites the receiver's answer on its way back to the service (which then judges it). */
   deliveryAnswer?(answer: { status: number; headers: Record<string, string> }): { status: number; headers: Record<string, string> };
+  /** Rewrites the upstream's answer to a request Node's parser refuses or whose header fields stall. */
+  raw?: RawRewrite;
 }
 
 const DROPPED = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'content-encoding']);
@@ -52,7 +57,8 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<{
       body: Buffer.from(await answer.arrayBuffer()),
     };
   };
-  const server = createServer(async (req, res) => {
+  const options = { headersTimeout: STALL_MS, connectionsCheckingInterval: STALL_MS / 4 };
+  const server = createServer(options, async (req, res) => {
     try {
       const body = await readBody(req);
       const path = req.url ?? '/';
@@ -104,10 +110,12 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<{
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  self = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const relay = await startRawRelay(server, (server.address() as AddressInfo).port, new URL(upstream), fault.raw);
+  self = `http://127.0.0.1:${relay.port}`;
   return {
     url: self,
     close: async () => {
+      await relay.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
