@@ -6,8 +6,8 @@ import { type CheckName, checksJudging, definitionOf } from '../registry.ts';
 import type { CheckResult } from '../results.ts';
 import type { Violation } from '../violation.ts';
 import { CATALOGUE, type RuleId } from './catalogue.ts';
-import { PROVEN } from './proven.ts';
 import { type CatalogueEntry, catalogueDrift, statusOf } from './rule.ts';
+import { NOT_YET_PROVEN } from './unproven.ts';
 
 /** The catalogue entries of the rules a check judges. */
 export function rulesOfCheck(check: CheckName, catalogue: readonly CatalogueEntry[] = CATALOGUE): CatalogueEntry[] {
@@ -79,14 +79,14 @@ export function ruleCoverage(
   judges: (rule: string) => CheckName[] = checksJudging,
 ): RuleCoverage {
   const drift = catalogueDrift(doc, catalogue);
-  const proven = new Set<string>(PROVEN);
+  const unproven = new Set<string>(NOT_YET_PROVEN);
   const stale = new Set(drift.stale);
   const rows: RuleRow[] = [];
   for (const entry of catalogue) {
     if (stale.has(entry)) continue;
     const checked = statusOf(entry) === 'checked';
     const judgedBy = checked ? judges(entry.id) : [];
-    const base = { id: entry.id, at: entry.at, text: entry.text, checks: judgedBy, proven: judgedBy.length > 0 && proven.has(entry.id) };
+    const base = { id: entry.id, at: entry.at, text: entry.text, checks: judgedBy, proven: judgedBy.length > 0 && !unproven.has(entry.id) };
     if (!checked) {
       rows.push({
         ...base,
