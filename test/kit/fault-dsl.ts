@@ -111,7 +111,8 @@ export function withoutQuery(match: Omit<Match, 'status'>, name: string): Fault 
   };
 }
 
-const PROBLEM_TYPES = 'https://secmon.dev/problems/';
+/** The document's base of problem type URIs. */
+export const PROBLEM_TYPES = 'https://secmon.dev/problems/';
 
 /** Answers problems of type `from` with type `to` (names under the document's problem base). */
 export function problemType(from: string, to: string): Fault {

@@ -19,11 +19,11 @@ import {
   webhookIdNotDeliveryId,
   wrongStandardSignature,
 } from './delivery-faults.ts';
+import { PROBLEM_TYPES } from './fault-dsl.ts';
 import { editJson, type Fault } from './fault-proxy.ts';
 
 const ITEM = /^\/v1\/policies\/pol_[^/?]+$/;
 
-const PROBLEMS = 'https://secmon.dev/problems/';
 const FINDING_ITEM = /^\/v1\/findings\/fnd_[^/?]+$/;
 const WEBHOOK_ITEM = /^\/v1\/webhooks\/whk_[^/?]+$/;
 const UNKNOWN_POLICY = 'pol_00000000000000000000000000';
@@ -132,7 +132,7 @@ const cursorAcceptedWithOtherFilters: Fault = {
 };
 const conflictTypeForEvery409: Fault = {
   response: (_request, response) =>
-    response.status === 409 ? editJson(response, (json) => void (json.type = `${PROBLEMS}conflict`)) : undefined,
+    response.status === 409 ? editJson(response, (json) => void (json.type = `${PROBLEM_TYPES}conflict`)) : undefined,
 };
 const keyEchoedIn401: Fault = {
   response: (request, response) =>
@@ -159,7 +159,7 @@ const noPreflight: Fault = {
       ? {
           status: 401,
           headers: { 'content-type': 'application/problem+json' },
-          body: asBody({ type: `${PROBLEMS}unauthorized`, title: 'Unauthorized', status: 401 }),
+          body: asBody({ type: `${PROBLEM_TYPES}unauthorized`, title: 'Unauthorized', status: 401 }),
         }
       : response.status < 300
         ? {
