@@ -16,7 +16,13 @@ export const root = fileURLToPath(new URL('..', import.meta.url));
 const sourceDocument = join(root, 'openapi/openapi.yaml');
 const bin = (relative: string) => join(root, 'node_modules', relative);
 const REDOCLY = bin('@redocly/cli/bin/cli.js');
-const OPENAPI_TS = bin('openapi-typescript/bin/cli.js');
+/**
+ * Generators that need TypeScript's JavaScript compiler API, which TypeScript 7 no longer has: they
+ * live in tools/generators/ with their own lockfile and the TypeScript they run on (5.9), installed
+ * by the root `postinstall`, while the repository type-checks with TypeScript 7.
+ */
+export const generatorBin = (relative: string) => join(root, 'tools/generators/node_modules', relative);
+const OPENAPI_TS = generatorBin('openapi-typescript/bin/cli.js');
 
 /** Runs a tool's CLI with this Node; returns what it printed (stdout and stderr), throws on failure. */
 function run(script: string, args: string[]): string {

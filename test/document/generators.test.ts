@@ -1,16 +1,17 @@
 // The document as another team's generator reads it: @hey-api/openapi-ts (types and zod schemas)
 // from the bundle, where a union without per-branch types once made `ip_address` `unknown | unknown`. Each
 // anyOf/oneOf branch carries its own `type`, so the generated type and validator are strings.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createClient } from '@hey-api/openapi-ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listMediaTypes, loadDocument } from '../../lib/document.ts';
-import { committed, root } from '../../scripts/pipeline.ts';
+import { committed, generatorBin } from '../../scripts/pipeline.ts';
 
-// Inside node_modules/, so the generated `import { z } from 'zod'` resolves to this repository's zod.
-mkdirSync(join(root, 'node_modules/.cache'), { recursive: true });
-const out = mkdtempSync(join(root, 'node_modules/.cache/hey-api-'));
+// Beside the generator, so the generated `import { z } from 'zod'` resolves to the zod it targets.
+const cache = generatorBin('.cache');
+mkdirSync(cache, { recursive: true });
+const out = mkdtempSync(join(cache, 'hey-api-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 const connected = listMediaTypes(loadDocument()).find((media) => media.schemaPointer.startsWith('#/webhooks/device.connected/'))!
@@ -19,7 +20,22 @@ const connected = listMediaTypes(loadDocument()).find((media) => media.schemaPoi
 describe('@hey-api/openapi-ts on the bundled document', () => {
   let zod: Record<string, { safeParse(value: unknown): { success: boolean } }>;
   beforeAll(async () => {
-    await createClient({ input: committed.json, output: out, plugins: ['@hey-api/typescript', 'zod'], logs: { level: 'silent' } });
+    execFileSync(
+      process.execPath,
+      [
+        generatorBin('@hey-api/openapi-ts/bin/run.js'),
+        '-i',
+        committed.json,
+        '-o',
+        out,
+        '-p',
+        '@hey-api/typescript',
+        'zod',
+        '--silent',
+        '--no-log-file',
+      ],
+      { stdio: 'pipe' },
+    );
     zod = await import(join(out, 'zod.gen.ts'));
   }, 60_000);
 

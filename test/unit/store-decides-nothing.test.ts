@@ -3,7 +3,9 @@
 // meant for a client: an HTTP layer import, a problem type, or an HTTP status.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import ts from 'typescript';
+import { parse } from 'acorn';
+import { simple } from 'acorn-walk';
+import { transformSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { isProblemKind } from '../../common/problems.ts';
 
@@ -12,20 +14,23 @@ const STORE = join(ROOT, 'server/store');
 
 /** What in `source` (a store module's text) decides for a client; comments are not looked at. */
 function clientDecisions(source: string): string[] {
-  const file = ts.createSourceFile('store.ts', source, ts.ScriptTarget.Latest, true);
+  // esbuild drops types and comments and keeps every import as written; acorn reads what is left.
+  const { code } = transformSync(source, { loader: 'ts', tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true } } });
   const found: string[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
-      const from = node.moduleSpecifier.text;
+  simple(parse(code, { ecmaVersion: 'latest', sourceType: 'module' }), {
+    ImportDeclaration(node) {
+      const from = String(node.source.value);
       if (/\/http\/|\/routes\/|\/problems\.ts$/.test(from)) found.push(`imports ${from}`);
-    } else if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && isProblemKind(node.text)) {
-      found.push(`problem type '${node.text}'`);
-    } else if (ts.isNumericLiteral(node) && /^[45]\d\d$/.test(node.text)) {
-      found.push(`HTTP status ${node.text}`);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(file);
+    },
+    Literal(node) {
+      if (typeof node.value === 'string' && isProblemKind(node.value)) found.push(`problem type '${node.value}'`);
+      else if (typeof node.value === 'number' && /^[45]\d\d$/.test(String(node.value))) found.push(`HTTP status ${node.value}`);
+    },
+    TemplateElement(node) {
+      const text = node.value.cooked ?? '';
+      if (isProblemKind(text)) found.push(`problem type '${text}'`);
+    },
+  });
   return found;
 }
 

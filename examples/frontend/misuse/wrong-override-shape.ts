@@ -14,4 +14,4 @@ const policy = {
   created_at: '2026-01-01T00:00:00Z',
   updated_at: '2026-01-01T00:00:00Z',
 };
-createSecmonMsw().override('getPolicy', () => ({ status: 200, body: policy })); // error: "urgent"
+createSecmonMsw().override('getPolicy', () => ({ status: 200, body: policy })); // error: urgent
