@@ -48,22 +48,26 @@ function wrongCounts(text: string, quotes: Quote[]): string[] {
 const document = loadDocument();
 const receiver = receiverCases({ url: 'http://127.0.0.1:9/webhooks', secret: 'whsec_counts' });
 const QUOTES: Quote[] = [
-  { what: 'packages built (scripts/packages.ts)', pattern: new RegExp(`\\b${N} packages\\b`, 'gi'), count: Object.keys(PACKAGES).length },
+  {
+    what: 'packages built (scripts/packages.ts)',
+    pattern: new RegExp(`\\b${N}\\s+packages\\b`, 'gi'),
+    count: Object.keys(PACKAGES).length,
+  },
   {
     what: 'rules of the breaking-change gate (scripts/breaking/catalogue.ts)',
-    pattern: new RegExp(`\\b${N} rules \\(\`scripts/breaking/catalogue\\.ts\``, 'gi'),
+    pattern: new RegExp(`\\b${N}\\s+rules\\s+\\(\`scripts/breaking/catalogue\\.ts\``, 'gi'),
     count: Object.keys(BREAKING_RULES).length,
   },
-  { what: 'operations of the document', pattern: new RegExp(`\\b${N} operations\\b`, 'gi'), count: listOperations(document).length },
+  { what: 'operations of the document', pattern: new RegExp(`\\b${N}\\s+operations\\b`, 'gi'), count: listOperations(document).length },
   {
     what: 'event types of the document',
-    pattern: new RegExp(`\\b(?:the|all|delivers) ${N} events\\b|\\b${N} event types\\b`, 'gi'),
+    pattern: new RegExp(`\\b(?:the|all|delivers)\\s+${N}\\s+events\\b|\\b${N}\\s+event\\s+types\\b`, 'gi'),
     count: Object.keys(document.webhooks ?? {}).length,
   },
-  { what: 'deliveries the receiver check sends', pattern: new RegExp(`\\b${N} deliveries signed\\b`, 'gi'), count: receiver.length },
+  { what: 'deliveries the receiver check sends', pattern: new RegExp(`\\b${N}\\s+deliveries\\s+signed\\b`, 'gi'), count: receiver.length },
   {
     what: 'receiver check cases a receiver accepting everything fails',
-    pattern: new RegExp(`to everything fails ${N} cases\\b`, 'gi'),
+    pattern: new RegExp(`to\\s+everything\\s+fails\\s+${N}\\s+cases\\b`, 'gi'),
     count: receiver.filter((c) => c.expect === 'refuse').length,
   },
 ];

@@ -23,8 +23,19 @@ interface Run {
   safe: boolean;
 }
 
+/**
+ * A Markdown text as commands are read from it: a fenced block line by line (each line a command),
+ * the prose with its lines joined, so a code span the text wraps reads whole.
+ */
+const joinedProse = (markdown: string) =>
+  markdown
+    .split(/(```[\s\S]*?```)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replaceAll('\n', ' ')))
+    .join('\n');
+
 /** Every `npx …` and `npm exec …` of a text, read up to the end of its line or code span. */
-function runs(text: string): Run[] {
+function runs(markdown: string): Run[] {
+  const text = joinedProse(markdown);
   return [...text.matchAll(/\b(npx|npm exec)\b([^`\n]*)/g)].map((match) => {
     const words = match[2]!.trim().split(/\s+/).filter(Boolean);
     const named: string[] = [];
@@ -43,11 +54,13 @@ function runs(text: string): Run[] {
 }
 
 /** Why each command of a text that fetches one of our packages could fetch someone else's. */
-function unsafeSources(text: string): string[] {
-  const problems = runs(text)
+function unsafeSources(markdown: string): string[] {
+  const text = joinedProse(markdown);
+  const problems = runs(markdown)
     .filter((run) => run.ours && !run.safe)
     .map((run) => `${run.text}: without --no-install npx fetches the name from the registry`);
-  for (const match of text.matchAll(/\bnpm (?:install|i|add)\b([^`\n]*)/g)) {
+  // An install's words end where the command does: a comment, `&&`, `;` or the next command.
+  for (const match of text.matchAll(/\bnpm (?:install|i|add)\b([^`\n#&;|]*?)(?=\s(?:npx|npm)\s|[`\n#&;|]|$)/g)) {
     const byName = match[1]!.split(/\s+/).filter((word) => OUR_NAMES.has(nameOf(word)));
     if (byName.length > 0) problems.push(`npm install ${byName.join(' ')}: a registry resolves the name`);
   }
@@ -66,6 +79,7 @@ describe('the guides fetch our packages from a source their reader controls', ()
       'npx -y secmon-contract: without --no-install npx fetches the name from the registry',
     ]);
     expect(unsafeSources('      - run: npx --yes secmon-contract@1.1.0 receiver --url "$URL"')).toHaveLength(1);
+    expect(unsafeSources('Any other CI: `npx --yes\nsecmon-contract --base-url "$URL"`, then')).toHaveLength(1);
     expect(unsafeSources('npm run mock   # static examples (npx secmon-mock outside this repository)')).toHaveLength(1);
     expect(unsafeSources('npx -p secmon-mock secmon-events --url http://localhost:8000/hooks')).toHaveLength(1);
     expect(unsafeSources('npm exec secmon-contract -- --help')).toHaveLength(1);
