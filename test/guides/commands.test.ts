@@ -1,9 +1,9 @@
-// Every command the README, the guides under docs/ and CONTRIBUTING.md show, checked so none drifts:
-// each `curl` to the reference server (localhost:3000) runs, in order, against one started as
-// `npm start` starts it (development mode, the development keys) and must get a 2xx (or the status
-// its comment names); each `npm start` is given its flags and environment and must configure; each
-// npm script, package and command-line program named must exist. The mock's requests
-// (localhost:4010) run in test/mock/guide-examples.test.ts.
+// Every command the guides (the README, docs/, CONTRIBUTING.md, the package READMEs) show, checked
+// so none drifts: each `curl` to the reference server (localhost:3000) runs, in order, against one
+// started as `npm start` starts it (development mode, the development keys) and must get a 2xx (or
+// the status its comment names); each `npm start` is given its flags and environment and must
+// configure; each npm script, tarball, package and command-line program named must exist. The
+// frontend guide's mock requests (localhost:4010) run in test/mock/guide-examples.test.ts.
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
