@@ -5,9 +5,9 @@
 // the description sentences (a new sentence is a new rule; a reworded one is not), and whatever
 // else differs in the contract that no rule explains (counted as a new obligation, to be safe).
 
+import { diffSentences } from '../../common/sentence-diff.ts';
+import { documentSentences } from '../../common/sentences.ts';
 import { escapePointer, type OpenApiDocument } from '../../lib/document.ts';
-import { diffSentences } from '../../test/contract/kit/rules/sentence-diff.ts';
-import { documentSentences } from '../../test/contract/kit/rules/sentences.ts';
 import type { ChangeReport } from './compare.ts';
 import type { Change } from './model.ts';
 
@@ -27,7 +27,7 @@ export const BUMPS: readonly Bump[] = ['none', 'patch', 'minor', 'major'];
 const DOCUMENTATION = [/^#\/servers(\/|$)/, /^#\/tags(\/|$)/, /^#\/info\/(?!version$)/, /^#\/externalDocs(\/|$)/];
 const IGNORED_KEYS = new Set(['description', 'summary', 'example', 'examples']);
 
-/** Description sentences that arrived, left, were reworded or changed (rules/sentence-diff.ts says how they are told apart). */
+/** Description sentences that arrived, left, were reworded or changed (common/sentence-diff.ts says how they are told apart). */
 export function sentenceChanges(base: OpenApiDocument, revision: OpenApiDocument): ImplementationChange[] {
   const { matches, removed } = diffSentences(documentSentences(base), documentSentences(revision));
   const gone = removed.map(

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compareVersions } from '../../test/contract/kit/semver.ts';
+import { compareVersions } from '../../common/semver.ts';
 
 export const CHECKSUMS_FILE = 'SHA256SUMS';
 

@@ -1,8 +1,9 @@
 // One version, one contract: the revision's `info.version` against the newest release. A contract
 // that changed (beyond rewording and examples) needs a new number, at least the step its changes
 // need (bumpNeeded), and a new number needs its entry in the contract's changelog.
+
+import { compareVersions, parseVersion } from '../../common/semver.ts';
 import type { OpenApiDocument } from '../../lib/document.ts';
-import { compareVersions, parseVersion } from '../../test/contract/kit/semver.ts';
 import { missingEntry } from './changelog.ts';
 import type { ChangeReport } from './compare.ts';
 import { BUMPS, type Bump, bumpNeeded, type ImplementationChange } from './obligations.ts';

@@ -1,14 +1,30 @@
-// The shell commands a Markdown guide shows: every line of its ```sh blocks, continuation lines
-// joined, with the comment it ends with (`# ... → 201` names the status a request gets); and a
-// guide's `curl` run against a test's server.
+// The guides and what this repository builds; the shell commands a Markdown guide shows: every line
+// of its ```sh blocks, continuation lines joined, with the comment it ends with (`# ... → 201` names
+// the status a request gets); and a guide's `curl` run against a test's server.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { manifestOf, PACKAGES, type PackageName } from '../../scripts/packages.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 
-/** The README, every guide under docs/ and the contributors' guide, as paths from the repository's root. */
-export const GUIDES = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((name) => `docs/${name}`), 'CONTRIBUTING.md'];
+/**
+ * The README, every guide under docs/, the contributors' guide and each package's README (the one
+ * its users read on the registry), as paths from the repository's root.
+ */
+export const GUIDES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs')).map((name) => `docs/${name}`),
+  'CONTRIBUTING.md',
+  ...Object.values(PACKAGES).map((spec) => `${spec.dir}/README.md`),
+];
+
+/** The manifests of the packages this repository builds. */
+export const OUR_PACKAGES = (Object.keys(PACKAGES) as PackageName[]).map(manifestOf);
+export const OUR_NAMES = new Set(OUR_PACKAGES.map((pkg) => pkg.name));
+export const OUR_BINS = new Set(OUR_PACKAGES.flatMap((pkg) => Object.keys(pkg.bin ?? {})));
+/** The file names of the tarballs `npm run pack` makes. */
+export const TARBALLS = new Set(OUR_PACKAGES.map((pkg) => `${pkg.name}-${pkg.version}.tgz`));
 
 export interface ShellCommand {
   file: string;

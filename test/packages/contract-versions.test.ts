@@ -32,6 +32,7 @@ const kit = (baseUrl: string, label: string, extra: string[] = []) =>
   run(
     'npx',
     [
+      '--no-install',
       'secmon-contract',
       ...['--base-url', baseUrl, '--api-key', reference.kit.apiKey, '--read-key', reference.kit.readKey!],
       ...['--cases', '4', '--rate-probe', 'skip', '--compressed-retries', '--report', `reports/${label}.xml`],
@@ -74,7 +75,10 @@ describe('npx secmon-contract --contract-version', () => {
   }, 400_000);
 
   it('--version lists the versions it judges; another version is refused with them', async () => {
-    const version = await run('npx', ['secmon-contract', '--version'], { cwd: kitProject.dir, env: outsiderEnv(machineNode()) });
+    const version = await run('npx', ['--no-install', 'secmon-contract', '--version'], {
+      cwd: kitProject.dir,
+      env: outsiderEnv(machineNode()),
+    });
     expect(version.stdout).toContain('versions of the contract it can judge (--contract-version): 1.0.0, 1.1.0');
     const refused = await kit(reference.server.url, 'refused', ['--contract-version', '0.9.0']);
     expect(refused.code).toBe(2);

@@ -1,6 +1,7 @@
 // secmon-contract as an implementer meets it: packed, installed from its tarball into a fresh project
-// outside this repository, and run there with npx on the machine's own Node against the reference
-// server and against receivers.
+// outside this repository, and run there with `npx --no-install` (as the guides say, so a broken
+// install fails rather than fetch a package of that name from the registry) on the machine's own
+// Node against the reference server and against receivers.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -24,7 +25,7 @@ describe('secmon-contract, the contract kit', () => {
   const kit = installedBeforeAll('contract', (tarballs) => [tarballs.contract]);
 
   it('npx secmon-contract --version names the document it carries and the versions it can judge', async () => {
-    const result = await run('npx', ['secmon-contract', '--version'], { cwd: kit.dir });
+    const result = await run('npx', ['--no-install', 'secmon-contract', '--version'], { cwd: kit.dir });
     expect(result.code, result.output).toBe(0);
     expect(result.stdout.trim()).toBe(
       [
@@ -38,6 +39,7 @@ describe('secmon-contract, the contract kit', () => {
     const result = await run(
       'npx',
       [
+        '--no-install',
         'secmon-contract',
         '--base-url',
         reference.server.url,
@@ -80,7 +82,7 @@ describe('secmon-contract, the contract kit', () => {
     const port = /"url":"http:\/\/127\.0\.0\.1:(\d+)"/.exec(log)![1]!;
     const line = readmeExample('contract', 'sh')
       .split('\n')
-      .find((text) => text.startsWith('npx secmon-contract --base-url http://127.0.0.1:3000 '))!;
+      .find((text) => text.startsWith('npx --no-install secmon-contract --base-url http://127.0.0.1:3000 '))!;
     // The front door prints the same line for the same pair.
     expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain(`${line}\n`);
     const result = await run('sh', ['-c', line.replace(':3000', `:${port}`)], {
@@ -98,11 +100,15 @@ describe('secmon-contract, the contract kit', () => {
     const standIn = await startFaultProxy(reference.server.url, fault);
     try {
       const args = ['--base-url', standIn.url, '--api-key', reference.kit.apiKey, '--read-key', reference.kit.readKey!];
-      return await run('npx', ['secmon-contract', ...args, '--cases', '8', '--rate-probe', 'skip', '--compressed-retries'], {
-        cwd: kit.dir,
-        env: outsiderEnv(machineNode()),
-        timeoutMs: 180_000,
-      });
+      return await run(
+        'npx',
+        ['--no-install', 'secmon-contract', ...args, '--cases', '8', '--rate-probe', 'skip', '--compressed-retries'],
+        {
+          cwd: kit.dir,
+          env: outsiderEnv(machineNode()),
+          timeoutMs: 180_000,
+        },
+      );
     } finally {
       await standIn.close();
     }
@@ -132,7 +138,7 @@ describe('secmon-contract, the contract kit', () => {
     const [exampleUrl, acceptsAllUrl] = await Promise.all([listen(example), listen(acceptsAll)]);
     try {
       const check = (url: string) =>
-        run('npx', ['secmon-contract', 'receiver', '--url', `${url}/webhooks`], {
+        run('npx', ['--no-install', 'secmon-contract', 'receiver', '--url', `${url}/webhooks`], {
           cwd: kit.dir,
           env: { ...outsiderEnv(machineNode()), SECMON_WEBHOOK_SECRET: secret },
         });
@@ -149,7 +155,7 @@ describe('secmon-contract, the contract kit', () => {
   });
 
   it('answers bad options with exit 2 and the usage', async () => {
-    const result = await run('npx', ['secmon-contract', '--api-key', 'k'], { cwd: kit.dir });
+    const result = await run('npx', ['--no-install', 'secmon-contract', '--api-key', 'k'], { cwd: kit.dir });
     expect(result.code).toBe(2);
     expect(result.output).toContain('--base-url is required');
     expect(result.output).toContain('usage: secmon-contract');

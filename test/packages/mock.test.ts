@@ -61,7 +61,7 @@ describe('secmon-mock, the mock and the event sender', () => {
     });
     const url = `${await listen(receiver)}/hooks`;
     try {
-      const result = await run('npx', ['secmon-events', '--url', url, '--secret', secret], { cwd: mock.dir });
+      const result = await run('npx', ['--no-install', 'secmon-events', '--url', url, '--secret', secret], { cwd: mock.dir });
       expect(result.code, result.output).toBe(0);
       expect(new Set(received.map((r) => r.event))).toEqual(new Set(Object.keys(document.webhooks!)));
       expect(received.every((r) => r.valid)).toBe(true);

@@ -1,5 +1,5 @@
-// Test files start longest first, so the two workers end together instead of one running a long
-// file alone at the end. Vitest orders by the durations it cached on an earlier run, and a fresh
+// Test files start longest first, so the workers end together instead of one running a long file
+// alone at the end. Vitest orders by the durations it cached on an earlier run, and a fresh
 // clone (CI) has none: these files took 15 s or more on this machine, longest first (test/kit/ci-quota
 // waits out a whole rate-limit window).
 import { BaseSequencer, type TestSpecification } from 'vitest/node';

@@ -1,14 +1,23 @@
 // The contract kit judges implementations, the reference server among them, so it must not reuse
 // what they sign or answer with: a defect there would be copied into the verdict and never seen.
 // Every module the kit reaches outside its own folder, directly or through others, must be on the
-// list below: the document, its schema validation, and the reader's view of its schemas.
+// list below: the document, its schema validation, the reader's view of its schemas, and how its
+// descriptions split into sentences and its versions compare (shared with the breaking-change gate;
+// none of them signs or answers anything).
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const KIT = join(ROOT, 'test/contract');
-const ALLOWED = ['lib/document.ts', 'lib/schema-validator.ts', 'lib/reader-view.ts'];
+const ALLOWED = [
+  'lib/document.ts',
+  'lib/schema-validator.ts',
+  'lib/reader-view.ts',
+  'common/sentences.ts',
+  'common/sentence-diff.ts',
+  'common/semver.ts',
+];
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+\.ts)'/g;
 
 /** Modules outside the kit that `entries` reach, each with the kit module that imports the first step. */

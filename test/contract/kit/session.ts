@@ -3,7 +3,7 @@
 // reach, each check with the generated cases the budget gives it and the exchanges it causes, and
 // at the end cleanup and the coverage report. The CLI's loop and the vitest suite both drive it.
 import { loadDocument } from '../../../lib/document.ts';
-import { parseQuota, planBudget, type Quota } from './budget.ts';
+import { type BudgetPlan, parseQuota, planBudget, type Quota } from './budget.ts';
 import type { PlanOptions } from './check.ts';
 import { foreignDeliveries } from './checks/event-run.ts';
 import { createKitContext, type KitContext, type KitOptions } from './context.ts';
@@ -88,6 +88,25 @@ export function planOptionsOf(options: KitOptions, selection: Pick<RunSelection,
   };
 }
 
+/** The budget of a run's plan against a target with `quota` (if it states one) that answers in `latencyMs`. */
+export function budgetOf(
+  ctx: KitContext,
+  plan: PlannedCheck[],
+  target: { quota: Quota | undefined; latencyMs: number; timeBudgetSeconds: number | undefined },
+): BudgetPlan {
+  return planBudget(plan, {
+    cases: ctx.options.cases,
+    ...(target.timeBudgetSeconds === undefined ? {} : { seconds: target.timeBudgetSeconds }),
+    ...(target.quota ? { quota: target.quota } : {}),
+    latencyMs: target.latencyMs,
+    hasReadKey: ctx.options.readKey !== undefined,
+    rateProbeMaxQuota: ctx.options.rateProbeMaxQuota,
+    eventSeconds: plan.some((p) => !p.skip && p.subjects.every((s) => ctx.model.webhooks.some((w) => w.label === s)))
+      ? Math.min(ctx.options.eventTimeoutMs, EXPECTED_DELIVERY_MS) / 1000
+      : 0,
+  });
+}
+
 /** Plans a run against a target, reads its quota and who else its events reach, and starts the checks' preparations. */
 export async function openKit(options: KitOptions, selection: RunSelection = {}): Promise<KitSession> {
   const ctx = createKitContext(options);
@@ -100,17 +119,7 @@ export async function openKit(options: KitOptions, selection: RunSelection = {})
   const foreign = await foreignSubscribers(ctx);
   // A first request pays for connections and warm-up: the faster of the two is the round trip.
   const latencyMs = Math.min(first, performance.now() - listed);
-  const budget = planBudget(plan, {
-    cases: ctx.options.cases,
-    ...(selection.timeBudgetSeconds === undefined ? {} : { seconds: selection.timeBudgetSeconds }),
-    ...(quota ? { quota } : {}),
-    latencyMs,
-    hasReadKey: options.readKey !== undefined,
-    rateProbeMaxQuota: ctx.options.rateProbeMaxQuota,
-    eventSeconds: plan.some((p) => !p.skip && p.subjects.every((s) => ctx.model.webhooks.some((w) => w.label === s)))
-      ? Math.min(ctx.options.eventTimeoutMs, EXPECTED_DELIVERY_MS) / 1000
-      : 0,
-  });
+  const budget = budgetOf(ctx, plan, { quota, latencyMs, timeBudgetSeconds: selection.timeBudgetSeconds });
   const preamble = [budget.line(), ...describeForeign(foreign)];
   selection.onPreamble?.(preamble);
   const refused =

@@ -3,8 +3,9 @@
 // violation of something newer than the target's version is not a failure of that target, and a
 // failure of something newer than the oldest version says which version introduced it, so a team
 // whose CI turns red on a new kit sees the new obligation and the version that brought it.
+
+import { compareVersions } from '../../../common/semver.ts';
 import type { OpenApiDocument } from '../../../lib/document.ts';
-import { compareVersions } from './semver.ts';
 import { type ContractVersions, contractVersions, ruleInVersion, violationSince } from './versions.ts';
 import type { Violation } from './violation.ts';
 

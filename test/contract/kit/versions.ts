@@ -1,14 +1,15 @@
 // The versions of the contract the kit can judge, and since which version each rule applies. A rule
 // sentence's version is the first release in which it, or a sentence it only rewords, appears
-// (rules/sentence-diff.ts): a sentence that a later release changed (naming a new header, value
+// (common/sentence-diff.ts): a sentence that a later release changed (naming a new header, value
 // or number) or added is new in that release. An implementation that follows an older version is
 // judged by that version's rules only (`--contract-version`), and a failure on a newer rule says
 // which version introduced it.
+
+import { compareVersions } from '../../../common/semver.ts';
+import { diffSentences } from '../../../common/sentence-diff.ts';
+import { documentSentences, type Sentence } from '../../../common/sentences.ts';
 import type { OpenApiDocument } from '../../../lib/document.ts';
 import { RELEASED_DOCUMENTS } from './releases.ts';
-import { diffSentences } from './rules/sentence-diff.ts';
-import { documentSentences, type Sentence } from './rules/sentences.ts';
-import { compareVersions } from './semver.ts';
 
 const key = (at: string, text: string) => `${at}\u0000${text}`;
 

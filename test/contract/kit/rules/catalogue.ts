@@ -1,4 +1,4 @@
-// The rule catalogue: every sentence of every description in the document (rules/sentences.ts
+// The rule catalogue: every sentence of every description in the document (common/sentences.ts
 // says what a sentence is), each a rule (judged by the checks whose definition lists its id), a
 // rule that cannot be observed from outside (with the reason), or informative. rules.test.ts fails
 // when the document and this list disagree; `npm run contract:rules` prints what to add or remove.

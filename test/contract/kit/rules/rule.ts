@@ -1,17 +1,18 @@
 // The rule catalogue's shape and how it is held against the document: every sentence of every
-// description (rules/sentences.ts) is an entry of the catalogue (rules/catalogue.ts), which says
+// description (common/sentences.ts) is an entry of the catalogue (rules/catalogue.ts), which says
 // that it is a rule (the checks that judge it list its id in their definitions), why it cannot be
 // observed from outside, or that it is not a rule at all. An entry stores the sentence itself, so a changed sentence shows
 // up as one missing and one stale entry instead of silently keeping its old verdict.
+
+import { documentSentences, type Sentence } from '../../../../common/sentences.ts';
 import type { OpenApiDocument } from '../../../../lib/document.ts';
-import { documentSentences, type Sentence } from './sentences.ts';
 
 interface EntryBase {
   /** Stable id: the area (an info section, an operationId, a webhook or a component) and a number. */
   id: string;
   /** JSON pointer of the description in the bundled document. */
   at: string;
-  /** The sentence, as rules/sentences.ts extracts it. */
+  /** The sentence, as common/sentences.ts extracts it. */
   text: string;
 }
 

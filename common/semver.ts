@@ -1,4 +1,5 @@
-// Versions of the document as `major.minor.patch`, compared numerically (1.10.0 is newer than 1.9.0).
+// Versions of the document as `major.minor.patch`, compared numerically (1.10.0 is newer than 1.9.0):
+// the breaking-change gate orders the releases by them, the contract kit the versions it can judge.
 export type Version = [major: number, minor: number, patch: number];
 
 /** `1.10.0` as [1, 10, 0]; undefined for anything that is not major.minor.patch. */

@@ -1,10 +1,10 @@
 // Every sentence of every `description` in the document, with the JSON pointer of the text it
-// comes from: what the rule catalogue must account for. A description is Markdown, so it is cut
-// into blocks first: a paragraph or list item is split into sentences, a table row is one
-// statement (its cells joined by " | "), a fenced code block is one statement, headings are
-// titles and are skipped. `summary` fields are titles too and are not extracted. Example objects
+// comes from: what the contract kit's rule catalogue must account for, and what the breaking-change
+// gate compares between releases. A description is Markdown, so it is cut into blocks first: a
+// paragraph or list item is split into sentences, a table row is one statement (its cells joined
+// by " | "), a fenced code block is one statement, headings are titles and are skipped. `summary` fields are titles too and are not extracted. Example objects
 // (`example`, `examples`) are illustrations, not statements, and are skipped with all they hold.
-import type { OpenApiDocument } from '../../../../lib/document.ts';
+import type { OpenApiDocument } from '../lib/document.ts';
 
 export interface Sentence {
   /** JSON pointer of the description the sentence is in. */
