@@ -1,19 +1,16 @@
 // The README's Vitest example, run as a frontend team pastes it: its tests become this file's, with
 // the package imports pointing at this repository's sources. Each must finish within 2 s, which a
 // client waiting out a scenario's Retry-After would not.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, vi } from 'vitest';
-import { PACKAGES } from '../../scripts/packages.ts';
+import { manifestOf, PACKAGES } from '../../scripts/packages.ts';
 import { root } from '../../scripts/pipeline.ts';
 import { readmeExample } from '../packages/examples.ts';
 
 const sources = Object.fromEntries(
-  (['client', 'msw'] as const).map((name) => {
-    const { dir, entries } = PACKAGES[name];
-    return [JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')).name as string, join(root, entries.index)];
-  }),
+  (['client', 'msw'] as const).map((name) => [manifestOf(name).name, join(root, PACKAGES[name].entries.index)]),
 );
 // Outside the repository only absolute imports resolve: ours name the sources, the rest what this file gets.
 const example = readmeExample('msw', 'ts').replace(
