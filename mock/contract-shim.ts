@@ -8,6 +8,8 @@
 // - a 400 from Prism's request validation gets a problem whose `errors` name what was actually
 //   wrong (Prism would send the first canned example, whatever the mistake);
 // - every other problem gets the request's path as its `instance`;
+// - a 429 says no request remains (`r=0`): Prism copies the document's RateLimit example, which
+//   every answer shares and which has quota left;
 // - an invalid request gets its own validation problem even when `Prefer` asks for another answer,
 //   and a `Prefer` naming a status or example the operation does not document gets a problem
 //   listing the ones it does (Prism answers its own NOT_FOUND shape);
@@ -19,7 +21,6 @@
 // Everything else, including an example asked for with `Prefer` on a valid request, passes through.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { OpenAPIV3_1 } from 'openapi-types';
 import { documentedChoices, problemForRequest } from '../common/prefer.ts';
 import {
   BODY_LIMIT_BYTES,
@@ -30,7 +31,8 @@ import {
   problem,
   unknownQueryParameters,
 } from '../common/problems.ts';
-import { findRoute, loadDocument, type OpenApiDocument, operationRoutes, resolveRef } from '../lib/document.ts';
+import { documentedRateLimit, quotaUsedUp } from '../common/rate-limit.ts';
+import { findRoute, loadDocument, type OpenApiDocument, operationRoutes } from '../lib/document.ts';
 import { believable } from './believable.ts';
 import { isListBody, itemHeaders, pageOf } from './pages.ts';
 import { PRISM_ERRORS, parseViolations, prefersExample, rateLimitHeaders, toProblemError } from './prism-answers.ts';
@@ -59,12 +61,7 @@ export function startShim(options: ShimOptions): Promise<Shim> {
   const doc = options.doc ?? loadDocument();
   const routes = operationRoutes(doc);
   // Every answer of an authenticated request documents these; ours reuse the document's examples.
-  const documentedHeaders = Object.fromEntries(
-    ['RateLimit', 'RateLimit-Policy'].map((name) => [
-      name.toLowerCase(),
-      String(resolveRef<OpenAPIV3_1.HeaderObject>(doc, { $ref: `#/components/headers/${name.replace('-', '')}` }).example),
-    ]),
-  );
+  const documentedHeaders = documentedRateLimit(doc);
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       // Prism went away or broke the connection: say so rather than hang the client.
@@ -158,6 +155,7 @@ export function startShim(options: ShimOptions): Promise<Shim> {
       if (!HOP_BY_HOP.has(name) && name !== 'content-encoding' && !name.startsWith('access-control-')) out[name] = value;
     });
     Object.assign(out, corsHeaders(req));
+    if (answer.status === 429 && out.ratelimit !== undefined) out.ratelimit = quotaUsedUp(out.ratelimit, out['retry-after']);
     let payload = Buffer.from(await answer.arrayBuffer());
     const isProblem = /^application\/problem\+json/.test(answer.headers.get('content-type') ?? '');
     const json = isProblem || /^application\/json/.test(answer.headers.get('content-type') ?? '') ? parsed(payload) : undefined;

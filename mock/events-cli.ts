@@ -1,17 +1,32 @@
 #!/usr/bin/env node
-// `npm run mock:events -- --url <receiver> [--secret <s>] [--event <type>|all] [--example <name>]
-// [--webhook-id <whk_...>]`: sends the document's example events and prints what the receiver said.
+// `secmon-events --url <receiver> [--secret <s>] [--event <type>|all] [--example <name>]
+// [--webhook-id <whk_...>]` (in this repository, `npm run mock:events -- …`): sends the document's
+// example events and prints what the receiver said.
 import { parseArgs } from 'node:util';
+import { HELP_OPTION, usageError } from '../common/cli.ts';
 import { EVENT_TYPES, isEventType } from '../lib/events.ts';
 import { buildDeliveries, type DeliveryResult, deliverAll, delivered, EventSelectionError } from './events.ts';
 
-const USAGE =
-  'usage: npm run mock:events -- --url <receiver url> [--secret <secret>] [--event <type>|all] ' +
-  `[--example <name>] [--webhook-id <whk_...>]\nevent types: ${EVENT_TYPES.join(', ')}`;
+const COMMAND = 'secmon-events';
+const USAGE = `usage: ${COMMAND} --url <receiver url> [--secret <secret>] [--event <type>|all] [--example <name>]
+                     [--webhook-id <whk_...>]
+
+Sends the SecMon API document's example events to a webhook receiver, each with the headers and
+signatures the service sends, and prints what the receiver answered.
+
+  --url <url>             the receiver (required)
+  --secret <secret>       the webhook's secret: signs each event (unsigned without)
+  --event <type>|all      one event type, or every one (default all)
+  --example <name>        that named example of each event instead of its first
+  --webhook-id <whk_...>  the X-Service-Webhook-Id sent (default: the document's example id)
+  -h, --help              this help
+
+Event types: ${EVENT_TYPES.join(', ')}.
+Exit status: 0 every event answered 2xx; 1 one was not (the service would retry it); 2 bad options.`;
 const WEBHOOK_ID = /^whk_[0-7][0-9a-hjkmnp-tv-z]{25}$/;
 
 function fail(message: string): never {
-  process.stderr.write(`mock:events: ${message}\n${USAGE}\n`);
+  process.stderr.write(usageError(COMMAND, message));
   process.exit(2);
 }
 
@@ -24,11 +39,16 @@ try {
       event: { type: 'string', default: 'all' },
       example: { type: 'string' },
       'webhook-id': { type: 'string' },
+      ...HELP_OPTION,
     },
     strict: true,
   }));
 } catch (error) {
   fail((error as Error).message);
+}
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
 }
 if (!values.url || !URL.canParse(values.url) || !/^https?:$/.test(new URL(values.url).protocol)) {
   fail('--url must be an http(s) URL');

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run mock` — Prism on MOCK_PORT (default 4010) for frontend teams: named examples by default,
+// `secmon-mock` (in this repository, `npm run mock`) — Prism on MOCK_PORT (default 4010) for frontend teams: named examples by default,
 // `--dynamic` for schema-generated data with a fixed seed (`--seed` to change it), `--bare` for
 // Prism without the contract shim (`--verbose` shows Prism's own log), `--stateful` for the reference server in memory seeded with the
 // same examples (it remembers writes; `--reset` or a restart gives the seed back). Our life-cycle
@@ -9,10 +9,30 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
+import { HELP_OPTION, usageError } from '../common/cli.ts';
 import { DEFAULT_SEED, exitWithParent, startMock } from './prism.ts';
 
 const DEFAULT_PORT = 4010;
-const log = pino({ base: { service: 'secmon-mock' } });
+const COMMAND = 'secmon-mock';
+const USAGE = `usage: ${COMMAND} [--port <port>] [--host <address>] [--dynamic [--seed <seed>]] [--bare] [--verbose]
+       ${COMMAND} --stateful [--port <port>] [--host <address>]
+       ${COMMAND} --reset [--port <port>] [--host <address>]
+
+A mock of every SecMon API operation: Prism on the API's OpenAPI document, behind a shim that
+answers errors with the contract's problem documents. Any bearer token is accepted; a
+\`Prefer: code=404\` or \`Prefer: example=<name>\` header picks a documented answer.
+
+  --port <port>     the port to listen on (default ${DEFAULT_PORT}, or MOCK_PORT; 0 picks a free one)
+  --host <address>  the address to listen on (default 127.0.0.1, or MOCK_HOST)
+  --dynamic         answers generated from the schemas instead of the documented examples
+  --seed <seed>     the seed of the generated answers (default ${DEFAULT_SEED}), the same on every run
+  --bare            Prism without the shim, with its own errors and log
+  --verbose         Prism's own log lines beside the mock's
+  --stateful        the reference server in memory, seeded with the examples, remembering writes
+                    (ships with the API's repository, not this package: \`npm run mock -- --stateful\`)
+  --reset           sends the stateful mock listening on --port back to its seed
+  -h, --help        this help`;
+const log = pino({ base: { service: COMMAND } });
 
 function options() {
   const { values } = parseArgs({
@@ -26,9 +46,14 @@ function options() {
       stateful: { type: 'boolean', default: false },
       reset: { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
+      ...HELP_OPTION,
     },
     strict: true,
   });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
   const portText = values.port ?? process.env.MOCK_PORT ?? String(DEFAULT_PORT);
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) throw new Error(`MOCK_PORT (--port) must be 0-65535, got "${portText}"`);
@@ -48,7 +73,7 @@ let settings: ReturnType<typeof options>;
 try {
   settings = options();
 } catch (error) {
-  process.stderr.write(`secmon-mock: ${(error as Error).message}\n`);
+  process.stderr.write(usageError(COMMAND, (error as Error).message));
   process.exit(2);
 }
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { INLINE_FAVICON_LINK } from '../common/favicon.ts';
 import { listOperations, type OpenApiDocument, resolveRef } from '../lib/document.ts';
 import { withChangelog } from './docs/changelog.ts';
 import { withCodeSamples } from './docs/code-samples.ts';
@@ -116,8 +117,8 @@ export function buildDocs(bundledJson: string, outFile: string): void {
   }
   // Redoc 3's sidebar attribution is an <img> from its CDN, with no option to turn it off; point
   // it at an inline picture so opening the docs contacts no one (test/browser checks this).
-  const html = readFileSync(outFile, 'utf8');
-  writeFileSync(outFile, html.replaceAll(REDOC_CDN_LOGO, REDOCLY_LOGO_INLINE) + docsStamp(bundledJson));
+  const html = readFileSync(outFile, 'utf8').replaceAll(REDOC_CDN_LOGO, REDOCLY_LOGO_INLINE);
+  writeFileSync(outFile, html.replace('<head>', `<head>\n  ${INLINE_FAVICON_LINK}`) + docsStamp(bundledJson));
 }
 
 // What a built page depends on besides Redocly itself: the document, the configuration and the
@@ -128,6 +129,8 @@ const DOCS_INPUTS = [
   'scripts/pipeline.ts',
   'scripts/docs/code-samples.ts',
   'scripts/docs/changelog.ts',
+  'common/sample-origin.ts',
+  'common/favicon.ts',
   'node_modules/@redocly/cli/package.json',
 ];
 

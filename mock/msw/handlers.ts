@@ -4,8 +4,9 @@
 // or the mode does (stateless: the documented examples; stateful: an in-memory service).
 import { type HttpHandler, http } from 'msw';
 import { parsePrefer } from '../../common/prefer.ts';
+import { documentedRateLimit, quotaUsedUp } from '../../common/rate-limit.ts';
 import { listOperations, loadDocument } from '../../lib/document.ts';
-import { type Answer, preferredAnswer, problemAnswer, rateLimitHeaders, toResponse } from './answer.ts';
+import { type Answer, preferredAnswer, problemAnswer, toResponse } from './answer.ts';
 import { type CheckedRequest, requestChecker } from './request-check.ts';
 import { statefulService } from './stateful/service.ts';
 import { statelessAnswerer } from './stateless.ts';
@@ -41,7 +42,7 @@ type Respond = (request: Request, checked: CheckedRequest) => Answer | Promise<A
 export function createSecmonMsw(options: SecmonMswOptions = {}): SecmonMsw {
   const doc = loadDocument();
   const check = requestChecker(doc);
-  const limits = rateLimitHeaders(doc);
+  const limits = documentedRateLimit(doc);
   const base = (options.baseUrl ?? '*').replace(/\/+$/, '');
   const operations = new Map(
     listOperations(doc).map(({ path, method, operation }) => [operation.operationId as OperationId, { path, method }]),
@@ -57,8 +58,13 @@ export function createSecmonMsw(options: SecmonMswOptions = {}): SecmonMsw {
     async ({ request }: { request: Request }) => {
       const verdict = check(request, await request.clone().text());
       const answer = 'problem' in verdict ? problemAnswer(verdict.problem, verdict.headers) : await respond(request, verdict.ok);
-      const withLimits = answer.status === 401 ? answer : { ...answer, headers: { ...limits, ...answer.headers } };
-      return toResponse(withLimits);
+      if (answer.status === 401) return toResponse(answer);
+      // Later names win whatever their case, so a scenario's or an override's `Retry-After` replaces the documented one.
+      const headers = Object.fromEntries(
+        Object.entries({ ...limits, ...answer.headers }).map(([name, value]) => [name.toLowerCase(), value]),
+      );
+      if (answer.status === 429) headers.ratelimit = quotaUsedUp(headers.ratelimit!, headers['retry-after']);
+      return toResponse({ ...answer, headers });
     };
   const byDefault: Respond = (request, checked) => {
     const preference = parsePrefer(request.headers.get('prefer') ?? undefined);
@@ -73,9 +79,12 @@ export function createSecmonMsw(options: SecmonMswOptions = {}): SecmonMsw {
   return {
     handlers: [...[...operations.keys()].map((id) => route(id, byDefault)), http.all(`${base}/v1/*`, answering(byDefault))],
     scenario: (operationId, choice) => {
-      const { code, example } = choice as { code?: number; example?: string };
+      const { code, example, headers = {} } = choice as { code?: number; example?: string; headers?: Record<string, string> };
       const preference = { ...(code === undefined ? {} : { code: String(code) }), ...(example === undefined ? {} : { example }) };
-      return route(operationId, (request) => preferredAnswer(doc, request, preference));
+      return route(operationId, (request) => {
+        const answer = preferredAnswer(doc, request, preference);
+        return { ...answer, headers: { ...answer.headers, ...headers } };
+      });
     },
     override: (operationId, resolver) =>
       route(operationId, async (request, checked) => {

@@ -23,11 +23,13 @@ export type ExampleName<Op extends OperationId, S extends number = DocumentedSta
 /**
  * A documented answer to give instead of the usual one: a status (its first example unless
  * `example` names another of that status), or an example by name alone. The same choices as
- * `Prefer: code=404, example=notFound`.
+ * `Prefer: code=404, example=notFound`. `headers` replace the documented ones of the same name,
+ * say `{ 'Retry-After': '30' }` where the handlers send `0`.
  */
-export type Scenario<Op extends OperationId> =
+export type Scenario<Op extends OperationId> = (
   | { [S in DocumentedStatus<Op>]: { code: S; example?: ExampleName<Op, S> } }[DocumentedStatus<Op>]
-  | { code?: undefined; example: ExampleName<Op> };
+  | { code?: undefined; example: ExampleName<Op> }
+) & { headers?: Record<string, string> };
 
 type Parameters<Op extends OperationId> = operations[Op]['parameters'];
 

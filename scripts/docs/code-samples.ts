@@ -8,6 +8,7 @@
 // The samples live only in the docs build: generated/openapi.json (what the server, the mock and
 // the packages read) stays free of them.
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { sampleOrigin } from '../../common/sample-origin.ts';
 import { listOperations, listWebhookOperations, type OpenApiDocument, type OperationRef, resolveRef } from '../../lib/document.ts';
 import { receiverSample } from './receiver-sample.ts';
 import { API_KEY_VARIABLE, CLIENT_LABEL, CLIENT_PACKAGE, CURL_LABEL, RECEIVER_HEADING } from './sample-names.ts';
@@ -96,14 +97,12 @@ function scopesOf(doc: OpenApiDocument, { operation }: OperationRef): string[] |
   return requirement ? Object.values(requirement).flat() : undefined;
 }
 
-const baseUrlOf = (doc: OpenApiDocument) => doc.servers?.[0]?.url ?? 'http://localhost:3000';
-
 function urlOf(doc: OpenApiDocument, ref: OperationRef, example: RequestExample): string {
   const path = ref.path.replace(/\{([^}]+)\}/g, (_match, name: string) => encodeURIComponent(String(example.path[name])));
   const query = new URLSearchParams(
     Object.entries(example.query).map(([name, value]): [string, string] => [name, String(value)]),
   ).toString();
-  return `${baseUrlOf(doc)}${path}${query ? `?${query}` : ''}`;
+  return `${sampleOrigin(doc)}${path}${query ? `?${query}` : ''}`;
 }
 
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
@@ -163,7 +162,7 @@ function clientHeader(doc: OpenApiDocument, scopes: string[] | undefined): strin
     `import { createSecmonClient, unwrap } from '${CLIENT_PACKAGE}';`,
     '',
     ...scopeComment(scopes, '//'),
-    `const secmon = createSecmonClient({ baseUrl: '${baseUrlOf(doc)}', apiKey: process.env.${API_KEY_VARIABLE}! });`,
+    `const secmon = createSecmonClient({ baseUrl: '${sampleOrigin(doc)}', apiKey: process.env.${API_KEY_VARIABLE}! });`,
     '',
   ];
 }

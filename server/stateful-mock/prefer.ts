@@ -4,6 +4,7 @@
 // static mock), and only answers documented error statuses: successes come from the mock's state.
 import type { RequestHandler } from 'express';
 import { documentedAnswer, parsePrefer, problemForRequest } from '../../common/prefer.ts';
+import { quotaUsedUp } from '../../common/rate-limit.ts';
 import { loadDocument } from '../../lib/document.ts';
 import { invalid } from '../http/problems.ts';
 
@@ -17,6 +18,7 @@ export function preferredAnswers(): RequestHandler {
     if (typeof answer === 'string') return next(invalid('/headers/Prefer', answer.slice(0, 1024)));
     // The RateLimit headers the request really spent stay; the example's fill in the rest (Retry-After, WWW-Authenticate).
     for (const [name, value] of Object.entries(answer.headers)) if (!res.hasHeader(name)) res.setHeader(name, value);
+    if (answer.status === 429) res.setHeader('RateLimit', quotaUsedUp(String(res.getHeader('ratelimit')), answer.headers['retry-after']));
     res.status(answer.status);
     if (answer.body === undefined) return void res.end();
     res.type(answer.mediaType!).send(JSON.stringify(problemForRequest(answer.body, path)));

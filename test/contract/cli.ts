@@ -6,6 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { usageError } from '../../common/cli.ts';
 import { loadDocument } from '../../lib/document.ts';
 import { formatSeconds } from './kit/budget.ts';
 import { MARK } from './kit/coverage.ts';
@@ -32,10 +33,8 @@ const VERSION = [
   `versions of the contract it can judge (--contract-version): ${versions.versions.join(', ')}`,
 ].join('\n');
 
-const USAGE = usage();
-
-function fail(message: string): never {
-  process.stderr.write(`${message}\n\n${USAGE}\n`);
+function fail(problems: string | string[]): never {
+  process.stderr.write(usageError('secmon-contract', problems));
   process.exit(2);
 }
 
@@ -48,7 +47,7 @@ try {
   fail((error as Error).message);
 }
 if (args.help) {
-  process.stdout.write(`${USAGE}\n`);
+  process.stdout.write(`${usage()}\n`);
   process.exit(0);
 }
 if (args.version) {
@@ -98,7 +97,7 @@ const problems = [
     (name) => args[name] !== undefined && !/^\d+$/.test(args[name]) && `--${name} must be a whole number`,
   ),
 ].filter(Boolean);
-if (problems.length > 0) fail(problems.join('\n'));
+if (problems.length > 0) fail(problems as string[]);
 
 let knownLimits: KnownLimit[] = [];
 if (args['known-limits']) {

@@ -1,10 +1,16 @@
-// The rendered docs page names every operation and event type and loads nothing from another host.
+// The rendered docs page names every operation and event type, loads nothing from another host and
+// carries its icon; its code samples call production, and served by the reference server, the
+// origin it is requested from.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { INLINE_FAVICON_LINK } from '../../common/favicon.ts';
 import { listOperations, listWebhookOperations, loadDocument } from '../../lib/document.ts';
 import { buildDocs, committed } from '../../scripts/pipeline.ts';
+import { testConfig } from '../../server/config.ts';
+import { startServer } from '../../server/server.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'secmon-docs-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -45,5 +51,55 @@ describe('rendered docs (npm run docs)', () => {
 
   it('has telemetry turned off (redocly.yaml `telemetry: off`)', () => {
     expect(html).toContain('"disableTelemetry":true');
+  });
+
+  it('carries its icon inline, in its head', () => {
+    expect(html.slice(0, html.indexOf('</head>'))).toContain(INLINE_FAVICON_LINK);
+  });
+
+  const PRODUCTION = doc.servers![0]!.url;
+  /** Every place a sample names an origin: in Redoc's state and the introduction's prerendered HTML. */
+  const sampleOrigins = (page: string) => [
+    ...new Set([...page.matchAll(/(?:curl(?: -X [A-Z]+)? |baseUrl: )(?:'|&#x27;)(https?:\/\/[^/'&]+)/g)].map((m) => m[1])),
+  ];
+
+  it('has samples calling production, while the servers list names the local server and the mock', () => {
+    expect(sampleOrigins(html)).toEqual([PRODUCTION]);
+    expect(html).toContain(`curl -X POST '${PRODUCTION}/v1/policies'`);
+    expect(doc.servers!.map((server) => server.url)).toEqual([PRODUCTION, 'http://localhost:3000', 'http://localhost:4010']);
+  });
+
+  describe('served at /docs by the reference server', () => {
+    /** The page as a browser gets it from a server reached as `host`. */
+    const served = (port: number, host: string) =>
+      new Promise<string>((resolve, reject) => {
+        request({ host: '127.0.0.1', port, path: '/docs', headers: { host } }, (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve(text));
+        })
+          .on('error', reject)
+          .end();
+      });
+
+    it('has samples calling the origin it is requested from, whatever its port or name; the rest stays', async () => {
+      const server = await startServer(testConfig({ docsPath: file }));
+      try {
+        const { port } = new URL(server.url);
+        const local = `http://localhost:${port}`;
+        const page = await served(Number(port), `localhost:${port}`);
+        expect(sampleOrigins(page)).toEqual([local]);
+        expect(page).toContain(`curl -X POST '${local}/v1/policies'`);
+        expect(page).toContain(`createSecmonClient({ baseUrl: '${local}'`);
+        // The document it shows is the same: its servers list and the changelog still name production.
+        expect(page.replaceAll(local, PRODUCTION)).toBe(html);
+        expect(page).toContain(`"servers":[{"url":"${PRODUCTION}"`);
+        expect(sampleOrigins(await served(Number(port), 'docs.example.test:8443'))).toEqual(['http://docs.example.test:8443']);
+        // A Host that is no host name goes nowhere near the page.
+        expect(sampleOrigins(await served(Number(port), "x'><script>alert(1)</script>"))).toEqual([PRODUCTION]);
+      } finally {
+        await server.close();
+      }
+    });
   });
 });

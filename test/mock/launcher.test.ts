@@ -99,6 +99,13 @@ describe('bare Prism (shim: false) on this document', () => {
     expect(((await response.json()) as { type: string }).type).toBe('https://stoplight.io/prism/errors#NOT_FOUND');
   });
 
+  it('answers a 429 with the RateLimit example every answer shares, quota left (the shim says r=0)', async () => {
+    const response = await fetch(`${prism.url}/v1/findings`, { headers: { ...AUTH, prefer: 'code=429' } });
+    await response.body?.cancel();
+    expect(response.status).toBe(429);
+    expect(response.headers.get('ratelimit')).toMatch(/; r=[1-9]\d*;/);
+  });
+
   it('uses its own problem types for unknown routes (the shim uses the contract not-found)', async () => {
     const body = (await (await fetch(`${prism.url}/v1/devices`, { headers: AUTH })).json()) as { type: string };
     expect(body.type).toMatch(/^https:\/\/stoplight\.io\/prism\/errors#/);

@@ -228,6 +228,12 @@ describe('the contract shim in front of Prism', () => {
     await problemOf(response, 400, 'validation-error');
   });
 
+  it('says on a 429 that no request remains until Retry-After', async () => {
+    const response = await fetch(`${mock.url}/v1/findings`, { headers: { ...AUTH, prefer: 'code=429' } });
+    await problemOf(response, 429, 'rate-limited');
+    expect(response.headers.get('ratelimit')).toBe(`"120-in-1min"; r=0; t=${response.headers.get('retry-after')}`);
+  });
+
   it('gives a problem the path of the request it answers as its instance', async () => {
     const getFinding = operations.find((operation) => operation.operationId === 'getFinding')!;
     const body = await problemOf(await call(getFinding, { ...AUTH, prefer: 'code=404' }), 404, 'not-found');

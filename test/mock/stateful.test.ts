@@ -138,6 +138,8 @@ describe('Prefer in the stateful mock, as the static mock honours it', () => {
     const limited = await call('/v1/policies', 'code=429');
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    // The policy the key really has, used up until Retry-After.
+    expect(limited.headers.get('ratelimit')).toBe(`"10000-in-1min"; r=0; t=${limited.headers.get('retry-after')}`);
     expect(((await (await call('/v1/webhooks', 'code=500')).json()) as { type: string }).type).toBe(
       'https://secmon.dev/problems/internal-error',
     );

@@ -129,6 +129,21 @@ describe('scenarios', () => {
     expect((await api.GET('/v1/policies/{id}', { params: { path: { id } } })).data!.compliance_status).toBe('non_compliant');
   });
 
+  it('a 429 or 503 asks for no wait, so the client retries at once and hands over the problem; a scenario may ask for one', async () => {
+    const retrying = createSecmonClient({ baseUrl: BASE, apiKey: 'frontend-test-key' });
+    server.use(mock.scenario('listFindings', { code: 429 }));
+    const started = performance.now();
+    const { error, response } = await retrying.GET('/v1/findings');
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(error!.type).toBe('https://secmon.dev/problems/rate-limited');
+    expect([response.headers.get('retry-after'), response.headers.get('ratelimit')]).toEqual(['0', '"120-in-1min"; r=0; t=0']);
+    const unavailable = await fetch(`${BASE}/v1/policies`, { headers: { ...auth, prefer: 'code=503' } });
+    expect([unavailable.status, unavailable.headers.get('retry-after')]).toEqual([503, '0']);
+    server.use(mock.scenario('listFindings', { code: 429, headers: { 'Retry-After': '30' } }));
+    const waiting = await fetch(`${BASE}/v1/findings`, { headers: auth });
+    expect([waiting.headers.get('retry-after'), waiting.headers.get('ratelimit')]).toEqual(['30', '"120-in-1min"; r=0; t=30']);
+  });
+
   it('an invalid request gets its own problem even under a scenario', async () => {
     server.use(mock.scenario('getPolicy', { code: 404 }));
     expect((await fetch(`${BASE}/v1/policies/nope`, { headers: auth })).status).toBe(400);

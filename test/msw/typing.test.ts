@@ -16,6 +16,7 @@ const FIXTURES: Record<string, string> = {
   right: `mock.scenario('getPolicy', { code: 404 });
 mock.scenario('getPolicy', { code: 200, example: 'compliant' });
 mock.scenario('listFindings', { example: 'empty' });
+mock.scenario('listFindings', { code: 429, headers: { 'Retry-After': '30' } });
 mock.override('getPolicy', ({ params }) => ({ status: 200, body: ${POLICY} }));
 mock.override('deletePolicy', () => ({ status: 204 }));`,
   'wrong-shape': `mock.override('getPolicy', ({ params }) => ({ status: 200, body: { ...${POLICY}, severity: 'urgent' } }));`,

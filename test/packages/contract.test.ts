@@ -154,10 +154,15 @@ describe('secmon-contract, the contract kit', () => {
     }
   });
 
-  it('answers bad options with exit 2 and the usage', async () => {
+  it('answers --help and -h with its usage, and bad options with exit 2 and a pointer to --help', async () => {
     const result = await run('npx', ['--no-install', 'secmon-contract', '--api-key', 'k'], { cwd: kit.dir });
     expect(result.code).toBe(2);
-    expect(result.output).toContain('--base-url is required');
-    expect(result.output).toContain('usage: secmon-contract');
+    expect(result.output).toContain('secmon-contract: --base-url is required');
+    expect(result.output).toContain("Run 'secmon-contract --help' for its usage.");
+    for (const flag of ['--help', '-h']) {
+      const help = await run('npx', ['--no-install', 'secmon-contract', flag], { cwd: kit.dir });
+      expect(help.code, flag).toBe(0);
+      expect(help.stdout).toMatch(/^usage: secmon-contract --base-url/);
+    }
   });
 });

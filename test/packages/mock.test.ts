@@ -1,6 +1,6 @@
 // secmon-mock as a frontend or receiver team meets it: packed, installed from its tarball into a
 // fresh project outside this repository, its mock server run from the installed bin and its event
-// sender with npx.
+// sender with npx, each answering --help.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -69,4 +69,18 @@ describe('secmon-mock, the mock and the event sender', () => {
       receiver.close();
     }
   });
+
+  it.each(['secmon-mock', 'secmon-events'])(
+    'npx %s answers --help and -h with its usage, an unknown option with a pointer to it',
+    async (bin) => {
+      for (const flag of ['--help', '-h']) {
+        const help = await run('npx', ['--no-install', bin, flag], { cwd: mock.dir });
+        expect(help.code, help.output).toBe(0);
+        expect(help.stdout).toMatch(new RegExp(`^usage: ${bin} `));
+      }
+      const refused = await run('npx', ['--no-install', bin, '--no-such-option'], { cwd: mock.dir });
+      expect(refused.code).toBe(2);
+      expect(refused.output).toBe(`${bin}: Unknown option '--no-such-option'\nRun '${bin} --help' for its usage.\n`);
+    },
+  );
 });

@@ -1,8 +1,9 @@
 // secmon-msw as a frontend team meets it: packed, installed from its tarball (with secmon-api, msw,
 // Vitest and TypeScript from the registry) into a fresh project holding examples/frontend. There
-// the example's own Vitest suite runs on msw/node, tsc accepts the app and rejects each misuse at
-// its line, and in Chromium an esbuild bundle with the service worker (`msw init`) lists findings,
-// reports one and sees it listed. A second project installs secmon-msw alone, for its footprint.
+// the example's own Vitest suite and the README's run on msw/node, tsc accepts them and rejects
+// each misuse at its line, and in Chromium an esbuild bundle with the service worker (`msw init`)
+// lists findings, reports one and sees it listed. A second project installs secmon-msw alone, for
+// its footprint.
 import { spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -12,6 +13,7 @@ import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { root } from '../../scripts/pipeline.ts';
 import { launchChromium } from '../browser/chromium.ts';
+import { readmeExample } from './examples.ts';
 import { installedBeforeAll, rootManifest, scratchProject } from './installed.ts';
 import { expectRejectedAtMark } from './misuse.ts';
 import { installedPackages, npmInstall, run } from './outsider.ts';
@@ -20,6 +22,8 @@ const { devDependencies } = rootManifest;
 const EXAMPLE = join(root, 'examples/frontend');
 const frontend = installedBeforeAll('frontend', (tarballs) => [tarballs.client, tarballs.msw], {
   copyOf: EXAMPLE,
+  // The README's Vitest example, beside the example's own suite: run and type-checked with it.
+  files: { 'readme.test.ts': readmeExample('msw', 'ts') },
   registry: [
     `msw@${devDependencies.msw}`,
     `vitest@${devDependencies.vitest!.replace(/^\^/, '')}`,
@@ -31,9 +35,9 @@ const node = (script: string, args: string[], timeoutMs = 120_000) =>
   run(process.execPath, [join(frontend.dir, 'node_modules', script), ...args], { cwd: frontend.dir, timeoutMs });
 
 describe('secmon-msw in a fresh frontend project', () => {
-  it("runs the example's Vitest suite on msw/node: 15 operations, a refused request, scenarios, every story", async () => {
+  it("runs the example's Vitest suite and the README's on msw/node: 15 operations, a refused request, scenarios, every story", async () => {
     const result = await node('vitest/vitest.mjs', ['run', '--reporter=verbose']);
-    expect(result.output).toMatch(/Tests\s+7 passed \(7\)/);
+    expect(result.output).toMatch(/Tests\s+9 passed \(9\)/);
     expect(result.code, result.output).toBe(0);
   });
 

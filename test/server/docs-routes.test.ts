@@ -1,6 +1,6 @@
 // The docs page and the document as a reader's browser gets them: compressed, cacheable with a
 // strong ETag (304 on revalidation, a new ETag after a rebuild), Redoc's deep links sent to the
-// page with their route as the fragment, and / pointing at the docs.
+// page with their route as the fragment, / pointing at the docs, and the pages' icon.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAVICON_SVG } from '../../common/favicon.ts';
 import { testConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 
@@ -98,5 +99,20 @@ describe('links into the docs', () => {
     } finally {
       await unbuilt.close();
     }
+  });
+});
+
+describe('the icon', () => {
+  it.each(['/favicon.ico', '/favicon.svg'])('%s answers the SVG icon, cacheable', async (path) => {
+    const response = await get(path);
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(response.body.toString()).toBe(FAVICON_SVG);
+    expect((await get(path, { 'if-none-match': response.headers.etag as string })).status).toBe(304);
+  });
+
+  it('the settings page links it', async () => {
+    const page = (await get('/settings/integrations')).body.toString();
+    expect(page).toContain('<link rel="icon" type="image/svg+xml" href="/favicon.svg">');
   });
 });

@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { HELP_OPTION, usageError } from '../../../common/cli.ts';
 import { listMediaTypes, loadDocument } from '../../../lib/document.ts';
 import { MARK } from './coverage.ts';
 import { junitReport } from './junit.ts';
@@ -180,7 +181,8 @@ export async function runReceiverCheck(
   return results;
 }
 
-export const RECEIVER_USAGE = `usage: secmon-contract receiver --url <receiver> [--secret <secret>] [--report <file>]
+const RECEIVER_COMMAND = 'secmon-contract receiver';
+export const RECEIVER_USAGE = `usage: ${RECEIVER_COMMAND} --url <receiver> [--secret <secret>] [--report <file>]
 
 Checks a webhook receiver: sends it deliveries signed as the SecMon service signs them. Each of
 the six event types and a redelivery of the same X-Service-Delivery must get 2xx within 10 s; a
@@ -193,6 +195,7 @@ timestamp outside the 5-minute tolerance, or signed with another secret must get
                     shell history)
   --report <file>   also write a JUnit XML report there
   --webhook-id <id> the X-Service-Webhook-Id to send (default an example id)
+  -h, --help        this help
 
 Exit status: 0 every case holds, 1 a case failed, 2 bad options.`;
 
@@ -212,11 +215,11 @@ export async function receiverCommand(argv: string[], env: NodeJS.ProcessEnv, io
         secret: { type: 'string' },
         report: { type: 'string' },
         'webhook-id': { type: 'string' },
-        help: { type: 'boolean' },
+        ...HELP_OPTION,
       },
     }).values;
   } catch (error) {
-    io.err(`${(error as Error).message}\n\n${RECEIVER_USAGE}\n`);
+    io.err(usageError(RECEIVER_COMMAND, (error as Error).message));
     return 2;
   }
   if (values.help) {
@@ -231,7 +234,7 @@ export async function receiverCommand(argv: string[], env: NodeJS.ProcessEnv, io
     secret && (secret.length < 16 || secret.length > 256) && 'the secret must have 16 to 256 characters, as a webhook secret does',
   ].filter(Boolean);
   if (problems.length > 0) {
-    io.err(`${problems.join('\n')}\n\n${RECEIVER_USAGE}\n`);
+    io.err(usageError(RECEIVER_COMMAND, problems as string[]));
     return 2;
   }
   const started = performance.now();

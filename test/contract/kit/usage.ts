@@ -1,6 +1,7 @@
 // The CLI's options, written once: `--help` prints them and the README's *Options* table is the
 // same rows (test/kit/usage.test.ts holds the README to this list).
 import type { ParseArgsConfig } from 'node:util';
+import { HELP_OPTION } from '../../../common/cli.ts';
 
 /** One row: the flags as Markdown code (`|` escaped for the table), and what they do. */
 export interface OptionDoc {
@@ -79,7 +80,7 @@ export const OPTIONS: readonly OptionDoc[] = [
     text: "accept response and event fields and enum values this document does not list (a target ahead of this version, as the document's *Versioning* section allows); by default they are violations of this exact version",
   },
   {
-    flags: '`--version`, `--help`',
+    flags: '`--version`, `-h`, `--help`',
     text: "the kit's version, the document version it checks and the versions of the contract it can judge; the usage",
   },
 ];
@@ -110,7 +111,7 @@ export const ACCEPTED = {
   'contract-version': { type: 'string' },
   rules: { type: 'boolean' },
   version: { type: 'boolean' },
-  help: { type: 'boolean' },
+  ...HELP_OPTION,
 } as const satisfies ParseArgsConfig['options'];
 
 const HEADER = `usage: secmon-contract --base-url <url> --api-key <key> [options]
