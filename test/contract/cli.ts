@@ -18,6 +18,7 @@ import type { KnownLimit } from './kit/results.ts';
 import { formatRules, ruleCoverage } from './kit/rules/trace.ts';
 import { runKit } from './kit/runner.ts';
 import { ACCEPTED, usage } from './kit/usage.ts';
+import { type VersionJudge, versionJudge, versionScope } from './kit/version-judge.ts';
 import { contractVersions } from './kit/versions.ts';
 
 // `secmon-contract receiver …` checks a webhook receiver instead of an API (kit/receiver-check.ts).
@@ -56,7 +57,13 @@ if (args.version) {
 }
 const sinceOf = (row: { at: string; text: string }) => versions.since(row.at, row.text);
 if (args.rules && !args['base-url']) {
-  const rules = ruleCoverage(document);
+  let judge: VersionJudge;
+  try {
+    judge = versionJudge(document, args['contract-version']);
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const rules = ruleCoverage(document, undefined, undefined, undefined, versionScope(judge));
   // Written before exiting: a pipe (`| less`) would otherwise get only what fitted its buffer.
   await new Promise((done) => process.stdout.write(`${formatRules(rules, sinceOf)}\n`, done));
   process.exit(rules.uncovered.length === 0 ? 0 : 1);

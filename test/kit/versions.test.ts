@@ -8,6 +8,7 @@ import { listReleases } from '../../scripts/breaking/releases.ts';
 import { root } from '../../scripts/pipeline.ts';
 import { RELEASED_DOCUMENTS } from '../contract/kit/releases.ts';
 import { CATALOGUE } from '../contract/kit/rules/catalogue.ts';
+import { statusOf } from '../contract/kit/rules/rule.ts';
 import { judgeViolations, newInClause, versionJudge } from '../contract/kit/version-judge.ts';
 import { contractVersions, ruleInVersion } from '../contract/kit/versions.ts';
 import type { Violation } from '../contract/kit/violation.ts';
@@ -103,6 +104,30 @@ describe('secmon-contract --rules and --version', () => {
     const sinceOfRule = (id: string) => lines[lines.findIndex((line) => line.trimStart().startsWith(`${id} `)) + 1]!.trim();
     expect(sinceOfRule(idOf('The Standard Webhooks message id'))).toMatch(/^since 1\.1\.0; checks: /);
     expect(sinceOfRule(idOf('Send an API key as a bearer token'))).toMatch(/^since 1\.0\.0; checks: /);
+  });
+
+  it('--rules --contract-version 1.0.0 lists and counts what 1.0.0 states: --rules less the rules new in 1.1.0', () => {
+    const all = cli(['--rules']).stdout;
+    const old = cli(['--rules', '--contract-version', '1.0.0']);
+    expect(old.status).toBe(0);
+    const listed = (text: string) => [...text.matchAll(/^ {2}(\S+) +\[[a-z ]+\] /gm)].map((match) => match[1]!);
+    const newer = CATALOGUE.filter((entry) => !ruleInVersion(versions.since(entry.at, entry.text), '1.0.0'));
+    expect(newer.length).toBeGreaterThan(0);
+    expect(listed(old.stdout)).toEqual(listed(all).filter((id) => !newer.some((entry) => entry.id === id)));
+    expect(old.stdout).not.toContain('since 1.1.0');
+    const rules = newer.filter((entry) => statusOf(entry) !== 'informative').length;
+    const counted = (text: string) => Number(/^(\d+) rules in /m.exec(text)![1]);
+    expect(counted(all) - counted(old.stdout)).toBe(rules);
+    expect(old.stdout).toMatch(/^\d+ rules in the descriptions of version 1\.0\.0: /m);
+    expect(old.stdout).toContain(`not in 1.0.0: ${rules} rules and ${newer.length - rules} informative sentences of later versions`);
+  });
+
+  it('--rules with a version it does not judge: the error and where the usage is, exit 2', () => {
+    const result = cli(['--rules', '--contract-version', '0.9.0']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(
+      "secmon-contract: --contract-version 0.9.0: this kit judges versions 1.0.0, 1.1.0\nRun 'secmon-contract --help' for its usage.\n",
+    );
   });
 
   it('--version lists the versions it can judge', () => {

@@ -5,7 +5,7 @@
 
 import { CHECK_NAMES, type CheckName, definitionOf } from './registry.ts';
 import type { CheckResult } from './results.ts';
-import { formatRuleSummary, type RuleCoverage, ruleCoverage } from './rules/trace.ts';
+import { formatRuleSummary, type RuleCoverage, type RuleScope, ruleCoverage } from './rules/trace.ts';
 import type { ContractModel } from './spec.ts';
 
 export interface CoverageRow {
@@ -24,7 +24,7 @@ export interface Coverage {
   passed: boolean;
 }
 
-export function coverage(model: ContractModel, results: CheckResult[]): Coverage {
+export function coverage(model: ContractModel, results: CheckResult[], scope?: RuleScope): Coverage {
   const subjects = [
     ...model.operations.map((op) => ({ subject: op.label, kind: 'operation' as const })),
     ...model.webhooks.map((webhook) => ({ subject: webhook.label, kind: 'webhook' as const })),
@@ -39,7 +39,7 @@ export function coverage(model: ContractModel, results: CheckResult[]): Coverage
     return { subject, kind, results: mine, ...(gap ? { gap } : {}) };
   });
   const failed = results.filter((r) => r.outcome === 'failed');
-  const rules = ruleCoverage(model.doc, results);
+  const rules = ruleCoverage(model.doc, results, undefined, undefined, scope);
   return {
     rows,
     failed,

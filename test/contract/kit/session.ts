@@ -14,7 +14,7 @@ import { type PlannedCheck, planChecks } from './plan.ts';
 import type { CheckResult, KnownLimit } from './results.ts';
 import { describePlanned, runCheck } from './run-check.ts';
 import type { ContractModel } from './spec.ts';
-import { versionJudge } from './version-judge.ts';
+import { versionJudge, versionScope } from './version-judge.ts';
 
 export interface KitRun {
   results: CheckResult[];
@@ -154,7 +154,7 @@ export async function openKit(options: KitOptions, selection: RunSelection = {})
         ...notRun.map((planned): CheckResult => ({ ...describePlanned(planned), outcome: 'skipped', reason: INTERRUPTED, gate, ms: 0 })),
       );
     }
-    const report = coverage(ctx.model, results);
+    const report = coverage(ctx.model, results, versionScope(judge));
     const sampled = budget.sampled();
     return {
       results,

@@ -6,6 +6,7 @@
 
 import { compareVersions } from '../../../common/semver.ts';
 import type { OpenApiDocument } from '../../../lib/document.ts';
+import type { RuleScope } from './rules/trace.ts';
 import { type ContractVersions, contractVersions, ruleInVersion, violationSince } from './versions.ts';
 import type { Violation } from './violation.ts';
 
@@ -22,6 +23,11 @@ export function versionJudge(document: OpenApiDocument, target?: string): Versio
   if (!versions.versions.includes(chosen))
     throw new Error(`--contract-version ${chosen}: this kit judges versions ${versions.versions.join(', ')}`);
   return { versions, target: chosen };
+}
+
+/** The rules the judged version states: a rule sentence newer than the target is not part of it. */
+export function versionScope(judge: VersionJudge): RuleScope {
+  return { target: judge.target, includes: (rule) => ruleInVersion(judge.versions.since(rule.at, rule.text), judge.target) };
 }
 
 export interface JudgedViolations {

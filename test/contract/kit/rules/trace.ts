@@ -59,8 +59,17 @@ export interface RuleRow {
   reason?: string;
 }
 
+/** The version of the contract a report is about: the rules it states, and how many came later. */
+export interface RuleScope {
+  target: string;
+  /** Whether the rule sentence at `at` is part of the target version. */
+  includes(rule: { at: string; text: string }): boolean;
+}
+
 export interface RuleCoverage {
   rows: RuleRow[];
+  /** With a scope: the version judged, and how many of the document's rules and informative sentences are newer (not in `rows`). */
+  scope?: { target: string; later: { rules: number; informative: number } };
   counts: Record<RuleVerdict, number> & { rules: number; checked: number; proven: number };
   /** Sentences of the document the catalogue lacks, and checked rules with no check in the run's plan. */
   uncovered: RuleRow[];
@@ -77,6 +86,7 @@ export function ruleCoverage(
   results?: CheckResult[],
   catalogue: readonly CatalogueEntry[] = CATALOGUE,
   judges: (rule: string) => CheckName[] = checksJudging,
+  scope?: RuleScope,
 ): RuleCoverage {
   const drift = catalogueDrift(doc, catalogue);
   const unproven = new Set<string>(NOT_YET_PROVEN);
@@ -135,12 +145,21 @@ export function ruleCoverage(
       reason: 'stale: the document no longer says this (npm run contract:rules)',
     });
   }
+  const newer = scope ? rows.filter((row) => !scope.includes(row)) : [];
+  const informative = newer.filter((row) => row.verdict === 'informative').length;
+  const later = { rules: newer.length - informative, informative };
+  if (scope) rows.splice(0, rows.length, ...rows.filter((row) => scope.includes(row)));
   const verdicts: RuleVerdict[] = ['checked', 'passed', 'failed', 'skipped', 'not run', 'not observable', 'informative', 'uncovered'];
   const counts = Object.fromEntries(verdicts.map((v) => [v, rows.filter((r) => r.verdict === v).length])) as RuleCoverage['counts'];
   counts.rules = rows.filter((r) => r.verdict !== 'informative').length;
   counts.checked = rows.filter((r) => r.checks.length > 0 && r.verdict !== 'uncovered').length;
   counts.proven = rows.filter((r) => r.proven && r.verdict !== 'uncovered').length;
-  return { rows, counts, uncovered: rows.filter((r) => r.verdict === 'uncovered') };
+  return {
+    rows,
+    counts,
+    uncovered: rows.filter((r) => r.verdict === 'uncovered'),
+    ...(scope ? { scope: { target: scope.target, later } } : {}),
+  };
 }
 
 /** The coverage summary's lines about rules. */
@@ -149,10 +168,16 @@ export function formatRuleSummary(report: RuleCoverage): string[] {
   // After a run (not for the catalogue alone), what the checks said.
   const ran = counts.checked > 0 && report.rows.every((r) => r.verdict !== 'checked');
   const run = ran ? ` (${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, ${counts['not run']} not run)` : '';
+  const of = report.scope ? `the descriptions of version ${report.scope.target}` : "the document's descriptions";
   const lines = [
-    `${counts.rules} rules in the document's descriptions: ${counts.checked} checked${run}, ${counts['not observable']} not observable from outside, ${counts.uncovered} not covered; ${counts.informative} informative sentences`,
+    `${counts.rules} rules in ${of}: ${counts.checked} checked${run}, ${counts['not observable']} not observable from outside, ${counts.uncovered} not covered; ${counts.informative} informative sentences`,
     `  of the ${counts.checked} checked, ${counts.proven} proven (a fault breaking exactly the rule fails its check naming it), ${counts.checked - counts.proven} not proven yet`,
   ];
+  const later = report.scope?.later;
+  if (later && later.rules + later.informative > 0)
+    lines.push(
+      `  not in ${report.scope!.target}: ${later.rules} rules and ${later.informative} informative sentences of later versions, neither listed nor counted`,
+    );
   for (const row of report.uncovered.slice(0, 10)) lines.push(`  ← RULE GAP ${row.id} (${row.at}): ${quote(row.text)} — ${row.reason}`);
   if (report.uncovered.length > 10) lines.push(`  … and ${report.uncovered.length - 10} more rule gaps`);
   return lines;
