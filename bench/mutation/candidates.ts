@@ -1,0 +1,73 @@
+// Every mutant Stryker would make in the reference server's behaviour-bearing code, listed without
+// running anything (Stryker's own instrumenter), so a run can sample from them.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { Logger } from '@stryker-mutator/api/logging';
+import { Instrumenter } from '@stryker-mutator/instrumenter';
+
+/** The folders whose code decides what a client sees; the kit is run against SQLite, so PostgreSQL's adapter is left out. */
+export const MUTATED_FOLDERS = ['server/domain', 'server/routes', 'server/http', 'server/webhooks', 'server/store/sqlite'] as const;
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export interface Candidate {
+  /** `file:line:column:mutator:replacement`: stable while the file's text is. */
+  key: string;
+  file: string;
+  folder: string;
+  mutator: string;
+  replacement: string;
+  start: Position;
+  end: Position;
+}
+
+const quiet: Logger = {
+  isTraceEnabled: () => false,
+  isDebugEnabled: () => false,
+  isInfoEnabled: () => false,
+  isWarnEnabled: () => true,
+  isErrorEnabled: () => true,
+  isFatalEnabled: () => true,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message: string) => void process.stderr.write(`${message}\n`),
+  error: (message: string) => void process.stderr.write(`${message}\n`),
+  fatal: (message: string) => void process.stderr.write(`${message}\n`),
+};
+
+/** The source files of `folders` under `root`, relative to it. */
+export function sourceFiles(root: string, folders: readonly string[] = MUTATED_FOLDERS): string[] {
+  return folders.flatMap((folder) =>
+    readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+      .map((entry) => relative(root, join(entry.parentPath, entry.name)))
+      .sort(),
+  );
+}
+
+export const candidateKey = (m: { file: string; start: Position; mutator: string; replacement: string }) =>
+  `${m.file}:${m.start.line}:${m.start.column}:${m.mutator}:${m.replacement}`;
+
+export async function listCandidates(root: string, files: readonly string[]): Promise<Candidate[]> {
+  const { mutants } = await new Instrumenter(quiet).instrument(
+    files.map((name) => ({ name, content: readFileSync(join(root, name), 'utf8'), mutate: true })),
+    // The instrumenter's defaults, as Stryker's run uses them.
+    { plugins: null, excludedMutations: [], ignorers: [], noHeader: true },
+  );
+  return mutants.map((mutant) => {
+    const file = mutant.fileName;
+    const candidate = {
+      file,
+      folder: MUTATED_FOLDERS.find((folder) => file.startsWith(`${folder}/`)) ?? file,
+      mutator: mutant.mutatorName,
+      replacement: mutant.replacement,
+      start: mutant.location.start,
+      end: mutant.location.end,
+    };
+    return { key: candidateKey(candidate), ...candidate };
+  });
+}

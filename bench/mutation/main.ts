@@ -1,0 +1,102 @@
+// `npm run bench:mutation -- [--sample N] [--seed S] [--file F] [--incremental]`: Stryker's mutants
+// of the reference server's behaviour-bearing code, each judged by the contract kit from outside
+// (kill.ts), sampled by seed and stratified by folder and mutator; the report gives the kill rate
+// over mutants a client can observe, per folder and per kind of mutation, and every survivor the
+// ledger (ledger.ts) has no verdict for. Not part of `npm test`: a mutant costs a kit run (~30 s).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Stryker } from '@stryker-mutator/core';
+import { HELP_OPTION, usageError } from '../../common/cli.ts';
+import { root } from '../../scripts/pipeline.ts';
+import { candidateKey, listCandidates, MUTATED_FOLDERS, sourceFiles } from './candidates.ts';
+import { LEDGER } from './ledger.ts';
+import { formatReport, type Outcome, type Status, summarise } from './report.ts';
+import { mutateRanges, sampleMutants } from './sample.ts';
+
+const USAGE = `usage: npm run bench:mutation -- [options]
+  --sample <n>     run about n mutants, stratified by folder and mutator (default: every mutant)
+  --seed <s>       which sample (default 1); the kit's own generated inputs use it too
+  --file <path>    only this file's mutants (repeatable), e.g. the one a change touched
+  --incremental    reuse the previous run's results for code that did not change (Stryker's incremental mode)
+mutates: ${MUTATED_FOLDERS.join(', ')}`;
+
+let args;
+try {
+  args = parseArgs({
+    options: {
+      ...HELP_OPTION,
+      sample: { type: 'string' },
+      seed: { type: 'string', default: '1' },
+      file: { type: 'string', multiple: true },
+      incremental: { type: 'boolean' },
+    },
+  }).values;
+} catch (error) {
+  process.stderr.write(usageError('bench:mutation', (error as Error).message));
+  process.exit(2);
+}
+if (args.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+const whole = (value: string | undefined, name: string) => {
+  if (value !== undefined && !/^\d+$/.test(value)) {
+    process.stderr.write(usageError('bench:mutation', `--${name} must be a whole number`));
+    process.exit(2);
+  }
+  return value === undefined ? undefined : Number(value);
+};
+const size = whole(args.sample, 'sample');
+const seed = whole(args.seed, 'seed')!;
+
+const files = args.file ?? sourceFiles(root);
+const candidates = await listCandidates(root, files);
+const { picked, runs } = sampleMutants(candidates, size, seed);
+process.stdout.write(
+  `bench:mutation: ${candidates.length} mutants in ${files.length} files; ${size === undefined ? 'running all' : `sample of ${runs.length} (${picked.length} picked, seed ${seed})`}\n`,
+);
+
+const artifacts = join(root, 'artifacts/mutation');
+mkdirSync(artifacts, { recursive: true });
+const results = await new Stryker({
+  testRunner: 'command',
+  commandRunner: { command: `"${process.execPath}" bench/mutation/kill.ts` },
+  mutate: size === undefined ? files : mutateRanges(picked),
+  coverageAnalysis: 'off',
+  // Each mutant starts a server and runs the whole kit; two at once fill this machine's two cores.
+  concurrency: 2,
+  timeoutMS: 180_000,
+  reporters: ['progress-append-only'],
+  incremental: args.incremental ?? false,
+  incrementalFile: join(artifacts, 'stryker-incremental.json'),
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+  ignorePatterns: ['artifacts', 'dist', 'data', 'docs', 'examples'],
+  // Stryker rewrites a tsconfig's project references with TypeScript's JavaScript API, which
+  // TypeScript 7 no longer has; Node runs the sandbox's .ts files as they are, so none is named.
+  tsconfigFile: 'no-tsconfig-to-rewrite.json',
+  plugins: [],
+  checkers: [],
+}).runMutationTest();
+
+const wanted = new Set(runs.map((m) => m.key));
+const outcomes: Outcome[] = results.flatMap((result) => {
+  const key = candidateKey({
+    file: relative(root, result.fileName),
+    // A result's location counts lines and columns from 1, as Stryker's reports do; the listing from 0.
+    start: { line: result.location.start.line - 1, column: result.location.start.column - 1 },
+    mutator: result.mutatorName,
+    replacement: result.replacement,
+  });
+  const mutant = candidates.find((c) => c.key === key);
+  if (!mutant) process.stderr.write(`bench:mutation: a result for a mutant the listing lacks: ${key}\n`);
+  return mutant && (size === undefined || wanted.has(key)) ? [{ mutant, status: result.status as Status }] : [];
+});
+const report = summarise(outcomes, LEDGER);
+const text = formatReport(report);
+process.stdout.write(`\n${text}\n`);
+writeFileSync(
+  join(artifacts, `report-seed${seed}-${size ?? 'all'}.json`),
+  `${JSON.stringify({ seed, size, outcomes: outcomes.map(({ mutant, status }) => ({ key: mutant.key, status })) }, null, 2)}\n`,
+);
