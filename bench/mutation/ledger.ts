@@ -17,4 +17,32 @@ export const LEDGER: Record<string, Verdict> = {
       'endpoints keep fewer slots than the document promises healthy ones; seen only with several endpoints failing and ' +
       'recovering under load, which no check provokes yet',
   },
+  'server/store/sqlite/store.ts:102:38:ArrowFunction:() => undefined': {
+    verdict: 'unobservable',
+    reason:
+      'leases left by a dead process are released at start-up; the kit never sees a server die mid-delivery (the ' +
+      'crash tests in test/webhooks/sqlite/ do)',
+  },
+  'server/webhooks/endpoints.ts:135:19:ArithmeticOperator:this.#policy.concurrency + this.#inFlight': {
+    verdict: 'gap',
+    reason:
+      'the dispatcher starts attempts past its concurrency limit; what the document promises under load (queueing behind ' +
+      "a webhook's own slots, the first retry on schedule) is never judged with more deliveries due than slots",
+  },
+  'server/webhooks/ssrf.ts:153:2:Regex:/(^|\\.)invalid\\.?/i': {
+    verdict: 'unobservable',
+    reason:
+      'only hostnames with a label starting `invalid` outside `.invalid` change: they fail at once instead of after a DNS ' +
+      "lookup; the kit's receivers are on addresses, never such names",
+  },
+  'server/webhooks/ssrf.ts:153:2:Regex:/(\\.)invalid\\.?$/i': {
+    verdict: 'unobservable',
+    reason:
+      'only the bare name `invalid` changes: it is refused by the resolver instead of by the short-cut, with the same failed delivery',
+  },
+  'server/webhooks/ssrf.ts:153:2:Regex:/(^|\\.)invalid\\.$/i': {
+    verdict: 'unobservable',
+    reason:
+      'a `.invalid` name without the final dot is then asked of the system resolver, which also fails it; only the time to fail differs',
+  },
 };
