@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { build } from 'esbuild';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDocument } from '../../lib/document.ts';
 import { type MockServer, startMock } from '../../mock/prism.ts';
@@ -66,6 +66,8 @@ let statefulMock: RunningServer;
 let staticMock: MockServer;
 let site: ReturnType<typeof createServer>;
 let siteUrl: string;
+// One Chromium for the file; each test has a context of its own, as fresh as a new browser's profile.
+let browser: Browser;
 
 beforeAll(async () => {
   server = await startServer(testConfig({ apiKeys: parseApiKeys(`${KEY}:read+write`), usingDefaultKeys: false }));
@@ -92,9 +94,11 @@ beforeAll(async () => {
   site.listen(0, '127.0.0.1');
   await once(site, 'listening');
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
+  await browser?.close();
   site?.close();
   await server?.close();
   await statefulMock?.close();
@@ -110,8 +114,8 @@ const TARGETS = [
 ] as const;
 
 /** Opens the other-origin page once `fn` is defined, collecting its console lines (for CORS errors). */
-async function otherOriginPage(browser: Browser, fn: string) {
-  const page = await browser.newPage();
+async function otherOriginPage(context: BrowserContext, fn: string) {
+  const page = await context.newPage();
   const console: string[] = [];
   page.on('console', (message) => console.push(`${message.type()}: ${message.text()}`));
   await page.goto(`${siteUrl}/`);
@@ -123,9 +127,9 @@ describe('a page on another origin using the typed client', () => {
   it.each(TARGETS)(
     'against %s: walks every page, creates, updates with If-Match, gets a 412 and deletes, with no CORS error',
     async (_name, target, walk, staleHeaders) => {
-      const browser = await launchChromium();
+      const context = await browser.newContext();
       try {
-        const { page, corsErrors } = await otherOriginPage(browser, 'flow');
+        const { page, corsErrors } = await otherOriginPage(context, 'flow');
         // The API on another origin: another host name and another port.
         const apiUrl = target().replace('127.0.0.1', 'localhost');
         const steps = await page.evaluate(
@@ -142,7 +146,7 @@ describe('a page on another origin using the typed client', () => {
         ]);
         expect(corsErrors()).toEqual([]);
       } finally {
-        await browser.close();
+        await context.close();
       }
     },
   );
@@ -151,9 +155,9 @@ describe('a page on another origin using the typed client', () => {
 describe('a page on another origin asking both mocks for an error state with Prefer', () => {
   const findingId = (loadDocument().components!.examples!.FindingList as { value: { data: { id: string }[] } }).value.data[0]!.id;
   it.each(TARGETS.slice(1))('%s answers the documented problem, with no CORS error', async (_name, target) => {
-    const browser = await launchChromium();
+    const context = await browser.newContext();
     try {
-      const { page, corsErrors } = await otherOriginPage(browser, 'preferred');
+      const { page, corsErrors } = await otherOriginPage(context, 'preferred');
       const answers = await page.evaluate(
         ([url, key, id]) =>
           (globalThis as unknown as { preferred: (u: string, k: string, i: string) => Promise<unknown[]> }).preferred(url, key, id),
@@ -165,7 +169,7 @@ describe('a page on another origin asking both mocks for an error state with Pre
       ]);
       expect(corsErrors()).toEqual([]);
     } finally {
-      await browser.close();
+      await context.close();
     }
   });
 });

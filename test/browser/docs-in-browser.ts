@@ -131,9 +131,10 @@ export function describeDocsInBrowser(
             await heading(operation.summary!).waitFor({ state: 'visible', timeout: 10_000 });
             const verb = method.toUpperCase();
             const expected = label === CURL_LABEL ? `curl ${verb === 'GET' ? '' : `-X ${verb} `}'http` : `secmon.${verb}('${path}'`;
-            // The code block fills in after the panel appears.
+            // The code block fills in after the panel appears, as late as the heading may under load
+            // (expect.poll gives up after 1 s unless told).
             await expect
-              .poll(() => codeOf(operation.summary!).innerText(), { message: `${operation.operationId}: ${label}` })
+              .poll(() => codeOf(operation.summary!).innerText(), { message: `${operation.operationId}: ${label}`, timeout: 10_000 })
               .toContain(expected);
           }
         }

@@ -1,26 +1,39 @@
 // Test files start longest first, so the workers end together instead of one running a long file
 // alone at the end. Vitest orders by the durations it cached on an earlier run, and a fresh
-// clone (CI) has none: these files took 15 s or more on this machine, longest first (test/kit/ci-quota
-// waits out a whole rate-limit window).
+// clone (CI) has none: these files took 15 s or more in a whole run on this machine, longest
+// first (a prefix names every file it starts: both settings files, the kit's reference suite on
+// both stores).
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const SLOW = [
-  'test/kit/ci-quota',
-  'test/packages/',
+  'test/packages/contract.test',
   'test/browser/server-docs',
-  'test/multi-instance/',
-  'test/kit/pipeline',
-  'test/kit/faults',
-  'test/webhooks/isolation',
-  'test/browser/settings',
-  'test/webhooks/retries',
-  'test/browser/docs-page',
-  'test/webhooks/sqlite/crash',
   'test/mock/launcher',
-  'test/kit/mock',
-  'test/browser/cross-origin',
-  'test/breaking/release',
+  'test/packages/contract-versions',
+  'test/kit/model-faults',
+  'test/kit/ci-quota',
+  'test/kit/proofs-deliveries',
+  'test/multi-instance/instances',
   'test/kit/reference',
+  'test/kit/pipeline',
+  'test/breaking/release',
+  'test/kit/variations',
+  'test/kit/faults-cli',
+  'test/browser/settings',
+  'test/kit/faults.test',
+  'test/browser/cross-origin',
+  'test/packages/msw',
+  'test/browser/docs-page',
+  'test/packages/mock',
+  'test/multi-instance/database-faults',
+  'test/packages/client',
+  'test/mock/stateful',
+  'test/kit/proofs-problems',
+  'test/webhooks/retries',
+  'test/webhooks/sqlite/crash',
+  'test/kit/mock',
+  'test/mock/prism',
+  'test/kit/proofs-resources',
 ];
 
 const rank = (file: TestSpecification) => {

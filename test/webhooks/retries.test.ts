@@ -102,17 +102,17 @@ describe('retries', () => {
   });
 
   it('honours a longer Retry-After (scaled like the schedule)', async () => {
-    const scale = 0.001;
+    const scale = 0.0002;
     const { t, receiver } = await setup(scale);
-    // 1000 s at scale 0.001 is 1 s, far longer than the scheduled 5 s × 0.001.
+    // 1000 s at scale 0.0002 is 200 ms, far longer than the scheduled 5 s × 0.0002 (1 ms).
     receiver.script({ status: 503, headers: { 'retry-after': '1000' } }, 200);
     expect((await createFinding(t)).status).toBe(201);
     const receipts = await receiver.waitFor(2, 5000);
-    expect(receipts[1]!.at - receipts[0]!.at).toBeGreaterThanOrEqual(1000 - 5);
+    expect(receipts[1]!.at - receipts[0]!.at).toBeGreaterThanOrEqual(1000 * 1000 * scale - 5);
   });
 
   it('a delivery that exhausts the schedule is failed and, with no success meanwhile, disables the webhook (failing)', async () => {
-    const scale = 0.00002; // three days in about five seconds
+    const scale = 0.000004; // three days in about a second
     const { t, receiver, webhookId } = await setup(scale);
     receiver.script(...Array<number>(MAX_ATTEMPTS).fill(500));
     expect((await createFinding(t)).status).toBe(201);

@@ -44,6 +44,16 @@ export const DEFAULT_ACQUIRE_TIMEOUT_MS = 2000;
  * database runs; the client's own time-out ends the wait when it does not answer at all (stopped).
  */
 const CLIENT_TIMEOUT_SLACK_MS = 250;
+/**
+ * How long a new connection may take to start, however short a request's wait for one: a start-up
+ * the request stopped waiting for joins the pool and serves the next request. Ended at the
+ * request's deadline instead, each one leaves PostgreSQL an abandoned start-up to fork and
+ * authenticate after a stall, behind which the next attempts time out and are abandoned too: the
+ * database then does not recover while requests keep coming.
+ */
+const CONNECTION_START_MS = 10_000;
+// pg-pool's words for a wait that ran out, which faults.ts classifies.
+const ACQUIRE_TIMEOUT_MESSAGE = 'timeout exceeded when trying to connect';
 
 const INT8 = 20;
 // bigint columns hold epoch milliseconds and counts, far below 2^53: numbers, not strings.
@@ -68,16 +78,71 @@ type Isolation = 'SERIALIZABLE' | 'READ COMMITTED';
 const connectionFailed = (error: unknown) =>
   classifyDatabaseError(error) !== undefined && !/^[0-9A-Z]{5}$/.test(String((error as { code?: unknown }).code));
 
+/** A pooled client while it is held. */
+interface Held {
+  client: pg.PoolClient;
+  /** Whether its connection failed while held. */
+  lost(): boolean;
+  /** Back to the pool, or ended when `failed` or lost. */
+  release(failed: boolean): void;
+}
+
+type Acquire = () => Promise<Held>;
+
+/** A pooled client within `waitMs`, else the acquire time-out; one that comes later goes back to the pool. */
+function acquirer(pool: pg.Pool, waitMs: number): Acquire {
+  return () =>
+    new Promise((resolve, reject) => {
+      let waiting = true;
+      const timer = setTimeout(() => {
+        waiting = false;
+        reject(new Error(ACQUIRE_TIMEOUT_MESSAGE));
+      }, waitMs);
+      // A callback, not the promise: pg-pool stops listening for the client's errors when it hands
+      // it over, and one emitted before a promise's continuation could listen (the server going
+      // away, its message read with the one before) would end the process.
+      pool.connect((error, client, done) => {
+        if (error || !client) {
+          clearTimeout(timer);
+          return reject(error);
+        }
+        let lost = false;
+        const onError = () => (lost = true);
+        client.on('error', onError);
+        const release = (failed: boolean) => {
+          client.removeListener('error', onError);
+          done(failed || lost);
+        };
+        if (!waiting) return release(false);
+        clearTimeout(timer);
+        resolve({ client, lost: () => lost, release });
+      });
+    });
+}
+
+/** pool.query, waiting for its connection as long as `acquire` does. */
+function pooledQueries(acquire: Acquire): Db {
+  const query = async (...args: unknown[]) => {
+    const held = await acquire();
+    // As pool.query does: a client whose query failed is not reused.
+    let failed = false;
+    try {
+      return await (held.client.query as (...args: unknown[]) => Promise<unknown>)(...args);
+    } catch (error) {
+      failed = true;
+      throw error;
+    } finally {
+      held.release(failed);
+    }
+  };
+  return { query: query as Db['query'] };
+}
+
 /** Runs `fn` in a transaction of its own on a pooled client, again (after a short random pause) when it lost a race. */
-async function transact<T>(pool: pg.Pool, isolation: Isolation, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+async function transact<T>(acquire: Acquire, isolation: Isolation, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
-    const client = await pool.connect();
-    // pg-pool listens for a client's errors only while it is idle: one emitted while this
-    // transaction holds it (the server went away) would otherwise end the process. The query in
-    // progress fails with it, which fails the transaction.
-    let lost = false;
-    const onError = () => (lost = true);
-    client.on('error', onError);
+    const held = await acquire();
+    const { client } = held;
     let broken = false;
     try {
       await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
@@ -85,12 +150,12 @@ async function transact<T>(pool: pg.Pool, isolation: Isolation, fn: (client: pg.
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      broken = lost || connectionFailed(error) || !(await rollBackAfter(error, () => client.query('ROLLBACK')));
+      // A lost connection fails the query in progress, which fails the transaction.
+      broken = held.lost() || connectionFailed(error) || !(await rollBackAfter(error, () => client.query('ROLLBACK')));
       const code = (error as { code?: unknown }).code;
       if (typeof code !== 'string' || !RETRYABLE.has(code) || attempt >= MAX_TRIES) throw error;
     } finally {
-      client.removeListener('error', onError);
-      client.release(broken || lost);
+      held.release(broken);
     }
     await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 2 ** attempt)));
   }
@@ -101,10 +166,11 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   // A database that stops answering fails requests within a bounded time instead of holding them:
   // every call waits at most acquireTimeoutMs for a connection and statementTimeoutMs (plus the
   // slack) for its answer.
+  const acquireTimeoutMs = options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS;
   const connection: pg.ClientConfig = {
     connectionString: url,
     types,
-    connectionTimeoutMillis: options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS,
+    connectionTimeoutMillis: Math.max(acquireTimeoutMs, CONNECTION_START_MS),
     statement_timeout: statementTimeoutMs,
     query_timeout: statementTimeoutMs + CLIENT_TIMEOUT_SLACK_MS,
     keepAlive: true,
@@ -112,12 +178,13 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 10 });
   // An idle client that loses its connection emits here; the pool replaces it on the next query.
   pool.on('error', () => undefined);
+  const acquire = acquirer(pool, acquireTimeoutMs);
   // Migrations and the LISTEN connection are not requests: no statement or query time-out (an
   // index built on a large table takes longer; LISTEN only waits).
   const untimed: pg.ClientConfig = {
     connectionString: url,
     types,
-    connectionTimeoutMillis: connection.connectionTimeoutMillis,
+    connectionTimeoutMillis: acquireTimeoutMs,
     keepAlive: true,
   };
   const migrator = new pg.Pool({ ...untimed, max: 1 });
@@ -131,7 +198,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     await migrator.end();
   }
   const listener = new OutboxListener(untimed, OUTBOX_CHANNEL);
-  const rateLimits = postgresCounters(pool);
+  const requests = pooledQueries(acquire);
+  const rateLimits = postgresCounters(requests);
   let closing: Promise<void> | undefined;
 
   const bound = (db: Db, inTransaction: boolean): Store => {
@@ -139,7 +207,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     // Compound operations and transactions: a transaction of their own from the pool, or a
     // savepoint (or nothing) inside the caller's.
     const atomic = <T>(fn: (tx: Store) => Promise<T>): Promise<T> => {
-      if (!inTransaction) return transact(pool, 'SERIALIZABLE', (client) => fn(bound(client, true)));
+      if (!inTransaction) return transact(acquire, 'SERIALIZABLE', (client) => fn(bound(client, true)));
       const name = `sp${++savepoints}`;
       return (async () => {
         await db.query(`SAVEPOINT ${name}`);
@@ -155,7 +223,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     };
     // The dispatcher's own short transactions: READ COMMITTED, as SKIP LOCKED is meant for.
     const dispatcherTransaction = <T>(fn: (db: Db) => Promise<T>): Promise<T> =>
-      inTransaction ? fn(db) : transact(pool, 'READ COMMITTED', fn);
+      inTransaction ? fn(db) : transact(acquire, 'READ COMMITTED', fn);
     const enqueueIn =
       (tx: Db) =>
       (event: Parameters<typeof enqueueEvent>[1], now = new Date(), onlyWebhook?: string) =>
@@ -211,7 +279,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         }
       },
       probeWrite: () =>
-        transact(pool, 'READ COMMITTED', async (client) => {
+        transact(acquire, 'READ COMMITTED', async (client) => {
           await client.query('CREATE TEMPORARY TABLE readiness_probe (bytes bytea) ON COMMIT DROP');
           await client.query("INSERT INTO readiness_probe VALUES (decode(repeat('00', 16384), 'hex'))");
         }),
@@ -224,7 +292,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     connections.set(store, db);
     return store;
   };
-  return bound(pool, false);
+  return bound(requests, false);
 }
 
 // The connection a transaction's store runs on, for the modules' functions that take one.
