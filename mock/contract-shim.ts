@@ -1,8 +1,9 @@
 // A thin HTTP front for Prism that makes the mock answer where Prism does not follow the contract
 // (each case is listed in docs/frontend.md, "What the shim fixes in Prism"):
 // - unknown query parameters get 400 (Prism ignores them);
-// - a body that is not JSON gets a `malformed-json` problem (Prism answers a non-problem body,
-//   stoplightio/prism#2664), and one over 1 MiB gets 413 (Prism has no size limit);
+// - a body that is not JSON gets a `malformed-json` problem (Prism 5.16 never answers it; earlier
+//   versions answered a non-problem body, stoplightio/prism#2664), and one over 1 MiB gets 413
+//   (Prism has no size limit);
 // - unknown paths and methods get the contract's `not-found` / `method-not-allowed` problems
 //   instead of Prism's own problem types;
 // - a 400 from Prism's request validation gets a problem whose `errors` name what was actually

@@ -120,7 +120,7 @@ export async function createApp(config: Config, deps: AppDeps = {}): Promise<Sec
     '/v1',
     health.watchWrites(),
     authenticate(config.apiKeys, deps.anyToken, authThrottle),
-    rateLimitPerKey(config.rateLimitPerMinute, sharedRateLimitStore(store.rateLimits)),
+    rateLimitPerKey(config.rateLimitPerMinute, config.rateLimitWindowSeconds, sharedRateLimitStore(store.rateLimits)),
     requireScope,
     requireJson,
     parseJson,

@@ -31,6 +31,11 @@ export interface Config {
   /** Requests per minute per API key; 0 disables rate limiting (benchmarks). */
   rateLimitPerMinute: number;
   /**
+   * The window `rateLimitPerMinute` is counted in: a minute, unless a test embedding the server
+   * shortens it to see a spent quota come back in seconds.
+   */
+  rateLimitWindowSeconds: number;
+  /**
    * Failed authentications (no key, or an unknown one) per minute per client address before the
    * address's further failures get 429 instead of 401; 0 turns the throttle off.
    */
@@ -155,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
       0,
       1_000_000,
     ),
+    rateLimitWindowSeconds: 60,
     authFailuresPerMinute: parseInteger(
       'SECMON_AUTH_FAILURE_LIMIT (--auth-failure-limit)',
       pick('auth-failure-limit', 'SECMON_AUTH_FAILURE_LIMIT') ?? String(DEFAULT_AUTH_FAILURE_LIMIT[mode]),

@@ -5,7 +5,6 @@ import { rateLimit, type Store } from 'express-rate-limit';
 import { principalOf } from './auth.ts';
 import { sendProblem } from './problems.ts';
 
-const WINDOW_SECONDS = 60;
 /**
  * The quota stated for a key when limiting is off (`--rate-limit 0`): the headers the document
  * requires stay, under the policy name "unlimited", rather than vanishing.
@@ -18,23 +17,23 @@ export const UNLIMITED_QUOTA = 2 ** 32 - 1;
  * when limiting is off. A shared count that fails (the database is unavailable) fails the request
  * with 503 service-unavailable, logged with its cause: a request is never let through unmetered.
  */
-export function rateLimitPerKey(perMinute: number, shared?: Store): RequestHandler {
-  const name = perMinute === 0 ? 'unlimited' : `${perMinute}-in-1min`;
+export function rateLimitPerKey(limit: number, windowSeconds: number, shared?: Store): RequestHandler {
+  const name = limit === 0 ? 'unlimited' : `${limit}-in-${windowSeconds === 60 ? '1min' : `${windowSeconds}s`}`;
   return rateLimit({
-    ...(shared && perMinute > 0 ? { store: shared } : {}),
-    windowMs: WINDOW_SECONDS * 1000,
-    limit: perMinute === 0 ? UNLIMITED_QUOTA : perMinute,
+    ...(shared && limit > 0 ? { store: shared } : {}),
+    windowMs: windowSeconds * 1000,
+    limit: limit === 0 ? UNLIMITED_QUOTA : limit,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     identifier: name,
     keyGenerator: (_req, res) => principalOf(res).id,
     handler: (req, res) => {
-      const retryAfter = res.getHeader('Retry-After') ?? WINDOW_SECONDS;
+      const retryAfter = res.getHeader('Retry-After') ?? windowSeconds;
       sendProblem(
         req,
         res,
         'rate-limited',
-        `This API key made more than ${perMinute} requests in ${WINDOW_SECONDS} seconds; retry in ${String(retryAfter)} seconds.`,
+        `This API key made more than ${limit} requests in ${windowSeconds} seconds; retry in ${String(retryAfter)} seconds.`,
       );
     },
   });

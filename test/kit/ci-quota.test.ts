@@ -121,9 +121,10 @@ describe('fitting the quota', () => {
   });
 
   it('a run with a small quota and a small budget plans, samples, finishes within the budget and says what it sampled', async () => {
-    // 400 a minute: the full run (about 1,000 requests) needs two more windows (over 120 s); fitted
-    // to 100 s it samples down to what one more window holds, and waits at most that window.
-    const target = await startReferenceTarget(400);
+    // 400 in a 20 s window (the kit plans from the window the target states, a minute in
+    // production): the full run (about 1,000 requests) needs two more windows (over 40 s); fitted
+    // to 50 s it samples down to what one more window holds, and waits at most that window.
+    const target = await startReferenceTarget(400, 0.001, { rateLimitWindowSeconds: 20 });
     onTestFinished(() => target.server.close());
     const run = await cli([
       '--base-url',
@@ -133,14 +134,14 @@ describe('fitting the quota', () => {
       '--read-key',
       target.kit.readKey!,
       '--time-budget',
-      '100',
+      '50',
       '--rate-probe',
       'skip',
       '--compressed-retries',
     ]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const plan =
-      /^plan: (\d+) checks \(1 planned as skipped\), about (\d+) requests .*quota 400 per 60 s.*within --time-budget 100 s; generated cases and repeats sampled 24 → (\d+) per check to fit$/m.exec(
+      /^plan: (\d+) checks \(1 planned as skipped\), about (\d+) requests .*quota 400 per 20 s.*within --time-budget 50 s; generated cases and repeats sampled 24 → (\d+) per check to fit$/m.exec(
         run.stdout,
       );
     expect(plan, run.stdout.slice(0, 800)).not.toBeNull();
@@ -148,10 +149,10 @@ describe('fitting the quota', () => {
     // The summary counts what the plan announced.
     expect(run.stdout).toContain(`${plan![1]} checks: `);
     expect(run.stdout).toMatch(
-      /^sampled to fit --time-budget 100 s: \d+ checks ran with \d+(–\d+)? instead of 24 generated cases and repeats each/m,
+      /^sampled to fit --time-budget 50 s: \d+ checks ran with \d+(–\d+)? instead of 24 generated cases and repeats each/m,
     );
     expect((run.stdout.match(/waiting [\d.]+ s for the quota/g) ?? []).length).toBeLessThanOrEqual(1);
-    expect(run.stdout).toMatch(/^contract kit finished in [\d.]+ s, within --time-budget 100 s \(/m);
+    expect(run.stdout).toMatch(/^contract kit finished in [\d.]+ s, within --time-budget 50 s \(/m);
     expect(run.stdout).toContain('gate PASSED');
-  }, 150_000);
+  }, 90_000);
 });
