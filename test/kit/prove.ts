@@ -74,11 +74,27 @@ export function proveRules(title: string, proofs: readonly RuleProof[]): void {
   afterAll(async () => {
     await reference?.server.close();
   });
+  // A fault that breaks several rules fails the same run for each: the run is made once, and each
+  // rule's test reads its report.
+  const runs: { proof: RuleProof; failure: Promise<string> }[] = [];
+  const failureOf = (proof: RuleProof): Promise<string> => {
+    const same = runs.find(
+      (run) =>
+        run.proof.fault === proof.fault &&
+        run.proof.subject === proof.subject &&
+        run.proof.check === proof.check &&
+        run.proof.options === proof.options,
+    );
+    if (same) return same.failure;
+    const fault = typeof proof.fault === 'function' ? proof.fault() : proof.fault;
+    const failure = failureUnder(reference, fault, proof.subject, proof.check, proof.options);
+    runs.push({ proof, failure });
+    return failure;
+  };
   describe(title, () => {
     for (const proof of proofs) {
       it(`${proof.name}: ${proof.check} names rule ${proof.rule}`, async () => {
-        const fault = typeof proof.fault === 'function' ? proof.fault() : proof.fault;
-        expectRuleNamed(await failureUnder(reference, fault, proof.subject, proof.check, proof.options), proof.check, proof.rule);
+        expectRuleNamed(await failureOf(proof), proof.check, proof.rule);
       });
     }
   });
