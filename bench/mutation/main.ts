@@ -81,6 +81,7 @@ const results = await new Stryker({
 }).runMutationTest();
 
 const wanted = new Set(runs.map((m) => m.key));
+const byKey = new Map(candidates.map((c) => [c.key, c]));
 const outcomes: Outcome[] = results.flatMap((result) => {
   const key = candidateKey({
     file: relative(root, result.fileName),
@@ -89,7 +90,7 @@ const outcomes: Outcome[] = results.flatMap((result) => {
     mutator: result.mutatorName,
     replacement: result.replacement,
   });
-  const mutant = candidates.find((c) => c.key === key);
+  const mutant = byKey.get(key);
   if (!mutant) process.stderr.write(`bench:mutation: a result for a mutant the listing lacks: ${key}\n`);
   return mutant && (size === undefined || wanted.has(key)) ? [{ mutant, status: result.status as Status }] : [];
 });

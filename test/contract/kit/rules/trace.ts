@@ -91,14 +91,14 @@ export function ruleCoverage(
   const drift = catalogueDrift(doc, catalogue);
   const unproven = new Set<string>(NOT_YET_PROVEN);
   const stale = new Set(drift.stale);
-  const rows: RuleRow[] = [];
+  const all: RuleRow[] = [];
   for (const entry of catalogue) {
     if (stale.has(entry)) continue;
     const checked = statusOf(entry) === 'checked';
     const judgedBy = checked ? judges(entry.id) : [];
     const base = { id: entry.id, at: entry.at, text: entry.text, checks: judgedBy, proven: judgedBy.length > 0 && !unproven.has(entry.id) };
     if (!checked) {
-      rows.push({
+      all.push({
         ...base,
         verdict: statusOf(entry) === 'informative' ? 'informative' : 'not observable',
         ...('unobservable' in entry ? { reason: entry.unobservable } : {}),
@@ -106,11 +106,11 @@ export function ruleCoverage(
       continue;
     }
     if (base.checks.length === 0) {
-      rows.push({ ...base, verdict: 'uncovered', reason: 'no check judges it' });
+      all.push({ ...base, verdict: 'uncovered', reason: 'no check judges it' });
       continue;
     }
     if (!results) {
-      rows.push({ ...base, verdict: 'checked' });
+      all.push({ ...base, verdict: 'checked' });
       continue;
     }
     const named = (r: CheckResult) => (r.violations ?? []).flatMap((v) => (v.rule ? [v.rule] : []));
@@ -121,10 +121,10 @@ export function ruleCoverage(
     else if (mine.some(breaks)) verdict = 'failed';
     else if (mine.some((r) => r.outcome === 'passed' || r.outcome === 'known-limit')) verdict = 'passed';
     else verdict = 'skipped';
-    rows.push({ ...base, verdict });
+    all.push({ ...base, verdict });
   }
   for (const sentence of drift.missing) {
-    rows.push({
+    all.push({
       id: '(none)',
       at: sentence.at,
       text: sentence.text,
@@ -135,7 +135,7 @@ export function ruleCoverage(
     });
   }
   for (const entry of drift.stale) {
-    rows.push({
+    all.push({
       id: entry.id,
       at: entry.at,
       text: entry.text,
@@ -145,10 +145,11 @@ export function ruleCoverage(
       reason: 'stale: the document no longer says this (npm run contract:rules)',
     });
   }
-  const newer = scope ? rows.filter((row) => !scope.includes(row)) : [];
+  // A scoped report is about the target version alone: newer rows are only counted, as later.
+  const rows = scope ? all.filter((row) => scope.includes(row)) : all;
+  const newer = scope ? all.filter((row) => !scope.includes(row)) : [];
   const informative = newer.filter((row) => row.verdict === 'informative').length;
   const later = { rules: newer.length - informative, informative };
-  if (scope) rows.splice(0, rows.length, ...rows.filter((row) => scope.includes(row)));
   const verdicts: RuleVerdict[] = ['checked', 'passed', 'failed', 'skipped', 'not run', 'not observable', 'informative', 'uncovered'];
   const counts = Object.fromEntries(verdicts.map((v) => [v, rows.filter((r) => r.verdict === v).length])) as RuleCoverage['counts'];
   counts.rules = rows.filter((r) => r.verdict !== 'informative').length;
