@@ -12,6 +12,8 @@ export interface Delivery {
   headers: IncomingHttpHeaders;
   raw: Buffer;
   receivedAt: number;
+  /** What the receiver answered (set once it has). */
+  answered?: { status: number; headers?: Record<string, string> | undefined };
 }
 
 /** How the receiver answers a delivery on a path a check claimed; `attempt` counts from 1 per path. */
@@ -49,6 +51,7 @@ export async function startReceiver(listen: { host: string; port: number }, publ
       deliveries.push(delivery);
       const claimed = [...responders].find(([prefix]) => delivery.path.startsWith(prefix))?.[1];
       const answer = claimed ? claimed.responder(delivery, ++claimed.attempts) : { status: 204 };
+      (delivery as Delivery).answered = { status: answer.status, headers: answer.headers };
       res.writeHead(answer.status, answer.headers).end();
       for (const wake of waiters) wake();
     });

@@ -5,6 +5,13 @@
 import type { CheckDefinition } from './check.ts';
 import { deliveryAttributionCheck } from './definitions/attribution.ts';
 import {
+  boundaryInputsCheck,
+  errorAnswersCheck,
+  failedAuthCountingCheck,
+  rateLimitClockCheck,
+  stateReadsCheck,
+} from './definitions/axes.ts';
+import {
   deliveryCheckDefinition,
   deliveryRetryCheck,
   deliverySemanticsCheck,
@@ -58,6 +65,7 @@ export const REGISTRY = [
   secretsCheck,
   readScopeCheck,
   paginationRulesCheck,
+  boundaryInputsCheck,
   problemCatalogueCheck,
   corsCheck,
   deliverySemanticsCheck,
@@ -66,8 +74,12 @@ export const REGISTRY = [
   secretRotationCheck,
   modelSequencesCheck,
   deliveryAttributionCheck,
+  stateReadsCheck,
+  errorAnswersCheck,
   responseAuditCheck,
   rateLimitCheck,
+  rateLimitClockCheck,
+  failedAuthCountingCheck,
 ] as const;
 
 export type CheckName = (typeof REGISTRY)[number]['name'];
