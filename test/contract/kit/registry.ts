@@ -9,6 +9,7 @@ import {
   errorAnswersCheck,
   failedAuthCountingCheck,
   rateLimitClockCheck,
+  receiverAnswersCheck,
   stateReadsCheck,
 } from './definitions/axes.ts';
 import {
@@ -70,6 +71,7 @@ export const REGISTRY = [
   corsCheck,
   deliverySemanticsCheck,
   deliveryRetryCheck,
+  receiverAnswersCheck,
   endpointGoneCheck,
   secretRotationCheck,
   modelSequencesCheck,

@@ -74,6 +74,8 @@ export function crossCuttingOf(exchange: Exchange, audited: boolean): Cell[] {
   return found;
 }
 
+/** How long the service waits for a receiver's answer (the document's "2xx within 10 seconds"). */
+export const TIME_LIMIT_MS = 10_000;
 /** The waits of the retry schedule the document gives, in seconds (attempt 2 waits the first). */
 export const SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400];
 const ANSWERS = [
@@ -106,7 +108,9 @@ export function receiverCellsOf(deliveries: readonly Delivery[]): { delivery: De
     const { status } = answered;
     const retryAfter = Number(answered.headers?.['retry-after'] ?? answered.headers?.['Retry-After'] ?? Number.NaN);
     const scheduled = SCHEDULE_SECONDS[attempt - 1] ?? Infinity;
-    const answer: (typeof ANSWERS)[number] = Number.isFinite(retryAfter)
+    const answer: (typeof ANSWERS)[number] = (answered.delayMs ?? 0) >= TIME_LIMIT_MS
+      ? 'no answer within 10 s (time-out)'
+      : Number.isFinite(retryAfter)
       ? retryAfter < scheduled
         ? 'Retry-After shorter than the schedule'
         : 'Retry-After longer than the schedule'

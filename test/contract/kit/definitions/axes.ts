@@ -7,8 +7,10 @@ import { boundaryInputs } from '../checks/boundary-inputs.ts';
 import { errorAnswers } from '../checks/error-answers.ts';
 import { failedAuthCounting } from '../checks/failed-auth.ts';
 import { rateLimitClock } from '../checks/rate-limit-clock.ts';
+import { receiverAnswers, startReceiverAnswers } from '../checks/receiver-answers.ts';
 import { stateReads } from '../checks/state-reads.ts';
 import type { ContractModel, OperationModel } from '../spec.ts';
+import { documentedResources, labels } from './documented.ts';
 
 /** The operation that sends a body schema's field cells: the first that takes it, a create before an update. */
 function sendersOf(model: ContractModel): Map<string, OperationModel> {
@@ -119,5 +121,33 @@ export const stateReadsCheck = defineCheck({
     if (!['policies', 'findings', 'webhooks'].every((name) => names.includes(name))) return [];
     const read = model.resources.find((r) => r.name === 'findings')!.read!;
     return [{ subjects: [read.label], run: (ctx) => stateReads(ctx, check, options.skipEvents === undefined) }];
+  },
+});
+
+export const receiverAnswersCheck = defineCheck({
+  name: 'receiver-answers',
+  column: 'answers',
+  rules: [
+    'delivery-and-retries.1',
+    'delivery-and-retries.2',
+    'delivery-and-retries.3',
+    'delivery-and-retries.4',
+    'schema.LastDelivery.2',
+    'schema.LastDelivery.3',
+  ],
+  needs: { events: true },
+  exercisesSuccess: false,
+  cost: { fixed: 40, perCase: 0 },
+  instances: (model, options, check) => {
+    const found = documentedResources(model);
+    if (!found?.hook('finding.created')) return [];
+    const timing = options.skipRetryTiming ? { skip: options.skipRetryTiming } : {};
+    return [
+      {
+        subjects: labels(found.hook('finding.created')),
+        run: (ctx) => receiverAnswers(ctx, check, timing),
+        prepare: (ctx) => void startReceiverAnswers(ctx, check),
+      },
+    ];
   },
 });
