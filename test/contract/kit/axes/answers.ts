@@ -108,23 +108,24 @@ export function receiverCellsOf(deliveries: readonly Delivery[]): { delivery: De
     const { status } = answered;
     const retryAfter = Number(answered.headers?.['retry-after'] ?? answered.headers?.['Retry-After'] ?? Number.NaN);
     const scheduled = SCHEDULE_SECONDS[attempt - 1] ?? Infinity;
-    const answer: (typeof ANSWERS)[number] = (answered.delayMs ?? 0) >= TIME_LIMIT_MS
-      ? 'no answer within 10 s (time-out)'
-      : Number.isFinite(retryAfter)
-      ? retryAfter < scheduled
-        ? 'Retry-After shorter than the schedule'
-        : 'Retry-After longer than the schedule'
-      : status < 300
-        ? '2xx'
-        : status < 400
-          ? '3xx (a failure, not followed)'
-          : status === 410
-            ? '410 Gone'
-            : status === 429
-              ? '429'
-              : status < 500
-                ? 'other 4xx'
-                : '5xx';
+    const answer: (typeof ANSWERS)[number] =
+      (answered.delayMs ?? 0) >= TIME_LIMIT_MS
+        ? 'no answer within 10 s (time-out)'
+        : Number.isFinite(retryAfter)
+          ? retryAfter < scheduled
+            ? 'Retry-After shorter than the schedule'
+            : 'Retry-After longer than the schedule'
+          : status < 300
+            ? '2xx'
+            : status < 400
+              ? '3xx (a failure, not followed)'
+              : status === 410
+                ? '410 Gone'
+                : status === 429
+                  ? '429'
+                  : status < 500
+                    ? 'other 4xx'
+                    : '5xx';
     return [{ delivery, cell: cell(RECEIVER, ATTEMPTS[attempt === 1 ? 0 : 1], answer) }];
   });
 }

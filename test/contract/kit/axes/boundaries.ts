@@ -4,7 +4,7 @@
 // profile (an offset instead of `Z`); enum members and a value beside them; unknown members whose
 // JSON Pointer needs escaping (`~`, `/`); and per operation with a body, the media-type spellings
 // HTTP treats as equal to `application/json`, one that is not, and an empty body.
-import type { OpenApiDocument } from '../../../../lib/document.ts';
+import { escapePointer, type OpenApiDocument } from '../../../../lib/document.ts';
 import type { Exchange } from '../http.ts';
 import type { ContractModel, OperationModel } from '../spec.ts';
 import { type BodySchema, bodySchema, type Schema } from './schema-fields.ts';
@@ -109,7 +109,7 @@ function fieldCells(body: BodySchema): FieldCell[] {
   }
   if (body.schema.additionalProperties === false) {
     for (const unknown of ESCAPED_NAMES) {
-      const segment = unknown.replace(/~/g, '~0').replace(/\//g, '~1');
+      const segment = escapePointer(unknown);
       cells.push({
         family: BOUNDARIES,
         axis: `${body.name} additionalProperties false`,

@@ -3,6 +3,7 @@
 // timestamp valid in RFC 3339 but with an offset instead of the profile's `Z`, an enum member in
 // another case, unknown members whose pointers need `~0` and `~1`; and the body's media type in
 // the spellings HTTP treats as equal (accepted), another type (415) and an empty body (400).
+import { escapePointer } from '../../../../lib/document.ts';
 import { DATE_TIME, type FieldCell, type MediaCell } from '../axes/boundaries.ts';
 import type { KitContext } from '../context.ts';
 import type { Exchange } from '../http.ts';
@@ -12,7 +13,6 @@ import { PROBLEM_BASE } from './problem-rules.ts';
 import { breach, breachAll, type Json } from './rule-support.ts';
 
 const POINTER_RULES = ['errors.2', 'schema.ProblemError.2'] as const satisfies readonly RuleId[];
-const escape = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** A fresh body for the operation, and for an update a fresh resource to send it to. */
 async function target(ctx: KitContext, op: OperationModel, check: string): Promise<{ body: Json; id?: string }> {
@@ -61,7 +61,7 @@ export async function boundaryInputs(
     const problem = problemOf(exchange);
     if (problem?.type !== `${PROBLEM_BASE}validation-error`)
       breachAll(op.label, check, rules, `${what} answered 400 with type ${String(problem?.type)}, not validation-error`, [], exchange);
-    const pointer = `/body/${escape(cell.field)}`;
+    const pointer = `/body/${escapePointer(cell.field)}`;
     if (!problem?.errors?.some((error) => error.pointer === pointer))
       breachAll(
         op.label,

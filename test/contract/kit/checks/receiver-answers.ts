@@ -10,8 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { TIME_LIMIT_MS } from '../axes/answers.ts';
 import type { KitContext } from '../context.ts';
 import type { Answer, Delivery } from '../receiver.ts';
-import { createFinding, label } from './delivery-rules.ts';
 import { firstRetry, type RetryTiming } from './delivery-retry.ts';
+import { createFinding, label } from './delivery-rules.ts';
 import { breach, crudNamed, deliveryId, type Json, parseBody, type Sink, sink, subscribe } from './rule-support.ts';
 
 const EVENT = 'finding.created';
@@ -64,7 +64,11 @@ async function prepareReceiverAnswers(ctx: KitContext, check: string): Promise<P
         const attempt = (attempts.get(deliveryId(delivery)) ?? 0) + 1;
         attempts.set(deliveryId(delivery), attempt);
         if (attempt === 1) return plan.first;
-        return plan.retry === 'redirect' ? { status: 307, headers: { location: `${url}/moved` } } : attempt === 2 ? plan.retry : { status: 204 };
+        return plan.retry === 'redirect'
+          ? { status: 307, headers: { location: `${url}/moved` } }
+          : attempt === 2
+            ? plan.retry
+            : { status: 204 };
       });
       url = made.url;
       const { id } = await subscribe(ctx, check, made.url, [EVENT]);
@@ -89,13 +93,29 @@ export async function receiverAnswers(ctx: KitContext, check: string, timing: Re
         const got = await path.waitFor((ds) => ds.filter(mine).length >= 2, `the retry after ${plan.name}`, waitMs);
         const [first, retry] = path.deliveries().filter(mine);
         if (!got.met || !first || !retry)
-          breach(subject, check, 'delivery-and-retries.4', `${plan.name}: the failed first attempt was not retried within ${Math.round(got.waitedMs / 1000)} s`);
+          breach(
+            subject,
+            check,
+            'delivery-and-retries.4',
+            `${plan.name}: the failed first attempt was not retried within ${Math.round(got.waitedMs / 1000)} s`,
+          );
         if (deliveryId(first) !== deliveryId(retry) || !first.raw.equals(retry.raw))
-          breach(subject, check, 'delivery-and-retries.4', `${plan.name}: the retry is not the same delivery (id ${deliveryId(first)} → ${deliveryId(retry)})`);
+          breach(
+            subject,
+            check,
+            'delivery-and-retries.4',
+            `${plan.name}: the retry is not the same delivery (id ${deliveryId(first)} → ${deliveryId(retry)})`,
+          );
         const after = retry.receivedAt - first.receivedAt - (first.answered?.delayMs ?? 0);
         if (first.answered?.headers?.['retry-after'] && after < earliest)
-          breach(subject, check, 'delivery-and-retries.4', `${plan.name}: the retry came ${(after / 1000).toFixed(1)} s after the first attempt, sooner than the schedule's ${(earliest / 1000).toFixed(1)} s although Retry-After asked for less`);
-        await judgeOutcome(ctx, check, webhooks, id, plan, retry, path);
+          breach(
+            subject,
+            check,
+            'delivery-and-retries.4',
+            `${plan.name}: the retry came ${(after / 1000).toFixed(1)} s after the first attempt, sooner than the schedule's ${(earliest / 1000).toFixed(1)} s although Retry-After asked for less`,
+          );
+        const others = () => path.deliveries().filter((d) => !mine(d) && d.receivedAt >= retry.receivedAt - 1_000);
+        await judgeOutcome(ctx, check, webhooks, id, plan, retry, others);
         if (path.deliveries().some((d) => d.path.endsWith('/moved')))
           breach(subject, check, 'delivery-and-retries.2', `${plan.name}: the service followed the redirect`);
       }),
@@ -114,14 +134,15 @@ async function judgeOutcome(
   id: string,
   plan: (typeof PLANS)[number],
   retry: Delivery,
-  path: Sink,
+  others: () => Delivery[],
 ) {
   const answered = retry.answered!;
   const timedOut = (answered.delayMs ?? 0) >= TIME_LIMIT_MS;
   const gone = answered.status === 410;
   const expected = timedOut ? null : answered.status;
   const succeeded = !timedOut && answered.status >= 200 && answered.status < 300;
-  const settled = (json: Json) => (gone ? json.disabled_reason === 'endpoint_gone' : (json.last_delivery as Json | null)?.status_code === expected);
+  const settled = (json: Json) =>
+    gone ? json.disabled_reason === 'endpoint_gone' : (json.last_delivery as Json | null)?.status_code === expected;
   const deadline = Date.now() + (timedOut ? TIME_LIMIT_MS : 0) + ctx.options.eventTimeoutMs;
   let json: Json = {};
   while (Date.now() < deadline) {
@@ -131,11 +152,24 @@ async function judgeOutcome(
   }
   const last = json.last_delivery as Json | null;
   const what = `${plan.name}: the webhook reads enabled ${String(json.enabled)}, disabled_reason ${JSON.stringify(json.disabled_reason)}, last_delivery ${JSON.stringify(last)}`;
-  if (gone && (json.enabled !== false || json.disabled_reason !== 'endpoint_gone')) breach(webhooks.read.label, check, 'delivery-and-retries.3', what);
-  if (!gone && json.enabled !== true) breach(webhooks.read.label, check, 'delivery-and-retries.4', `${what}: one failed attempt and a retry must not disable it`);
+  if (gone && (json.enabled !== false || json.disabled_reason !== 'endpoint_gone'))
+    breach(webhooks.read.label, check, 'delivery-and-retries.3', what);
+  if (!gone && json.enabled !== true)
+    breach(webhooks.read.label, check, 'delivery-and-retries.4', `${what}: one failed attempt and a retry must not disable it`);
   // Other findings of the run reach the webhook too: a later delivery may be the last one it reports.
-  if (path.deliveries().some((d) => d !== retry && d.receivedAt >= retry.receivedAt - 1_000)) return;
-  if (last?.status_code !== (gone ? 410 : expected)) breach(webhooks.read.label, check, 'schema.LastDelivery.2', `${what}; the retry was answered ${timedOut ? 'not in time' : answered.status}`);
+  if (others().length > 0) return;
+  if (last?.status_code !== (gone ? 410 : expected))
+    breach(
+      webhooks.read.label,
+      check,
+      'schema.LastDelivery.2',
+      `${what}; the retry was answered ${timedOut ? 'not in time' : answered.status}`,
+    );
   if (last.succeeded !== succeeded)
-    breach(webhooks.read.label, check, timedOut ? 'delivery-and-retries.1' : 'schema.LastDelivery.3', `${what}: the retry ${succeeded ? 'succeeded' : 'failed'}`);
+    breach(
+      webhooks.read.label,
+      check,
+      timedOut ? 'delivery-and-retries.1' : 'schema.LastDelivery.3',
+      `${what}: the retry ${succeeded ? 'succeeded' : 'failed'}`,
+    );
 }

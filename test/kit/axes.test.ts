@@ -1,0 +1,59 @@
+// The behaviour space: its cells come from the document, and a default run against the reference
+// server (as `npm start` runs it: the development quota, the documented retry schedule) exercises
+// every cell the document states that a run from outside can reach.
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadDocument } from '../../lib/document.ts';
+import { statedStatuses } from '../contract/kit/axes/answers.ts';
+import { behaviourSpace, formatAxisCoverage } from '../contract/kit/axes/index.ts';
+import { cellKey } from '../contract/kit/axes/space.ts';
+import { runKit } from '../contract/kit/runner.ts';
+import { buildModel } from '../contract/kit/spec.ts';
+import { type ReferenceTarget, startReferenceTarget } from './reference-target.ts';
+
+const model = buildModel(loadDocument());
+const keys = new Set(behaviourSpace(model).map(cellKey));
+
+describe('the behaviour space, from the document', () => {
+  it('has every finding status change, to itself included, as the status enum and its transition table give them', () => {
+    for (const [from, to, kind] of [
+      ['resolved', 'resolved', 'the status it has'],
+      ['resolved', 'suppressed', 'refused'],
+      ['in_progress', 'open', 'allowed'],
+    ])
+      expect(keys).toContain(`states | findings status change | ${from} → ${to} (${kind})`);
+  });
+
+  it('has each body schema keyword at its boundary, inside and outside, in characters', () => {
+    expect(keys).toContain('boundaries | PolicyWrite.name maxLength 128 | 128 astral characters (inside)');
+    expect(keys).toContain('boundaries | PolicyWrite.name maxLength 128 | 129 characters (outside)');
+    expect(keys).toContain(
+      'boundaries | FindingCreate.first_seen_at date-time profile (Z only) | RFC 3339 with an offset instead of Z (outside)',
+    );
+    expect(keys).toContain(
+      'boundaries | WebhookCreate additionalProperties false | unknown member "kit/slash", pointer /body/kit~1slash (outside)',
+    );
+  });
+
+  it('has the media-type spellings of every operation that takes a body, and a cross-cutting cell per stated status', () => {
+    const withBody = model.operations.filter((op) => op.body);
+    for (const op of withBody) expect(keys).toContain(`media types | ${op.label} | application/json; charset=utf-8 (inside)`);
+    const statuses = new Set(model.operations.flatMap((op) => [...op.responses.keys()].filter((s) => /^\d{3}$/.test(s)).map(Number)));
+    expect(statedStatuses(model)).toEqual([...statuses].sort((a, b) => a - b));
+    for (const status of statuses) expect(keys).toContain(`cross-cutting rules | CORS (allow-origin, exposed headers) | ${status}`);
+  });
+});
+
+describe('a default run against the reference server', () => {
+  let target: ReferenceTarget | undefined;
+  afterAll(async () => {
+    await target?.server.close();
+  });
+
+  it('passes and exercises every cell of the behaviour space a run can reach', async () => {
+    target = await startReferenceTarget(10_000, 1);
+    const run = await runKit(target.kit);
+    expect(run.results.filter((r) => r.outcome === 'failed').map((r) => r.error)).toEqual([]);
+    expect(run.axes.missing, formatAxisCoverage(run.axes)).toEqual([]);
+    expect(run.axes.totals.exercised).toBe(run.axes.totals.reachable);
+  }, 240_000);
+});
