@@ -1,14 +1,21 @@
 // The behaviour space: its cells come from the document, and a default run against the reference
 // server (as `npm start` runs it: the development quota, the documented retry schedule) exercises
 // every cell the document states that a run from outside can reach.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadDocument } from '../../lib/document.ts';
+import { type ServerProcess, spawnServer } from '../../scripts/server-process.ts';
 import { statedStatuses } from '../contract/kit/axes/answers.ts';
-import { behaviourSpace, formatAxisCoverage } from '../contract/kit/axes/index.ts';
+import { behaviourSpace } from '../contract/kit/axes/index.ts';
 import { cellKey } from '../contract/kit/axes/space.ts';
-import { runKit } from '../contract/kit/runner.ts';
 import { buildModel } from '../contract/kit/spec.ts';
-import { type ReferenceTarget, startReferenceTarget } from './reference-target.ts';
+
+const CLI = fileURLToPath(new URL('../contract/cli.ts', import.meta.url));
 
 const model = buildModel(loadDocument());
 const keys = new Set(behaviourSpace(model).map(cellKey));
@@ -44,16 +51,30 @@ describe('the behaviour space, from the document', () => {
 });
 
 describe('a default run against the reference server', () => {
-  let target: ReferenceTarget | undefined;
+  let server: ServerProcess | undefined;
   afterAll(async () => {
-    await target?.server.close();
+    await server?.kill();
   });
 
+  // Both as `npm start` and the README's line run them: the server and the kit each in its own
+  // process, the development keys and quota, the documented retry schedule.
   it('passes and exercises every cell of the behaviour space a run can reach', async () => {
-    target = await startReferenceTarget(10_000, 1);
-    const run = await runKit(target.kit);
-    expect(run.results.filter((r) => r.outcome === 'failed').map((r) => r.error)).toEqual([]);
-    expect(run.axes.missing, formatAxisCoverage(run.axes)).toEqual([]);
-    expect(run.axes.totals.exercised).toBe(run.axes.totals.reachable);
+    const dir = mkdtempSync(join(tmpdir(), 'secmon-axes-'));
+    server = await spawnServer({ SECMON_DB: join(dir, 'secmon.db') });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [CLI, '--base-url', server.url, '--api-key', 'dev-admin', '--read-key', 'dev-reader', '--coverage'],
+      { encoding: 'utf8', timeout: 180_000, maxBuffer: 16 * 1024 * 1024 },
+    ).catch((error: { stdout?: string }) => ({ stdout: `exit status not 0\n${error.stdout ?? ''}` }));
+    const space = stdout.slice(stdout.indexOf('Behaviour space'));
+    expect(
+      stdout.split('\n').filter((line) => line.startsWith('✗ ')),
+      space,
+    ).toEqual([]);
+    expect(space.match(/^.*NOT exercised$/gm) ?? [], space).toEqual([]);
+    const [, exercised, reachable] = /^(\d+) of (\d+) cells exercised/m.exec(space) ?? [];
+    expect(Number(exercised)).toBeGreaterThan(0);
+    expect(exercised).toBe(reachable);
+    rmSync(dir, { recursive: true, force: true });
   }, 240_000);
 });

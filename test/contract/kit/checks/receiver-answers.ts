@@ -147,7 +147,8 @@ async function judgeOutcome(
   let json: Json = {};
   while (Date.now() < deadline) {
     json = (await ctx.send(webhooks.read, { id, auth: 'api' })).json as Json;
-    if (settled(json)) break;
+    // Other findings of the run reach the webhook too: once one has, it may be the last one reported.
+    if (settled(json) || others().length > 0) break;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   const last = json.last_delivery as Json | null;
@@ -156,7 +157,6 @@ async function judgeOutcome(
     breach(webhooks.read.label, check, 'delivery-and-retries.3', what);
   if (!gone && json.enabled !== true)
     breach(webhooks.read.label, check, 'delivery-and-retries.4', `${what}: one failed attempt and a retry must not disable it`);
-  // Other findings of the run reach the webhook too: a later delivery may be the last one it reports.
   if (others().length > 0) return;
   if (last?.status_code !== (gone ? 410 : expected))
     breach(
