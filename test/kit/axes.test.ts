@@ -64,7 +64,7 @@ describe('a default run against the reference server', () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
       [CLI, '--base-url', server.url, '--api-key', 'dev-admin', '--read-key', 'dev-reader', '--coverage'],
-      { encoding: 'utf8', timeout: 180_000, maxBuffer: 16 * 1024 * 1024 },
+      { encoding: 'utf8', timeout: 420_000, maxBuffer: 16 * 1024 * 1024 },
     ).catch((error: { stdout?: string }) => ({ stdout: `exit status not 0\n${error.stdout ?? ''}` }));
     const space = stdout.slice(stdout.indexOf('Behaviour space'));
     expect(
@@ -76,5 +76,6 @@ describe('a default run against the reference server', () => {
     expect(Number(exercised)).toBeGreaterThan(0);
     expect(exercised).toBe(reachable);
     rmSync(dir, { recursive: true, force: true });
-  }, 240_000);
+    // Under 30 s on an idle machine; the margin is for a machine other work shares.
+  }, 450_000);
 });
