@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KitOptions } from '../contract/kit/context.ts';
 import type { CheckName } from '../contract/kit/registry.ts';
 import { runKit } from '../contract/kit/runner.ts';
+import { rateLimited } from './fault-dsl.ts';
 import { type Fault, startFaultProxy } from './fault-proxy.ts';
 import { type ReferenceTarget, startReferenceTarget, WRITER_KEY } from './reference-target.ts';
 
@@ -63,4 +64,67 @@ if (response.status !== 202) { console.error(response.status, await response.tex
     );
     expect(standIn).toEqual([]);
   }, 120_000);
+});
+
+/**
+ * A quota counted in fixed windows per key, `t` rounded up to whole seconds: the key's first
+ * window ends `firstMs` after its first request (as if it began before the kit came), each
+ * later one lasts `seconds`; every answer is `paceMs` late, so using the quota takes a while.
+ * `extra` requests past the quota still get through (a fault, when more than 0).
+ */
+function fixedWindows(quota: number, seconds: number, firstMs: number, paceMs: number, extra = 0): Fault {
+  const windows = new Map<string, { endsAt: number; used: number }>();
+  const name = `"${quota}-in-${seconds}s"`;
+  return {
+    response: async (request, response) => {
+      await new Promise((resolve) => setTimeout(resolve, paceMs));
+      const key = request.headers.authorization;
+      if (!key || response.status === 401) return undefined;
+      const now = Date.now();
+      let window = windows.get(key);
+      if (!window) windows.set(key, (window = { endsAt: now + firstMs, used: 0 }));
+      else if (now >= window.endsAt) windows.set(key, (window = { endsAt: now + seconds * 1000, used: 0 }));
+      window.used++;
+      const t = String(Math.ceil((window.endsAt - now) / 1000));
+      const headers = { ...response.headers, 'ratelimit-policy': `${name}; q=${quota}; w=${seconds}` };
+      if (window.used <= quota + extra)
+        return { ...response, headers: { ...headers, ratelimit: `${name}; r=${Math.max(0, quota - window.used)}; t=${t}` } };
+      return rateLimited({ 'ratelimit-policy': headers['ratelimit-policy'], ratelimit: `${name}; r=0; t=${t}`, 'retry-after': t });
+    },
+  };
+}
+
+describe('a fixed quota window per key whose end the kit knows only to the second', () => {
+  it('passes the 429 probe on the reference server and on a stand-in whose window ends during the probe', async () => {
+    const limited = await startReferenceTarget(40);
+    // The stand-in counts on its own: the server behind it does not limit the kit.
+    const unlimited = await startReferenceTarget();
+    try {
+      expect(await failures({ ...limited.kit, events: 'skip' }, ['rate-limit-429'])).toEqual([]);
+      // The probe's first answer says t=1: the window may end at once, and it does before the quota is used.
+      const standIn = await behind(unlimited, fixedWindows(40, 4, 400, 120), (url) =>
+        failures({ ...unlimited.kit, baseUrl: url, events: 'skip' }, ['rate-limit-429']),
+      );
+      expect(standIn).toEqual([]);
+    } finally {
+      await limited.server.close();
+      await unlimited.server.close();
+    }
+  }, 60_000);
+
+  it('still fails a window that lets one request past the quota while its t says it has seconds to run', async () => {
+    const unlimited = await startReferenceTarget();
+    try {
+      const verdicts = await behind(unlimited, fixedWindows(40, 4, 3000, 0, 1), (url) =>
+        failures({ ...unlimited.kit, baseUrl: url, events: 'skip' }, ['rate-limit-429']),
+      );
+      expect(verdicts).toEqual([
+        expect.stringMatching(
+          /rule rate-limits\.4: expected 429 \(request \d+ after RateLimit said r=\d+, answered \d+ ms before that window could end by its t\), got 200/,
+        ),
+      ]);
+    } finally {
+      await unlimited.server.close();
+    }
+  });
 });
