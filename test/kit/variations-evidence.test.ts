@@ -128,3 +128,31 @@ describe('a fixed quota window per key whose end the kit knows only to the secon
     }
   });
 });
+
+/** The first 2xx of each delivery is lost on its way back: the service gets a 503 from the proxy instead. */
+function lostAcknowledgements(): Fault {
+  const lost = new Set<string>();
+  return {
+    deliveryAnswer: (answer, delivery) => {
+      const id = delivery['x-service-delivery'] ?? '';
+      if (answer.status < 200 || answer.status > 299 || lost.has(id)) return answer;
+      lost.add(id);
+      return { status: 503, headers: {} };
+    },
+  };
+}
+
+describe('a lost acknowledgement', () => {
+  it('passes delivery-retry on the reference server and on a stand-in whose proxy answers 503 for the first 2xx of each delivery', async () => {
+    // The second retry comes about 6 s after the first, later than the kit reads last_delivery for.
+    const target = await startReferenceTarget(undefined, 0.02);
+    try {
+      const options = { ...target.kit, skipRetryTiming: 'compressed schedule' };
+      expect(await failures(options, ['delivery-retry'])).toEqual([]);
+      const standIn = await behind(target, lostAcknowledgements(), (url) => failures({ ...options, baseUrl: url }, ['delivery-retry']));
+      expect(standIn).toEqual([]);
+    } finally {
+      await target.server.close();
+    }
+  }, 60_000);
+});
