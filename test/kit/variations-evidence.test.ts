@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfig } from '../../server/config.ts';
 import type { KitOptions } from '../contract/kit/context.ts';
 import type { CheckName } from '../contract/kit/registry.ts';
 import { runKit } from '../contract/kit/runner.ts';
@@ -153,6 +154,69 @@ describe('a lost acknowledgement', () => {
       expect(standIn).toEqual([]);
     } finally {
       await target.server.close();
+    }
+  }, 60_000);
+});
+
+/** Every delivery held 0–1.5 s on its way (a seeded draw per delivery), so they also come out of order. */
+function delayedDeliveries(): Fault {
+  let seed = 7;
+  return { deliveryDelayMs: () => ((seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647) * 1500 };
+}
+
+/** Creates a finding every 250 ms until stopped: a backlog of finding.created for every subscriber. */
+function backlog(target: ReferenceTarget): { stop(): Promise<number> } {
+  let writing = true;
+  let created = 0;
+  const loop = (async () => {
+    while (writing) {
+      await fetch(`${target.server.url}/v1/findings`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${WRITER_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ title: `backlog ${created++}`, severity: 'low', device_id: `dev_0${'a'.repeat(25)}` }),
+      });
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  })();
+  return {
+    stop: async () => {
+      writing = false;
+      await loop;
+      return created;
+    },
+  };
+}
+
+describe('deliveries delayed and reordered behind a backlog', () => {
+  it('passes delivery-retry, the documented first wait judged, on the reference server and on a stand-in that delays every delivery', async () => {
+    // One slot a webhook: the backlog of new findings outgrows it, and the retry must still keep its wait.
+    const target = await startReferenceTarget(undefined, 1, {
+      delivery: { ...testConfig().delivery, retryScale: 1, perWebhookConcurrency: 1 },
+    });
+    try {
+      for (const standIn of [false, true]) {
+        const pressure = backlog(target);
+        const verdicts = standIn
+          ? await behind(target, delayedDeliveries(), (url) => failures({ ...target.kit, baseUrl: url }, ['delivery-retry']))
+          : await failures(target.kit, ['delivery-retry']);
+        expect(await pressure.stop()).toBeGreaterThan(20);
+        expect(verdicts).toEqual([]);
+      }
+    } finally {
+      await target.server.close();
+    }
+  }, 120_000);
+
+  it('still fails a first retry twice as late as the document says', async () => {
+    const slow = await startReferenceTarget(undefined, 2);
+    try {
+      expect(await failures(slow.kit, ['delivery-retry'])).toEqual([
+        expect.stringMatching(
+          /rule delivery-and-retries\.4: the first retry came \d+\.\d s after the first attempt; the document says about 5\.0 s ±20 % \(the kit allows 4\.0 s to [78]\.\d s\)/,
+        ),
+      ]);
+    } finally {
+      await slow.server.close();
     }
   }, 60_000);
 });
