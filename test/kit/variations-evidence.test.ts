@@ -3,7 +3,7 @@
 // rounded up to whole seconds, a lost acknowledgement, and deliveries delayed and reordered. Each
 // runs against the reference server and against a stand-in (the reference server behind a proxy
 // that makes the variation), and both pass.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,8 +11,8 @@ import { testConfig } from '../../server/config.ts';
 import type { KitOptions } from '../contract/kit/context.ts';
 import type { CheckName } from '../contract/kit/registry.ts';
 import { runKit } from '../contract/kit/runner.ts';
-import { rateLimited } from './fault-dsl.ts';
 import { type Fault, startFaultProxy } from './fault-proxy.ts';
+import { broadcastingCommand, delayedDeliveries, fixedWindows, lostAcknowledgements, withoutSimulator } from './legal-variations.ts';
 import { type ReferenceTarget, startReferenceTarget, WRITER_KEY } from './reference-target.ts';
 
 /** The kit's verdicts of `checks` on the target, every one of which must pass. */
@@ -39,18 +39,7 @@ describe('a trigger command that carries no ids and names no webhook', () => {
   beforeAll(async () => {
     reference = await startReferenceTarget();
     scratch = mkdtempSync(join(tmpdir(), 'kit-broadcast-'));
-    // A device side that raises the type alone: every subscriber gets it, with data of its own.
-    writeFileSync(
-      join(scratch, 'raise.mjs'),
-      `const response = await fetch(process.argv[3] + '/_simulator/events', {
-  method: 'POST',
-  headers: { authorization: 'Bearer ${WRITER_KEY}', 'content-type': 'application/json' },
-  body: JSON.stringify({ event: process.argv[2] }),
-});
-if (response.status !== 202) { console.error(response.status, await response.text()); process.exit(1); }
-`,
-    );
-    command = `"${process.execPath}" ${join(scratch, 'raise.mjs')} {event} ${reference.server.url}`;
+    command = broadcastingCommand(scratch, reference.server.url);
   });
   afterAll(async () => {
     await reference?.server.close();
@@ -59,41 +48,12 @@ if (response.status !== 202) { console.error(response.status, await response.tex
 
   it('passes model-sequences on the reference server and on a stand-in without the simulator', async () => {
     expect(await failures({ ...reference.kit, triggerCommand: command, seed: 7 }, ['model-sequences'])).toEqual([]);
-    const withoutSimulator: Fault = { path: (_method, path) => (path.startsWith('/_simulator') ? '/_none' : path) };
     const standIn = await behind(reference, withoutSimulator, (url) =>
       failures({ ...reference.kit, baseUrl: url, triggerCommand: command, seed: 7 }, ['model-sequences']),
     );
     expect(standIn).toEqual([]);
   }, 120_000);
 });
-
-/**
- * A quota counted in fixed windows per key, `t` rounded up to whole seconds: the key's first
- * window ends `firstMs` after its first request (as if it began before the kit came), each
- * later one lasts `seconds`; every answer is `paceMs` late, so using the quota takes a while.
- * `extra` requests past the quota still get through (a fault, when more than 0).
- */
-function fixedWindows(quota: number, seconds: number, firstMs: number, paceMs: number, extra = 0): Fault {
-  const windows = new Map<string, { endsAt: number; used: number }>();
-  const name = `"${quota}-in-${seconds}s"`;
-  return {
-    response: async (request, response) => {
-      await new Promise((resolve) => setTimeout(resolve, paceMs));
-      const key = request.headers.authorization;
-      if (!key || response.status === 401) return undefined;
-      const now = Date.now();
-      let window = windows.get(key);
-      if (!window) windows.set(key, (window = { endsAt: now + firstMs, used: 0 }));
-      else if (now >= window.endsAt) windows.set(key, (window = { endsAt: now + seconds * 1000, used: 0 }));
-      window.used++;
-      const t = String(Math.ceil((window.endsAt - now) / 1000));
-      const headers = { ...response.headers, 'ratelimit-policy': `${name}; q=${quota}; w=${seconds}` };
-      if (window.used <= quota + extra)
-        return { ...response, headers: { ...headers, ratelimit: `${name}; r=${Math.max(0, quota - window.used)}; t=${t}` } };
-      return rateLimited({ 'ratelimit-policy': headers['ratelimit-policy'], ratelimit: `${name}; r=0; t=${t}`, 'retry-after': t });
-    },
-  };
-}
 
 describe('a fixed quota window per key whose end the kit knows only to the second', () => {
   it('passes the 429 probe on the reference server and on a stand-in whose window ends during the probe', async () => {
@@ -130,19 +90,6 @@ describe('a fixed quota window per key whose end the kit knows only to the secon
   });
 });
 
-/** The first 2xx of each delivery is lost on its way back: the service gets a 503 from the proxy instead. */
-function lostAcknowledgements(): Fault {
-  const lost = new Set<string>();
-  return {
-    deliveryAnswer: (answer, delivery) => {
-      const id = delivery['x-service-delivery'] ?? '';
-      if (answer.status < 200 || answer.status > 299 || lost.has(id)) return answer;
-      lost.add(id);
-      return { status: 503, headers: {} };
-    },
-  };
-}
-
 describe('a lost acknowledgement', () => {
   it('passes delivery-retry on the reference server and on a stand-in whose proxy answers 503 for the first 2xx of each delivery', async () => {
     // The second retry comes about 6 s after the first, later than the kit reads last_delivery for.
@@ -157,12 +104,6 @@ describe('a lost acknowledgement', () => {
     }
   }, 60_000);
 });
-
-/** Every delivery held 0–1.5 s on its way (a seeded draw per delivery), so they also come out of order. */
-function delayedDeliveries(): Fault {
-  let seed = 7;
-  return { deliveryDelayMs: () => ((seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647) * 1500 };
-}
 
 /** Creates a finding every 250 ms until stopped: a backlog of finding.created for every subscriber. */
 function backlog(target: ReferenceTarget): { stop(): Promise<number> } {
