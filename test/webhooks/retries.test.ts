@@ -132,7 +132,7 @@ describe('retries', () => {
     });
   });
 
-  it('a due retry takes the webhook\'s next free slot ahead of its backlog of new deliveries', async () => {
+  it('a due retry takes the webhook’s next free slot ahead of its backlog of new deliveries', async () => {
     const scale = 0.06; // the first wait is 300 ms (±20 %)
     const delivery: DeliveryConfig = { retryScale: scale, timeoutMs: 2000, concurrency: 8, perWebhookConcurrency: 1 };
     const t = open(await startDeliveringServer({ delivery }));
