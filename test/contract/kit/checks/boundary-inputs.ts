@@ -34,12 +34,12 @@ export async function boundaryInputs(
 ): Promise<'passed'> {
   for (const cell of fields) {
     const { body, id } = await target(ctx, op, check);
-    // Timestamps inside the profile are all set to the one sent, so no rule between them (last not before first) refuses it.
-    const instants =
-      cell.inside && cell.axis.endsWith(DATE_TIME)
-        ? fields.filter((other) => other.axis.endsWith(DATE_TIME)).map((other) => other.field)
-        : [];
-    const sent = { ...body, ...Object.fromEntries(instants.map((field) => [field, cell.value])), [cell.field]: cell.value };
+    // The other timestamps are set to an instant inside the profile, so no rule between them (last
+    // not before first) decides the answer: only the cell's value does.
+    const instants = cell.axis.endsWith(DATE_TIME)
+      ? fields.filter((other) => other.inside && other.axis.endsWith(DATE_TIME) && other.field !== cell.field)
+      : [];
+    const sent = { ...body, ...Object.fromEntries(instants.map((other) => [other.field, other.value])), [cell.field]: cell.value };
     const exchange = await ctx.send(op, { body: sent, ...(id ? { id } : {}) });
     const what = `${op.label} with ${cell.field}: ${cell.cell}`;
     if (cell.inside) {
