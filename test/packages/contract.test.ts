@@ -149,6 +149,7 @@ describe('secmon-contract, the contract kit', () => {
     }
   });
 
+  // Three npx starts, each an npm start-up: a loaded machine takes more than the default 30 s.
   it('answers --help and -h with its usage, and bad options with exit 2 and a pointer to --help', async () => {
     const result = await run('npx', ['--no-install', 'secmon-contract', '--api-key', 'k'], { cwd: kit.dir });
     expect(result.code).toBe(2);
@@ -159,5 +160,5 @@ describe('secmon-contract, the contract kit', () => {
       expect(help.code, flag).toBe(0);
       expect(help.stdout).toMatch(/^usage: secmon-contract --base-url/);
     }
-  });
+  }, 60_000);
 });
