@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { usageError } from '../../common/cli.ts';
 import { loadDocument } from '../../lib/document.ts';
+import { formatAxisCoverage } from './kit/axes/index.ts';
 import { formatSeconds } from './kit/budget.ts';
 import { MARK } from './kit/coverage.ts';
 import { junitReport } from './kit/junit.ts';
@@ -201,6 +202,7 @@ if (args.report) {
   writeFileSync(report, junitReport(`secmon-contract (${profile})`, run.results, seconds, run.waitedMs));
 }
 if (args.rules) process.stdout.write(`\n${formatRules(run.coverage.rules, sinceOf)}\n`);
+if (args.coverage) process.stdout.write(`\n${formatAxisCoverage(run.axes)}\n`);
 if (run.leftovers.length > 0) process.stdout.write(`\ncould not delete what the kit created: ${run.leftovers.join(', ')}\n`);
 const waited = run.waitedMs > 0 ? `, ${formatSeconds(run.waitedMs / 1000)} of it waiting for the quota` : '';
 const others =

@@ -12,10 +12,19 @@ export interface Delivery {
   headers: IncomingHttpHeaders;
   raw: Buffer;
   receivedAt: number;
+  /** What the receiver answered (set once it has). */
+  answered?: Answer;
+}
+
+/** An answer of the receiver; `delayMs` holds it back that long (a receiver too slow to answer in time). */
+export interface Answer {
+  status: number;
+  headers?: Record<string, string> | undefined;
+  delayMs?: number;
 }
 
 /** How the receiver answers a delivery on a path a check claimed; `attempt` counts from 1 per path. */
-export type Responder = (delivery: Delivery, attempt: number) => { status: number; headers?: Record<string, string> };
+export type Responder = (delivery: Delivery, attempt: number) => Answer;
 
 export interface Receiver {
   url: string;
@@ -49,7 +58,12 @@ export async function startReceiver(listen: { host: string; port: number }, publ
       deliveries.push(delivery);
       const claimed = [...responders].find(([prefix]) => delivery.path.startsWith(prefix))?.[1];
       const answer = claimed ? claimed.responder(delivery, ++claimed.attempts) : { status: 204 };
-      res.writeHead(answer.status, answer.headers).end();
+      (delivery as Delivery).answered = answer;
+      const send = () => {
+        if (!res.destroyed) res.writeHead(answer.status, answer.headers).end();
+      };
+      if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
+      else send();
       for (const wake of waiters) wake();
     });
   });

@@ -5,6 +5,14 @@
 import type { CheckDefinition } from './check.ts';
 import { deliveryAttributionCheck } from './definitions/attribution.ts';
 import {
+  boundaryInputsCheck,
+  errorAnswersCheck,
+  failedAuthCountingCheck,
+  rateLimitClockCheck,
+  receiverAnswersCheck,
+  stateReadsCheck,
+} from './definitions/axes.ts';
+import {
   deliveryCheckDefinition,
   deliveryRetryCheck,
   deliverySemanticsCheck,
@@ -58,16 +66,22 @@ export const REGISTRY = [
   secretsCheck,
   readScopeCheck,
   paginationRulesCheck,
+  boundaryInputsCheck,
   problemCatalogueCheck,
   corsCheck,
   deliverySemanticsCheck,
   deliveryRetryCheck,
+  receiverAnswersCheck,
   endpointGoneCheck,
   secretRotationCheck,
   modelSequencesCheck,
   deliveryAttributionCheck,
+  stateReadsCheck,
+  errorAnswersCheck,
   responseAuditCheck,
   rateLimitCheck,
+  rateLimitClockCheck,
+  failedAuthCountingCheck,
 ] as const;
 
 export type CheckName = (typeof REGISTRY)[number]['name'];

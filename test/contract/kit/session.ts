@@ -3,6 +3,7 @@
 // reach, each check with the generated cases the budget gives it and the exchanges it causes, and
 // at the end cleanup and the coverage report. The CLI's loop and the vitest suite both drive it.
 import { loadDocument } from '../../../lib/document.ts';
+import { type AxisCoverage, exercisedCells } from './axes/index.ts';
 import { type BudgetPlan, parseQuota, planBudget, type Quota } from './budget.ts';
 import type { PlanOptions } from './check.ts';
 import { foreignDeliveries } from './checks/event-run.ts';
@@ -20,6 +21,8 @@ export interface KitRun {
   results: CheckResult[];
   coverage: Coverage;
   table: string;
+  /** The behaviour space of the document and which cells this run exercised (`--coverage`). */
+  axes: AxisCoverage;
   /** True when the run was stopped (signal) before every check ran. */
   interrupted: boolean;
   /** Resources the kit created and could not delete (the target answered neither 2xx nor 404). */
@@ -145,6 +148,9 @@ export async function openKit(options: KitOptions, selection: RunSelection = {})
   }
 
   async function finish(interrupted = false): Promise<KitRun> {
+    // Read before cleanup, whose deletes exercise nothing a check judged.
+    const deliveries = ctx.options.events === 'check' && !refused ? (await ctx.receiver()).deliveries : [];
+    const axes = exercisedCells(ctx.model, { exchanges: [...ctx.exchanges], logs, deliveries: [...deliveries], results });
     const leftovers = await ctx.cleanup();
     const ran = new Set(results.map((result) => result.id));
     const notRun = refused ? [] : plan.filter((planned) => !ran.has(planned.id));
@@ -160,6 +166,7 @@ export async function openKit(options: KitOptions, selection: RunSelection = {})
       results,
       coverage: report,
       table: formatCoverage(report),
+      axes,
       interrupted,
       leftovers,
       preamble,

@@ -76,6 +76,10 @@ export const OPTIONS: readonly OptionDoc[] = [
     text: 'print every rule of the document (each sentence of its descriptions) with the version it applies since, its checks and status; with `--base-url`, after the run, with each verdict (see *Rules*)',
   },
   {
+    flags: '`--coverage`',
+    text: "after the run, print the behaviour space the document defines, one line per cell (a resource state and the read after it, a request schema keyword's boundary inside and outside, a media-type spelling, a receiver answer at the first attempt and at a retry, a header held against the clock, a cross-cutting rule on a class of answer) with the checks that exercised it or NOT exercised; a cell a run cannot reach says why (see *Behaviour space*)",
+  },
+  {
     flags: '`--allow-newer-fields`',
     text: "accept response and event fields and enum values this document does not list (a target ahead of this version, as the document's *Versioning* section allows); by default they are violations of this exact version",
   },
@@ -110,6 +114,7 @@ export const ACCEPTED = {
   'compressed-retries': { type: 'boolean' },
   'contract-version': { type: 'string' },
   rules: { type: 'boolean' },
+  coverage: { type: 'boolean' },
   version: { type: 'boolean' },
   ...HELP_OPTION,
 } as const satisfies ParseArgsConfig['options'];

@@ -9,7 +9,7 @@ export const DEFAULT_CORS_ORIGIN = 'http://localhost:5173';
 const REQUEST_HEADERS = ['authorization', 'content-type', 'if-match', 'if-none-match', 'idempotency-key'];
 /** Fetch's CORS-safelisted methods; a JSON POST with a key still needs a preflight, so POST comes next. */
 const SIMPLE = ['GET', 'HEAD', 'POST'];
-const EXPOSED_HEADERS = ['etag', 'location', 'ratelimit', 'ratelimit-policy', 'retry-after', 'x-request-id'];
+export const EXPOSED_HEADERS = ['etag', 'location', 'ratelimit', 'ratelimit-policy', 'retry-after', 'x-request-id'];
 
 const list = (value: string | null) =>
   (value ?? '')

@@ -1,0 +1,99 @@
+// The cross-cutting rules on every class of answer, errors included: one request per status the
+// document lists (a create, a delete, a conditional read, a stale If-Match, a reused
+// Idempotency-Key, an invalid, oversized or mistyped body, no key, a read-only key, an unknown id),
+// each from a browser origin: every answer allows the origin and
+// exposes the headers the document lists, every authenticated one carries the RateLimit headers,
+// every error is a problem document.
+import { statedStatuses } from '../axes/answers.ts';
+import type { KitContext } from '../context.ts';
+import type { Exchange, RequestSpec } from '../http.ts';
+import { ContractViolation, type Discrepancy } from '../verify.ts';
+import { DEFAULT_CORS_ORIGIN, EXPOSED_HEADERS } from './cors.ts';
+import { bodyWith, crudNamed, ruleViolation } from './rule-support.ts';
+
+const PROBLEM_FIELDS = ['type', 'title', 'status', 'detail', 'instance'];
+const UNKNOWN_ID = '00000000000000000000000000';
+const OVER_ONE_MIB = 1024 * 1024 + 1;
+
+const list = (value: string | null) => (value ?? '').split(',').map((item) => item.trim().toLowerCase());
+
+/** What an answer breaks of the cross-cutting rules; `cors`: the origin it was sent from, when the target allows it. */
+export function crossCuttingBreaches(exchange: Exchange, cors: string | undefined): Discrepancy[] {
+  const found: Discrepancy[] = [];
+  const what = `a ${exchange.status} answer to ${exchange.request.method} ${new URL(exchange.request.url).pathname}`;
+  if (cors !== undefined) {
+    const allowed = exchange.headers.get('access-control-allow-origin');
+    if (allowed !== cors && allowed !== '*')
+      found.push(ruleViolation('browser-clients-cors.1', `${what} from origin ${cors} has Access-Control-Allow-Origin ${String(allowed)}`));
+    const exposed = list(exchange.headers.get('access-control-expose-headers'));
+    const hidden = EXPOSED_HEADERS.filter((h) => !exposed.includes(h) && !exposed.includes('*'));
+    if (hidden.length > 0) found.push(ruleViolation('browser-clients-cors.3', `${what} does not expose ${hidden.join(', ')} to browsers`));
+  }
+  const key = /^Bearer <(api|read)-key>$/.test(exchange.request.headers.Authorization ?? '');
+  if (key && exchange.status !== 401) {
+    const missing = ['ratelimit', 'ratelimit-policy'].filter((h) => exchange.headers.get(h) === null);
+    if (missing.length > 0) found.push(ruleViolation('rate-limits.2', `${what} with a valid key has no ${missing.join(', ')}`));
+  }
+  if (exchange.status >= 400) {
+    const problem = exchange.json as Record<string, unknown> | undefined;
+    const missing = PROBLEM_FIELDS.filter((field) => problem?.[field] === undefined);
+    if (exchange.mediaType !== 'application/problem+json' || missing.length > 0 || problem?.status !== exchange.status)
+      found.push(
+        ruleViolation(
+          'errors.1',
+          `${what} is not a problem document (${exchange.mediaType || 'no body'}${missing.length > 0 ? `, without ${missing.join(', ')}` : ''}${problem && problem.status !== exchange.status ? `, status ${String(problem.status)}` : ''})`,
+        ),
+      );
+  }
+  return found;
+}
+
+/** `error-answers`: every stated status below 429 provoked from a browser origin, each answer judged on the cross-cutting rules. */
+export async function errorAnswers(ctx: KitContext, check: string, corsOrigin: string | undefined): Promise<'passed' | { note: string }> {
+  const policies = crudNamed(ctx, 'policies');
+  const origin = corsOrigin ?? DEFAULT_CORS_ORIGIN;
+  const headers = { Origin: origin };
+  // The API key, unless another is asked for: the read key's quota may be used up by the 429 probe.
+  const send = (op: typeof policies.list, spec: Omit<RequestSpec, 'method' | 'path'> & { id?: string; path?: string }) =>
+    ctx.send(op, { auth: 'api', ...spec, headers: { ...headers, ...spec.headers }, acceptRateLimit: true });
+  const first = await send(policies.list, { query: { limit: '1' } });
+  // Without --cors-origin the default origin is only tried: a target that does not allow it is judged on the other rules.
+  const allowsOrigin = corsOrigin !== undefined || first.headers.get('access-control-allow-origin') !== null;
+  const answers: Exchange[] = [first];
+  const body = await bodyWith(ctx, policies.create);
+  const created = await send(policies.create, { body });
+  answers.push(created);
+  const id = (created.json as { id?: string } | undefined)?.id;
+  const etag = created.headers.get('etag') ?? '"kit"';
+  if (id) {
+    answers.push(await send(policies.read, { id, headers: { 'If-None-Match': etag } }));
+    answers.push(await send(policies.update, { id, body, headers: { 'If-Match': '"kit-stale-etag"' } }));
+  }
+  const reuse = `kit-reuse-${Date.now()}`;
+  answers.push(await send(policies.create, { body, headers: { 'Idempotency-Key': reuse } }));
+  answers.push(
+    await send(policies.create, { body: { ...body, name: `${String(body.name)}-other` }, headers: { 'Idempotency-Key': reuse } }),
+  );
+  answers.push(await send(policies.create, { body: {} }));
+  answers.push(await send(policies.create, { rawBody: JSON.stringify({ name: 'x'.repeat(OVER_ONE_MIB) }) }));
+  answers.push(await send(policies.create, { rawBody: JSON.stringify(body), contentType: 'text/plain' }));
+  answers.push(await send(policies.list, { auth: 'none' }));
+  if (ctx.http.hasReadKey) answers.push(await send(policies.create, { body, auth: 'read' }));
+  answers.push(await send(policies.read, { id: `${policies.name.slice(0, 3)}_${UNKNOWN_ID}` }));
+  if (id) answers.push(await send(policies.delete, { id }));
+
+  const violations = answers.flatMap((exchange) =>
+    crossCuttingBreaches(exchange, allowsOrigin ? origin : undefined).map((v) => ({ v, exchange })),
+  );
+  if (violations.length > 0)
+    throw new ContractViolation(
+      policies.list.label,
+      check,
+      violations.map(({ v }) => v),
+      violations[0]!.exchange,
+    );
+  const seen = new Set(answers.map((exchange) => exchange.status));
+  // 429 is provoked by the quota probe and judged after it (rate-limit-clock); 5xx by no request.
+  const unprovoked = statedStatuses(ctx.model).filter((status) => status < 429 && !seen.has(status));
+  return unprovoked.length > 0 ? { note: `statuses not provoked here: ${unprovoked.join(', ')}` } : 'passed';
+}

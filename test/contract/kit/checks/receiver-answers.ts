@@ -1,0 +1,175 @@
+// Each receiver answer at the first attempt and at a retry: webhooks of the kit whose receivers
+// answer the first attempt of one event with a failure (429, a 503 whose Retry-After is shorter
+// than the schedule, a 500, no answer in time) and its retry with another (a redirect, 410, 400,
+// 429, 502, 503 with a short Retry-After, 500 with a long one, no answer in time). A failed first
+// attempt is retried with the same delivery id (not sooner than the schedule when Retry-After asks
+// for less), a redirect is not followed, and the webhook then says how the retry ended: disabled
+// with endpoint_gone after a 410, otherwise still enabled with last_delivery the retry's status
+// (null when no answer came), succeeded only for a 2xx in time.
+import { randomUUID } from 'node:crypto';
+import { TIME_LIMIT_MS } from '../axes/answers.ts';
+import type { KitContext } from '../context.ts';
+import type { Answer, Delivery } from '../receiver.ts';
+import { firstRetry, type RetryTiming } from './delivery-retry.ts';
+import { createFinding, label } from './delivery-rules.ts';
+import { breach, crudNamed, deliveryId, type Json, parseBody, type Sink, sink, subscribe } from './rule-support.ts';
+
+const EVENT = 'finding.created';
+const POLL_MS = 500;
+const TOO_LATE: Answer = { status: 204, delayMs: TIME_LIMIT_MS + 1_500 };
+/** The pairs of answers, first attempt then retry, that reach every cell of both. */
+const PLANS: { name: string; first: Answer; retry: Answer | 'redirect' }[] = [
+  { name: '429 then a redirect', first: { status: 429 }, retry: 'redirect' },
+  { name: 'a short Retry-After then 410', first: { status: 503, headers: { 'retry-after': '1' } }, retry: { status: 410 } },
+  { name: '500 then 400', first: { status: 500 }, retry: { status: 400 } },
+  { name: '500 then 429', first: { status: 500 }, retry: { status: 429 } },
+  { name: '500 then 502', first: { status: 500 }, retry: { status: 502 } },
+  { name: '500 then a short Retry-After', first: { status: 500 }, retry: { status: 503, headers: { 'retry-after': '1' } } },
+  { name: '500 then a long Retry-After', first: { status: 500 }, retry: { status: 500, headers: { 'retry-after': '3600' } } },
+  { name: 'no answer in time then 204', first: TOO_LATE, retry: { status: 204 } },
+  { name: '500 then no answer in time', first: { status: 500 }, retry: TOO_LATE },
+];
+
+interface Prepared {
+  token: string;
+  hooks: { plan: (typeof PLANS)[number]; sink: Sink; id: string }[];
+}
+
+const forToken = (token: string) => (d: Delivery) => JSON.stringify(parseBody(d)?.data ?? {}).includes(token);
+
+const setups = new WeakMap<KitContext, Promise<Prepared>>();
+
+/** Set up once per run, before the first check (the check's `prepare`), so the retries' waits overlap the run. */
+export function startReceiverAnswers(ctx: KitContext, check: string): Promise<Prepared> {
+  let setup = setups.get(ctx);
+  if (!setup) {
+    setup = prepareReceiverAnswers(ctx, check);
+    // Judged by the check; a failure here is reported when the check awaits it.
+    setup.catch(() => undefined);
+    setups.set(ctx, setup);
+  }
+  return setup;
+}
+
+/** Subscribes a webhook per plan and raises the one event they all get. */
+async function prepareReceiverAnswers(ctx: KitContext, check: string): Promise<Prepared> {
+  const token = `kit-answers-${randomUUID().slice(0, 8)}`;
+  const mine = forToken(token);
+  const hooks = await Promise.all(
+    PLANS.map(async (plan, index) => {
+      const attempts = new Map<string, number>();
+      let url = '';
+      const made = await sink(ctx, `answers-${index}`, (delivery) => {
+        if (!mine(delivery)) return { status: 204 };
+        const attempt = (attempts.get(deliveryId(delivery)) ?? 0) + 1;
+        attempts.set(deliveryId(delivery), attempt);
+        if (attempt === 1) return plan.first;
+        return plan.retry === 'redirect'
+          ? { status: 307, headers: { location: `${url}/moved` } }
+          : attempt === 2
+            ? plan.retry
+            : { status: 204 };
+      });
+      url = made.url;
+      const { id } = await subscribe(ctx, check, made.url, [EVENT]);
+      return { plan, sink: made, id };
+    }),
+  );
+  await createFinding(ctx, check, { title: token });
+  return { token, hooks };
+}
+
+export async function receiverAnswers(ctx: KitContext, check: string, timing: RetryTiming): Promise<'passed'> {
+  const { token, hooks } = await startReceiverAnswers(ctx, check);
+  const webhooks = crudNamed(ctx, 'webhooks');
+  const subject = label(ctx, EVENT);
+  const mine = forToken(token);
+  const schedule = firstRetry(ctx);
+  const earliest = schedule && !timing.skip ? schedule.ms * (1 - schedule.jitter) : 0;
+  const waitMs = (schedule?.ms ?? 5_000) * (1 + (schedule?.jitter ?? 0)) + 2 * TIME_LIMIT_MS + ctx.options.eventTimeoutMs;
+  try {
+    await Promise.all(
+      hooks.map(async ({ plan, sink: path, id }) => {
+        const got = await path.waitFor((ds) => ds.filter(mine).length >= 2, `the retry after ${plan.name}`, waitMs);
+        const [first, retry] = path.deliveries().filter(mine);
+        if (!got.met || !first || !retry)
+          breach(
+            subject,
+            check,
+            'delivery-and-retries.4',
+            `${plan.name}: the failed first attempt was not retried within ${Math.round(got.waitedMs / 1000)} s`,
+          );
+        if (deliveryId(first) !== deliveryId(retry) || !first.raw.equals(retry.raw))
+          breach(
+            subject,
+            check,
+            'delivery-and-retries.4',
+            `${plan.name}: the retry is not the same delivery (id ${deliveryId(first)} → ${deliveryId(retry)})`,
+          );
+        const after = retry.receivedAt - first.receivedAt - (first.answered?.delayMs ?? 0);
+        if (first.answered?.headers?.['retry-after'] && after < earliest)
+          breach(
+            subject,
+            check,
+            'delivery-and-retries.4',
+            `${plan.name}: the retry came ${(after / 1000).toFixed(1)} s after the first attempt, sooner than the schedule's ${(earliest / 1000).toFixed(1)} s although Retry-After asked for less`,
+          );
+        const others = () => path.deliveries().filter((d) => !mine(d) && d.receivedAt >= retry.receivedAt - 1_000);
+        await judgeOutcome(ctx, check, webhooks, id, plan, retry, others);
+        if (path.deliveries().some((d) => d.path.endsWith('/moved')))
+          breach(subject, check, 'delivery-and-retries.2', `${plan.name}: the service followed the redirect`);
+      }),
+    );
+  } finally {
+    await Promise.all(hooks.map(({ id }) => ctx.send(webhooks.delete, { id }).catch(() => undefined)));
+  }
+  return 'passed';
+}
+
+/** The webhook, polled until it reports the retry's outcome: what the document says that outcome is. */
+async function judgeOutcome(
+  ctx: KitContext,
+  check: string,
+  webhooks: ReturnType<typeof crudNamed>,
+  id: string,
+  plan: (typeof PLANS)[number],
+  retry: Delivery,
+  others: () => Delivery[],
+) {
+  const answered = retry.answered!;
+  const timedOut = (answered.delayMs ?? 0) >= TIME_LIMIT_MS;
+  const gone = answered.status === 410;
+  const expected = timedOut ? null : answered.status;
+  const succeeded = !timedOut && answered.status >= 200 && answered.status < 300;
+  const settled = (json: Json) =>
+    gone ? json.disabled_reason === 'endpoint_gone' : (json.last_delivery as Json | null)?.status_code === expected;
+  const deadline = Date.now() + (timedOut ? TIME_LIMIT_MS : 0) + ctx.options.eventTimeoutMs;
+  let json: Json = {};
+  while (Date.now() < deadline) {
+    json = (await ctx.send(webhooks.read, { id, auth: 'api' })).json as Json;
+    // Other findings of the run reach the webhook too: once one has, it may be the last one reported.
+    if (settled(json) || others().length > 0) break;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  const last = json.last_delivery as Json | null;
+  const what = `${plan.name}: the webhook reads enabled ${String(json.enabled)}, disabled_reason ${JSON.stringify(json.disabled_reason)}, last_delivery ${JSON.stringify(last)}`;
+  if (gone && (json.enabled !== false || json.disabled_reason !== 'endpoint_gone'))
+    breach(webhooks.read.label, check, 'delivery-and-retries.3', what);
+  if (!gone && json.enabled !== true)
+    breach(webhooks.read.label, check, 'delivery-and-retries.4', `${what}: one failed attempt and a retry must not disable it`);
+  if (others().length > 0) return;
+  if (last?.status_code !== (gone ? 410 : expected))
+    breach(
+      webhooks.read.label,
+      check,
+      'schema.LastDelivery.2',
+      `${what}; the retry was answered ${timedOut ? 'not in time' : answered.status}`,
+    );
+  if (last.succeeded !== succeeded)
+    breach(
+      webhooks.read.label,
+      check,
+      timedOut ? 'delivery-and-retries.1' : 'schema.LastDelivery.3',
+      `${what}: the retry ${succeeded ? 'succeeded' : 'failed'}`,
+    );
+}

@@ -1,0 +1,137 @@
+// Every resource state followed by a plain and a conditional read: each finding status (reached by
+// allowed transitions from a fresh finding), a policy before and once a finding references it, a
+// webhook disabled, re-enabled, failing (its receiver answers 500) and disabled by the service
+// (410). In each state a plain read answers the state; `If-None-Match` with the current tag
+// answers 304; with the tag from before the change it answers 200 and the new representation,
+// unless the representation did not change.
+import type { KitContext } from '../context.ts';
+import type { Exchange } from '../http.ts';
+import type { RuleId } from '../rules/catalogue.ts';
+import type { ResourceModel } from '../spec.ts';
+import { createFinding } from './delivery-rules.ts';
+import { breach, crudNamed, findingUpdate, type Json, sink, subscribe } from './rule-support.ts';
+
+const NOT_MODIFIED: Record<string, RuleId> = { policies: 'getPolicy.2', findings: 'getFinding.2', webhooks: 'getWebhook.2' };
+const POLL_MS = 100;
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The reads in one state: plain, conditional on the current tag, conditional on the tag from before. */
+async function readsIn(
+  ctx: KitContext,
+  resource: ReturnType<typeof crudNamed>,
+  id: string,
+  state: string,
+  check: string,
+  before?: { tag: string; json: unknown },
+) {
+  const rule = NOT_MODIFIED[resource.name] ?? 'idempotency-and-concurrency.3';
+  const plain = await ctx.send(resource.read, { id, auth: 'api' });
+  ctx.expect(resource.read, check, plain, { statuses: [200] }, `a plain read of a ${resource.name} item ${state}`);
+  const tag = plain.headers.get('etag') ?? '';
+  const current = await ctx.send(resource.read, { id, auth: 'api', headers: { 'If-None-Match': tag } });
+  ctx.expect(
+    resource.read,
+    check,
+    current,
+    { statuses: [304], rules: [rule, 'idempotency-and-concurrency.3'] },
+    `a conditional read ${state}, with the current ETag`,
+  );
+  if (before && before.tag !== tag) {
+    const stale = await ctx.send(resource.read, { id, auth: 'api', headers: { 'If-None-Match': before.tag } });
+    ctx.expect(
+      resource.read,
+      check,
+      stale,
+      { statuses: [200], rules: ['header.ETag.2'] },
+      `a conditional read ${state}, with the ETag from before the change`,
+    );
+    if (!same(stale.json, plain.json))
+      breach(
+        resource.read.label,
+        check,
+        'header.ETag.2',
+        `a conditional read ${state} with the earlier tag answered another representation than a plain read`,
+        [],
+        stale,
+      );
+  }
+  if (before && before.tag === tag && !same(stripTimes(before.json), stripTimes(plain.json)))
+    breach(resource.read.label, check, 'header.ETag.2', `the ${resource.name} item changed (${state}) but kept its ETag ${tag}`, [], plain);
+  return { tag, json: plain.json, exchange: plain };
+}
+
+/** What a representation says apart from when it was read. */
+const stripTimes = (json: unknown) => ({ ...(json as Json), updated_at: undefined });
+
+async function waitForState(
+  ctx: KitContext,
+  webhooks: ResourceModel & ReturnType<typeof crudNamed>,
+  id: string,
+  done: (json: Json) => boolean,
+): Promise<Exchange | undefined> {
+  const started = Date.now();
+  while (Date.now() - started < ctx.options.eventTimeoutMs) {
+    const read = await ctx.send(webhooks.read, { id, auth: 'api' });
+    if (read.status === 200 && done(read.json as Json)) return read;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  return undefined;
+}
+
+export async function stateReads(ctx: KitContext, check: string, withEvents: boolean): Promise<'passed' | { note: string }> {
+  const [policies, findings, webhooks] = [crudNamed(ctx, 'policies'), crudNamed(ctx, 'findings'), crudNamed(ctx, 'webhooks')];
+  // A policy, before and once an open finding references it.
+  const policy = await ctx.create(policies, check);
+  let seen = await readsIn(ctx, policies, policy.id, 'not in use', check);
+  const finding = await createFinding(ctx, check, { policy_id: policy.id });
+  await readsIn(ctx, policies, policy.id, 'in use', check, seen);
+  // The finding through its statuses: open, in_progress, resolved, open again, suppressed.
+  seen = await readsIn(ctx, findings, finding.id, 'open', check);
+  for (const status of ['in_progress', 'resolved', 'open', 'suppressed']) {
+    const moved = await ctx.send(findings.update, { id: finding.id, body: findingUpdate(seen.json as Json, status) });
+    ctx.expect(findings.update, check, moved, { statuses: [200] }, `moving the finding to ${status}`);
+    seen = await readsIn(ctx, findings, finding.id, status, check, seen);
+  }
+  // A webhook disabled by the client and enabled again.
+  const sunk = await sink(ctx, 'state-reads');
+  const hook = await subscribe(ctx, check, sunk.url, ['finding.created']);
+  seen = await readsIn(ctx, webhooks, hook.id, 'enabled', check);
+  for (const enabled of [false, true]) {
+    const body = { url: hook.json.url, events: hook.json.events, description: hook.json.description, enabled };
+    ctx.expect(
+      webhooks.update,
+      check,
+      await ctx.send(webhooks.update, { id: hook.id, body }),
+      { statuses: [200] },
+      `setting enabled ${enabled}`,
+    );
+    seen = await readsIn(ctx, webhooks, hook.id, enabled ? 're-enabled' : 'disabled by the client', check, seen);
+  }
+  await ctx.send(webhooks.delete, { id: hook.id });
+  if (!withEvents) return { note: 'events skipped: webhooks failing or disabled by the service not reached' };
+  // Webhooks whose receivers fail (500) and are gone (410), each read once the service says so.
+  const [failing, gone] = await Promise.all([
+    sink(ctx, 'state-failing', () => ({ status: 500 })),
+    sink(ctx, 'state-gone', () => ({ status: 410 })),
+  ]);
+  const [failingHook, goneHook] = await Promise.all([
+    subscribe(ctx, check, failing.url, ['finding.created']),
+    subscribe(ctx, check, gone.url, ['finding.created']),
+  ]);
+  const [failingBefore, goneBefore] = await Promise.all([
+    readsIn(ctx, webhooks, failingHook.id, 'enabled', check),
+    readsIn(ctx, webhooks, goneHook.id, 'enabled', check),
+  ]);
+  await createFinding(ctx, check);
+  const failed = await waitForState(ctx, webhooks, failingHook.id, (json) => (json.last_delivery as Json | null)?.succeeded === false);
+  const disabled = await waitForState(ctx, webhooks, goneHook.id, (json) => json.disabled_reason === 'endpoint_gone');
+  if (!failed || !disabled)
+    return {
+      note: `the service did not report ${failed ? '' : 'a failed delivery'}${!failed && !disabled ? ' nor ' : ''}${disabled ? '' : 'a 410'} within ${ctx.options.eventTimeoutMs} ms: those states not read`,
+    };
+  await readsIn(ctx, webhooks, failingHook.id, 'failing', check, failingBefore);
+  await readsIn(ctx, webhooks, goneHook.id, 'disabled by the service', check, goneBefore);
+  await Promise.all([failingHook, goneHook].map((h) => ctx.send(webhooks.delete, { id: h.id })));
+  return 'passed';
+}
