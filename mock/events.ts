@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { deliveryHeaders } from '../common/delivery-headers.ts';
-import { listWebhookOperations, loadDocument, type OpenApiDocument, resolveRef } from '../lib/document.ts';
-import { EVENT_TYPES, type EventType, isEventType } from '../lib/events.ts';
+import { listWebhookOperations, loadDocument, type OpenApiDocument, resolveRef } from '../packages/api/src/document.ts';
+import { EVENT_TYPES, type EventType, isEventType } from '../packages/api/src/events.ts';
 
 /** The service gives a receiver this long to answer (the document's *Delivery and retries*). */
 const DELIVERY_TIMEOUT_MS = 10_000;

@@ -3,7 +3,7 @@
 // a document example verbatim.
 import type { IncomingMessage } from 'node:http';
 import type { ProblemDetail } from '../common/problems.ts';
-import { escapePointer } from '../lib/document.ts';
+import { escapePointer } from '../packages/api/src/document.ts';
 
 interface PrismViolation {
   location?: string[];

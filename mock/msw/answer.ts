@@ -3,7 +3,7 @@
 // for (common/prefer.ts, as the two server mocks read it), and the problem of a refused request.
 import { documentedAnswer, type Preference, problemForRequest } from '../../common/prefer.ts';
 import { invalidPartsDetail, type Problem, problem } from '../../common/problems.ts';
-import type { OpenApiDocument } from '../../lib/document.ts';
+import type { OpenApiDocument } from '../../packages/api/src/document.ts';
 import { itemHeaders } from '../pages.ts';
 
 export interface Answer {

@@ -5,7 +5,7 @@
 import { type HttpHandler, http } from 'msw';
 import { parsePrefer } from '../../common/prefer.ts';
 import { documentedRateLimit, quotaUsedUp } from '../../common/rate-limit.ts';
-import { listOperations, loadDocument } from '../../lib/document.ts';
+import { listOperations, loadDocument } from '../../packages/api/src/document.ts';
 import { type Answer, preferredAnswer, problemAnswer, toResponse } from './answer.ts';
 import { type CheckedRequest, requestChecker } from './request-check.ts';
 import { statefulService } from './stateful/service.ts';

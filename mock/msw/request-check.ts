@@ -14,8 +14,8 @@ import {
   problem,
   unknownQueryParameters,
 } from '../../common/problems.ts';
-import { escapePointer, listOperations, type OpenApiDocument, resolveRef } from '../../lib/document.ts';
-import { createSchemaValidator } from '../../lib/schema-validator.ts';
+import { escapePointer, listOperations, type OpenApiDocument, resolveRef } from '../../packages/api/src/document.ts';
+import { createSchemaValidator } from '../../packages/api/src/schema-validator.ts';
 
 /** What a valid request carries, as the handlers read it. */
 export interface CheckedRequest {

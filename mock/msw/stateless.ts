@@ -3,8 +3,8 @@
 // filtered by the query and paged with cursors that end (../pages.ts), a resource with its own
 // ETag (and `304` when If-None-Match names it), a create with a Location naming its id.
 
-import type { OpenApiDocument } from '../../lib/document.ts';
-import { listOperations } from '../../lib/document.ts';
+import type { OpenApiDocument } from '../../packages/api/src/document.ts';
+import { listOperations } from '../../packages/api/src/document.ts';
 import { ifNoneMatchHits } from '../../server/domain/etag.ts';
 import { isListBody, pageOf } from '../pages.ts';
 import { type Answer, preferredAnswer } from './answer.ts';

@@ -9,7 +9,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { invalidPartsDetail, type ProblemDetail, unknownQueryParameters } from '../../common/problems.ts';
-import { findRoute, loadDocument, operationRoutes } from '../../lib/document.ts';
+import { findRoute, loadDocument, operationRoutes } from '../../packages/api/src/document.ts';
 import { ProblemError } from './problems.ts';
 
 export function contractValidator(validateResponses: boolean): (RequestHandler | ErrorRequestHandler)[] {

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { build } from 'esbuild';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDocument } from '../../lib/document.ts';
+import { loadDocument } from '../../packages/api/src/document.ts';
 import { type MockServer, startMock } from '../../mock/prism.ts';
 import { parseApiKeys, testConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listOperations, loadDocument } from '../../lib/document.ts';
+import { listOperations, loadDocument } from '../../packages/api/src/document.ts';
 import { BREAKING_RULES } from '../../scripts/breaking/catalogue.ts';
 import { PACKAGES } from '../../scripts/packages.ts';
 import { createKitContext, type KitOptions } from '../contract/kit/context.ts';

@@ -3,7 +3,7 @@
 // the checks that concern it, so the whole file stays a few seconds long. The command line and
 // the reproductions it writes are proven against a broken implementation in faults-cli.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDocument } from '../../lib/document.ts';
+import { loadDocument } from '../../packages/api/src/document.ts';
 import type { KitOptions } from '../contract/kit/context.ts';
 import { coverage } from '../contract/kit/coverage.ts';
 import { planChecks } from '../contract/kit/plan.ts';

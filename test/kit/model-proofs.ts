@@ -3,7 +3,7 @@
 // generated per rule family rather than picked by hand: for every field the document fixes in each
 // resource's create and replace answers, a fault that answers it otherwise (a valid value, so only
 // the model can tell). Each must fail model-sequences naming its rule.
-import { loadDocument } from '../../lib/document.ts';
+import { loadDocument } from '../../packages/api/src/document.ts';
 import { ruleOfField } from '../contract/kit/model/representation.ts';
 import type { RuleId } from '../contract/kit/rules/catalogue.ts';
 import { buildModel, schemaAt } from '../contract/kit/spec.ts';

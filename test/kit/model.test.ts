@@ -2,7 +2,7 @@
 // conditional requests, compliance and events, and the differences it reports when an answer
 // departs from the document.
 import { describe, expect, it } from 'vitest';
-import { loadDocument } from '../../lib/document.ts';
+import { loadDocument } from '../../packages/api/src/document.ts';
 import { type Answer, judgeCreate, judgeDelete, judgeReplace } from '../contract/kit/model/answers.ts';
 import { judgeDeliveries } from '../contract/kit/model/deliveries.ts';
 import { resourceFacts } from '../contract/kit/model/facts.ts';

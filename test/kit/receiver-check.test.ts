@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReceiverApp } from '../../examples/receiver/app.ts';
-import { verifySignature } from '../../lib/signing.ts';
+import { verifySignature } from '../../packages/api/src/signing.ts';
 import { receiverCommand, runReceiverCheck } from '../contract/kit/receiver-check.ts';
 
 const SECRET = 'whsec_receiver_check_5c1f0e9a';

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { splitDescription } from '../../common/sentences.ts';
-import { loadDocument } from '../../lib/document.ts';
+import { loadDocument } from '../../packages/api/src/document.ts';
 import { ruleViolation } from '../contract/kit/checks/rule-support.ts';
 import { coverage } from '../contract/kit/coverage.ts';
 import type { Exchange } from '../contract/kit/http.ts';

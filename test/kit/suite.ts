@@ -4,7 +4,7 @@
 // the file is collected, and the session's plan is held to it.
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { loadDocument, type OpenApiDocument } from '../../lib/document.ts';
+import { loadDocument, type OpenApiDocument } from '../../packages/api/src/document.ts';
 import type { KitOptions, Profile } from '../contract/kit/context.ts';
 import { coverage, formatCoverage } from '../contract/kit/coverage.ts';
 import { type PlannedCheck, planChecks } from '../contract/kit/plan.ts';

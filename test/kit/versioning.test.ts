@@ -2,9 +2,9 @@
 // version (an unknown field or enum value is a violation, named with the rule it breaks), and as a
 // v1 client reads them with --allow-newer-fields (only what v1 may add is let through).
 import { describe, expect, it } from 'vitest';
-import { listMediaTypes, loadDocument } from '../../lib/document.ts';
-import { eventSchemaPointer } from '../../lib/events.ts';
-import { createSchemaValidator, schemaPointer } from '../../lib/schema-validator.ts';
+import { listMediaTypes, loadDocument } from '../../packages/api/src/document.ts';
+import { eventSchemaPointer } from '../../packages/api/src/events.ts';
+import { createSchemaValidator, schemaPointer } from '../../packages/api/src/schema-validator.ts';
 import { createKitContext } from '../contract/kit/context.ts';
 import { ajvDetails, sentBodyValidator } from '../contract/kit/verify.ts';
 

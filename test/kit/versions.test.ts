@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadDocument } from '../../lib/document.ts';
+import { loadDocument } from '../../packages/api/src/document.ts';
 import { listReleases } from '../../scripts/breaking/releases.ts';
 import { root } from '../../scripts/pipeline.ts';
 import { RELEASED_DOCUMENTS } from '../contract/kit/releases.ts';

@@ -7,11 +7,11 @@ import { fileURLToPath } from 'node:url';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { USER_AGENT } from '../../common/delivery-headers.ts';
-import { escapePointer, listWebhookOperations, loadDocument, resolveRef } from '../../lib/document.ts';
-import { EVENT_TYPES, eventSchemaPointer, validateEvent } from '../../lib/events.ts';
-import { createSchemaValidator } from '../../lib/schema-validator.ts';
-import { verifySignature } from '../../lib/signing.ts';
-import { verifyWebhook } from '../../lib/verify-webhook.ts';
+import { escapePointer, listWebhookOperations, loadDocument, resolveRef } from '../../packages/api/src/document.ts';
+import { EVENT_TYPES, eventSchemaPointer, validateEvent } from '../../packages/api/src/events.ts';
+import { createSchemaValidator } from '../../packages/api/src/schema-validator.ts';
+import { verifySignature } from '../../packages/api/src/signing.ts';
+import { verifyWebhook } from '../../packages/api/src/verify-webhook.ts';
 import { buildDeliveries, deliverAll, delivered, EventSelectionError, eventExamples } from '../../mock/events.ts';
 
 const SECRET = 'whsec_test_6b1f0c9e2d8a7f35';

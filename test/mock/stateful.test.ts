@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { loadDocument } from '../../lib/document.ts';
+import { loadDocument } from '../../packages/api/src/document.ts';
 import { alive } from '../support/process.ts';
 
 const MAIN = fileURLToPath(new URL('../../mock/main.ts', import.meta.url));

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { getResponse } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDocument } from '../../lib/document.ts';
+import { loadDocument } from '../../packages/api/src/document.ts';
 import { createSecmonMsw } from '../../mock/msw/index.ts';
 import { statefulMockDeps } from '../../server/stateful-mock/deps.ts';
 import { startTestServer, type TestServer } from '../server/helpers.ts';

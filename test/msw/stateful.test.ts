@@ -2,8 +2,8 @@
 // seeded from the examples and reset between tests.
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSecmonClient } from '../../lib/client.ts';
-import { loadDocument } from '../../lib/document.ts';
+import { createSecmonClient } from '../../packages/api/src/client.ts';
+import { loadDocument } from '../../packages/api/src/document.ts';
 import { createSecmonMsw } from '../../mock/msw/index.ts';
 
 const BASE = 'https://api.secmon.test';

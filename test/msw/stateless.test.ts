@@ -3,9 +3,9 @@
 // the service would refuse get its problem; Prefer, scenarios and typed overrides pick answers.
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSecmonClient } from '../../lib/client.ts';
-import { loadDocument } from '../../lib/document.ts';
-import { createSchemaValidator } from '../../lib/schema-validator.ts';
+import { createSecmonClient } from '../../packages/api/src/client.ts';
+import { loadDocument } from '../../packages/api/src/document.ts';
+import { createSchemaValidator } from '../../packages/api/src/schema-validator.ts';
 import { createSecmonMsw } from '../../mock/msw/index.ts';
 import { exampleRequests, mediaTypeOf } from '../mock/operations.ts';
 

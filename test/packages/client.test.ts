@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { deliveryHeaders } from '../../common/delivery-headers.ts';
-import { sign } from '../../lib/signing.ts';
+import { sign } from '../../packages/api/src/signing.ts';
 import { root } from '../../scripts/pipeline.ts';
 import { launchChromium } from '../browser/chromium.ts';
 import { WRITER_KEY } from '../kit/reference-target.ts';

@@ -9,7 +9,7 @@ import {
   listWebhookOperations,
   type OpenApiDocument,
   resolveRef,
-} from '../../../lib/document.ts';
+} from '../../../packages/api/src/document.ts';
 
 export interface ParamModel {
   name: string;

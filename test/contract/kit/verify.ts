@@ -2,9 +2,9 @@
 // the content type is one of the documented ones, the body validates against that status's schema
 // (Ajv 2020 + formats), and every required header is present and matches its header schema.
 import type { ErrorObject } from 'ajv';
-import type { OpenApiDocument } from '../../../lib/document.ts';
-import { readerView } from '../../../lib/reader-view.ts';
-import { createSchemaValidator, type SchemaValidator } from '../../../lib/schema-validator.ts';
+import type { OpenApiDocument } from '../../../packages/api/src/document.ts';
+import { readerView } from '../../../packages/api/src/reader-view.ts';
+import { createSchemaValidator, type SchemaValidator } from '../../../packages/api/src/schema-validator.ts';
 import type { Exchange, SentRequest } from './http.ts';
 import type { RuleId } from './rules/catalogue.ts';
 import type { HeaderModel, OperationModel, ResponseModel } from './spec.ts';

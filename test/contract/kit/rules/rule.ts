@@ -5,7 +5,7 @@
 // up as one missing and one stale entry instead of silently keeping its old verdict.
 
 import { documentSentences, type Sentence } from '../../../../common/sentences.ts';
-import type { OpenApiDocument } from '../../../../lib/document.ts';
+import type { OpenApiDocument } from '../../../../packages/api/src/document.ts';
 
 interface EntryBase {
   /** Stable id: the area (an info section, an operationId, a webhook or a component) and a number. */

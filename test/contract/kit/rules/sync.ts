@@ -8,7 +8,7 @@
 // sentence keeping its old id.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadDocument } from '../../../../lib/document.ts';
+import { loadDocument } from '../../../../packages/api/src/document.ts';
 import { checksJudging } from '../registry.ts';
 import { CATALOGUE } from './catalogue.ts';
 import { areaOf, type CatalogueEntry, catalogueDrift, nextId, statusOf } from './rule.ts';

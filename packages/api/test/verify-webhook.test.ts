@@ -3,9 +3,9 @@
 // `sha256=` signature only when asked for.
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { deliveryHeaders } from '../../common/delivery-headers.ts';
-import * as toolkit from '../../lib/index.ts';
-import { standardWebhooksKey, type VerificationFailure, verifyWebhook, WebhookVerificationError } from '../../lib/webhooks.ts';
+import { deliveryHeaders } from '../../../common/delivery-headers.ts';
+import * as toolkit from '../src/index.ts';
+import { standardWebhooksKey, type VerificationFailure, verifyWebhook, WebhookVerificationError } from '../src/webhooks.ts';
 
 const SECRET = 'whsec_2f6c1e8a9b7d4c3e5f1a0b9c';
 const OTHER = 'whsec_another_secret_value_01';

@@ -3,7 +3,7 @@
 // from here. A JSON module rather than a file read, so the published packages, which esbuild
 // bundles, carry the document inside their code and this module runs in a browser too.
 import type { OpenAPIV3_1 } from 'openapi-types';
-import bundled from '../generated/openapi.json' with { type: 'json' };
+import bundled from '../../../generated/openapi.json' with { type: 'json' };
 
 export type OpenApiDocument = OpenAPIV3_1.Document;
 

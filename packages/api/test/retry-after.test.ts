@@ -1,6 +1,6 @@
 // The one Retry-After reader the client and the webhook dispatcher share (lib/retry-after.ts).
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfter } from '../../lib/retry-after.ts';
+import { parseRetryAfter } from '../src/retry-after.ts';
 
 const now = Date.parse('2026-11-02T09:30:00Z');
 

@@ -5,11 +5,11 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSecmonClient, isProblem, retryAfterMs, SecmonProblemError, unwrap } from '../../lib/client.ts';
-import type { components } from '../../lib/types.ts';
-import { type MockServer, startMock } from '../../mock/prism.ts';
-import { testConfig } from '../../server/config.ts';
-import { type RunningServer, startServer } from '../../server/server.ts';
+import { createSecmonClient, isProblem, retryAfterMs, SecmonProblemError, unwrap } from '../src/client.ts';
+import type { components } from '../src/types.ts';
+import { type MockServer, startMock } from '../../../mock/prism.ts';
+import { testConfig } from '../../../server/config.ts';
+import { type RunningServer, startServer } from '../../../server/server.ts';
 
 const WRITE_KEY = 'toolkit-writer-key';
 

@@ -1,8 +1,8 @@
 // Receiving events with the package, as an integrator would: verify the signature over the raw
 // bytes, then parse into the typed event. Bodies are the document's own examples.
 import { describe, expect, it } from 'vitest';
-import { listMediaTypes, loadDocument } from '../../lib/document.ts';
-import * as toolkit from '../../lib/index.ts';
+import { listMediaTypes, loadDocument } from '../src/document.ts';
+import * as toolkit from '../src/index.ts';
 import {
   EVENT_TYPES,
   type EventOf,
@@ -12,7 +12,7 @@ import {
   sign,
   validateEvent,
   verifySignature,
-} from '../../lib/webhooks.ts';
+} from '../src/webhooks.ts';
 
 const SECRET = 'whsec_2f6c1e8a9b7d4c3e5f1a0b9c';
 const deliveries = listMediaTypes(loadDocument())

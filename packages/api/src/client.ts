@@ -1,7 +1,7 @@
 // The typed SecMon client: openapi-fetch over the generated `paths`, with the API key as a bearer
 // token, problem details as the typed `error`, and bounded retries of 429 and 503 that honour Retry-After.
 import createClient, { type Client } from 'openapi-fetch';
-import type { components, paths } from '../generated/schema.d.ts';
+import type { components, paths } from '../../../generated/schema.d.ts';
 import { parseRetryAfter } from './retry-after.ts';
 
 /** An RFC 9457 problem document, the body of every error response. */

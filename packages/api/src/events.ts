@@ -1,6 +1,6 @@
 // Webhook event bodies: their types come from the document's `webhooks` section and their run-time
 // check is the same section's request-body schema, so sender and receiver agree with the contract.
-import type { components, webhooks } from '../generated/schema.d.ts';
+import type { components, webhooks } from '../../../generated/schema.d.ts';
 import { escapePointer, loadDocument } from './document.ts';
 import type { Extensible } from './extensible.ts';
 import { readerView } from './reader-view.ts';
