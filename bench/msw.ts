@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { getResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { createSecmonMsw } from '../mock/msw/index.ts';
+import { createSecmonMsw } from '../packages/msw/src/index.ts';
 import { freePort } from './free-port.ts';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION ?? 3) * 1000;

@@ -1,10 +1,10 @@
 // What a handler answers, before it becomes a fetch Response: a status, headers and a JSON body.
 // Both modes build on two shared pieces: the documented answer a `Prefer` header or a scenario asks
 // for (common/prefer.ts, as the two server mocks read it), and the problem of a refused request.
-import { documentedAnswer, type Preference, problemForRequest } from '../../common/prefer.ts';
-import { invalidPartsDetail, type Problem, problem } from '../../common/problems.ts';
-import type { OpenApiDocument } from '../../packages/api/src/document.ts';
-import { itemHeaders } from '../pages.ts';
+import { documentedAnswer, type Preference, problemForRequest } from '../../../common/prefer.ts';
+import { invalidPartsDetail, type Problem, problem } from '../../../common/problems.ts';
+import type { OpenApiDocument } from '../../api/src/document.ts';
+import { itemHeaders } from '../../../mock/pages.ts';
 
 export interface Answer {
   status: number;

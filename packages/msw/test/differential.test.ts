@@ -5,10 +5,10 @@
 import fc from 'fast-check';
 import { getResponse } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDocument } from '../../packages/api/src/document.ts';
-import { createSecmonMsw } from '../../mock/msw/index.ts';
-import { statefulMockDeps } from '../../server/stateful-mock/deps.ts';
-import { startTestServer, type TestServer } from '../server/helpers.ts';
+import { loadDocument } from '../../api/src/document.ts';
+import { createSecmonMsw } from '../src/index.ts';
+import { statefulMockDeps } from '../../../server/stateful-mock/deps.ts';
+import { startTestServer, type TestServer } from '../../../test/server/helpers.ts';
 
 const doc = loadDocument();
 const seeded = (name: string) =>

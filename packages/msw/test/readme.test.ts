@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, vi } from 'vitest';
-import { manifestOf, PACKAGES } from '../../scripts/packages.ts';
-import { root } from '../../scripts/pipeline.ts';
-import { readmeExample } from '../packages/examples.ts';
+import { manifestOf, PACKAGES } from '../../../scripts/packages.ts';
+import { root } from '../../../scripts/pipeline.ts';
+import { readmeExample } from '../../../test/packages/examples.ts';
 
 const sources = Object.fromEntries(
   (['client', 'msw'] as const).map((name) => [manifestOf(name).name, join(root, PACKAGES[name].entries.index)]),

@@ -13,9 +13,9 @@ import {
   type ProblemDetail,
   problem,
   unknownQueryParameters,
-} from '../../common/problems.ts';
-import { escapePointer, listOperations, type OpenApiDocument, resolveRef } from '../../packages/api/src/document.ts';
-import { createSchemaValidator } from '../../packages/api/src/schema-validator.ts';
+} from '../../../common/problems.ts';
+import { escapePointer, listOperations, type OpenApiDocument, resolveRef } from '../../api/src/document.ts';
+import { createSchemaValidator } from '../../api/src/schema-validator.ts';
 
 /** What a valid request carries, as the handlers read it. */
 export interface CheckedRequest {

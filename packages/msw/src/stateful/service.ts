@@ -4,16 +4,16 @@
 // secret rotation, ETags with If-Match / If-None-Match, keyset cursors, Idempotency-Key replays.
 // Only the storage differs.
 
-import { invalidPartsDetail, type ProblemKind, problem } from '../../../common/problems.ts';
-import type { components } from '../../../generated/schema.d.ts';
-import type { OpenApiDocument } from '../../../packages/api/src/document.ts';
-import type { DomainError } from '../../../server/domain/errors.ts';
-import { etagOf, ifMatchSatisfied, ifNoneMatchHits } from '../../../server/domain/etag.ts';
-import { newFinding, policyLinkRefusal, updatedFinding } from '../../../server/domain/findings.ts';
-import { requestFingerprint, reusedKeyDetail } from '../../../server/domain/idempotency.ts';
-import { type IdPrefix, newId } from '../../../server/domain/ids.ts';
-import { deletionRefusal, newPolicy, replacedPolicy } from '../../../server/domain/policies.ts';
-import { newWebhook, replacedWebhook, rotatedSecrets } from '../../../server/domain/webhooks.ts';
+import { invalidPartsDetail, type ProblemKind, problem } from '../../../../common/problems.ts';
+import type { components } from '../../../../generated/schema.d.ts';
+import type { OpenApiDocument } from '../../../api/src/document.ts';
+import type { DomainError } from '../../../../server/domain/errors.ts';
+import { etagOf, ifMatchSatisfied, ifNoneMatchHits } from '../../../../server/domain/etag.ts';
+import { newFinding, policyLinkRefusal, updatedFinding } from '../../../../server/domain/findings.ts';
+import { requestFingerprint, reusedKeyDetail } from '../../../../server/domain/idempotency.ts';
+import { type IdPrefix, newId } from '../../../../server/domain/ids.ts';
+import { deletionRefusal, newPolicy, replacedPolicy } from '../../../../server/domain/policies.ts';
+import { newWebhook, replacedWebhook, rotatedSecrets } from '../../../../server/domain/webhooks.ts';
 import { type Answer, problemAnswer } from '../answer.ts';
 import type { CheckedRequest } from '../request-check.ts';
 import { type Filters, pageOf, policyView, type Records, seeded, webhookView } from './records.ts';

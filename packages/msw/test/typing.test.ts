@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { root } from '../../scripts/pipeline.ts';
+import { root } from '../../../scripts/pipeline.ts';
 
 const ENTRY = join(root, 'mock/msw/index.ts');
 const POLICY = `{ id: params.id, name: 'Disk encryption', description: '', severity: 'high', enabled: true, frameworks: [], rule: null,

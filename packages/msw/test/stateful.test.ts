@@ -2,9 +2,9 @@
 // seeded from the examples and reset between tests.
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSecmonClient } from '../../packages/api/src/client.ts';
-import { loadDocument } from '../../packages/api/src/document.ts';
-import { createSecmonMsw } from '../../mock/msw/index.ts';
+import { createSecmonClient } from '../../api/src/client.ts';
+import { loadDocument } from '../../api/src/document.ts';
+import { createSecmonMsw } from '../src/index.ts';
 
 const BASE = 'https://api.secmon.test';
 const doc = loadDocument();

@@ -3,11 +3,11 @@
 // the service would refuse get its problem; Prefer, scenarios and typed overrides pick answers.
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSecmonClient } from '../../packages/api/src/client.ts';
-import { loadDocument } from '../../packages/api/src/document.ts';
-import { createSchemaValidator } from '../../packages/api/src/schema-validator.ts';
-import { createSecmonMsw } from '../../mock/msw/index.ts';
-import { exampleRequests, mediaTypeOf } from '../mock/operations.ts';
+import { createSecmonClient } from '../../api/src/client.ts';
+import { loadDocument } from '../../api/src/document.ts';
+import { createSchemaValidator } from '../../api/src/schema-validator.ts';
+import { createSecmonMsw } from '../src/index.ts';
+import { exampleRequests, mediaTypeOf } from '../../../test/mock/operations.ts';
 
 const BASE = 'https://api.secmon.test';
 const doc = loadDocument();

@@ -2,8 +2,8 @@
 // from the generated answer table (generated/answers.ts), and an override's parameters, body and
 // answer from openapi-typescript's `operations`, so a scenario the document does not have, or an
 // override answering a shape it does not document, fails `tsc`.
-import type { OPERATIONS } from '../../generated/answers.ts';
-import type { operations } from '../../generated/schema.d.ts';
+import type { OPERATIONS } from '../../../generated/answers.ts';
+import type { operations } from '../../../generated/schema.d.ts';
 
 export type OperationId = keyof typeof OPERATIONS & keyof operations;
 

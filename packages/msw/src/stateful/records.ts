@@ -1,13 +1,13 @@
 // The stateful mode's memory: the three collections as the reference server's store keeps them
 // (policies without their derived compliance, webhooks with their secrets), seeded from the same
 // examples as the stateful mock (server/stateful-mock/), and read back as the API shows them.
-import type { components } from '../../../generated/schema.d.ts';
-import type { OpenApiDocument } from '../../../packages/api/src/document.ts';
-import { type CursorPosition, decodeCursor, encodeCursor } from '../../../server/domain/cursor.ts';
-import { ACTIVE_STATUSES } from '../../../server/domain/findings.ts';
-import type { PolicyRecord } from '../../../server/domain/policies.ts';
-import type { NewWebhook, StoredSecrets } from '../../../server/domain/webhooks.ts';
-import { seedRecords } from '../../../server/store/seed.ts';
+import type { components } from '../../../../generated/schema.d.ts';
+import type { OpenApiDocument } from '../../../api/src/document.ts';
+import { type CursorPosition, decodeCursor, encodeCursor } from '../../../../server/domain/cursor.ts';
+import { ACTIVE_STATUSES } from '../../../../server/domain/findings.ts';
+import type { PolicyRecord } from '../../../../server/domain/policies.ts';
+import type { NewWebhook, StoredSecrets } from '../../../../server/domain/webhooks.ts';
+import { seedRecords } from '../../../../server/store/seed.ts';
 import type { Answer } from '../answer.ts';
 
 type Schemas = components['schemas'];
