@@ -8,7 +8,7 @@ import { freePort } from './free-port.ts';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const GIVE_UP_MS = 60_000;
-const MAIN = fileURLToPath(new URL('../mock/main.ts', import.meta.url));
+const MAIN = fileURLToPath(new URL('../packages/mock/src/main.ts', import.meta.url));
 const MODES: [string, string[]][] = [
   ['static + shim (npm run mock)', []],
   ['dynamic + shim (--dynamic)', ['--dynamic']],

@@ -15,7 +15,7 @@ import { freePort } from './free-port.ts';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION ?? 3) * 1000;
 const IN_FLIGHT = 10;
-const MAIN = fileURLToPath(new URL('../mock/main.ts', import.meta.url));
+const MAIN = fileURLToPath(new URL('../packages/mock/src/main.ts', import.meta.url));
 const HEADERS = { authorization: 'Bearer bench-key', 'content-type': 'application/json' };
 const READ_ID = 'fnd_01jbz3k7q2w9x8v6t5r4p3n2m1';
 const CREATE = JSON.stringify({ title: 'SSH root login enabled', severity: 'high', device_id: 'dev_01jbz2m4n6p8q0r2s4t6v8w0x2' });

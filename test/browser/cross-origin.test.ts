@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDocument } from '../../packages/api/src/document.ts';
-import { type MockServer, startMock } from '../../mock/prism.ts';
+import { type MockServer, startMock } from '../../packages/mock/src/prism.ts';
 import { parseApiKeys, testConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 import { statefulMockConfig, statefulMockDeps } from '../../server/stateful-mock/deps.ts';

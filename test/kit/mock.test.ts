@@ -4,7 +4,7 @@
 // coverage table, and a limit declared for one operation fails the run if it starts passing.
 import { readFileSync } from 'node:fs';
 import { afterAll } from 'vitest';
-import { type MockServer, startMock } from '../../mock/prism.ts';
+import { type MockServer, startMock } from '../../packages/mock/src/prism.ts';
 import type { KnownLimit } from '../contract/kit/results.ts';
 import { defineContractSuite } from './suite.ts';
 

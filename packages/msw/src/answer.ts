@@ -4,7 +4,7 @@
 import { documentedAnswer, type Preference, problemForRequest } from '../../../common/prefer.ts';
 import { invalidPartsDetail, type Problem, problem } from '../../../common/problems.ts';
 import type { OpenApiDocument } from '../../api/src/document.ts';
-import { itemHeaders } from '../../../mock/pages.ts';
+import { itemHeaders } from '../../mock/src/pages.ts';
 
 export interface Answer {
   status: number;

@@ -1,12 +1,12 @@
 // The stateless mode: every valid request gets its operation's documented success answer, as the
 // Prism mock gives it behind its shim: the first named example of the success status, a list
-// filtered by the query and paged with cursors that end (../../../mock/pages.ts), a resource with its own
+// filtered by the query and paged with cursors that end (../../mock/src/pages.ts), a resource with its own
 // ETag (and `304` when If-None-Match names it), a create with a Location naming its id.
 
 import type { OpenApiDocument } from '../../api/src/document.ts';
 import { listOperations } from '../../api/src/document.ts';
 import { ifNoneMatchHits } from '../../../server/domain/etag.ts';
-import { isListBody, pageOf } from '../../../mock/pages.ts';
+import { isListBody, pageOf } from '../../mock/src/pages.ts';
 import { type Answer, preferredAnswer } from './answer.ts';
 import type { CheckedRequest } from './request-check.ts';
 

@@ -7,7 +7,7 @@ import { createSecmonClient } from '../../api/src/client.ts';
 import { loadDocument } from '../../api/src/document.ts';
 import { createSchemaValidator } from '../../api/src/schema-validator.ts';
 import { createSecmonMsw } from '../src/index.ts';
-import { exampleRequests, mediaTypeOf } from '../../../test/mock/operations.ts';
+import { exampleRequests, mediaTypeOf } from '../../mock/test/operations.ts';
 
 const BASE = 'https://api.secmon.test';
 const doc = loadDocument();

@@ -7,10 +7,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { loadDocument } from '../../packages/api/src/document.ts';
-import { alive } from '../support/process.ts';
+import { loadDocument } from '../../api/src/document.ts';
+import { alive } from '../../../test/support/process.ts';
 
-const MAIN = fileURLToPath(new URL('../../mock/main.ts', import.meta.url));
+const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const doc = loadDocument();
 const exampleIds = (name: string) =>
   (doc.components!.examples![name] as { value: { data: { id: string }[] } }).value.data.map((item) => item.id);

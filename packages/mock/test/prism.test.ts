@@ -1,9 +1,9 @@
 // The Prism mock on the bundled document (static examples): every operation answers as documented,
 // Prefer picks statuses and named examples, auth and request validation behave like the contract.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDocument } from '../../packages/api/src/document.ts';
-import { createSchemaValidator, schemaPointer } from '../../packages/api/src/schema-validator.ts';
-import { type MockServer, startMock } from '../../mock/prism.ts';
+import { loadDocument } from '../../api/src/document.ts';
+import { createSchemaValidator, schemaPointer } from '../../api/src/schema-validator.ts';
+import { type MockServer, startMock } from '../src/prism.ts';
 import { exampleRequests, mediaTypeOf } from './operations.ts';
 
 const doc = loadDocument();

@@ -6,13 +6,13 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { USER_AGENT } from '../../common/delivery-headers.ts';
-import { escapePointer, listWebhookOperations, loadDocument, resolveRef } from '../../packages/api/src/document.ts';
-import { EVENT_TYPES, eventSchemaPointer, validateEvent } from '../../packages/api/src/events.ts';
-import { createSchemaValidator } from '../../packages/api/src/schema-validator.ts';
-import { verifySignature } from '../../packages/api/src/signing.ts';
-import { verifyWebhook } from '../../packages/api/src/verify-webhook.ts';
-import { buildDeliveries, deliverAll, delivered, EventSelectionError, eventExamples } from '../../mock/events.ts';
+import { USER_AGENT } from '../../../common/delivery-headers.ts';
+import { escapePointer, listWebhookOperations, loadDocument, resolveRef } from '../../api/src/document.ts';
+import { EVENT_TYPES, eventSchemaPointer, validateEvent } from '../../api/src/events.ts';
+import { createSchemaValidator } from '../../api/src/schema-validator.ts';
+import { verifySignature } from '../../api/src/signing.ts';
+import { verifyWebhook } from '../../api/src/verify-webhook.ts';
+import { buildDeliveries, deliverAll, delivered, EventSelectionError, eventExamples } from '../src/events.ts';
 
 const SECRET = 'whsec_test_6b1f0c9e2d8a7f35';
 const doc = loadDocument();
@@ -154,7 +154,7 @@ describe('reporting what the receiver answered', () => {
 });
 
 describe('npm run mock:events', () => {
-  const cli = fileURLToPath(new URL('../../mock/events-cli.ts', import.meta.url));
+  const cli = fileURLToPath(new URL('../src/events-cli.ts', import.meta.url));
   function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 20_000 });

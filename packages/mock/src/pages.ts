@@ -2,7 +2,7 @@
 // cut them to `limit`, and page through them with cursors it mints itself, so a "load every page"
 // loop ends. A cursor it did not mint (the document's example cursor, say) gets the last page:
 // empty, with `next_cursor: null`.
-import { etagOfBytes } from '../server/domain/etag.ts';
+import { etagOfBytes } from '../../../server/domain/etag.ts';
 
 export interface ListBody {
   data: Record<string, unknown>[];

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, MockStartError, startMock } from '../../mock/prism.ts';
-import { alive } from '../support/process.ts';
+import { type MockServer, MockStartError, startMock } from '../src/prism.ts';
+import { alive } from '../../../test/support/process.ts';
 
 const AUTH = { authorization: 'Bearer any-token-at-all' };
 
@@ -200,7 +200,7 @@ describe('life cycle', () => {
   });
 
   it('takes Prism down with its parent even when the parent is SIGKILLed', async () => {
-    const prismModule = fileURLToPath(new URL('../../mock/prism.ts', import.meta.url));
+    const prismModule = fileURLToPath(new URL('../src/prism.ts', import.meta.url));
     const script = `const { startMock } = await import(${JSON.stringify(prismModule)});
       const mock = await startMock({ shim: false });
       process.stdout.write(mock.pid + '\\n');

@@ -2,8 +2,8 @@
 // cursor loop ends, limit bounds the page, filters select, a create's Location and ETag match its
 // body, and CORS works for a browser on any origin without the wildcard-with-credentials mistake.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageOf } from '../../mock/pages.ts';
-import { type MockServer, startMock } from '../../mock/prism.ts';
+import { pageOf } from '../src/pages.ts';
+import { type MockServer, startMock } from '../src/prism.ts';
 
 const example = {
   data: ['a', 'b', 'c', 'd', 'e'].map((id, i) => ({ id, status: i % 2 ? 'open' : 'resolved', events: i < 2 ? ['x'] : ['y'] })),

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { HELP_OPTION, usageError } from '../common/cli.ts';
+import { HELP_OPTION, usageError } from '../../../common/cli.ts';
 import { DEFAULT_SEED, exitWithParent, startMock } from './prism.ts';
 
 const DEFAULT_PORT = 4010;
@@ -103,7 +103,7 @@ async function resetStateful(port: number, host: string): Promise<void> {
  * with the document's examples, any token a key with every scope, CORS open: a mock that remembers.
  */
 function runStateful(port: number, host: string): void {
-  const main = fileURLToPath(new URL('../server/stateful-mock/main.ts', import.meta.url));
+  const main = fileURLToPath(new URL('../../../server/stateful-mock/main.ts', import.meta.url));
   if (!existsSync(main)) {
     process.stderr.write(
       'secmon-mock: --stateful runs the reference server, which ships with the repository, not this package: clone it and run `npm run mock -- --stateful`\n',

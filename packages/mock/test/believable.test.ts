@@ -1,7 +1,7 @@
 // Generated (--dynamic) items made believable: dates in a sensible range and in order, small
 // versions, a resolution only on a closed finding — deterministically, and still within the schemas.
 import { describe, expect, it } from 'vitest';
-import { believable } from '../../mock/believable.ts';
+import { believable } from '../src/believable.ts';
 
 describe('believable', () => {
   const generated = {

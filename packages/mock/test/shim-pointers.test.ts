@@ -1,7 +1,7 @@
 // The shim's translation of Prism's violations into the document's `{ pointer, message }`:
 // every segment of the pointer is escaped (RFC 6901), the unknown field's name included.
 import { describe, expect, it } from 'vitest';
-import { toProblemError } from '../../mock/prism-answers.ts';
+import { toProblemError } from '../src/prism-answers.ts';
 
 describe('toProblemError', () => {
   it('escapes / and ~ in every segment, the unknown field name included', () => {

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundledYamlPath } from '../common/document-files.ts';
+import { bundledYamlPath } from '../../../common/document-files.ts';
 import { startShim } from './contract-shim.ts';
 
 export interface MockOptions {

@@ -2,8 +2,8 @@
 // document's problem errors, the rate-limit headers to keep, and whether a request asked Prism for
 // a document example verbatim.
 import type { IncomingMessage } from 'node:http';
-import type { ProblemDetail } from '../common/problems.ts';
-import { escapePointer } from '../packages/api/src/document.ts';
+import type { ProblemDetail } from '../../../common/problems.ts';
+import { escapePointer } from '../../api/src/document.ts';
 
 interface PrismViolation {
   location?: string[];

@@ -1,9 +1,9 @@
 // `npm run mock -- --dynamic`: generated data that still validates against the document, the same
 // on every request thanks to the fixed seed.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { loadDocument } from '../../packages/api/src/document.ts';
-import { createSchemaValidator } from '../../packages/api/src/schema-validator.ts';
-import { type MockServer, startMock } from '../../mock/prism.ts';
+import { loadDocument } from '../../api/src/document.ts';
+import { createSchemaValidator } from '../../api/src/schema-validator.ts';
+import { type MockServer, startMock } from '../src/prism.ts';
 import { exampleRequests, mediaTypeOf } from './operations.ts';
 
 const doc = loadDocument();
