@@ -10,7 +10,7 @@ import { deliveryHeaders } from '../../common/delivery-headers.ts';
 import { sign } from '../../packages/api/src/signing.ts';
 import { root } from '../../scripts/pipeline.ts';
 import { launchChromium } from '../browser/chromium.ts';
-import { WRITER_KEY } from '../kit/reference-target.ts';
+import { WRITER_KEY } from '../../packages/contract/test/reference-target.ts';
 import { document, exampleEvent, readmeExample } from './examples.ts';
 import { installedBeforeAll, listen } from './installed.ts';
 import { installedPackages, machineNode, outsiderEnv, run } from './outsider.ts';

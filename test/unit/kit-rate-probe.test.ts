@@ -2,7 +2,7 @@
 // only a few hundred requests on anything else, so a production target with a large quota is not
 // used up and its probe, not run, still fails the gate unless declared.
 import { describe, expect, it } from 'vitest';
-import { defaultRateProbeMax } from '../contract/kit/context.ts';
+import { defaultRateProbeMax } from '../../packages/contract/src/kit/context.ts';
 
 describe('the 429 probe’s default limit', () => {
   it('covers a development quota (10,000) on the loopback', () => {
