@@ -2,7 +2,7 @@
 // frontend's test code sees them: the same fetch loop (10 requests in flight, for BENCH_DURATION
 // seconds after a one-second warm-up) against secmon-msw's handlers in this process (msw/node,
 // stateless and stateful), the Prism mock (`secmon-mock`, with its contract shim) and the
-// stateful mock (the reference server in memory), each server in a child process (`node mock/main.ts`);
+// stateful mock (the reference server in memory), each server in a child process (`node packages/mock/src/main.ts`);
 // and the handlers alone through msw's getResponse, which separates their cost from msw/node's.
 // Prints a table; it asserts nothing (speed belongs here, not in tests).
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -78,7 +78,7 @@ async function child(flags: string[]): Promise<{ base: string; process: ChildPro
     }
   }
   process_.kill('SIGKILL');
-  throw new Error(`node mock/main.ts ${flags.join(' ')} did not answer`);
+  throw new Error(`node packages/mock/src/main.ts ${flags.join(' ')} did not answer`);
 }
 
 async function stop(running: ChildProcess) {

@@ -1,5 +1,5 @@
 // The headers of one webhook delivery, built in one place so the real dispatcher and
-// the mock event sender cannot drift apart. The signature itself comes from lib/signing.ts.
+// the mock event sender cannot drift apart. The signature itself comes from packages/api/src/signing.ts.
 import { loadDocument } from '../packages/api/src/document.ts';
 import { SIGNATURE_HEADER, sign } from '../packages/api/src/signing.ts';
 import {

@@ -71,7 +71,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   server = await startServer(testConfig({ apiKeys: parseApiKeys(`${KEY}:read+write`), usingDefaultKeys: false }));
-  // What `npm run mock -- --stateful` starts (test/mock/stateful.test.ts runs the launcher itself).
+  // What `npm run mock -- --stateful` starts (packages/mock/test/stateful.test.ts runs the launcher itself).
   statefulMock = await startServer(statefulMockConfig({ SECMON_LOG_LEVEL: 'silent' }, ['--port', '0']), statefulMockDeps());
   staticMock = await startMock();
   const bundle = await build({

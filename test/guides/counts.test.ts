@@ -1,7 +1,7 @@
 // The counts of the code the guides quote are copies, so each is held to the code here: a quote is
 // found by the words around it, in every guide, and its number must be the code's. The kit README's
 // `plan:` lines are held whole, as the kit renders them for the run they describe (the options table
-// beside them is held the same way, test/kit/usage.test.ts). A count of the code no test holds does
+// beside them is held the same way, packages/contract/test/usage.test.ts). A count of the code no test holds does
 // not belong in a guide; measured figures (docs/performance.md) are not counts of the code.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -108,7 +108,7 @@ describe('the counts the guides quote', () => {
   });
 
   it('the kit README’s plan lines are the ones the kit prints for the run they describe', () => {
-    const lines = read('test/contract/README.md')
+    const lines = read('packages/contract/README.md')
       .split('\n')
       .filter((line) => line.startsWith('plan: '));
     expect(lines.length).toBeGreaterThanOrEqual(2);

@@ -46,7 +46,7 @@ describe('secmon-api, the client', () => {
   it('its README says how to install the tarball `npm run pack` makes, by its real name', () => {
     const name = client.tarballs.client.split('/').at(-1)!;
     expect(name).toBe(`secmon-api-${document.info.version}.tgz`);
-    expect(readFileSync(join(root, 'lib/README.md'), 'utf8')).toContain(`npm install /path/to/${name}`);
+    expect(readFileSync(join(root, 'packages/api/README.md'), 'utf8')).toContain(`npm install /path/to/${name}`);
   });
 
   it('installs only its own dependencies: no server, mock or test framework', () => {

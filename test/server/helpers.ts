@@ -1,5 +1,5 @@
 // Starts the reference server in-process through its public factory (port 0, in-memory or temp
-// database, captured logs) and gives tests the typed client (lib/client.ts, without retries) plus a raw fetch.
+// database, captured logs) and gives tests the typed client (packages/api/src/client.ts, without retries) plus a raw fetch.
 import pg from 'pg';
 import { pino } from 'pino';
 import { createSecmonClient, type SecmonClient } from '../../packages/api/src/client.ts';

@@ -5,7 +5,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const FOLDERS = ['lib', 'common', 'server', 'mock', 'scripts', 'bench', 'test/contract'];
+const FOLDERS = ['lib', 'common', 'server', 'mock', 'scripts', 'bench', 'packages/contract'];
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/g;
 
 function sources(folder: string): string[] {
@@ -50,15 +50,15 @@ function circles(): string[][] {
 }
 
 /**
- * Imports from product code into test/, as `from → to`. test/contract is the contract kit's source
+ * Imports from product code into test/, as `from → to`. packages/contract is the contract kit's source
  * (a published package), not a test, so it may import itself; what it shares with the rest of the
- * product lies outside test/ (common/), so nothing else reaches into test/contract either.
+ * product lies outside test/ (common/), so nothing else reaches into packages/contract either.
  */
 function intoTests(graph: Map<string, string[]>): string[] {
   const inside = (folder: string, path: string) => path.startsWith(`${join(ROOT, folder)}/`);
   return [...graph].flatMap(([file, targets]) =>
     targets
-      .filter((target) => inside('test', target) && !(inside('test/contract', file) && inside('test/contract', target)))
+      .filter((target) => inside('test', target) && !(inside('packages/contract', file) && inside('packages/contract', target)))
       .map((target) => `${relative(ROOT, file)} → ${relative(ROOT, target)}`),
   );
 }
@@ -75,21 +75,21 @@ describe('imports', () => {
   it('an import into test/ is found, the kit’s own included, unless the kit imports itself', () => {
     const at = (path: string) => join(ROOT, path);
     const graph = new Map([
-      [at('scripts/breaking/versioning.ts'), [at('test/contract/kit/semver.ts'), at('common/semver.ts')]],
+      [at('scripts/breaking/versioning.ts'), [at('packages/contract/src/kit/semver.ts'), at('common/semver.ts')]],
       [at('server/app.ts'), [at('test/support/cluster.ts')]],
-      [at('test/contract/kit/versions.ts'), [at('test/contract/kit/releases.ts'), at('test/kit/suite.ts')]],
+      [at('packages/contract/src/kit/versions.ts'), [at('packages/contract/src/kit/releases.ts'), at('packages/contract/test/suite.ts')]],
     ]);
     expect(intoTests(graph)).toEqual([
-      'scripts/breaking/versioning.ts → test/contract/kit/semver.ts',
+      'scripts/breaking/versioning.ts → packages/contract/src/kit/semver.ts',
       'server/app.ts → test/support/cluster.ts',
-      'test/contract/kit/versions.ts → test/kit/suite.ts',
+      'packages/contract/src/kit/versions.ts → packages/contract/test/suite.ts',
     ]);
   });
 
-  it('the contract kit is product code: nothing in test/contract imports a test framework', () => {
+  it('the contract kit is product code: nothing in packages/contract imports a test framework', () => {
     const framework = /from\s+'(vitest|vitest\/[^']*)'/;
     expect(
-      sources('test/contract')
+      sources('packages/contract')
         .filter((file) => framework.test(readFileSync(file, 'utf8')))
         .map((file) => relative(ROOT, file)),
     ).toEqual([]);

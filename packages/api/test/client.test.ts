@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecmonClient, isProblem, retryAfterMs, SecmonProblemError, unwrap } from '../src/client.ts';
 import type { components } from '../src/types.ts';
-import { type MockServer, startMock } from '../../mock/src/prism.ts';
+import { type MockServer, startMock } from 'secmon-mock/src/prism';
 import { testConfig } from '../../../server/config.ts';
 import { type RunningServer, startServer } from '../../../server/server.ts';
 

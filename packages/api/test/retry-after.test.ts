@@ -1,4 +1,4 @@
-// The one Retry-After reader the client and the webhook dispatcher share (lib/retry-after.ts).
+// The one Retry-After reader the client and the webhook dispatcher share (packages/api/src/retry-after.ts).
 import { describe, expect, it } from 'vitest';
 import { parseRetryAfter } from '../src/retry-after.ts';
 

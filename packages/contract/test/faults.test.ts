@@ -3,7 +3,7 @@
 // the checks that concern it, so the whole file stays a few seconds long. The command line and
 // the reproductions it writes are proven against a broken implementation in faults-cli.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDocument } from '../../api/src/document.ts';
+import { loadDocument } from 'secmon-api/src/document';
 import type { KitOptions } from '../src/kit/context.ts';
 import { coverage } from '../src/kit/coverage.ts';
 import { planChecks } from '../src/kit/plan.ts';

@@ -2,7 +2,7 @@
 // the operation or webhook and the check that must catch it, and what its report must say.
 // faults.test.ts runs each against that one check; faults-cli.test.ts reuses two of them to fail
 // the command line and to replay a written reproduction.
-import { SIGNATURE_HEADER } from '../../api/src/signing.ts';
+import { SIGNATURE_HEADER } from 'secmon-api/src/signing';
 import type { CheckName } from '../src/kit/registry.ts';
 import { editJson, type Fault, type ProxiedResponse } from './fault-proxy.ts';
 

@@ -1,10 +1,10 @@
-// The kit against the Prism mock (stateless profile), started through mock/prism.ts. Checks that
+// The kit against the Prism mock (stateless profile), started through packages/mock/src/prism.ts. Checks that
 // need state are skipped by the profile; what the contract requires but Prism cannot do is listed
 // in prism-known-limits.json (also usable with `npm run contract -- --known-limits`), shown in the
 // coverage table, and a limit declared for one operation fails the run if it starts passing.
 import { readFileSync } from 'node:fs';
 import { afterAll } from 'vitest';
-import { type MockServer, startMock } from '../../mock/src/prism.ts';
+import { type MockServer, startMock } from 'secmon-mock/src/prism';
 import type { KnownLimit } from '../src/kit/results.ts';
 import { defineContractSuite } from './suite.ts';
 

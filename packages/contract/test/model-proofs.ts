@@ -3,7 +3,7 @@
 // generated per rule family rather than picked by hand: for every field the document fixes in each
 // resource's create and replace answers, a fault that answers it otherwise (a valid value, so only
 // the model can tell). Each must fail model-sequences naming its rule.
-import { loadDocument } from '../../api/src/document.ts';
+import { loadDocument } from 'secmon-api/src/document';
 import { ruleOfField } from '../src/kit/model/representation.ts';
 import type { RuleId } from '../src/kit/rules/catalogue.ts';
 import { buildModel, schemaAt } from '../src/kit/spec.ts';

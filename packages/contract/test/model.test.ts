@@ -2,7 +2,7 @@
 // conditional requests, compliance and events, and the differences it reports when an answer
 // departs from the document.
 import { describe, expect, it } from 'vitest';
-import { loadDocument } from '../../api/src/document.ts';
+import { loadDocument } from 'secmon-api/src/document';
 import { type Answer, judgeCreate, judgeDelete, judgeReplace } from '../src/kit/model/answers.ts';
 import { judgeDeliveries } from '../src/kit/model/deliveries.ts';
 import { resourceFacts } from '../src/kit/model/facts.ts';

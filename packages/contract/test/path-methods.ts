@@ -1,6 +1,6 @@
 // A preflight may list only the methods its request path has (HEAD with GET): the document says no
 // more, so the kit must accept such an answer. Shared by the legal-variation suite and the packed kit's test.
-import { loadDocument } from '../../api/src/document.ts';
+import { loadDocument } from 'secmon-api/src/document';
 import type { Fault } from './fault-proxy.ts';
 
 /** The document's methods for a request path, as a preflight's Access-Control-Allow-Methods value. */

@@ -1,6 +1,6 @@
 // Proving a rule: the reference server behind a fault proxy that breaks exactly that rule, the one
 // check that judges it run alone against the proxy, and the failure must name the rule with its
-// sentence. Proof files (test/kit/proofs/) declare their proofs as data and call proveRules.
+// sentence. Proof files (packages/contract/test/proofs/) declare their proofs as data and call proveRules.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KitOptions } from '../src/kit/context.ts';
 import { type CheckName, definitionOf } from '../src/kit/registry.ts';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReceiverApp } from '../../../examples/receiver/app.ts';
-import { verifySignature } from '../../api/src/signing.ts';
+import { verifySignature } from 'secmon-api/src/signing';
 import { receiverCommand, runReceiverCheck } from '../src/kit/receiver-check.ts';
 
 const SECRET = 'whsec_receiver_check_5c1f0e9a';

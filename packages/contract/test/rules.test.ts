@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { splitDescription } from '../../../common/sentences.ts';
-import { loadDocument } from '../../api/src/document.ts';
+import { loadDocument } from 'secmon-api/src/document';
 import { ruleViolation } from '../src/kit/checks/rule-support.ts';
 import { coverage } from '../src/kit/coverage.ts';
 import type { Exchange } from '../src/kit/http.ts';
@@ -25,7 +25,7 @@ import { passedResults } from './suite.ts';
 describe('the rule catalogue', () => {
   it('holds every sentence of the document’s descriptions, and nothing the document no longer says', () => {
     const drift = catalogueDrift(loadDocument(), CATALOGUE);
-    const hint = 'run `npm run contract:rules` and paste what it prints into test/contract/kit/rules/catalogue.ts';
+    const hint = 'run `npm run contract:rules` and paste what it prints into packages/contract/src/kit/rules/catalogue.ts';
     expect(
       drift.missing.map((s) => `${s.at}: ${s.text}`),
       hint,

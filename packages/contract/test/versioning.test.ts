@@ -2,9 +2,9 @@
 // version (an unknown field or enum value is a violation, named with the rule it breaks), and as a
 // v1 client reads them with --allow-newer-fields (only what v1 may add is let through).
 import { describe, expect, it } from 'vitest';
-import { listMediaTypes, loadDocument } from '../../api/src/document.ts';
-import { eventSchemaPointer } from '../../api/src/events.ts';
-import { createSchemaValidator, schemaPointer } from '../../api/src/schema-validator.ts';
+import { listMediaTypes, loadDocument } from 'secmon-api/src/document';
+import { eventSchemaPointer } from 'secmon-api/src/events';
+import { createSchemaValidator, schemaPointer } from 'secmon-api/src/schema-validator';
 import { createKitContext } from '../src/kit/context.ts';
 import { ajvDetails, sentBodyValidator } from '../src/kit/verify.ts';
 

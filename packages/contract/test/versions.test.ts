@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadDocument } from '../../api/src/document.ts';
+import { loadDocument } from 'secmon-api/src/document';
 import { listReleases } from '../../../scripts/breaking/releases.ts';
 import { root } from '../../../scripts/pipeline.ts';
 import { RELEASED_DOCUMENTS } from '../src/kit/releases.ts';
@@ -97,7 +97,7 @@ describe('judging violations by version', () => {
 });
 
 describe('secmon-contract --rules and --version', () => {
-  const cli = (args: string[]) => spawnSync(process.execPath, ['test/contract/cli.ts', ...args], { cwd: root, encoding: 'utf8' });
+  const cli = (args: string[]) => spawnSync(process.execPath, ['packages/contract/src/cli.ts', ...args], { cwd: root, encoding: 'utf8' });
 
   it('--rules says since which version each rule applies', () => {
     const lines = cli(['--rules']).stdout.split('\n');

@@ -33,7 +33,7 @@ import {
   unknownQueryParameters,
 } from '../../../common/problems.ts';
 import { documentedRateLimit, quotaUsedUp } from '../../../common/rate-limit.ts';
-import { findRoute, loadDocument, type OpenApiDocument, operationRoutes } from '../../api/src/document.ts';
+import { findRoute, loadDocument, type OpenApiDocument, operationRoutes } from 'secmon-api/src/document';
 import { believable } from './believable.ts';
 import { isListBody, itemHeaders, pageOf } from './pages.ts';
 import { PRISM_ERRORS, parseViolations, prefersExample, rateLimitHeaders, toProblemError } from './prism-answers.ts';

@@ -4,7 +4,7 @@
 // example events and prints what the receiver said.
 import { parseArgs } from 'node:util';
 import { HELP_OPTION, usageError } from '../../../common/cli.ts';
-import { EVENT_TYPES, isEventType } from '../../api/src/events.ts';
+import { EVENT_TYPES, isEventType } from 'secmon-api/src/events';
 import { buildDeliveries, type DeliveryResult, deliverAll, delivered, EventSelectionError } from './events.ts';
 
 const COMMAND = 'secmon-events';

@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { deliveryHeaders } from '../../../common/delivery-headers.ts';
-import { listWebhookOperations, loadDocument, type OpenApiDocument, resolveRef } from '../../api/src/document.ts';
-import { EVENT_TYPES, type EventType, isEventType } from '../../api/src/events.ts';
+import { listWebhookOperations, loadDocument, type OpenApiDocument, resolveRef } from 'secmon-api/src/document';
+import { EVENT_TYPES, type EventType, isEventType } from 'secmon-api/src/events';
 
 /** The service gives a receiver this long to answer (the document's *Delivery and retries*). */
 const DELIVERY_TIMEOUT_MS = 10_000;

@@ -3,7 +3,7 @@
 // a document example verbatim.
 import type { IncomingMessage } from 'node:http';
 import type { ProblemDetail } from '../../../common/problems.ts';
-import { escapePointer } from '../../api/src/document.ts';
+import { escapePointer } from 'secmon-api/src/document';
 
 interface PrismViolation {
   location?: string[];

@@ -1,7 +1,7 @@
 // Preloaded into Prism in --dynamic mode (`node --import`). Prism re-seeds json-schema-faker before
 // every response but not faker, which generates the schema fields marked `x-faker` (webhook URLs),
 // so those alone would change on every request. Re-seeding faker whenever Prism re-seeds
-// json-schema-faker makes the whole response repeatable. test/mock/dynamic.test.ts pins it.
+// json-schema-faker makes the whole response repeatable. packages/mock/test/dynamic.test.ts pins it.
 import { createRequire } from 'node:module';
 
 const seedIndex = process.argv.indexOf('--seed');

@@ -1,7 +1,7 @@
 // What the mock tests derive from the document: a concrete request for every operation (path ids
 // and body from the document's own examples) and the schema pointers of its documented answers.
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { listMediaTypes, listOperations, type MediaTypeRef, type OpenApiDocument, resolveRef } from '../../api/src/document.ts';
+import { listMediaTypes, listOperations, type MediaTypeRef, type OpenApiDocument, resolveRef } from 'secmon-api/src/document';
 
 export interface ExampleRequest {
   label: string;

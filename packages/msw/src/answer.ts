@@ -3,8 +3,8 @@
 // for (common/prefer.ts, as the two server mocks read it), and the problem of a refused request.
 import { documentedAnswer, type Preference, problemForRequest } from '../../../common/prefer.ts';
 import { invalidPartsDetail, type Problem, problem } from '../../../common/problems.ts';
-import type { OpenApiDocument } from '../../api/src/document.ts';
-import { itemHeaders } from '../../mock/src/pages.ts';
+import type { OpenApiDocument } from 'secmon-api/src/document';
+import { itemHeaders } from 'secmon-mock/src/pages';
 
 export interface Answer {
   status: number;

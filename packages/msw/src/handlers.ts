@@ -5,7 +5,7 @@
 import { type HttpHandler, http } from 'msw';
 import { parsePrefer } from '../../../common/prefer.ts';
 import { documentedRateLimit, quotaUsedUp } from '../../../common/rate-limit.ts';
-import { listOperations, loadDocument } from '../../api/src/document.ts';
+import { listOperations, loadDocument } from 'secmon-api/src/document';
 import { type Answer, preferredAnswer, problemAnswer, toResponse } from './answer.ts';
 import { type CheckedRequest, requestChecker } from './request-check.ts';
 import { statefulService } from './stateful/service.ts';

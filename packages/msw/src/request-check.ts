@@ -2,7 +2,7 @@
 // in the order the reference server judges: 401 (no bearer token), 404/405 (no such operation),
 // 413, 415, malformed JSON, then one 400 naming every invalid part of the path, query, headers and
 // body at once. A frontend that sends what the service would refuse gets the service's problem in
-// its own tests. The schemas are the document's, checked by lib/schema-validator.ts (Ajv 2020).
+// its own tests. The schemas are the document's, checked by packages/api/src/schema-validator.ts (Ajv 2020).
 import type { ErrorObject } from 'ajv';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import {
@@ -14,8 +14,8 @@ import {
   problem,
   unknownQueryParameters,
 } from '../../../common/problems.ts';
-import { escapePointer, listOperations, type OpenApiDocument, resolveRef } from '../../api/src/document.ts';
-import { createSchemaValidator } from '../../api/src/schema-validator.ts';
+import { escapePointer, listOperations, type OpenApiDocument, resolveRef } from 'secmon-api/src/document';
+import { createSchemaValidator } from 'secmon-api/src/schema-validator';
 
 /** What a valid request carries, as the handlers read it. */
 export interface CheckedRequest {

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { getResponse } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDocument } from '../../api/src/document.ts';
+import { loadDocument } from 'secmon-api/src/document';
 import { createSecmonMsw } from '../src/index.ts';
 import { statefulMockDeps } from '../../../server/stateful-mock/deps.ts';
 import { startTestServer, type TestServer } from '../../../test/server/helpers.ts';

@@ -2,8 +2,8 @@
 // seeded from the examples and reset between tests.
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSecmonClient } from '../../api/src/client.ts';
-import { loadDocument } from '../../api/src/document.ts';
+import { createSecmonClient } from 'secmon-api/src/client';
+import { loadDocument } from 'secmon-api/src/document';
 import { createSecmonMsw } from '../src/index.ts';
 
 const BASE = 'https://api.secmon.test';

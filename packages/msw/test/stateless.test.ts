@@ -3,9 +3,9 @@
 // the service would refuse get its problem; Prefer, scenarios and typed overrides pick answers.
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSecmonClient } from '../../api/src/client.ts';
-import { loadDocument } from '../../api/src/document.ts';
-import { createSchemaValidator } from '../../api/src/schema-validator.ts';
+import { createSecmonClient } from 'secmon-api/src/client';
+import { loadDocument } from 'secmon-api/src/document';
+import { createSchemaValidator } from 'secmon-api/src/schema-validator';
 import { createSecmonMsw } from '../src/index.ts';
 import { exampleRequests, mediaTypeOf } from '../../mock/test/operations.ts';
 

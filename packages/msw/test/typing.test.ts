@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { root } from '../../../scripts/pipeline.ts';
 
-const ENTRY = join(root, 'mock/msw/index.ts');
+const ENTRY = join(root, 'packages/msw/src/index.ts');
 const POLICY = `{ id: params.id, name: 'Disk encryption', description: '', severity: 'high', enabled: true, frameworks: [], rule: null,
   compliance_status: 'compliant', version: 1, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' }`;
 

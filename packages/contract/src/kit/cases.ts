@@ -2,8 +2,8 @@
 // exist, URLs that reach the kit's receiver), invalid ones (one mutation each, spread over the kinds
 // of mistake) and valid queries, all seeded so a run repeats.
 import fc from 'fast-check';
-import type { OpenApiDocument } from '../../../api/src/document.ts';
-import type { SchemaValidator } from '../../../api/src/schema-validator.ts';
+import type { OpenApiDocument } from 'secmon-api/src/document';
+import type { SchemaValidator } from 'secmon-api/src/schema-validator';
 import { applyMutation, createGenerator, samples } from './generate.ts';
 import { orderSeenTimes, SERVER_ISSUED_PARAMS } from './semantics.ts';
 import { type ContractModel, type OperationModel, type ResourceModel, schemaAt } from './spec.ts';

@@ -2,8 +2,8 @@
 // fixtures (existing resources in the stateful profile, generated ids in the stateless one), the
 // loopback receiver, and `expect`, which turns a non-conforming exchange into a ContractViolation.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { loadDocument } from '../../../api/src/document.ts';
-import { createSchemaValidator, type SchemaValidator } from '../../../api/src/schema-validator.ts';
+import { loadDocument } from 'secmon-api/src/document';
+import { createSchemaValidator, type SchemaValidator } from 'secmon-api/src/schema-validator';
 import { createCases } from './cases.ts';
 import { createGenerator, type Mutation, samples } from './generate.ts';
 import { createHttpClient, type Exchange, type HttpClient, type RequestSpec } from './http.ts';

@@ -4,7 +4,7 @@
 // patterns and formats). Every result is re-checked with Ajv by the caller's `isValid`, so a
 // generator bug can produce fewer cases but never a wrongly-labelled one.
 import fc from 'fast-check';
-import { type OpenApiDocument, resolveRef } from '../../../api/src/document.ts';
+import { type OpenApiDocument, resolveRef } from 'secmon-api/src/document';
 
 type Schema = Record<string, unknown> & {
   $ref?: string;

@@ -1,6 +1,6 @@
 // What a run of the kit is told: the target and its keys, the profile, and how to generate, pace,
 // listen and judge (most of the CLI's flags set one of these).
-import type { OpenApiDocument } from '../../../api/src/document.ts';
+import type { OpenApiDocument } from 'secmon-api/src/document';
 
 export type Profile = 'stateful' | 'stateless';
 

@@ -3,7 +3,7 @@
 // code an implementation signs with: a defect in the reference server's signer must show up as a
 // violation, not be reproduced by the judge. The receiver check signs its deliveries with it too.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { OpenApiDocument } from '../../../api/src/document.ts';
+import type { OpenApiDocument } from 'secmon-api/src/document';
 
 /** `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw body, keyed with the secret's UTF-8 bytes. */
 export const SIGNATURE_HEADER = 'X-Service-Signature';

@@ -1,7 +1,7 @@
 // The released versions of the document the kit carries, oldest first: the bundles in
 // openapi/releases/, imported so the published kit holds them inside its code. A new release adds
-// its line here (test/kit/versions.test.ts fails until it does).
-import type { OpenApiDocument } from '../../../api/src/document.ts';
+// its line here (packages/contract/test/versions.test.ts fails until it does).
+import type { OpenApiDocument } from 'secmon-api/src/document';
 import v1_0_0 from '../../../../openapi/releases/v1.0.0.json' with { type: 'json' };
 import v1_1_0 from '../../../../openapi/releases/v1.1.0.json' with { type: 'json' };
 

@@ -1,7 +1,7 @@
 // Rules the document states in prose that JSON Schema cannot express, which valid-input
 // generation must respect so that "valid" really means "the contract says 2xx". Each rule cites
 // the description it comes from; everything else is derived from the schemas.
-import type { OpenApiDocument } from '../../../api/src/document.ts';
+import type { OpenApiDocument } from 'secmon-api/src/document';
 import { type ContractModel, type OperationModel, schemaAt } from './spec.ts';
 
 /** The request body limit the document states in *Limits* ("Request bodies up to 1 MiB"), in bytes. */

@@ -2,7 +2,7 @@
 // lacks planned as skipped), the key's quota and the time budget, the webhooks of others it will
 // reach, each check with the generated cases the budget gives it and the exchanges it causes, and
 // at the end cleanup and the coverage report. The CLI's loop and the vitest suite both drive it.
-import { loadDocument } from '../../../api/src/document.ts';
+import { loadDocument } from 'secmon-api/src/document';
 import { type BudgetPlan, parseQuota, planBudget, type Quota } from './budget.ts';
 import type { PlanOptions } from './check.ts';
 import { foreignDeliveries } from './checks/event-run.ts';

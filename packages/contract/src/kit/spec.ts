@@ -9,7 +9,7 @@ import {
   listWebhookOperations,
   type OpenApiDocument,
   resolveRef,
-} from '../../../api/src/document.ts';
+} from 'secmon-api/src/document';
 
 export interface ParamModel {
   name: string;

@@ -1,5 +1,5 @@
 // The CLI's options, written once: `--help` prints them and the README's *Options* table is the
-// same rows (test/kit/usage.test.ts holds the README to this list).
+// same rows (packages/contract/test/usage.test.ts holds the README to this list).
 import type { ParseArgsConfig } from 'node:util';
 import { HELP_OPTION } from '../../../../common/cli.ts';
 

@@ -2,9 +2,9 @@
 // the content type is one of the documented ones, the body validates against that status's schema
 // (Ajv 2020 + formats), and every required header is present and matches its header schema.
 import type { ErrorObject } from 'ajv';
-import type { OpenApiDocument } from '../../../api/src/document.ts';
-import { readerView } from '../../../api/src/reader-view.ts';
-import { createSchemaValidator, type SchemaValidator } from '../../../api/src/schema-validator.ts';
+import type { OpenApiDocument } from 'secmon-api/src/document';
+import { readerView } from 'secmon-api/src/reader-view';
+import { createSchemaValidator, type SchemaValidator } from 'secmon-api/src/schema-validator';
 import type { Exchange, SentRequest } from './http.ts';
 import type { RuleId } from './rules/catalogue.ts';
 import type { HeaderModel, OperationModel, ResponseModel } from './spec.ts';

@@ -5,7 +5,7 @@
 // whose CI turns red on a new kit sees the new obligation and the version that brought it.
 
 import { compareVersions } from '../../../../common/semver.ts';
-import type { OpenApiDocument } from '../../../api/src/document.ts';
+import type { OpenApiDocument } from 'secmon-api/src/document';
 import type { RuleScope } from './rules/trace.ts';
 import { type ContractVersions, contractVersions, ruleInVersion, violationSince } from './versions.ts';
 import type { Violation } from './violation.ts';

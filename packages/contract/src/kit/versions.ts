@@ -8,7 +8,7 @@
 import { compareVersions } from '../../../../common/semver.ts';
 import { diffSentences } from '../../../../common/sentence-diff.ts';
 import { documentSentences, type Sentence } from '../../../../common/sentences.ts';
-import type { OpenApiDocument } from '../../../api/src/document.ts';
+import type { OpenApiDocument } from 'secmon-api/src/document';
 import { RELEASED_DOCUMENTS } from './releases.ts';
 
 const key = (at: string, text: string) => `${at}\u0000${text}`;

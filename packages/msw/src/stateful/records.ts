@@ -2,7 +2,7 @@
 // (policies without their derived compliance, webhooks with their secrets), seeded from the same
 // examples as the stateful mock (server/stateful-mock/), and read back as the API shows them.
 import type { components } from '../../../../generated/schema.d.ts';
-import type { OpenApiDocument } from '../../../api/src/document.ts';
+import type { OpenApiDocument } from 'secmon-api/src/document';
 import { type CursorPosition, decodeCursor, encodeCursor } from '../../../../server/domain/cursor.ts';
 import { ACTIVE_STATUSES } from '../../../../server/domain/findings.ts';
 import type { PolicyRecord } from '../../../../server/domain/policies.ts';

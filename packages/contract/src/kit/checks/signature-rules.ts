@@ -6,7 +6,7 @@
 // the secret, two entries, newest first, X-Service-Signature with the new secret only; a second
 // replacement still two; `null` no signature at all. Signatures and the tolerance come from the
 // kit's oracle: the verdict does not reuse the code the reference server signs with.
-import { loadDocument } from '../../../../api/src/document.ts';
+import { loadDocument } from 'secmon-api/src/document';
 import type { KitContext } from '../context.ts';
 import { entryOver, SIGNATURE_HEADER, sameSignature, serviceSignature, standardEntry, toleranceSeconds } from '../oracle.ts';
 import type { Delivery } from '../receiver.ts';

@@ -1,7 +1,7 @@
 // What the model reads from the document rather than repeating it: each resource's writable
 // fields and their defaults (create and replace bodies), the fields fixed at creation, the
 // write-only ones, and the life cycle of a resource with a state machine.
-import type { OpenApiDocument } from '../../../../api/src/document.ts';
+import type { OpenApiDocument } from 'secmon-api/src/document';
 import { type Transitions, transitionsOf } from '../semantics.ts';
 import { type ContractModel, type ResourceModel, schemaAt } from '../spec.ts';
 

@@ -5,7 +5,7 @@
 // up as one missing and one stale entry instead of silently keeping its old verdict.
 
 import { documentSentences, type Sentence } from '../../../../../common/sentences.ts';
-import type { OpenApiDocument } from '../../../../api/src/document.ts';
+import type { OpenApiDocument } from 'secmon-api/src/document';
 
 interface EntryBase {
   /** Stable id: the area (an info section, an operationId, a webhook or a component) and a number. */

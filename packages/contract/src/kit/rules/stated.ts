@@ -4,7 +4,7 @@
 // it saw broken, so a generic check (every list, every read, every delivery) names each operation's
 // own rule without a table of ids to keep in step, and a document that words it otherwise leaves the
 // failure without a rule rather than naming the wrong one.
-import { escapePointer, type OpenApiDocument, resolveRef, unescapePointer } from '../../../../api/src/document.ts';
+import { escapePointer, type OpenApiDocument, resolveRef, unescapePointer } from 'secmon-api/src/document';
 import type { OperationModel, WebhookModel } from '../spec.ts';
 import { CATALOGUE, type RuleId } from './catalogue.ts';
 import { type CatalogueEntry, statusOf } from './rule.ts';

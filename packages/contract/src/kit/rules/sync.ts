@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run contract:rules` (node test/contract/kit/rules/sync.ts): after a change to the document's
+// `npm run contract:rules` (node packages/contract/src/kit/rules/sync.ts): after a change to the document's
 // descriptions (and `npm run generate`), prints what the rule catalogue lacks and what it holds
 // that the document no longer says, with entries ready to paste into rules/catalogue.ts. Exit 1
 // while they differ, 0 once they agree. With `--write` it edits catalogue.ts itself: stale entries
@@ -8,7 +8,7 @@
 // sentence keeping its old id.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadDocument } from '../../../../api/src/document.ts';
+import { loadDocument } from 'secmon-api/src/document';
 import { checksJudging } from '../registry.ts';
 import { CATALOGUE } from './catalogue.ts';
 import { areaOf, type CatalogueEntry, catalogueDrift, nextId, statusOf } from './rule.ts';

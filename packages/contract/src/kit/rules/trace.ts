@@ -1,7 +1,7 @@
 // From the sentence to the verdict and back: which rules a check judges, the rule a failure breaks
 // (named in the report's first line, so the console and JUnit show it), what a run did for every
 // rule of the catalogue, and the catalogue as `--rules` prints it.
-import type { OpenApiDocument } from '../../../../api/src/document.ts';
+import type { OpenApiDocument } from 'secmon-api/src/document';
 import { type CheckName, checksJudging, definitionOf } from '../registry.ts';
 import type { CheckResult } from '../results.ts';
 import type { Violation } from '../violation.ts';
