@@ -18,7 +18,12 @@ const NODE_OPTIONS = process.env.NODE_OPTIONS?.includes('--conditions=source')
 // - everything else that reaches a store (test/store/ is the store conformance suite, test/server/,
 //   test/webhooks/, the kit against the reference server) runs twice: on embedded SQLite, and on
 //   PostgreSQL in a throw-away cluster (test/support/postgres-setup.ts).
-const ON_BOTH_STORES = ['test/store/**/*.test.ts', 'test/server/**/*.test.ts', 'test/webhooks/**/*.test.ts', 'packages/contract/test/reference.test.ts'];
+const ON_BOTH_STORES = [
+  'test/store/**/*.test.ts',
+  'test/server/**/*.test.ts',
+  'test/webhooks/**/*.test.ts',
+  'packages/contract/test/reference.test.ts',
+];
 
 export default defineConfig({
   resolve: { conditions: [...SOURCE, ...defaultClientConditions] },

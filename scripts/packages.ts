@@ -28,7 +28,12 @@ export interface PackageSpec {
 export const PACKAGES = {
   client: {
     dir: 'packages/api',
-    entries: { index: 'packages/api/src/index.ts', client: 'packages/api/src/client.ts', webhooks: 'packages/api/src/webhooks.ts', types: 'packages/api/src/types.ts' },
+    entries: {
+      index: 'packages/api/src/index.ts',
+      client: 'packages/api/src/client.ts',
+      webhooks: 'packages/api/src/webhooks.ts',
+      types: 'packages/api/src/types.ts',
+    },
     platform: 'neutral',
     assets: { 'openapi.json': committed.json, 'openapi.yaml': committed.yaml, 'types/generated/schema.d.ts': committed.types },
     declarations: 'tsconfig.types.json',
@@ -83,8 +88,7 @@ const WORKSPACE = readdirSync(join(root, 'packages'), { withFileTypes: true })
     return { name, dir, exports };
   });
 
-const workspacePackageOf = (specifier: string) =>
-  WORKSPACE.find(({ name }) => specifier === name || specifier.startsWith(`${name}/`));
+const workspacePackageOf = (specifier: string) => WORKSPACE.find(({ name }) => specifier === name || specifier.startsWith(`${name}/`));
 
 // Dependencies stay imports, so they are installed (and deduplicated) by the user's npm; the
 // workspace packages are our own modules and are bundled like any other.

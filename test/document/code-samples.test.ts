@@ -207,7 +207,10 @@ describe('the TypeScript samples compile against the client (tsc, strict)', () =
           allowImportingTsExtensions: true,
           resolveJsonModule: true,
           types: ['node'],
-          paths: { [CLIENT_PACKAGE]: [join(root, 'packages/api/src/index.ts')], [`${CLIENT_PACKAGE}/webhooks`]: [join(root, 'packages/api/src/webhooks.ts')] },
+          paths: {
+            [CLIENT_PACKAGE]: [join(root, 'packages/api/src/index.ts')],
+            [`${CLIENT_PACKAGE}/webhooks`]: [join(root, 'packages/api/src/webhooks.ts')],
+          },
         },
         include: ['*.ts'],
       }),

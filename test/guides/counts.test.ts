@@ -7,12 +7,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listOperations, loadDocument } from '../../packages/api/src/document.ts';
-import { BREAKING_RULES } from '../../scripts/breaking/catalogue.ts';
-import { PACKAGES } from '../../scripts/packages.ts';
 import { createKitContext, type KitOptions } from '../../packages/contract/src/kit/context.ts';
 import { planChecks } from '../../packages/contract/src/kit/plan.ts';
 import { receiverCases } from '../../packages/contract/src/kit/receiver-check.ts';
 import { budgetOf, planOptionsOf } from '../../packages/contract/src/kit/session.ts';
+import { BREAKING_RULES } from '../../scripts/breaking/catalogue.ts';
+import { PACKAGES } from '../../scripts/packages.ts';
 import { GUIDES } from './markdown.ts';
 
 const ROOT = join(import.meta.dirname, '../..');

@@ -59,8 +59,12 @@ describe('the links of the README and the guides', () => {
   });
 
   it('a path named in code that does not exist is found; a placeholder is not a path', () => {
-    expect(missingPaths('each line ends with its status; `packages/mock/test/readme.test.ts` runs them')).toEqual(['packages/mock/test/readme.test.ts']);
-    expect(missingPaths('`packages/mock/test/guide-examples.test.ts` runs them, `packages/contract/test/proofs-<family>.test.ts` too')).toEqual([]);
+    expect(missingPaths('each line ends with its status; `packages/mock/test/readme.test.ts` runs them')).toEqual([
+      'packages/mock/test/readme.test.ts',
+    ]);
+    expect(
+      missingPaths('`packages/mock/test/guide-examples.test.ts` runs them, `packages/contract/test/proofs-<family>.test.ts` too'),
+    ).toEqual([]);
   });
 
   it.each(GUIDES)('%s: every path of the repository it names in code exists', (file) => {

@@ -6,7 +6,7 @@ import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const FOLDERS = ['lib', 'common', 'server', 'mock', 'scripts', 'bench', 'examples', 'test'];
+const FOLDERS = ['packages', 'common', 'server', 'scripts', 'bench', 'examples', 'test'];
 const manifest = (path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8'));
 
 function sources(): string[] {

@@ -5,12 +5,13 @@
 // descriptions split into sentences and its versions compare (shared with the breaking-change gate),
 // and how a command answers `--help` and a usage error (shared with every shipped command); none of
 // them signs or answers anything.
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importsOf } from '../support/source-imports.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const KIT = join(ROOT, 'packages/contract');
+const KIT = join(ROOT, 'packages/contract/src');
 const ALLOWED = [
   'packages/api/src/document.ts',
   'packages/api/src/schema-validator.ts',
@@ -20,7 +21,6 @@ const ALLOWED = [
   'common/semver.ts',
   'common/cli.ts',
 ];
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+\.ts)'/g;
 
 /** Modules outside the kit that `entries` reach, each with the kit module that imports the first step. */
 function reachedOutside(entries: string[]): Map<string, string> {
@@ -31,7 +31,7 @@ function reachedOutside(entries: string[]): Map<string, string> {
     seen.add(file);
     const isKit = file.startsWith(`${KIT}/`);
     if (!isKit) outside.set(relative(ROOT, file), relative(ROOT, from));
-    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) visit(resolve(dirname(file), match[1]!), isKit ? file : from);
+    for (const target of importsOf(file)) visit(target, isKit ? file : from);
   };
   for (const entry of entries) visit(entry, entry);
   return outside;

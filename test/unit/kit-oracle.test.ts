@@ -3,7 +3,13 @@
 // borrowing the reference server's signing code.
 import { describe, expect, it } from 'vitest';
 import { loadDocument } from '../../packages/api/src/document.ts';
-import { sameSignature, serviceSignature, signedDeliveryHeaders, standardEntry, toleranceSeconds } from '../../packages/contract/src/kit/oracle.ts';
+import {
+  sameSignature,
+  serviceSignature,
+  signedDeliveryHeaders,
+  standardEntry,
+  toleranceSeconds,
+} from '../../packages/contract/src/kit/oracle.ts';
 
 const document = loadDocument();
 const text = document.info.description ?? '';

@@ -4,12 +4,12 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSecmonClient, isProblem, retryAfterMs, SecmonProblemError, unwrap } from '../src/client.ts';
-import type { components } from '../src/types.ts';
 import { type MockServer, startMock } from 'secmon-mock/src/prism';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../../server/config.ts';
 import { type RunningServer, startServer } from '../../../server/server.ts';
+import { createSecmonClient, isProblem, retryAfterMs, SecmonProblemError, unwrap } from '../src/client.ts';
+import type { components } from '../src/types.ts';
 
 const WRITE_KEY = 'toolkit-writer-key';
 

@@ -6,8 +6,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { usageError } from '../../../common/cli.ts';
 import { loadDocument } from 'secmon-api/src/document';
+import { usageError } from '../../../common/cli.ts';
 import { formatSeconds } from './kit/budget.ts';
 import { MARK } from './kit/coverage.ts';
 import { junitReport } from './kit/junit.ts';

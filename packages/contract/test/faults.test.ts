@@ -2,8 +2,9 @@
 // and the kit must fail naming the right operation (or webhook) and check. Each fault runs only
 // the checks that concern it, so the whole file stays a few seconds long. The command line and
 // the reproductions it writes are proven against a broken implementation in faults-cli.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { loadDocument } from 'secmon-api/src/document';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KitOptions } from '../src/kit/context.ts';
 import { coverage } from '../src/kit/coverage.ts';
 import { planChecks } from '../src/kit/plan.ts';

@@ -3,8 +3,8 @@
 // in prism-known-limits.json (also usable with `npm run contract -- --known-limits`), shown in the
 // coverage table, and a limit declared for one operation fails the run if it starts passing.
 import { readFileSync } from 'node:fs';
-import { afterAll } from 'vitest';
 import { type MockServer, startMock } from 'secmon-mock/src/prism';
+import { afterAll } from 'vitest';
 import type { KnownLimit } from '../src/kit/results.ts';
 import { defineContractSuite } from './suite.ts';
 

@@ -1,8 +1,9 @@
 // The executable model on hand-made sequences: what it predicts for creates, replaces, replays,
 // conditional requests, compliance and events, and the differences it reports when an answer
 // departs from the document.
-import { describe, expect, it } from 'vitest';
+
 import { loadDocument } from 'secmon-api/src/document';
+import { describe, expect, it } from 'vitest';
 import { type Answer, judgeCreate, judgeDelete, judgeReplace } from '../src/kit/model/answers.ts';
 import { judgeDeliveries } from '../src/kit/model/deliveries.ts';
 import { resourceFacts } from '../src/kit/model/facts.ts';

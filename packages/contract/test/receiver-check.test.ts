@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
+import { verifySignature } from 'secmon-api/src/signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReceiverApp } from '../../../examples/receiver/app.ts';
-import { verifySignature } from 'secmon-api/src/signing';
 import { receiverCommand, runReceiverCheck } from '../src/kit/receiver-check.ts';
 
 const SECRET = 'whsec_receiver_check_5c1f0e9a';

@@ -3,8 +3,8 @@
 // webhooks are allowed, retries compressed with the SECMON_RETRY_SCALE setting unless asked not to).
 import { type Config, parseApiKeys, testConfig } from '../../../server/config.ts';
 import { type RunningServer, startServer } from '../../../server/server.ts';
-import type { KitOptions } from '../src/kit/context.ts';
 import { testDatabase } from '../../../test/support/database.ts';
+import type { KitOptions } from '../src/kit/context.ts';
 
 export const WRITER_KEY = 'contract-writer-3b8f1d';
 export const READER_KEY = 'contract-reader-9c2e4a';

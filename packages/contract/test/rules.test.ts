@@ -4,9 +4,9 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { loadDocument } from 'secmon-api/src/document';
 import { describe, expect, it } from 'vitest';
 import { splitDescription } from '../../../common/sentences.ts';
-import { loadDocument } from 'secmon-api/src/document';
 import { ruleViolation } from '../src/kit/checks/rule-support.ts';
 import { coverage } from '../src/kit/coverage.ts';
 import type { Exchange } from '../src/kit/http.ts';

@@ -3,8 +3,8 @@
 // it in beforeAll); what decides the plan (profile, whether a read key exists) must be known when
 // the file is collected, and the session's plan is held to it.
 import { writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, it } from 'vitest';
 import { loadDocument, type OpenApiDocument } from 'secmon-api/src/document';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { KitOptions, Profile } from '../src/kit/context.ts';
 import { coverage, formatCoverage } from '../src/kit/coverage.ts';
 import { type PlannedCheck, planChecks } from '../src/kit/plan.ts';

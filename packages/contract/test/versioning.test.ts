@@ -1,10 +1,11 @@
 // The kit judges bodies by the Versioning section: strictly for an implementation of this exact
 // version (an unknown field or enum value is a violation, named with the rule it breaks), and as a
 // v1 client reads them with --allow-newer-fields (only what v1 may add is let through).
-import { describe, expect, it } from 'vitest';
+
 import { listMediaTypes, loadDocument } from 'secmon-api/src/document';
 import { eventSchemaPointer } from 'secmon-api/src/events';
 import { createSchemaValidator, schemaPointer } from 'secmon-api/src/schema-validator';
+import { describe, expect, it } from 'vitest';
 import { createKitContext } from '../src/kit/context.ts';
 import { ajvDetails, sentBodyValidator } from '../src/kit/verify.ts';
 

@@ -2,8 +2,8 @@
 // released bundles the kit carries, by how each release's sentences continue the previous one's.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import { loadDocument } from 'secmon-api/src/document';
+import { describe, expect, it } from 'vitest';
 import { listReleases } from '../../../scripts/breaking/releases.ts';
 import { root } from '../../../scripts/pipeline.ts';
 import { RELEASED_DOCUMENTS } from '../src/kit/releases.ts';

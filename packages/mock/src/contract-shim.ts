@@ -22,6 +22,7 @@
 // Everything else, including an example asked for with `Prefer` on a valid request, passes through.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { findRoute, loadDocument, type OpenApiDocument, operationRoutes } from 'secmon-api/src/document';
 import { documentedChoices, problemForRequest } from '../../../common/prefer.ts';
 import {
   BODY_LIMIT_BYTES,
@@ -33,7 +34,6 @@ import {
   unknownQueryParameters,
 } from '../../../common/problems.ts';
 import { documentedRateLimit, quotaUsedUp } from '../../../common/rate-limit.ts';
-import { findRoute, loadDocument, type OpenApiDocument, operationRoutes } from 'secmon-api/src/document';
 import { believable } from './believable.ts';
 import { isListBody, itemHeaders, pageOf } from './pages.ts';
 import { PRISM_ERRORS, parseViolations, prefersExample, rateLimitHeaders, toProblemError } from './prism-answers.ts';

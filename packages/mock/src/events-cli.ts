@@ -3,8 +3,8 @@
 // [--webhook-id <whk_...>]` (in this repository, `npm run mock:events -- …`): sends the document's
 // example events and prints what the receiver said.
 import { parseArgs } from 'node:util';
-import { HELP_OPTION, usageError } from '../../../common/cli.ts';
 import { EVENT_TYPES, isEventType } from 'secmon-api/src/events';
+import { HELP_OPTION, usageError } from '../../../common/cli.ts';
 import { buildDeliveries, type DeliveryResult, deliverAll, delivered, EventSelectionError } from './events.ts';
 
 const COMMAND = 'secmon-events';

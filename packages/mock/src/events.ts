@@ -3,9 +3,9 @@
 // the same 10 s deadline. Used by `npm run mock:events` and by anyone testing a receiver.
 import { randomUUID } from 'node:crypto';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { deliveryHeaders } from '../../../common/delivery-headers.ts';
 import { listWebhookOperations, loadDocument, type OpenApiDocument, resolveRef } from 'secmon-api/src/document';
 import { EVENT_TYPES, type EventType, isEventType } from 'secmon-api/src/events';
+import { deliveryHeaders } from '../../../common/delivery-headers.ts';
 
 /** The service gives a receiver this long to answer (the document's *Delivery and retries*). */
 const DELIVERY_TIMEOUT_MS = 10_000;

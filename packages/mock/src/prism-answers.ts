@@ -2,8 +2,8 @@
 // document's problem errors, the rate-limit headers to keep, and whether a request asked Prism for
 // a document example verbatim.
 import type { IncomingMessage } from 'node:http';
-import type { ProblemDetail } from '../../../common/problems.ts';
 import { escapePointer } from 'secmon-api/src/document';
+import type { ProblemDetail } from '../../../common/problems.ts';
 
 interface PrismViolation {
   location?: string[];

@@ -1,8 +1,9 @@
 // `npm run mock -- --dynamic`: generated data that still validates against the document, the same
 // on every request thanks to the fixed seed.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+
 import { loadDocument } from 'secmon-api/src/document';
 import { createSchemaValidator } from 'secmon-api/src/schema-validator';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type MockServer, startMock } from '../src/prism.ts';
 import { exampleRequests, mediaTypeOf } from './operations.ts';
 

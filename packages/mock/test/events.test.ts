@@ -5,13 +5,13 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { USER_AGENT } from '../../../common/delivery-headers.ts';
 import { escapePointer, listWebhookOperations, loadDocument, resolveRef } from 'secmon-api/src/document';
 import { EVENT_TYPES, eventSchemaPointer, validateEvent } from 'secmon-api/src/events';
 import { createSchemaValidator } from 'secmon-api/src/schema-validator';
 import { verifySignature } from 'secmon-api/src/signing';
 import { verifyWebhook } from 'secmon-api/src/verify-webhook';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { USER_AGENT } from '../../../common/delivery-headers.ts';
 import { buildDeliveries, deliverAll, delivered, EventSelectionError, eventExamples } from '../src/events.ts';
 
 const SECRET = 'whsec_test_6b1f0c9e2d8a7f35';

@@ -2,8 +2,8 @@
 // mock section (the host swapped for the test's mock) must get the status its comment ends with, so
 // the guide cannot drift from what the mock answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMock } from '../src/prism.ts';
 import { curlStatus, shellBlocks, statusesOf } from '../../../test/guides/markdown.ts';
+import { type MockServer, startMock } from '../src/prism.ts';
 
 interface Example {
   comment: string;

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, MockStartError, startMock } from '../src/prism.ts';
 import { alive } from '../../../test/support/process.ts';
+import { type MockServer, MockStartError, startMock } from '../src/prism.ts';
 
 const AUTH = { authorization: 'Bearer any-token-at-all' };
 

@@ -1,8 +1,9 @@
 // The Prism mock on the bundled document (static examples): every operation answers as documented,
 // Prefer picks statuses and named examples, auth and request validation behave like the contract.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { loadDocument } from 'secmon-api/src/document';
 import { createSchemaValidator, schemaPointer } from 'secmon-api/src/schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMock } from '../src/prism.ts';
 import { exampleRequests, mediaTypeOf } from './operations.ts';
 

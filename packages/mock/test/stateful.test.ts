@@ -6,8 +6,8 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it, onTestFinished } from 'vitest';
 import { loadDocument } from 'secmon-api/src/document';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { alive } from '../../../test/support/process.ts';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));

@@ -1,10 +1,11 @@
 // What a handler answers, before it becomes a fetch Response: a status, headers and a JSON body.
 // Both modes build on two shared pieces: the documented answer a `Prefer` header or a scenario asks
 // for (common/prefer.ts, as the two server mocks read it), and the problem of a refused request.
-import { documentedAnswer, type Preference, problemForRequest } from '../../../common/prefer.ts';
-import { invalidPartsDetail, type Problem, problem } from '../../../common/problems.ts';
+
 import type { OpenApiDocument } from 'secmon-api/src/document';
 import { itemHeaders } from 'secmon-mock/src/pages';
+import { documentedAnswer, type Preference, problemForRequest } from '../../../common/prefer.ts';
+import { invalidPartsDetail, type Problem, problem } from '../../../common/problems.ts';
 
 export interface Answer {
   status: number;

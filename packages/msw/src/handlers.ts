@@ -3,9 +3,9 @@
 // against the document first; then a `Prefer` header, a scenario or an override picks the answer,
 // or the mode does (stateless: the documented examples; stateful: an in-memory service).
 import { type HttpHandler, http } from 'msw';
+import { listOperations, loadDocument } from 'secmon-api/src/document';
 import { parsePrefer } from '../../../common/prefer.ts';
 import { documentedRateLimit, quotaUsedUp } from '../../../common/rate-limit.ts';
-import { listOperations, loadDocument } from 'secmon-api/src/document';
 import { type Answer, preferredAnswer, problemAnswer, toResponse } from './answer.ts';
 import { type CheckedRequest, requestChecker } from './request-check.ts';
 import { statefulService } from './stateful/service.ts';

@@ -5,6 +5,8 @@
 // its own tests. The schemas are the document's, checked by packages/api/src/schema-validator.ts (Ajv 2020).
 import type { ErrorObject } from 'ajv';
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { escapePointer, listOperations, type OpenApiDocument, resolveRef } from 'secmon-api/src/document';
+import { createSchemaValidator } from 'secmon-api/src/schema-validator';
 import {
   BODY_LIMIT_BYTES,
   invalidPartsDetail,
@@ -14,8 +16,6 @@ import {
   problem,
   unknownQueryParameters,
 } from '../../../common/problems.ts';
-import { escapePointer, listOperations, type OpenApiDocument, resolveRef } from 'secmon-api/src/document';
-import { createSchemaValidator } from 'secmon-api/src/schema-validator';
 
 /** What a valid request carries, as the handlers read it. */
 export interface CheckedRequest {

@@ -5,8 +5,8 @@
 
 import type { OpenApiDocument } from 'secmon-api/src/document';
 import { listOperations } from 'secmon-api/src/document';
-import { ifNoneMatchHits } from '../../../server/domain/etag.ts';
 import { isListBody, pageOf } from 'secmon-mock/src/pages';
+import { ifNoneMatchHits } from '../../../server/domain/etag.ts';
 import { type Answer, preferredAnswer } from './answer.ts';
 import type { CheckedRequest } from './request-check.ts';
 

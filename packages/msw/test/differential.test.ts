@@ -4,11 +4,11 @@
 // status and body must agree once the ids each side minted and the timestamps are set aside.
 import fc from 'fast-check';
 import { getResponse } from 'msw';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDocument } from 'secmon-api/src/document';
-import { createSecmonMsw } from '../src/index.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statefulMockDeps } from '../../../server/stateful-mock/deps.ts';
 import { startTestServer, type TestServer } from '../../../test/server/helpers.ts';
+import { createSecmonMsw } from '../src/index.ts';
 
 const doc = loadDocument();
 const seeded = (name: string) =>

@@ -1,9 +1,9 @@
 // secmon-msw's stateful mode in Node: the stateful mock's rules over an in-memory store,
 // seeded from the examples and reset between tests.
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSecmonClient } from 'secmon-api/src/client';
 import { loadDocument } from 'secmon-api/src/document';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSecmonMsw } from '../src/index.ts';
 
 const BASE = 'https://api.secmon.test';

@@ -2,12 +2,12 @@
 // answers a documented status with a body its schema accepts and the documented headers; requests
 // the service would refuse get its problem; Prefer, scenarios and typed overrides pick answers.
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSecmonClient } from 'secmon-api/src/client';
 import { loadDocument } from 'secmon-api/src/document';
 import { createSchemaValidator } from 'secmon-api/src/schema-validator';
-import { createSecmonMsw } from '../src/index.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { exampleRequests, mediaTypeOf } from '../../mock/test/operations.ts';
+import { createSecmonMsw } from '../src/index.ts';
 
 const BASE = 'https://api.secmon.test';
 const doc = loadDocument();

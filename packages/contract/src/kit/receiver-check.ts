@@ -7,8 +7,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { HELP_OPTION, usageError } from '../../../../common/cli.ts';
 import { listMediaTypes, loadDocument } from 'secmon-api/src/document';
+import { HELP_OPTION, usageError } from '../../../../common/cli.ts';
 import { MARK } from './coverage.ts';
 import { junitReport } from './junit.ts';
 import { signedDeliveryHeaders, toleranceSeconds } from './oracle.ts';

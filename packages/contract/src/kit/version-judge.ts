@@ -4,8 +4,8 @@
 // failure of something newer than the oldest version says which version introduced it, so a team
 // whose CI turns red on a new kit sees the new obligation and the version that brought it.
 
-import { compareVersions } from '../../../../common/semver.ts';
 import type { OpenApiDocument } from 'secmon-api/src/document';
+import { compareVersions } from '../../../../common/semver.ts';
 import type { RuleScope } from './rules/trace.ts';
 import { type ContractVersions, contractVersions, ruleInVersion, violationSince } from './versions.ts';
 import type { Violation } from './violation.ts';

@@ -5,10 +5,10 @@
 // judged by that version's rules only (`--contract-version`), and a failure on a newer rule says
 // which version introduced it.
 
+import type { OpenApiDocument } from 'secmon-api/src/document';
 import { compareVersions } from '../../../../common/semver.ts';
 import { diffSentences } from '../../../../common/sentence-diff.ts';
 import { documentSentences, type Sentence } from '../../../../common/sentences.ts';
-import type { OpenApiDocument } from 'secmon-api/src/document';
 import { RELEASED_DOCUMENTS } from './releases.ts';
 
 const key = (at: string, text: string) => `${at}\u0000${text}`;

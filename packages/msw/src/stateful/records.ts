@@ -1,8 +1,9 @@
 // The stateful mode's memory: the three collections as the reference server's store keeps them
 // (policies without their derived compliance, webhooks with their secrets), seeded from the same
 // examples as the stateful mock (server/stateful-mock/), and read back as the API shows them.
-import type { components } from '../../../../generated/schema.d.ts';
+
 import type { OpenApiDocument } from 'secmon-api/src/document';
+import type { components } from '../../../../generated/schema.d.ts';
 import { type CursorPosition, decodeCursor, encodeCursor } from '../../../../server/domain/cursor.ts';
 import { ACTIVE_STATUSES } from '../../../../server/domain/findings.ts';
 import type { PolicyRecord } from '../../../../server/domain/policies.ts';

@@ -4,9 +4,9 @@
 // secret rotation, ETags with If-Match / If-None-Match, keyset cursors, Idempotency-Key replays.
 // Only the storage differs.
 
+import type { OpenApiDocument } from 'secmon-api/src/document';
 import { invalidPartsDetail, type ProblemKind, problem } from '../../../../common/problems.ts';
 import type { components } from '../../../../generated/schema.d.ts';
-import type { OpenApiDocument } from 'secmon-api/src/document';
 import type { DomainError } from '../../../../server/domain/errors.ts';
 import { etagOf, ifMatchSatisfied, ifNoneMatchHits } from '../../../../server/domain/etag.ts';
 import { newFinding, policyLinkRefusal, updatedFinding } from '../../../../server/domain/findings.ts';

@@ -4,8 +4,8 @@
 // observed from outside, or that it is not a rule at all. An entry stores the sentence itself, so a changed sentence shows
 // up as one missing and one stale entry instead of silently keeping its old verdict.
 
-import { documentSentences, type Sentence } from '../../../../../common/sentences.ts';
 import type { OpenApiDocument } from 'secmon-api/src/document';
+import { documentSentences, type Sentence } from '../../../../../common/sentences.ts';
 
 interface EntryBase {
   /** Stable id: the area (an info section, an operationId, a webhook or a component) and a number. */
