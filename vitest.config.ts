@@ -2,12 +2,12 @@ import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 import SlowFirst from './test/support/slow-first.ts';
 
-// The workspace packages export their TypeScript under the `source` condition: the tests resolve
+// The workspace packages export their TypeScript under the `secmon-source` condition: the tests resolve
 // them there, and so does every Node process a test starts (NODE_OPTIONS, as `.npmrc` gives npm's).
-const SOURCE = ['source'];
-const NODE_OPTIONS = process.env.NODE_OPTIONS?.includes('--conditions=source')
+const SOURCE = ['secmon-source'];
+const NODE_OPTIONS = process.env.NODE_OPTIONS?.includes('--conditions=secmon-source')
   ? process.env.NODE_OPTIONS
-  : [process.env.NODE_OPTIONS, '--conditions=source'].filter(Boolean).join(' ');
+  : [process.env.NODE_OPTIONS, '--conditions=secmon-source'].filter(Boolean).join(' ');
 
 // Which store a test file runs on is decided by where it lives (each package's tests in
 // packages/<name>/test/, the repository's suites in test/):

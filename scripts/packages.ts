@@ -4,7 +4,7 @@
 // inside node_modules, so every package ships JavaScript: esbuild bundles our own modules (the
 // workspace packages it imports, common/, the bundled document) into each package and leaves its npm
 // dependencies as imports. In the repository the packages' exports point at their TypeScript under
-// the `source` condition; the packed package.json leaves that condition out. `npm run pack` and the
+// the `secmon-source` condition; the packed package.json leaves that condition out. `npm run pack` and the
 // package tests (test/packages/) go through here.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { committed, root } from './pipeline.ts';
+
+/** The exports condition under which the repository resolves a package to its TypeScript. */
+export const SOURCE_CONDITION = 'secmon-source';
 
 export interface PackageSpec {
   /** The folder that holds the package.json, relative to the repository root. */
@@ -129,7 +132,7 @@ export async function buildPackage(name: PackageName): Promise<string> {
     platform: spec.platform,
     // Node 20.19 is the oldest line every package supports (`engines`); browsers of the same age.
     target: spec.platform === 'node' ? 'node20.19' : ['node20.19', 'es2022'],
-    conditions: ['source'],
+    conditions: [SOURCE_CONDITION],
     plugins: [dependenciesStayImports, documentFilesBesideCode],
     logLevel: 'warning',
     legalComments: 'none',
@@ -173,12 +176,14 @@ function declarationOf(specifier: string, typesDir: string): string | undefined 
   return declaration.replace(/\.d\.ts$/, '.js');
 }
 
+const sourceTarget = (value: unknown) => (value as Record<string, string | undefined> | undefined)?.[SOURCE_CONDITION];
+
 function sourceOf(exports: Record<string, unknown>, subpath: string): string | undefined {
-  const exact = exports[subpath] as { source?: string } | undefined;
-  if (exact?.source) return exact.source;
+  const exact = sourceTarget(exports[subpath]);
+  if (exact) return exact;
   for (const [key, value] of Object.entries(exports)) {
     const [prefix, suffix = ''] = key.split('*');
-    const pattern = (value as { source?: string }).source;
+    const pattern = sourceTarget(value);
     if (key.includes('*') && pattern && subpath.startsWith(prefix!) && subpath.endsWith(suffix)) {
       return pattern.replace('*', subpath.slice(prefix!.length, subpath.length - suffix.length));
     }
@@ -191,13 +196,13 @@ const relativeSpecifier = (from: string, to: string) => {
   return path.startsWith('.') ? path : `./${path}`;
 };
 
-/** The package.json as published: the exports without the `source` condition, which only the repository resolves. */
+/** The package.json as published: the exports without the `secmon-source` condition, which only the repository resolves. */
 export function publishedManifest(manifest: PackageManifest): PackageManifest {
   const exports = Object.fromEntries(
     Object.entries(manifest.exports)
       .map(([key, value]): [string, unknown] => {
         if (typeof value !== 'object' || value === null) return [key, value];
-        const { source: _, ...rest } = value as Record<string, unknown>;
+        const { [SOURCE_CONDITION]: _, ...rest } = value as Record<string, unknown>;
         return [key, rest];
       })
       .filter(([, value]) => typeof value !== 'object' || Object.keys(value as object).length > 0),

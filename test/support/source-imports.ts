@@ -1,5 +1,5 @@
 // The modules a source file imports, as files: relative specifiers, and the workspace packages'
-// (`secmon-api/src/document`), which their exports map to src/*.ts under the `source` condition.
+// (`secmon-api/src/document`), which their exports map to src/*.ts under the `secmon-source` condition.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
