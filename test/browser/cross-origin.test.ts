@@ -10,6 +10,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDocument } from '../../packages/api/src/document.ts';
 import { type MockServer, startMock } from '../../packages/mock/src/prism.ts';
+import { SOURCE_CONDITION } from '../../scripts/packages.ts';
 import { parseApiKeys, testConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 import { statefulMockConfig, statefulMockDeps } from '../../server/stateful-mock/deps.ts';
@@ -18,7 +19,7 @@ import { launchChromium } from './chromium.ts';
 const KEY = 'frontend-writer-7e8f9a';
 // The page's flow, in the browser: written against the client package's public entry.
 const PAGE = `
-import { createSecmonClient, unwrap } from './lib/index.ts';
+import { createSecmonClient, unwrap } from 'secmon-api';
 window.flow = async (apiUrl, key, staleHeaders) => {
   const secmon = createSecmonClient({ baseUrl: apiUrl, apiKey: key });
   // The static mock keeps no state: it is asked for its 412 (Prefer), the others earn it.
@@ -80,6 +81,7 @@ beforeAll(async () => {
     write: false,
     format: 'esm',
     platform: 'browser',
+    conditions: [SOURCE_CONDITION],
     logLevel: 'silent',
   });
   const script = bundle.outputFiles[0]!.text;
