@@ -1,7 +1,16 @@
+import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 import SlowFirst from './test/support/slow-first.ts';
 
-// Which store a test file runs on is decided by where it lives:
+// The workspace packages export their TypeScript under the `secmon-source` condition: the tests resolve
+// them there, and so does every Node process a test starts (NODE_OPTIONS, as `.npmrc` gives npm's).
+const SOURCE = ['secmon-source'];
+const NODE_OPTIONS = process.env.NODE_OPTIONS?.includes('--conditions=secmon-source')
+  ? process.env.NODE_OPTIONS
+  : [process.env.NODE_OPTIONS, '--conditions=secmon-source'].filter(Boolean).join(' ');
+
+// Which store a test file runs on is decided by where it lives (each package's tests in
+// packages/<name>/test/, the repository's suites in test/):
 // - test/unit/: pure modules (domain rules, the retry schedule, endpoint health, fault
 //   classification); no server, no store (`npm run test:unit`).
 // - a folder named `sqlite/` or `postgres/` (test/store/postgres/, test/server/sqlite/, ...):
@@ -9,10 +18,18 @@ import SlowFirst from './test/support/slow-first.ts';
 // - everything else that reaches a store (test/store/ is the store conformance suite, test/server/,
 //   test/webhooks/, the kit against the reference server) runs twice: on embedded SQLite, and on
 //   PostgreSQL in a throw-away cluster (test/support/postgres-setup.ts).
-const ON_BOTH_STORES = ['test/store/**/*.test.ts', 'test/server/**/*.test.ts', 'test/webhooks/**/*.test.ts', 'test/kit/reference.test.ts'];
+const ON_BOTH_STORES = [
+  'test/store/**/*.test.ts',
+  'test/server/**/*.test.ts',
+  'test/webhooks/**/*.test.ts',
+  'packages/contract/test/reference.test.ts',
+];
 
 export default defineConfig({
+  resolve: { conditions: [...SOURCE, ...defaultClientConditions] },
+  ssr: { resolve: { conditions: [...SOURCE, ...defaultServerConditions] } },
   test: {
+    env: { NODE_OPTIONS },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Suites start servers and child processes on their own ports and spend much of their time
@@ -25,7 +42,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'sqlite',
-          include: ['test/**/*.test.ts'],
+          include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
           exclude: ['test/unit/**', 'test/**/postgres/**', 'test/multi-instance/**', 'test/support/**'],
           // The package tests' files share one build and pack of the packages per run.
           globalSetup: ['test/packages/tarballs-setup.ts'],

@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { startMock } from '../mock/prism.ts';
+import { startMock } from '../packages/mock/src/prism.ts';
 import { freePort } from './free-port.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 4);

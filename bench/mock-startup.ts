@@ -1,4 +1,4 @@
-// `npm run bench:mock` — how long the mock takes from `node mock/main.ts <flags>` (what `npm run mock`
+// `npm run bench:mock` — how long the mock takes from `node packages/mock/src/main.ts <flags>` (what `npm run mock`
 // runs) until it answers HTTP, in each mode, measured side by side in one run (runs alternate
 // between modes so machine noise hits all alike). Any status counts as an answer.
 import { spawn } from 'node:child_process';
@@ -8,7 +8,7 @@ import { freePort } from './free-port.ts';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const GIVE_UP_MS = 60_000;
-const MAIN = fileURLToPath(new URL('../mock/main.ts', import.meta.url));
+const MAIN = fileURLToPath(new URL('../packages/mock/src/main.ts', import.meta.url));
 const MODES: [string, string[]][] = [
   ['static + shim (npm run mock)', []],
   ['dynamic + shim (--dynamic)', ['--dynamic']],

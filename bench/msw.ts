@@ -2,7 +2,7 @@
 // frontend's test code sees them: the same fetch loop (10 requests in flight, for BENCH_DURATION
 // seconds after a one-second warm-up) against secmon-msw's handlers in this process (msw/node,
 // stateless and stateful), the Prism mock (`secmon-mock`, with its contract shim) and the
-// stateful mock (the reference server in memory), each server in a child process (`node mock/main.ts`);
+// stateful mock (the reference server in memory), each server in a child process (`node packages/mock/src/main.ts`);
 // and the handlers alone through msw's getResponse, which separates their cost from msw/node's.
 // Prints a table; it asserts nothing (speed belongs here, not in tests).
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -10,12 +10,12 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { getResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { createSecmonMsw } from '../mock/msw/index.ts';
+import { createSecmonMsw } from '../packages/msw/src/index.ts';
 import { freePort } from './free-port.ts';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION ?? 3) * 1000;
 const IN_FLIGHT = 10;
-const MAIN = fileURLToPath(new URL('../mock/main.ts', import.meta.url));
+const MAIN = fileURLToPath(new URL('../packages/mock/src/main.ts', import.meta.url));
 const HEADERS = { authorization: 'Bearer bench-key', 'content-type': 'application/json' };
 const READ_ID = 'fnd_01jbz3k7q2w9x8v6t5r4p3n2m1';
 const CREATE = JSON.stringify({ title: 'SSH root login enabled', severity: 'high', device_id: 'dev_01jbz2m4n6p8q0r2s4t6v8w0x2' });
@@ -78,7 +78,7 @@ async function child(flags: string[]): Promise<{ base: string; process: ChildPro
     }
   }
   process_.kill('SIGKILL');
-  throw new Error(`node mock/main.ts ${flags.join(' ')} did not answer`);
+  throw new Error(`node packages/mock/src/main.ts ${flags.join(' ')} did not answer`);
 }
 
 async function stop(running: ChildProcess) {

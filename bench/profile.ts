@@ -62,7 +62,7 @@ const BUCKETS: [string, RegExp][] = [
   ['server/routes', /server\/routes\//],
   ['server/domain (ids, etags, events)', /server\/domain\//],
   ['server/webhooks (dispatcher)', /server\/webhooks\//],
-  ['lib/', /\/lib\//],
+  ['secmon-api (packages/api/src)', /\/packages\/api\/src\//],
   ['other node_modules', /node_modules\//],
   ['server (other)', /\/server\//],
 ];

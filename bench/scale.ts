@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { components } from '../generated/schema.d.ts';
-import { EVENT_TYPES } from '../lib/events.ts';
+import { EVENT_TYPES } from '../packages/api/src/events.ts';
 import { parseApiKeys, testConfig } from '../server/config.ts';
 import { type CursorPosition, encodeCursor } from '../server/domain/cursor.ts';
 import { encodeBase32, uuidv7Bytes } from '../server/domain/ids.ts';

@@ -13,7 +13,7 @@ import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { verifySignature } from '../lib/signing.ts';
+import { verifySignature } from '../packages/api/src/signing.ts';
 import { type ServerProcess, spawnServer } from '../scripts/server-process.ts';
 
 const KEY = 'bench-webhooks-key-0123';

@@ -1,13 +1,13 @@
 // The headers of one webhook delivery, built in one place so the real dispatcher and
-// the mock event sender cannot drift apart. The signature itself comes from lib/signing.ts.
-import { loadDocument } from '../lib/document.ts';
-import { SIGNATURE_HEADER, sign } from '../lib/signing.ts';
+// the mock event sender cannot drift apart. The signature itself comes from packages/api/src/signing.ts.
+import { loadDocument } from '../packages/api/src/document.ts';
+import { SIGNATURE_HEADER, sign } from '../packages/api/src/signing.ts';
 import {
   STANDARD_ID_HEADER,
   STANDARD_SIGNATURE_HEADER,
   STANDARD_TIMESTAMP_HEADER,
   standardSignatureHeader,
-} from '../lib/standard-webhooks.ts';
+} from '../packages/api/src/standard-webhooks.ts';
 
 /** Names the contract version the notifications follow, which is also every package's version. */
 export const USER_AGENT = `SecMon-Webhooks/${loadDocument().info.version}`;

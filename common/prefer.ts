@@ -3,7 +3,7 @@
 // stateful one (the reference server, server/stateful-mock/) read the header and pick the answer
 // here, so a page written against one behaves the same against the other.
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { findRoute, listOperations, type OpenApiDocument, operationRoutes, resolveRef } from '../lib/document.ts';
+import { findRoute, listOperations, type OpenApiDocument, operationRoutes, resolveRef } from '../packages/api/src/document.ts';
 
 export interface Preference {
   code?: string;

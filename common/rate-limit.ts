@@ -1,7 +1,7 @@
 // The RateLimit headers the three mocks send (the static one behind Prism, the stateful one, the
 // MSW handlers): the document's examples, made true of the answer they go on.
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { type OpenApiDocument, resolveRef } from '../lib/document.ts';
+import { type OpenApiDocument, resolveRef } from '../packages/api/src/document.ts';
 
 /** `ratelimit` and `ratelimit-policy` as the document's examples give them, for every authenticated answer. */
 export function documentedRateLimit(doc: OpenApiDocument): Record<string, string> {

@@ -3,7 +3,7 @@
 // /docs puts its own origin in their place, so a sample copied from http://localhost:3000/docs calls
 // that server. A sample quotes the URL it calls (`curl 'https://…/v1/…'`, `baseUrl: 'https://…'`);
 // the servers list and the prose, which keep production, never do.
-import type { OpenApiDocument } from '../lib/document.ts';
+import type { OpenApiDocument } from '../packages/api/src/document.ts';
 
 export const sampleOrigin = (doc: OpenApiDocument): string => doc.servers?.[0]?.url ?? 'http://localhost:3000';
 

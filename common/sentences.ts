@@ -4,7 +4,7 @@
 // paragraph or list item is split into sentences, a table row is one statement (its cells joined
 // by " | "), a fenced code block is one statement, headings are titles and are skipped. `summary` fields are titles too and are not extracted. Example objects
 // (`example`, `examples`) are illustrations, not statements, and are skipped with all they hold.
-import type { OpenApiDocument } from '../lib/document.ts';
+import type { OpenApiDocument } from '../packages/api/src/document.ts';
 
 export interface Sentence {
   /** JSON pointer of the description the sentence is in. */

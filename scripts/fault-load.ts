@@ -3,7 +3,7 @@
 // stream of creates spread round-robin over the instances and /readyz probed on each, every answer
 // recorded with its time. What was acknowledged is then read back through the API and looked for
 // at the receiver.
-import { parseEvent } from '../lib/events.ts';
+import { parseEvent } from '../packages/api/src/events.ts';
 import { startReceiver, type TestReceiver } from './receiver.ts';
 import { type ServerProcess, spawnServer } from './server-process.ts';
 import { waitUntil } from './wait.ts';

@@ -9,7 +9,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { INLINE_FAVICON_LINK } from '../common/favicon.ts';
-import { listOperations, type OpenApiDocument, resolveRef } from '../lib/document.ts';
+import { listOperations, type OpenApiDocument, resolveRef } from '../packages/api/src/document.ts';
 import { withChangelog } from './docs/changelog.ts';
 import { withCodeSamples } from './docs/code-samples.ts';
 

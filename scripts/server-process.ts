@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 const MAIN = fileURLToPath(new URL('../server/main.ts', import.meta.url));
 // Exits the child when this process goes away, however it dies, so no server outlives its test.
-const EXIT_WITH_PARENT = fileURLToPath(new URL('../mock/exit-with-parent.ts', import.meta.url));
+const EXIT_WITH_PARENT = fileURLToPath(new URL('../packages/mock/src/exit-with-parent.ts', import.meta.url));
 
 export interface ServerProcess {
   url: string;

@@ -28,7 +28,7 @@ const server = await spawnServer({
 const kit = spawnSync(
   process.execPath,
   [
-    'test/contract/cli.ts',
+    'packages/contract/src/cli.ts',
     '--base-url',
     server.url,
     '--api-key',

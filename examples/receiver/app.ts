@@ -5,7 +5,13 @@
 // imports the client package's source; in your project the same names come from `secmon-api/webhooks`.
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
-import { InvalidEventError, parseEvent, verifyWebhook, type WebhookEvent, WebhookVerificationError } from '../../lib/webhooks.ts';
+import {
+  InvalidEventError,
+  parseEvent,
+  verifyWebhook,
+  type WebhookEvent,
+  WebhookVerificationError,
+} from '../../packages/api/src/webhooks.ts';
 
 export interface ReceiverOptions {
   /**

@@ -1,6 +1,6 @@
 // The additive changes a release note lists: new operations, events, parameters, statuses,
 // headers, media types, fields and enum values. None of them fails the gate.
-import { escapePointer } from '../../lib/document.ts';
+import { escapePointer } from '../../packages/api/src/document.ts';
 import type { AdditiveRuleId } from './catalogue.ts';
 import {
   type Audience,

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
-import type { OpenApiDocument } from '../../lib/document.ts';
+import type { OpenApiDocument } from '../../packages/api/src/document.ts';
 import { bundleTo, root } from '../pipeline.ts';
 import { compareReleases } from './compare.ts';
 import { implementationChanges } from './obligations.ts';

@@ -1,5 +1,5 @@
 // Runs every rule over a released document and a revision.
-import type { OpenApiDocument } from '../../lib/document.ts';
+import type { OpenApiDocument } from '../../packages/api/src/document.ts';
 import { type Change, type Comparison, compareDocuments } from './model.ts';
 import {
   ADDITIVE_DOCUMENT_RULES,

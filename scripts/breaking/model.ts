@@ -4,7 +4,7 @@
 // npm library diffs OpenAPI 3.1 `webhooks` (oasdiff is Go; the npm openapi-diff packages stop at
 // 3.0 and ignore webhooks), so the rules are ours; catalogue.ts maps each to oasdiff's.
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { escapePointer, type OpenApiDocument, resolveRef } from '../../lib/document.ts';
+import { escapePointer, type OpenApiDocument, resolveRef } from '../../packages/api/src/document.ts';
 
 /** Who a change concerns: API clients, or webhook receivers. */
 export type Audience = 'clients' | 'receivers';

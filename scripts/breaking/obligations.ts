@@ -7,7 +7,7 @@
 
 import { diffSentences } from '../../common/sentence-diff.ts';
 import { documentSentences } from '../../common/sentences.ts';
-import { escapePointer, type OpenApiDocument } from '../../lib/document.ts';
+import { escapePointer, type OpenApiDocument } from '../../packages/api/src/document.ts';
 import type { ChangeReport } from './compare.ts';
 import type { Change } from './model.ts';
 

@@ -1,7 +1,7 @@
 // The schema pairs the schema rules compare: every schema reachable from an operation present in
 // both documents, matched across them, with the direction its data travels and who reads it.
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { escapePointer, type OpenApiDocument, resolveRef } from '../../lib/document.ts';
+import { escapePointer, type OpenApiDocument, resolveRef } from '../../packages/api/src/document.ts';
 import {
   type Audience,
   type Comparison,

@@ -3,7 +3,7 @@
 // need (bumpNeeded), and a new number needs its entry in the contract's changelog.
 
 import { compareVersions, parseVersion } from '../../common/semver.ts';
-import type { OpenApiDocument } from '../../lib/document.ts';
+import type { OpenApiDocument } from '../../packages/api/src/document.ts';
 import { missingEntry } from './changelog.ts';
 import type { ChangeReport } from './compare.ts';
 import { BUMPS, type Bump, bumpNeeded, type ImplementationChange } from './obligations.ts';

@@ -3,7 +3,7 @@
 // it. Its links are the page's own anchors (`#/section/versioning`), so they work there as written.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { OpenApiDocument } from '../../lib/document.ts';
+import type { OpenApiDocument } from '../../packages/api/src/document.ts';
 
 export const CHANGELOG_FILE = join(import.meta.dirname, '../../openapi/CHANGELOG.md');
 export const CHANGELOG_HEADING = 'Changelog';

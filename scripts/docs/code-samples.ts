@@ -9,7 +9,13 @@
 // the packages read) stays free of them.
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { sampleOrigin } from '../../common/sample-origin.ts';
-import { listOperations, listWebhookOperations, type OpenApiDocument, type OperationRef, resolveRef } from '../../lib/document.ts';
+import {
+  listOperations,
+  listWebhookOperations,
+  type OpenApiDocument,
+  type OperationRef,
+  resolveRef,
+} from '../../packages/api/src/document.ts';
 import { receiverSample } from './receiver-sample.ts';
 import { API_KEY_VARIABLE, CLIENT_LABEL, CLIENT_PACKAGE, CURL_LABEL, RECEIVER_HEADING } from './sample-names.ts';
 

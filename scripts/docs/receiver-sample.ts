@@ -1,7 +1,7 @@
 // The receiver a webhook's docs show: an Express route that verifies the raw body with
 // `secmon-api/webhooks`, then reads the first fields of the event's data, built from the document.
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { type OpenApiDocument, type OperationRef, resolveRef } from '../../lib/document.ts';
+import { type OpenApiDocument, type OperationRef, resolveRef } from '../../packages/api/src/document.ts';
 import { CLIENT_PACKAGE, WEBHOOK_SECRET_VARIABLE } from './sample-names.ts';
 
 export function receiverSample(doc: OpenApiDocument, { path: type, operation }: OperationRef): string {

@@ -4,7 +4,7 @@
 // (no Buffer, no node:crypto): the in-browser stateful mock pages with the same cursors.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
-import { base64url, fromBase64url } from '../../lib/base64.ts';
+import { base64url, fromBase64url } from '../../packages/api/src/base64.ts';
 
 export interface CursorPosition {
   created_at: string;

@@ -3,7 +3,7 @@
 // @noble/hashes, so the in-browser stateful mock (secmon-msw) tags with the same function.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
-import { base64url } from '../../lib/base64.ts';
+import { base64url } from '../../packages/api/src/base64.ts';
 
 export function etagOf(representation: unknown): string {
   return etagOfBytes(JSON.stringify(representation));

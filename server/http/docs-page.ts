@@ -8,7 +8,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Request, Response, Router } from 'express';
 import { sampleOrigin, withSampleOrigin } from '../../common/sample-origin.ts';
-import { loadDocument } from '../../lib/document.ts';
+import { loadDocument } from '../../packages/api/src/document.ts';
 import { etagOfBytes } from '../domain/etag.ts';
 import { sendCached } from './etag.ts';
 import { sendProblem } from './problems.ts';

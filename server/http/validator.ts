@@ -9,7 +9,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { invalidPartsDetail, type ProblemDetail, unknownQueryParameters } from '../../common/problems.ts';
-import { findRoute, loadDocument, operationRoutes } from '../../lib/document.ts';
+import { findRoute, loadDocument, operationRoutes } from '../../packages/api/src/document.ts';
 import { ProblemError } from './problems.ts';
 
 export function contractValidator(validateResponses: boolean): (RequestHandler | ErrorRequestHandler)[] {
@@ -41,7 +41,7 @@ export function contractValidator(validateResponses: boolean): (RequestHandler |
     validateApiSpec: false,
     validateRequests: { allErrors: true, allowUnknownQueryParameters: true, coerceTypes: false, removeAdditional: false },
     validateResponses: validateResponses ? { removeAdditional: false } : false,
-    // 'full', as lib/schema-validator.ts checks: the validator's default 'fast' formats take
+    // 'full', as packages/api/src/schema-validator.ts checks: the validator's default 'fast' formats take
     // 2026-02-30T25:00:00Z as a date-time, and such a timestamp would be stored.
     ajvFormats: { mode: 'full' },
     validateSecurity: false,

@@ -2,9 +2,9 @@
 // deleted through the typed client (secmon-api), exactly as an integrator's code would call the
 // API. The key stays in sessionStorage. Problems are shown with their title and detail, and each
 // `errors` entry next to the field its pointer names.
-import { createSecmonClient, isProblem, type SecmonClient } from '../../lib/client.ts';
-import { EVENT_TYPES } from '../../lib/events.ts';
-import type { components } from '../../lib/types.ts';
+import { createSecmonClient, isProblem, type SecmonClient } from '../../packages/api/src/client.ts';
+import { EVENT_TYPES } from '../../packages/api/src/events.ts';
+import type { components } from '../../packages/api/src/types.ts';
 import { fieldErrors } from './field-errors.ts';
 import { $, el } from './page/dom.ts';
 import { clearFieldErrors, fieldLabel, problemText, showFieldErrors, showFormProblem, showProblem, showStatus } from './page/messages.ts';

@@ -7,7 +7,7 @@
 // because it compiles validators with `new Function`, which the page's Content-Security-Policy
 // (no 'unsafe-eval') rightly forbids; the keywords the request schemas use are few.
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { loadDocument, type OpenApiDocument, resolveRef } from '../../lib/document.ts';
+import { loadDocument, type OpenApiDocument, resolveRef } from '../../packages/api/src/document.ts';
 
 export interface FieldError {
   /** `/body/<field>`, as in a problem's `errors`. */

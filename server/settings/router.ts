@@ -1,7 +1,7 @@
 // Settings → Integrations (`/settings/integrations`): the page where a person configures webhooks.
 // Served by the reference server in every mode; it holds no data of its own and calls /v1 with the
 // key its user gives it. The browser code is bundled by esbuild on first request (it is built from
-// lib/, so it can never drift from the client package) and sent compressed with a strong ETag.
+// packages/api/src/, so it can never drift from the client package) and sent compressed with a strong ETag.
 import { readFileSync } from 'node:fs';
 import compression from 'compression';
 import { build } from 'esbuild';
@@ -20,7 +20,7 @@ interface Asset {
 
 const asset = (body: string, type: string): Asset => ({ body, type, etag: etagOfBytes(body) });
 
-/** The page's script: app.ts and the parts of lib/ it uses, one minified ES module. */
+/** The page's script: app.ts and the parts of packages/api/src/ it uses, one minified ES module. */
 export async function bundleSettingsApp(): Promise<string> {
   const result = await build({
     entryPoints: [new URL('./app.ts', import.meta.url).pathname],

@@ -2,7 +2,7 @@
 // development mode) to emit an event through its simulator, like `stripe trigger`. Not part of
 // the /v1 contract.
 import { parseArgs } from 'node:util';
-import { EVENT_TYPES, isEventType } from '../../lib/events.ts';
+import { EVENT_TYPES, isEventType } from '../../packages/api/src/events.ts';
 import { DEFAULT_DEV_KEYS, parseApiKeys } from '../config.ts';
 import { SIMULATOR_PATH } from './router.ts';
 

@@ -5,8 +5,8 @@
 import type { ErrorObject } from 'ajv';
 import { Router } from 'express';
 import { invalidPartsDetail } from '../../common/problems.ts';
-import { loadDocument } from '../../lib/document.ts';
-import { EVENT_TYPES, type EventType, isEventType, validateEvent, type WebhookEvent } from '../../lib/events.ts';
+import { loadDocument } from '../../packages/api/src/document.ts';
+import { EVENT_TYPES, type EventType, isEventType, validateEvent, type WebhookEvent } from '../../packages/api/src/events.ts';
 import type { ApiKey } from '../config.ts';
 import { authenticate, requireScope } from '../http/auth.ts';
 import type { AuthFailureThrottle } from '../http/auth-throttle.ts';

@@ -1,6 +1,6 @@
 // Realistic bodies for each event type, for the development simulator. Device and scan events
 // have no API resource, so the simulator is the only way to make the server send them.
-import type { EventOf, EventType, WebhookEvent } from '../../lib/events.ts';
+import type { EventOf, EventType, WebhookEvent } from '../../packages/api/src/events.ts';
 import { newId } from '../domain/ids.ts';
 
 const TITLES = [

@@ -1,7 +1,7 @@
 // The stateful mock (`npm run mock -- --stateful`) is the reference server assembled with these
 // hooks: in memory, seeded with the document's named examples, any token a key with every scope,
 // `Prefer` answered as the static mock answers it, and `POST /_mock/reset`. Development mode only.
-import { loadDocument } from '../../lib/document.ts';
+import { loadDocument } from '../../packages/api/src/document.ts';
 import type { AppDeps } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { seedFromExamples } from '../store/seed.ts';

@@ -5,7 +5,7 @@
 import type { RequestHandler } from 'express';
 import { documentedAnswer, parsePrefer, problemForRequest } from '../../common/prefer.ts';
 import { quotaUsedUp } from '../../common/rate-limit.ts';
-import { loadDocument } from '../../lib/document.ts';
+import { loadDocument } from '../../packages/api/src/document.ts';
 import { invalid } from '../http/problems.ts';
 
 export function preferredAnswers(): RequestHandler {

@@ -2,7 +2,7 @@
 // for example before each end-to-end test of a frontend. Mounted only in the stateful mock; like the
 // rest of the mock it needs no particular key, and CORS lets a test page call it.
 import { Router } from 'express';
-import { loadDocument } from '../../lib/document.ts';
+import { loadDocument } from '../../packages/api/src/document.ts';
 import { resetToExamples } from '../store/seed.ts';
 import type { Store } from '../store/store.ts';
 

@@ -1,5 +1,5 @@
 // The bytes of a queued event, the same for every store and every attempt.
-import { validateEvent, type WebhookEvent } from '../../lib/events.ts';
+import { validateEvent, type WebhookEvent } from '../../packages/api/src/events.ts';
 
 /**
  * Event bodies are bounded by their schemas to a few KiB; the cap keeps a future schema change or

@@ -3,7 +3,7 @@
 // queued in the same transaction. The domain decides (server/domain/); each store supplies the
 // rows' SQL (FindingRows).
 import type { components } from '../../generated/schema.d.ts';
-import type { WebhookEvent } from '../../lib/events.ts';
+import type { WebhookEvent } from '../../packages/api/src/events.ts';
 import type { DomainError } from '../domain/errors.ts';
 import { type ComplianceFlip, eventsForFindingChange } from '../domain/events.ts';
 import { policyLinkRefusal } from '../domain/findings.ts';

@@ -2,7 +2,7 @@
 // examples, with their ids and times, so it shows what the static mock shows and then remembers
 // what a frontend writes on top.
 import type { components } from '../../generated/schema.d.ts';
-import type { OpenApiDocument } from '../../lib/document.ts';
+import type { OpenApiDocument } from '../../packages/api/src/document.ts';
 import { newPolicy, type PolicyRecord } from '../domain/policies.ts';
 import { type NewWebhook, newWebhook } from '../domain/webhooks.ts';
 import type { Store } from './store.ts';

@@ -2,7 +2,7 @@
 // SQLite store (server/store/sqlite/) and the PostgreSQL store (server/store/postgres/) both
 // implement. Handlers, the dispatcher, the simulator and the mock's seed only see this.
 import type { components, operations } from '../../generated/schema.d.ts';
-import type { EventType, WebhookEvent } from '../../lib/events.ts';
+import type { EventType, WebhookEvent } from '../../packages/api/src/events.ts';
 import type { CursorPosition } from '../domain/cursor.ts';
 import type { DomainError } from '../domain/errors.ts';
 import type { PolicyRecord } from '../domain/policies.ts';

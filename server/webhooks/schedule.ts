@@ -1,5 +1,5 @@
 // When a failed delivery is tried again (the document's *Delivery and retries*).
-export { parseRetryAfter } from '../../lib/retry-after.ts';
+export { parseRetryAfter } from '../../packages/api/src/retry-after.ts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

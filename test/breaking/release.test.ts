@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listOperations, listWebhookOperations } from '../../lib/document.ts';
+import { listOperations, listWebhookOperations } from '../../packages/api/src/document.ts';
 import { defaultSource, readDocument } from '../../scripts/breaking/check.ts';
 import { newestRelease } from '../../scripts/breaking/releases.ts';
 import { editedSources, GATE_RUNS_MS, gate, scratch } from './gate.ts';

@@ -5,7 +5,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadDocument } from '../../lib/document.ts';
+import { loadDocument } from '../../packages/api/src/document.ts';
 import { listReleases, newestRelease, releaseProblems } from '../../scripts/breaking/releases.ts';
 import { root } from '../../scripts/pipeline.ts';
 

@@ -1,7 +1,7 @@
 // The pairs the rule tests compare: the small released document below and an edited copy of it,
 // and which family of rules each rule test file covers.
 import { expect, it } from 'vitest';
-import type { OpenApiDocument } from '../../lib/document.ts';
+import type { OpenApiDocument } from '../../packages/api/src/document.ts';
 import { BREAKING_RULES, type BreakingRuleId } from '../../scripts/breaking/catalogue.ts';
 import type { SCHEMA_RULE_ENTRIES } from '../../scripts/breaking/catalogue-schemas.ts';
 import { findBreakingChanges } from '../../scripts/breaking/compare.ts';

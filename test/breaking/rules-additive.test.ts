@@ -1,7 +1,7 @@
 // What the breaking-change gate lets through, on a pair of small documents (rule-pairs.ts): additive
 // edits pass and are listed for the changelog, each as a change the Versioning section allows.
 import { describe, expect, it } from 'vitest';
-import { loadDocument } from '../../lib/document.ts';
+import { loadDocument } from '../../packages/api/src/document.ts';
 import type { AdditiveRuleId } from '../../scripts/breaking/catalogue.ts';
 import { compareReleases } from '../../scripts/breaking/compare.ts';
 import { after, event, problem, released, schemas, things } from './rule-pairs.ts';

@@ -8,8 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { build } from 'esbuild';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDocument } from '../../lib/document.ts';
-import { type MockServer, startMock } from '../../mock/prism.ts';
+import { loadDocument } from '../../packages/api/src/document.ts';
+import { type MockServer, startMock } from '../../packages/mock/src/prism.ts';
+import { SOURCE_CONDITION } from '../../scripts/packages.ts';
 import { parseApiKeys, testConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 import { statefulMockConfig, statefulMockDeps } from '../../server/stateful-mock/deps.ts';
@@ -18,7 +19,7 @@ import { launchChromium } from './chromium.ts';
 const KEY = 'frontend-writer-7e8f9a';
 // The page's flow, in the browser: written against the client package's public entry.
 const PAGE = `
-import { createSecmonClient, unwrap } from './lib/index.ts';
+import { createSecmonClient, unwrap } from 'secmon-api';
 window.flow = async (apiUrl, key, staleHeaders) => {
   const secmon = createSecmonClient({ baseUrl: apiUrl, apiKey: key });
   // The static mock keeps no state: it is asked for its 412 (Prefer), the others earn it.
@@ -71,7 +72,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   server = await startServer(testConfig({ apiKeys: parseApiKeys(`${KEY}:read+write`), usingDefaultKeys: false }));
-  // What `npm run mock -- --stateful` starts (test/mock/stateful.test.ts runs the launcher itself).
+  // What `npm run mock -- --stateful` starts (packages/mock/test/stateful.test.ts runs the launcher itself).
   statefulMock = await startServer(statefulMockConfig({ SECMON_LOG_LEVEL: 'silent' }, ['--port', '0']), statefulMockDeps());
   staticMock = await startMock();
   const bundle = await build({
@@ -80,6 +81,7 @@ beforeAll(async () => {
     write: false,
     format: 'esm',
     platform: 'browser',
+    conditions: [SOURCE_CONDITION],
     logLevel: 'silent',
   });
   const script = bundle.outputFiles[0]!.text;

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listOperations, listWebhookOperations, loadDocument, resolveRef } from '../../lib/document.ts';
+import { listOperations, listWebhookOperations, loadDocument, resolveRef } from '../../packages/api/src/document.ts';
 import { CLIENT_LABEL, CURL_LABEL } from '../../scripts/docs/sample-names.ts';
 import { root } from '../../scripts/pipeline.ts';
 import { launchChromium } from './chromium.ts';

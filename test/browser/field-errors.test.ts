@@ -1,7 +1,7 @@
 // The Integrations page's field errors, generated from the document's constraints: each says
 // which field, what is wrong and what is allowed, in words, with the numbers the document states.
 import { describe, expect, it } from 'vitest';
-import { loadDocument } from '../../lib/document.ts';
+import { loadDocument } from '../../packages/api/src/document.ts';
 import { fieldErrors } from '../../server/settings/field-errors.ts';
 
 const LABELS: Record<string, string> = { url: 'Receiver URL', events: 'Event types', description: 'Description', secret: 'Secret' };

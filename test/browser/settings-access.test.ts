@@ -2,7 +2,7 @@
 // and rotated, a test event reaching only its webhook, keyboard-only use, and an axe-core
 // accessibility check with nothing loaded from another host.
 import { describe, expect, it } from 'vitest';
-import { verifyWebhook } from '../../lib/verify-webhook.ts';
+import { verifyWebhook } from '../../packages/api/src/verify-webhook.ts';
 import { ACTIVE_ID, AXE, integrationsPage, SECRET, WRITER } from './settings-page.ts';
 
 const ui = integrationsPage();

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { verifySignature } from '../../lib/signing.ts';
+import { verifySignature } from '../../packages/api/src/signing.ts';
 import { parseApiKeys, testConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 import { launchChromium } from './chromium.ts';

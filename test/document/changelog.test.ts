@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadDocument, resolveRef } from '../../lib/document.ts';
+import { loadDocument, resolveRef } from '../../packages/api/src/document.ts';
 import { changelogSections, missingEntry } from '../../scripts/breaking/changelog.ts';
 import { listReleases } from '../../scripts/breaking/releases.ts';
 import { CHANGELOG_FILE, changelogSection } from '../../scripts/docs/changelog.ts';

@@ -16,8 +16,8 @@ import {
   type OperationRef,
   operationRoutes,
   resolveRef,
-} from '../../lib/document.ts';
-import { createSchemaValidator } from '../../lib/schema-validator.ts';
+} from '../../packages/api/src/document.ts';
+import { createSchemaValidator } from '../../packages/api/src/schema-validator.ts';
 import { type CodeSample, withCodeSamples } from '../../scripts/docs/code-samples.ts';
 import { API_KEY_VARIABLE, CLIENT_LABEL, CLIENT_PACKAGE, CURL_LABEL, RECEIVER_HEADING } from '../../scripts/docs/sample-names.ts';
 import { root } from '../../scripts/pipeline.ts';
@@ -207,7 +207,10 @@ describe('the TypeScript samples compile against the client (tsc, strict)', () =
           allowImportingTsExtensions: true,
           resolveJsonModule: true,
           types: ['node'],
-          paths: { [CLIENT_PACKAGE]: [join(root, 'lib/index.ts')], [`${CLIENT_PACKAGE}/webhooks`]: [join(root, 'lib/webhooks.ts')] },
+          paths: {
+            [CLIENT_PACKAGE]: [join(root, 'packages/api/src/index.ts')],
+            [`${CLIENT_PACKAGE}/webhooks`]: [join(root, 'packages/api/src/webhooks.ts')],
+          },
         },
         include: ['*.ts'],
       }),

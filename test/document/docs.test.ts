@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { INLINE_FAVICON_LINK } from '../../common/favicon.ts';
-import { listOperations, listWebhookOperations, loadDocument } from '../../lib/document.ts';
+import { listOperations, listWebhookOperations, loadDocument } from '../../packages/api/src/document.ts';
 import { buildDocs, committed } from '../../scripts/pipeline.ts';
 import { testConfig } from '../../server/config.ts';
 import { startServer } from '../../server/server.ts';

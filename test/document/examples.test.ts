@@ -3,8 +3,8 @@
 
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
-import { listMediaTypes, listOperations, listWebhookOperations, loadDocument, resolveRef } from '../../lib/document.ts';
-import { createSchemaValidator, schemaPointer } from '../../lib/schema-validator.ts';
+import { listMediaTypes, listOperations, listWebhookOperations, loadDocument, resolveRef } from '../../packages/api/src/document.ts';
+import { createSchemaValidator, schemaPointer } from '../../packages/api/src/schema-validator.ts';
 
 const doc = loadDocument();
 const validator = createSchemaValidator(doc);

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listMediaTypes, loadDocument } from '../../lib/document.ts';
+import { listMediaTypes, loadDocument } from '../../packages/api/src/document.ts';
 import { committed, generatorBin } from '../../scripts/pipeline.ts';
 
 // Beside the generator, so the generated `import { z } from 'zod'` resolves to the zod it targets.

@@ -2,7 +2,7 @@
 
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
-import { listMediaTypes, listOperations, listWebhookOperations, loadDocument, resolveRef } from '../../lib/document.ts';
+import { listMediaTypes, listOperations, listWebhookOperations, loadDocument, resolveRef } from '../../packages/api/src/document.ts';
 
 const doc = loadDocument();
 const operations = listOperations(doc);

@@ -3,7 +3,7 @@
 // started as `npm start` starts it (development mode, the development keys) and must get a 2xx (or
 // the status its comment names); each `npm start` is given its flags and environment and must
 // configure; each npm script, tarball, package and command-line program named must exist. The
-// frontend guide's mock requests (localhost:4010) run in test/mock/guide-examples.test.ts.
+// frontend guide's mock requests (localhost:4010) run in packages/mock/test/guide-examples.test.ts.
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

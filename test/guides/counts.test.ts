@@ -1,18 +1,18 @@
 // The counts of the code the guides quote are copies, so each is held to the code here: a quote is
 // found by the words around it, in every guide, and its number must be the code's. The kit README's
 // `plan:` lines are held whole, as the kit renders them for the run they describe (the options table
-// beside them is held the same way, test/kit/usage.test.ts). A count of the code no test holds does
+// beside them is held the same way, packages/contract/test/usage.test.ts). A count of the code no test holds does
 // not belong in a guide; measured figures (docs/performance.md) are not counts of the code.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listOperations, loadDocument } from '../../lib/document.ts';
+import { listOperations, loadDocument } from '../../packages/api/src/document.ts';
+import { createKitContext, type KitOptions } from '../../packages/contract/src/kit/context.ts';
+import { planChecks } from '../../packages/contract/src/kit/plan.ts';
+import { receiverCases } from '../../packages/contract/src/kit/receiver-check.ts';
+import { budgetOf, planOptionsOf } from '../../packages/contract/src/kit/session.ts';
 import { BREAKING_RULES } from '../../scripts/breaking/catalogue.ts';
 import { PACKAGES } from '../../scripts/packages.ts';
-import { createKitContext, type KitOptions } from '../contract/kit/context.ts';
-import { planChecks } from '../contract/kit/plan.ts';
-import { receiverCases } from '../contract/kit/receiver-check.ts';
-import { budgetOf, planOptionsOf } from '../contract/kit/session.ts';
 import { GUIDES } from './markdown.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -108,7 +108,7 @@ describe('the counts the guides quote', () => {
   });
 
   it('the kit README’s plan lines are the ones the kit prints for the run they describe', () => {
-    const lines = read('test/contract/README.md')
+    const lines = read('packages/contract/README.md')
       .split('\n')
       .filter((line) => line.startsWith('plan: '));
     expect(lines.length).toBeGreaterThanOrEqual(2);

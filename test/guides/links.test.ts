@@ -1,6 +1,6 @@
 // Every relative link of the README and the guides leads somewhere: the file exists and, when the
 // link names a section, the file has a heading of that name (GitHub's anchors). So does every path
-// of the repository a guide names in code (`test/mock/guide-examples.test.ts`).
+// of the repository a guide names in code (`packages/mock/test/guide-examples.test.ts`).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -59,8 +59,12 @@ describe('the links of the README and the guides', () => {
   });
 
   it('a path named in code that does not exist is found; a placeholder is not a path', () => {
-    expect(missingPaths('each line ends with its status; `test/mock/readme.test.ts` runs them')).toEqual(['test/mock/readme.test.ts']);
-    expect(missingPaths('`test/mock/guide-examples.test.ts` runs them, `test/kit/proofs-<family>.test.ts` too')).toEqual([]);
+    expect(missingPaths('each line ends with its status; `packages/mock/test/readme.test.ts` runs them')).toEqual([
+      'packages/mock/test/readme.test.ts',
+    ]);
+    expect(
+      missingPaths('`packages/mock/test/guide-examples.test.ts` runs them, `packages/contract/test/proofs-<family>.test.ts` too'),
+    ).toEqual([]);
   });
 
   it.each(GUIDES)('%s: every path of the repository it names in code exists', (file) => {

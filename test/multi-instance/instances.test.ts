@@ -4,7 +4,7 @@
 
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseEvent } from '../../lib/events.ts';
+import { parseEvent } from '../../packages/api/src/events.ts';
 import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
 import { type ServerProcess, spawnServer } from '../../scripts/server-process.ts';
 import { sleep, waitUntil } from '../../scripts/wait.ts';

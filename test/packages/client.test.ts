@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { deliveryHeaders } from '../../common/delivery-headers.ts';
-import { sign } from '../../lib/signing.ts';
+import { sign } from '../../packages/api/src/signing.ts';
+import { WRITER_KEY } from '../../packages/contract/test/reference-target.ts';
 import { root } from '../../scripts/pipeline.ts';
 import { launchChromium } from '../browser/chromium.ts';
-import { WRITER_KEY } from '../kit/reference-target.ts';
 import { document, exampleEvent, readmeExample } from './examples.ts';
 import { installedBeforeAll, listen } from './installed.ts';
 import { installedPackages, machineNode, outsiderEnv, run } from './outsider.ts';
@@ -46,7 +46,7 @@ describe('secmon-api, the client', () => {
   it('its README says how to install the tarball `npm run pack` makes, by its real name', () => {
     const name = client.tarballs.client.split('/').at(-1)!;
     expect(name).toBe(`secmon-api-${document.info.version}.tgz`);
-    expect(readFileSync(join(root, 'lib/README.md'), 'utf8')).toContain(`npm install /path/to/${name}`);
+    expect(readFileSync(join(root, 'packages/api/README.md'), 'utf8')).toContain(`npm install /path/to/${name}`);
   });
 
   it('installs only its own dependencies: no server, mock or test framework', () => {

@@ -6,8 +6,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startFaultProxy } from '../kit/fault-proxy.ts';
-import { broadcastingCommand, delayedDeliveries, fixedWindows, lostAcknowledgements, withoutSimulator } from '../kit/legal-variations.ts';
+import { startFaultProxy } from '../../packages/contract/test/fault-proxy.ts';
+import {
+  broadcastingCommand,
+  delayedDeliveries,
+  fixedWindows,
+  lostAcknowledgements,
+  withoutSimulator,
+} from '../../packages/contract/test/legal-variations.ts';
 import { installedBeforeAll } from './installed.ts';
 import { machineNode, outsiderEnv, run } from './outsider.ts';
 import { referenceBeforeAll } from './reference.ts';

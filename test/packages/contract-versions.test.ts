@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFaultProxy } from '../kit/fault-proxy.ts';
+import { startFaultProxy } from '../../packages/contract/test/fault-proxy.ts';
 import { installedBeforeAll } from './installed.ts';
 import { machineNode, outsiderEnv, run } from './outsider.ts';
 import { referenceBeforeAll } from './reference.ts';

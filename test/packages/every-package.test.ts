@@ -57,7 +57,7 @@ describe('every package', () => {
   });
 
   it.each(NAMES)('%s: publint --strict finds nothing', async (name) => {
-    const result = await run(process.execPath, [join(root, 'node_modules/publint/src/cli.js'), PACKAGES[name].dir, '--strict'], {
+    const result = await run(process.execPath, [join(root, 'node_modules/publint/src/cli.js'), tarballs[name], '--strict'], {
       cwd: root,
       env: { ...outsiderEnv(process.execPath) },
     });

@@ -2,7 +2,7 @@
 // event examples.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { listMediaTypes, loadDocument } from '../../lib/document.ts';
+import { listMediaTypes, loadDocument } from '../../packages/api/src/document.ts';
 import { PACKAGES, type PackageName } from '../../scripts/packages.ts';
 import { root } from '../../scripts/pipeline.ts';
 

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { verifySignature } from '../../lib/signing.ts';
+import { verifySignature } from '../../packages/api/src/signing.ts';
 import { document } from './examples.ts';
 import { installedBeforeAll, listen } from './installed.ts';
 import { outsiderEnv, run } from './outsider.ts';

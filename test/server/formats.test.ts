@@ -1,4 +1,4 @@
-// Formats are checked in full, as the document's validator (lib/schema-validator.ts) checks them:
+// Formats are checked in full, as the document's validator (packages/api/src/schema-validator.ts) checks them:
 // an impossible date-time is a 400 and nothing is stored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_ID, PROBLEM, readProblem, startTestServer, type TestServer } from './helpers.ts';

@@ -1,9 +1,9 @@
 // Starts the reference server in-process through its public factory (port 0, in-memory or temp
-// database, captured logs) and gives tests the typed client (lib/client.ts, without retries) plus a raw fetch.
+// database, captured logs) and gives tests the typed client (packages/api/src/client.ts, without retries) plus a raw fetch.
 import pg from 'pg';
 import { pino } from 'pino';
-import { createSecmonClient, type SecmonClient } from '../../lib/client.ts';
-import { createSchemaValidator, schemaPointer } from '../../lib/schema-validator.ts';
+import { createSecmonClient, type SecmonClient } from '../../packages/api/src/client.ts';
+import { createSchemaValidator, schemaPointer } from '../../packages/api/src/schema-validator.ts';
 import { type Config, parseApiKeys, testConfig } from '../../server/config.ts';
 import { REDACT_PATHS } from '../../server/http/logging.ts';
 import { type RunningServer, type ServerDeps, startServer } from '../../server/server.ts';

@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listOperations, loadDocument } from '../../lib/document.ts';
+import { listOperations, loadDocument } from '../../packages/api/src/document.ts';
 import { waitUntil } from '../../scripts/wait.ts';
 import { scopeFor } from '../../server/http/auth.ts';
 import { UNLIMITED_QUOTA } from '../../server/http/rate-limit.ts';

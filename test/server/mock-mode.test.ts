@@ -2,7 +2,7 @@
 // /_mock/reset gives the seed back in place, whatever the app wrote, and the simulator takes any
 // token as /v1 does; the server's own assembly has neither.
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadDocument } from '../../lib/document.ts';
+import { loadDocument } from '../../packages/api/src/document.ts';
 import { statefulMockConfig, statefulMockDeps } from '../../server/stateful-mock/deps.ts';
 import { querySql, startTestServer, type TestServer } from './helpers.ts';
 

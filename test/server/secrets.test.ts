@@ -1,7 +1,7 @@
 // Webhook secrets and API keys never appear in a response (body or header) or a log line, after
 // every endpoint has been exercised, errors included.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { listOperations, loadDocument } from '../../lib/document.ts';
+import { listOperations, loadDocument } from '../../packages/api/src/document.ts';
 import { DEVICE_ID, READER_KEY, startTestServer, type TestServer, WRITE_ONLY_KEY, WRITER_KEY } from './helpers.ts';
 
 const SECRETS = ['whsec_first_8f2c0e1a9b7d', 'whsec_rotated_4a6c8e0b2d', 'whsec_idempotent_9e1d3c5b'];

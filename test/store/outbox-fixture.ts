@@ -3,7 +3,7 @@
 // engine (server/webhooks/claim.ts, outcomes.ts).
 import { afterEach, beforeEach } from 'vitest';
 import type { components } from '../../generated/schema.d.ts';
-import type { EventOf, EventType } from '../../lib/events.ts';
+import type { EventOf, EventType } from '../../packages/api/src/events.ts';
 import { newWebhook, replacedWebhook } from '../../server/domain/webhooks.ts';
 import type { ClaimedDelivery, Store } from '../../server/store/store.ts';
 import { claimDue } from '../../server/webhooks/claim.ts';

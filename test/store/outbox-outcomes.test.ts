@@ -2,7 +2,7 @@
 // test/store/open-store.ts), through the one delivery engine (server/webhooks/outcomes.ts), and
 // the pruning of finished deliveries.
 import { describe, expect, it } from 'vitest';
-import type { EventOf } from '../../lib/events.ts';
+import type { EventOf } from '../../packages/api/src/events.ts';
 import type { Store } from '../../server/store/store.ts';
 import { type AttemptOutcome, recordAttempts } from '../../server/webhooks/outcomes.ts';
 import { NOW, outboxFixture } from './outbox-fixture.ts';

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadDocument } from '../../lib/document.ts';
+import { loadDocument } from '../../packages/api/src/document.ts';
 import { manifestOf, PACKAGES, type PackageName } from '../../scripts/packages.ts';
 
 const root = join(import.meta.dirname, '../..');

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { components } from '../../generated/schema.d.ts';
-import { fromBase64url } from '../../lib/base64.ts';
+import { fromBase64url } from '../../packages/api/src/base64.ts';
 import { decodeCursor, encodeCursor } from '../../server/domain/cursor.ts';
 import { etagOf, etagOfBytes, ifMatchSatisfied, ifNoneMatchHits } from '../../server/domain/etag.ts';
 import { eventsForFindingChange } from '../../server/domain/events.ts';

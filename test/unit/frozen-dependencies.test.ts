@@ -6,7 +6,7 @@ import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const FOLDERS = ['lib', 'common', 'server', 'mock', 'scripts', 'bench', 'examples', 'test'];
+const FOLDERS = ['packages', 'common', 'server', 'scripts', 'bench', 'examples', 'test'];
 const manifest = (path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8'));
 
 function sources(): string[] {
@@ -29,7 +29,7 @@ function usersOf(pkg: string): string[] {
 describe('frozen dependencies', () => {
   it('are pinned to exact versions wherever a manifest names them', () => {
     const root = manifest('package.json');
-    const lib = manifest('lib/package.json');
+    const lib = manifest('packages/api/package.json');
     const generators = manifest('tools/generators/package.json');
     // The generator and the TypeScript it runs on, pinned together in their own folder; the
     // repository's TypeScript (7, without a JavaScript compiler API) is not the generator's.
@@ -40,8 +40,8 @@ describe('frozen dependencies', () => {
     expect(lib.dependencies['openapi-fetch']).toBe(root.dependencies['openapi-fetch']);
   });
 
-  it('openapi-fetch is imported by lib/client.ts alone; openapi-typescript is run by scripts/pipeline.ts alone', () => {
-    expect(usersOf('openapi-fetch')).toEqual(['lib/client.ts']);
+  it('openapi-fetch is imported by packages/api/src/client.ts alone; openapi-typescript is run by scripts/pipeline.ts alone', () => {
+    expect(usersOf('openapi-fetch')).toEqual(['packages/api/src/client.ts']);
     expect(usersOf('openapi-typescript')).toEqual(['scripts/pipeline.ts']);
   });
 });

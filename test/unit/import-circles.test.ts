@@ -1,12 +1,13 @@
-// Layout tells the architecture: arrows one way, no import circles. Every relative import
-// (static, `import type` included) of the product folders is followed; a circle fails with its path.
+// Layout tells the architecture: arrows one way, no import circles. Every relative import and
+// every import of a workspace package (static, `import type` included) of the product folders is
+// followed; a circle fails with its path.
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importsOf } from '../support/source-imports.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const FOLDERS = ['lib', 'common', 'server', 'mock', 'scripts', 'bench', 'test/contract'];
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/g;
+const FOLDERS = ['packages', 'common', 'server', 'scripts', 'bench'];
 
 function sources(folder: string): string[] {
   return readdirSync(join(ROOT, folder), { recursive: true, withFileTypes: true })
@@ -19,13 +20,7 @@ function sources(folder: string): string[] {
 
 function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  for (const file of FOLDERS.flatMap(sources)) {
-    const text = readFileSync(file, 'utf8');
-    graph.set(
-      file,
-      [...text.matchAll(IMPORT)].map((match) => resolve(dirname(file), match[1]!)).filter((target) => target.endsWith('.ts')),
-    );
-  }
+  for (const file of FOLDERS.flatMap(sources)) graph.set(file, importsOf(file));
   return graph;
 }
 
@@ -50,16 +45,13 @@ function circles(): string[][] {
 }
 
 /**
- * Imports from product code into test/, as `from → to`. test/contract is the contract kit's source
- * (a published package), not a test, so it may import itself; what it shares with the rest of the
- * product lies outside test/ (common/), so nothing else reaches into test/contract either.
+ * Imports from product code into the tests (test/ and each package's test/), as `from → to`. The
+ * tests may import each other; the product, the contract kit's source included, never a test.
  */
 function intoTests(graph: Map<string, string[]>): string[] {
-  const inside = (folder: string, path: string) => path.startsWith(`${join(ROOT, folder)}/`);
+  const isTest = (path: string) => /^(test|packages\/[^/]+\/test)\//.test(relative(ROOT, path));
   return [...graph].flatMap(([file, targets]) =>
-    targets
-      .filter((target) => inside('test', target) && !(inside('test/contract', file) && inside('test/contract', target)))
-      .map((target) => `${relative(ROOT, file)} → ${relative(ROOT, target)}`),
+    isTest(file) ? [] : targets.filter(isTest).map((target) => `${relative(ROOT, file)} → ${relative(ROOT, target)}`),
   );
 }
 
@@ -72,24 +64,24 @@ describe('imports', () => {
     expect(intoTests(importGraph())).toEqual([]);
   });
 
-  it('an import into test/ is found, the kit’s own included, unless the kit imports itself', () => {
+  it('an import from the product into a test folder is found, the kit’s into its own tests included; tests importing tests are not', () => {
     const at = (path: string) => join(ROOT, path);
     const graph = new Map([
-      [at('scripts/breaking/versioning.ts'), [at('test/contract/kit/semver.ts'), at('common/semver.ts')]],
+      [at('scripts/breaking/versioning.ts'), [at('packages/contract/src/kit/semver.ts'), at('common/semver.ts')]],
       [at('server/app.ts'), [at('test/support/cluster.ts')]],
-      [at('test/contract/kit/versions.ts'), [at('test/contract/kit/releases.ts'), at('test/kit/suite.ts')]],
+      [at('packages/contract/src/kit/versions.ts'), [at('packages/contract/src/kit/releases.ts'), at('packages/contract/test/suite.ts')]],
+      [at('packages/contract/test/suite.ts'), [at('test/support/cluster.ts'), at('packages/mock/test/operations.ts')]],
     ]);
     expect(intoTests(graph)).toEqual([
-      'scripts/breaking/versioning.ts → test/contract/kit/semver.ts',
       'server/app.ts → test/support/cluster.ts',
-      'test/contract/kit/versions.ts → test/kit/suite.ts',
+      'packages/contract/src/kit/versions.ts → packages/contract/test/suite.ts',
     ]);
   });
 
-  it('the contract kit is product code: nothing in test/contract imports a test framework', () => {
+  it('the contract kit is product code: nothing in packages/contract/src imports a test framework', () => {
     const framework = /from\s+'(vitest|vitest\/[^']*)'/;
     expect(
-      sources('test/contract')
+      sources('packages/contract/src')
         .filter((file) => framework.test(readFileSync(file, 'utf8')))
         .map((file) => relative(ROOT, file)),
     ).toEqual([]);

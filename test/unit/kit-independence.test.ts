@@ -5,22 +5,22 @@
 // descriptions split into sentences and its versions compare (shared with the breaking-change gate),
 // and how a command answers `--help` and a usage error (shared with every shipped command); none of
 // them signs or answers anything.
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importsOf } from '../support/source-imports.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const KIT = join(ROOT, 'test/contract');
+const KIT = join(ROOT, 'packages/contract/src');
 const ALLOWED = [
-  'lib/document.ts',
-  'lib/schema-validator.ts',
-  'lib/reader-view.ts',
+  'packages/api/src/document.ts',
+  'packages/api/src/schema-validator.ts',
+  'packages/api/src/reader-view.ts',
   'common/sentences.ts',
   'common/sentence-diff.ts',
   'common/semver.ts',
   'common/cli.ts',
 ];
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+\.ts)'/g;
 
 /** Modules outside the kit that `entries` reach, each with the kit module that imports the first step. */
 function reachedOutside(entries: string[]): Map<string, string> {
@@ -31,7 +31,7 @@ function reachedOutside(entries: string[]): Map<string, string> {
     seen.add(file);
     const isKit = file.startsWith(`${KIT}/`);
     if (!isKit) outside.set(relative(ROOT, file), relative(ROOT, from));
-    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) visit(resolve(dirname(file), match[1]!), isKit ? file : from);
+    for (const target of importsOf(file)) visit(target, isKit ? file : from);
   };
   for (const entry of entries) visit(entry, entry);
   return outside;
@@ -43,12 +43,12 @@ describe('the contract kit is independent of what it judges', () => {
     .map((file) => join(KIT, file));
   const reached = reachedOutside(modules);
 
-  it(`reaches nothing in lib/, common/ or server/ but ${ALLOWED.join(', ')}`, () => {
+  it(`reaches nothing in packages/api/src/, common/ or server/ but ${ALLOWED.join(', ')}`, () => {
     const wrong = [...reached].filter(([module]) => !ALLOWED.includes(module)).map(([module, from]) => `${from} → ${module}`);
     expect(wrong).toEqual([]);
   });
 
-  it('the walk follows the kit into lib/ (so the list above is what it really reaches)', () => {
+  it('the walk follows the kit into packages/api/src/ (so the list above is what it really reaches)', () => {
     expect([...reached.keys()].sort()).toEqual([...ALLOWED].sort());
   });
 });

@@ -2,8 +2,14 @@
 // timestamp, body and both header values), so the kit and the document agree without either
 // borrowing the reference server's signing code.
 import { describe, expect, it } from 'vitest';
-import { loadDocument } from '../../lib/document.ts';
-import { sameSignature, serviceSignature, signedDeliveryHeaders, standardEntry, toleranceSeconds } from '../contract/kit/oracle.ts';
+import { loadDocument } from '../../packages/api/src/document.ts';
+import {
+  sameSignature,
+  serviceSignature,
+  signedDeliveryHeaders,
+  standardEntry,
+  toleranceSeconds,
+} from '../../packages/contract/src/kit/oracle.ts';
 
 const document = loadDocument();
 const text = document.info.description ?? '';

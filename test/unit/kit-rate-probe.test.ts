@@ -2,8 +2,8 @@
 // only a few hundred requests on anything else, so a production target with a large quota is not
 // used up and its probe, not run, still fails the gate unless declared.
 import { describe, expect, it } from 'vitest';
+import { defaultRateProbeMax } from '../../packages/contract/src/kit/context.ts';
 import { loadConfig } from '../../server/config.ts';
-import { defaultRateProbeMax } from '../contract/kit/context.ts';
 
 describe('the 429 probe’s default limit', () => {
   it('covers a development server’s default quota on the loopback', () => {

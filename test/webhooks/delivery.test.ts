@@ -2,8 +2,8 @@
 // real loopback receiver, signed, with the documented headers and schema-valid bodies.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { USER_AGENT } from '../../common/delivery-headers.ts';
-import { EVENT_TYPES, type EventType, parseEvent, validateEvent } from '../../lib/events.ts';
-import { verifySignature } from '../../lib/signing.ts';
+import { EVENT_TYPES, type EventType, parseEvent, validateEvent } from '../../packages/api/src/events.ts';
+import { verifySignature } from '../../packages/api/src/signing.ts';
 import { type Receipt, startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
 import { sleep, waitUntil } from '../../scripts/wait.ts';
 import { DEVICE_ID, type TestServer } from '../server/helpers.ts';

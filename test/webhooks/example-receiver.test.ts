@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryHeaders } from '../../common/delivery-headers.ts';
 import { createReceiverApp } from '../../examples/receiver/app.ts';
-import type { WebhookEvent } from '../../lib/events.ts';
+import type { WebhookEvent } from '../../packages/api/src/events.ts';
 import { waitUntil } from '../../scripts/wait.ts';
 import { deliveryWorker } from '../../server/webhooks/dispatcher.ts';
 import { DEVICE_ID, startTestServer, type TestServer } from '../server/helpers.ts';

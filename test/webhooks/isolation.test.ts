@@ -3,7 +3,7 @@
 // queued for the dead ones stays pending and is retried on its schedule. Latency is compared with
 // a baseline measured earlier in the same test, on the same server.
 import { describe, expect, it } from 'vitest';
-import { parseEvent } from '../../lib/events.ts';
+import { parseEvent } from '../../packages/api/src/events.ts';
 import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
 import { waitUntil } from '../../scripts/wait.ts';
 import type { DeliveryConfig } from '../../server/config.ts';

@@ -2,8 +2,8 @@
 // retryScale: retries on the schedule with identical bytes and delivery id, 410 disables,
 // 3xx is not followed, Retry-After stretches a wait, and a run that exhausts disables.
 import { describe, expect, it } from 'vitest';
-import { type EventType, parseEvent } from '../../lib/events.ts';
-import { verifySignature } from '../../lib/signing.ts';
+import { type EventType, parseEvent } from '../../packages/api/src/events.ts';
+import { verifySignature } from '../../packages/api/src/signing.ts';
 import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
 import { sleep, waitUntil } from '../../scripts/wait.ts';
 import type { DeliveryConfig } from '../../server/config.ts';

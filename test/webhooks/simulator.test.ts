@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_TYPES, parseEvent, validateEvent } from '../../lib/events.ts';
+import { EVENT_TYPES, parseEvent, validateEvent } from '../../packages/api/src/events.ts';
 import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
 import { parseTriggerArgs } from '../../server/simulator/cli.ts';
 import { PROBLEM, READER_KEY, readProblem, startTestServer, type TestServer, WRITER_KEY } from '../server/helpers.ts';

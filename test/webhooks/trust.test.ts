@@ -5,8 +5,8 @@
 import { verify as verifyGithub } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { standardWebhooksKey } from '../../lib/standard-webhooks.ts';
-import { verifyWebhook, WebhookVerificationError } from '../../lib/verify-webhook.ts';
+import { standardWebhooksKey } from '../../packages/api/src/standard-webhooks.ts';
+import { verifyWebhook, WebhookVerificationError } from '../../packages/api/src/verify-webhook.ts';
 import { type Receipt, startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
 import { replacedWebhook } from '../../server/domain/webhooks.ts';
 import { PROBLEM, readProblem, startTestServer, type TestServer, WRITER_KEY } from '../server/helpers.ts';

@@ -1,7 +1,7 @@
 // Rules on operations as a whole: their existence, ids, statuses, bodies, media types and
 // response headers. Each is a pure function of the comparison.
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { escapePointer, resolveRef } from '../../../lib/document.ts';
+import { escapePointer, resolveRef } from '../../../packages/api/src/document.ts';
 import type { BreakingRuleId } from '../catalogue.ts';
 import { type Change, type Comparison, type Direction, headerNamed, keptOperations, requestBodyOf, responsesOf } from '../model.ts';
 

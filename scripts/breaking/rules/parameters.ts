@@ -1,8 +1,8 @@
 // Rules on parameters, declared on the operation or on its path item. What an API client sends
 // must not narrow; what a webhook delivery carries (its headers) must not disappear.
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { resolveRef } from '../../../lib/document.ts';
-import { SIGNATURE_HEADER } from '../../../lib/signing.ts';
+import { resolveRef } from '../../../packages/api/src/document.ts';
+import { SIGNATURE_HEADER } from '../../../packages/api/src/signing.ts';
 import { keptOperations, parametersOf } from '../model.ts';
 import { changeOf, type DocumentRule } from './operations.ts';
 

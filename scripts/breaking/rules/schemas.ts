@@ -1,7 +1,7 @@
 // Rules on one pair of schemas found by schemaPairsOf, at any depth (properties, array items,
 // oneOf/anyOf/allOf members). `to-service` schemas must not accept less; `from-service` ones
 // must not send what readers did not expect, nor stop sending what they read.
-import { escapePointer } from '../../../lib/document.ts';
+import { escapePointer } from '../../../packages/api/src/document.ts';
 import type { BreakingRuleId } from '../catalogue.ts';
 import type { Change, Schema } from '../model.ts';
 import { matchMembers, type SchemaPair, typesOf } from '../schema-pairs.ts';

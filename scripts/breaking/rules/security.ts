@@ -1,6 +1,6 @@
 // Rules on security: which credentials each operation needs, and how each scheme sends them.
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { escapePointer } from '../../../lib/document.ts';
+import { escapePointer } from '../../../packages/api/src/document.ts';
 import { type Audience, type Change, keptOperations } from '../model.ts';
 import { changeOf, type DocumentRule } from './operations.ts';
 

@@ -1,6 +1,6 @@
 // Problems and statuses on the page: a problem's title and detail in the page's banner or the
 // form's, and each `errors` entry under the field its pointer names.
-import { isProblem, type Problem } from '../../../lib/client.ts';
+import { isProblem, type Problem } from '../../../packages/api/src/client.ts';
 import { $ } from './dom.ts';
 
 export function problemText(error: unknown, response: Response): string {

@@ -1,7 +1,7 @@
 // Test events, in development only: the simulator sends one event of a type the webhook
 // subscribes to, to that webhook only, and the row shows the delivery once it was attempted.
-import type { SecmonClient } from '../../../lib/client.ts';
-import type { components } from '../../../lib/types.ts';
+import type { SecmonClient } from '../../../packages/api/src/client.ts';
+import type { components } from '../../../packages/api/src/types.ts';
 import { $, el } from './dom.ts';
 import { showProblem, showStatus } from './messages.ts';
 

@@ -4,7 +4,7 @@
 // (NOTIFY secmon_outbox). What a claim takes and what an outcome means is decided once for both
 // stores, in server/webhooks/.
 import { randomUUID } from 'node:crypto';
-import type { EventType, WebhookEvent } from '../../../lib/events.ts';
+import type { EventType, WebhookEvent } from '../../../packages/api/src/events.ts';
 import { signingSecrets } from '../../domain/webhooks.ts';
 import { serializeEvent } from '../event-body.ts';
 import type { ClaimTransaction, DeliveryRow, DeliveryState, DeliveryUpdate, DueDelivery, RecordTransaction } from '../store.ts';

@@ -3,7 +3,7 @@
 // decided once for both stores, in server/webhooks/; this module only reads and writes rows.
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
-import type { EventType, WebhookEvent } from '../../../lib/events.ts';
+import type { EventType, WebhookEvent } from '../../../packages/api/src/events.ts';
 import { signingSecrets } from '../../domain/webhooks.ts';
 import { serializeEvent } from '../event-body.ts';
 import type { ClaimTransaction, DeliveryRow, DeliveryState, DueDelivery, RecordTransaction } from '../store.ts';

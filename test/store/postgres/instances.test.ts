@@ -3,7 +3,7 @@
 // which delivery, a lease that ran out, when a wake-up arrives, and the shared rate limit.
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EventOf } from '../../../lib/events.ts';
+import type { EventOf } from '../../../packages/api/src/events.ts';
 import { sleep, waitUntil } from '../../../scripts/wait.ts';
 import { newWebhook } from '../../../server/domain/webhooks.ts';
 import { MIGRATIONS } from '../../../server/store/postgres/schema.ts';

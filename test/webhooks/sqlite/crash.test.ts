@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseEvent } from '../../../lib/events.ts';
+import { parseEvent } from '../../../packages/api/src/events.ts';
 import { startReceiver } from '../../../scripts/receiver.ts';
 import { spawnServer } from '../../../scripts/server-process.ts';
 import { sleep, waitUntil } from '../../../scripts/wait.ts';

@@ -1,0 +1,201 @@
+// Each request schema keyword's boundary, inside and outside, derived from the document: lengths
+// at the limit counted in characters (astral ones, which are two UTF-16 units and four UTF-8
+// bytes), one over it; timestamps in the general RFC 3339 format but outside the document's
+// profile (an offset instead of `Z`); enum members and a value beside them; unknown members whose
+// JSON Pointer needs escaping (`~`, `/`); and per operation with a body, the media-type spellings
+// HTTP treats as equal to `application/json`, one that is not, and an empty body.
+import { escapePointer, type OpenApiDocument } from 'secmon-api/src/document';
+import type { Exchange } from '../http.ts';
+import type { ContractModel, OperationModel } from '../spec.ts';
+import { type BodySchema, bodySchema, type Schema } from './schema-fields.ts';
+import type { Cell } from './space.ts';
+
+export const BOUNDARIES = 'boundaries';
+export const MEDIA_TYPES = 'media types';
+export const DATE_TIME = 'date-time profile (Z only)';
+
+/** A cell of a body field: the value that exercises it, whether the document accepts it, and how to recognise it sent. */
+export interface FieldCell extends Cell {
+  schemaName: string;
+  field: string;
+  inside: boolean;
+  value: unknown;
+  matches(value: unknown): boolean;
+}
+
+/** A cell of an operation's body as a whole: how it is sent, and whether the document accepts it. */
+export interface MediaCell extends Cell {
+  op: OperationModel;
+  contentType: string;
+  /** The body is sent empty. */
+  empty: boolean;
+  /** The status class the document gives it: 2xx (accepted), 415 or 400. */
+  expected: '2xx' | 415 | 400;
+}
+
+/** An astral character (U+1F512, the lock): one character, two UTF-16 units, four UTF-8 bytes. */
+export const ASTRAL = '\u{1F512}';
+const ASTRAL_TEST = /[\u{10000}-\u{10FFFF}]/u;
+const chars = (value: string) => Array.from(value).length;
+const RFC3339_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?[+-]\d{2}:\d{2}$/;
+/** Names of unknown members whose pointer segments are `~0` and `~1`. */
+export const ESCAPED_NAMES = ['kit~tilde', 'kit/slash'];
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+
+function fieldCells(body: BodySchema): FieldCell[] {
+  const cells: FieldCell[] = [];
+  const add = (field: string, keyword: string, cell: string, inside: boolean, value: unknown, matches: (v: unknown) => boolean) =>
+    cells.push({
+      family: BOUNDARIES,
+      axis: `${body.name}.${field} ${keyword}`,
+      cell: `${cell} (${inside ? 'inside' : 'outside'})`,
+      schemaName: body.name,
+      field,
+      inside,
+      value,
+      matches,
+    });
+  for (const { name, schema } of body.fields) {
+    const constrained = schema.pattern !== undefined || schema.format !== undefined;
+    const max = schema.maxLength as number | undefined;
+    const min = schema.minLength as number | undefined;
+    if (schema.type === 'string' && !constrained && max !== undefined) {
+      add(
+        name,
+        `maxLength ${max}`,
+        `${max} astral characters`,
+        true,
+        ASTRAL.repeat(max),
+        (v) => isString(v) && chars(v) === max && ASTRAL_TEST.test(v),
+      );
+      add(name, `maxLength ${max}`, `${max + 1} characters`, false, ASTRAL.repeat(max + 1), (v) => isString(v) && chars(v) === max + 1);
+    }
+    if (schema.type === 'string' && !constrained && min !== undefined && min > 0) {
+      add(
+        name,
+        `minLength ${min}`,
+        `${min} astral character${min === 1 ? '' : 's'}`,
+        true,
+        ASTRAL.repeat(min),
+        (v) => isString(v) && chars(v) === min && ASTRAL_TEST.test(v),
+      );
+      add(name, `minLength ${min}`, `${min - 1} characters`, false, 'x'.repeat(min - 1), (v) => isString(v) && chars(v) === min - 1);
+    }
+    if (schema.format === 'date-time' && typeof schema.pattern === 'string' && schema.pattern.endsWith('Z$')) {
+      add(name, DATE_TIME, 'UTC with Z and fractional seconds', true, '2026-11-02T09:30:00.123Z', (v) => isString(v) && /\.\d+Z$/.test(v));
+      add(
+        name,
+        DATE_TIME,
+        'RFC 3339 with an offset instead of Z',
+        false,
+        '2026-11-02T10:30:00+01:00',
+        (v) => isString(v) && RFC3339_OFFSET.test(v),
+      );
+    }
+    const members = (schema.enum as unknown[] | undefined)?.filter(isString);
+    if (members && members.length > 0) {
+      for (const member of members) add(name, 'enum', member, true, member, (v) => v === member);
+      const beside = members[0]!.toUpperCase() === members[0] ? `${members[0]}_KIT` : members[0]!.toUpperCase();
+      add(
+        name,
+        'enum',
+        `${beside} (a member in another case)`,
+        false,
+        beside,
+        (v) => isString(v) && !members.includes(v) && members.some((m) => m.toLowerCase() === v.toLowerCase()),
+      );
+    }
+  }
+  if (body.schema.additionalProperties === false) {
+    for (const unknown of ESCAPED_NAMES) {
+      const segment = escapePointer(unknown);
+      cells.push({
+        family: BOUNDARIES,
+        axis: `${body.name} additionalProperties false`,
+        cell: `unknown member "${unknown}", pointer /body/${segment} (outside)`,
+        schemaName: body.name,
+        field: unknown,
+        inside: false,
+        value: 1,
+        matches: () => true,
+      });
+    }
+  }
+  return cells;
+}
+
+/** The spellings of the body's media type: equal ones (case, a charset parameter, spaces), another type, and none at all. */
+function mediaCells(op: OperationModel): MediaCell[] {
+  const cell = (spelling: string, contentType: string, expected: MediaCell['expected'], empty = false): MediaCell => ({
+    family: MEDIA_TYPES,
+    axis: op.label,
+    cell: spelling,
+    op,
+    contentType,
+    empty,
+    expected,
+  });
+  return [
+    cell('application/json (inside)', 'application/json', '2xx'),
+    cell('Application/JSON, another case (inside)', 'Application/JSON', '2xx'),
+    cell('application/json; charset=utf-8 (inside)', 'application/json; charset=utf-8', '2xx'),
+    cell('application/json;charset="UTF-8", quoted, no space (inside)', 'application/json;charset="UTF-8"', '2xx'),
+    cell('text/plain, another type (outside: 415)', 'text/plain', 415),
+    cell('application/json with an empty body (outside: 400)', 'application/json', 400, true),
+  ];
+}
+
+export function bodySchemas(doc: OpenApiDocument, model: ContractModel): Map<OperationModel, BodySchema> {
+  return new Map(
+    model.operations
+      .flatMap((op) => (op.kind === 'unknown' ? [] : [[op, bodySchema(doc, op)] as const]))
+      .filter((e): e is [OperationModel, BodySchema] => e[1] !== undefined),
+  );
+}
+
+/** Every boundary cell of the document: each body schema's once (however many operations take it), each operation's media types. */
+export function boundaryCells(model: ContractModel): { fields: FieldCell[]; media: MediaCell[] } {
+  const schemas = bodySchemas(model.doc, model);
+  const seen = new Set<string>();
+  const fields: FieldCell[] = [];
+  for (const body of schemas.values()) {
+    if (seen.has(body.name)) continue;
+    seen.add(body.name);
+    fields.push(...fieldCells(body));
+  }
+  return { fields, media: [...schemas.keys()].flatMap(mediaCells) };
+}
+
+/** The boundary cells one sent request exercised (its body's members, its media type). */
+export function boundaryCellsOf(
+  cells: { fields: FieldCell[]; media: MediaCell[] },
+  op: OperationModel,
+  body: BodySchema,
+  exchange: Exchange,
+): Cell[] {
+  const found: Cell[] = [];
+  const sent = exchange.request.body;
+  const type = exchange.request.headers['Content-Type'] ?? exchange.request.headers['content-type'];
+  for (const cell of cells.media.filter((c) => c.op === op)) {
+    if (cell.empty ? sent === '' && type === cell.contentType : sent !== undefined && sent !== '' && type === cell.contentType)
+      found.push(cell);
+  }
+  let json: unknown;
+  try {
+    json = sent ? JSON.parse(sent) : undefined;
+  } catch {
+    return found;
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return found;
+  const members = json as Record<string, unknown>;
+  // A value inside a boundary is exercised only where the answer says the body was taken as valid.
+  const refused = exchange.status === 400 || exchange.status === 413 || exchange.status === 415;
+  for (const cell of cells.fields) {
+    if (cell.schemaName !== body.name || !(cell.field in members) || (cell.inside && refused)) continue;
+    if (cell.matches(members[cell.field])) found.push(cell);
+  }
+  return found;
+}
+
+export type { Schema };

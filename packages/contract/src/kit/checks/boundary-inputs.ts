@@ -1,0 +1,93 @@
+// A body schema's boundaries sent one at a time over a valid body: strings at their length limit
+// made of astral characters (accepted and stored as sent), one character over (refused), a
+// timestamp valid in RFC 3339 but with an offset instead of the profile's `Z`, an enum member in
+// another case, unknown members whose pointers need `~0` and `~1`; and the body's media type in
+// the spellings HTTP treats as equal (accepted), another type (415) and an empty body (400).
+import { escapePointer } from 'secmon-api/src/document';
+import { DATE_TIME, type FieldCell, type MediaCell } from '../axes/boundaries.ts';
+import type { KitContext } from '../context.ts';
+import type { Exchange } from '../http.ts';
+import type { RuleId } from '../rules/catalogue.ts';
+import type { OperationModel } from '../spec.ts';
+import { PROBLEM_BASE } from './problem-rules.ts';
+import { breach, breachAll, type Json } from './rule-support.ts';
+
+const POINTER_RULES = ['errors.2', 'schema.ProblemError.2'] as const satisfies readonly RuleId[];
+
+/** A fresh body for the operation, and for an update a fresh resource to send it to. */
+async function target(ctx: KitContext, op: OperationModel, check: string): Promise<{ body: Json; id?: string }> {
+  const [body] = (await ctx.validBodies(op, 1)) as Json[];
+  if (op.kind !== 'update') return { body: body! };
+  const { id } = await ctx.create(ctx.resourceOf(op), check);
+  return { body: body!, id };
+}
+
+const problemOf = (exchange: Exchange) => exchange.json as { type?: string; errors?: { pointer?: string }[] } | undefined;
+
+/** `boundary-inputs` for one operation: its body schema's field cells (when this operation sends them) and its media cells. */
+export async function boundaryInputs(
+  ctx: KitContext,
+  op: OperationModel,
+  fields: readonly FieldCell[],
+  media: readonly MediaCell[],
+  check: string,
+): Promise<'passed'> {
+  for (const cell of fields) {
+    const { body, id } = await target(ctx, op, check);
+    // The other timestamps are set to an instant inside the profile, so no rule between them (last
+    // not before first) decides the answer: only the cell's value does.
+    const instants = cell.axis.endsWith(DATE_TIME)
+      ? fields.filter((other) => other.inside && other.axis.endsWith(DATE_TIME) && other.field !== cell.field)
+      : [];
+    const sent = { ...body, ...Object.fromEntries(instants.map((other) => [other.field, other.value])), [cell.field]: cell.value };
+    const exchange = await ctx.send(op, { body: sent, ...(id ? { id } : {}) });
+    const what = `${op.label} with ${cell.field}: ${cell.cell}`;
+    if (cell.inside) {
+      ctx.expect(op, check, exchange, { range: '2xx', rules: ['limits.2'] }, what);
+      const stored = (exchange.json as Json | undefined)?.[cell.field];
+      if (stored !== undefined && stored !== cell.value)
+        breach(
+          op.label,
+          check,
+          'limits.2',
+          `${what} was accepted but answered ${JSON.stringify(stored).slice(0, 80)}…, not the value sent`,
+          [],
+          exchange,
+        );
+      continue;
+    }
+    const rules: RuleId[] = cell.axis.endsWith(DATE_TIME) ? ['limits.3', 'schema.Timestamp.1', 'errors.5'] : ['errors.5'];
+    ctx.expect(op, check, exchange, { statuses: [400], rules }, what);
+    const problem = problemOf(exchange);
+    if (problem?.type !== `${PROBLEM_BASE}validation-error`)
+      breachAll(op.label, check, rules, `${what} answered 400 with type ${String(problem?.type)}, not validation-error`, [], exchange);
+    const pointer = `/body/${escapePointer(cell.field)}`;
+    if (!problem?.errors?.some((error) => error.pointer === pointer))
+      breachAll(
+        op.label,
+        check,
+        POINTER_RULES,
+        `${what}: no entry of errors points at ${pointer}`,
+        [`pointers: ${(problem?.errors ?? []).map((error) => JSON.stringify(error.pointer)).join(', ') || 'none'}`],
+        exchange,
+      );
+  }
+  for (const cell of media) {
+    const { body, id } = await target(ctx, op, check);
+    const exchange = await ctx.send(op, {
+      rawBody: cell.empty ? '' : JSON.stringify(body),
+      contentType: cell.contentType,
+      ...(id ? { id } : {}),
+    });
+    const what = `${op.label} sent as ${cell.cell}`;
+    if (cell.expected === '2xx') ctx.expect(op, check, exchange, { range: '2xx', rules: ['errors.18'] }, what);
+    else if (cell.expected === 415) ctx.expect(op, check, exchange, { statuses: [415], rules: ['errors.18'] }, what);
+    else {
+      ctx.expect(op, check, exchange, { statuses: [400], rules: ['errors.6'] }, what);
+      const type = problemOf(exchange)?.type;
+      if (type !== `${PROBLEM_BASE}malformed-json` && type !== `${PROBLEM_BASE}validation-error`)
+        breach(op.label, check, 'errors.6', `${what} answered 400 with type ${String(type)}`, [], exchange);
+    }
+  }
+  return 'passed';
+}

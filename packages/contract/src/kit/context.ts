@@ -1,0 +1,276 @@
+// What every check gets: the target, the document model, Ajv, the generators, an HTTP client,
+// fixtures (existing resources in the stateful profile, generated ids in the stateless one), the
+// loopback receiver, and `expect`, which turns a non-conforming exchange into a ContractViolation.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { loadDocument } from 'secmon-api/src/document';
+import { createSchemaValidator, type SchemaValidator } from 'secmon-api/src/schema-validator';
+import { createCases } from './cases.ts';
+import { createGenerator, type Mutation, samples } from './generate.ts';
+import { createHttpClient, type Exchange, type HttpClient, type RequestSpec } from './http.ts';
+import type { KitOptions } from './options.ts';
+import { type Receiver, startReceiver } from './receiver.ts';
+import type { RuleId } from './rules/catalogue.ts';
+import { buildModel, type ContractModel, type OperationModel, type ResourceModel } from './spec.ts';
+import { ContractViolation, conformance, type Discrepancy, rulesViolated, sentBodyValidator } from './verify.ts';
+
+export type { KitOptions, Profile } from './options.ts';
+
+/** Where webhooks point when events are skipped: `.invalid` never resolves (RFC 2606). */
+const NOWHERE = 'https://secmon-contract.invalid';
+
+export interface KitContext {
+  options: Required<
+    Omit<
+      KitOptions,
+      'readKey' | 'document' | 'receiverUrl' | 'receiverListen' | 'onWait' | 'triggerCommand' | 'corsOrigin' | 'skipRetryTiming'
+    >
+  > & {
+    readKey?: string;
+    triggerCommand?: string;
+  };
+  model: ContractModel;
+  validator: SchemaValidator;
+  /** What response and event bodies are checked with (see sentBodyValidator). */
+  sentValidator: SchemaValidator;
+  http: HttpClient;
+  /** Every exchange of the run so far, whoever sent it (the response audit reads them). */
+  exchanges: Exchange[];
+  /**
+   * Runs `work` with every exchange it causes, at any depth and also after it returns (a probe it
+   * started), appended to `log`, and the creation of each fixture it uses: what a failure replays.
+   */
+  recording<T>(log: Exchange[], work: () => T): T;
+  receiver(): Promise<Receiver>;
+  /** An id for the item path of a resource: an existing resource (stateful) or a valid made-up one. */
+  fixture(resource: ResourceModel, fresh?: boolean): Promise<string>;
+  /** Creates a resource from a generated valid body (checked as `check`); deleted again by cleanup. */
+  create(
+    resource: ResourceModel,
+    check: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ id: string; exchange: Exchange }>;
+  /** Ids of the resource the kit created in this run, oldest first (a check may have deleted some since). */
+  createdIds(resource: ResourceModel): string[];
+  /** `count` valid bodies for the operation's request body. */
+  validBodies(op: OperationModel, count: number): Promise<unknown[]>;
+  /** `count` invalid bodies (each really invalid per Ajv), with what was broken. */
+  invalidBodies(op: OperationModel, count: number): Promise<{ mutation: Mutation; body: unknown }[]>;
+  /** `count` sets of valid query parameters (only parameters a client may invent). */
+  validQueries(op: OperationModel, count: number): Record<string, string>[];
+  /** The operation's path with its `{id}` replaced. */
+  pathOf(op: OperationModel, id?: string): string;
+  send(op: OperationModel, spec: Omit<RequestSpec, 'method' | 'path'> & { id?: string; path?: string }): Promise<Exchange>;
+  /** Asserts the exchange conforms to the document and meets `expected`; throws a ContractViolation. */
+  expect(op: OperationModel, check: string, exchange: Exchange, expected: Expected, note?: string): void;
+  resourceOf(op: OperationModel): ResourceModel;
+  /** Deletes what the kit created (webhooks first, so nothing keeps delivering); returns what it could not. */
+  cleanup(): Promise<string[]>;
+}
+
+/** `rules`: the catalogue rules another status breaks (each is named in the failure). */
+export type Expected = ({ statuses: number[] } | { range: '2xx' | '4xx' }) & { rules?: readonly RuleId[] };
+
+export const DEFAULT_CASES = 24;
+
+/**
+ * The largest quota the 429 probe uses up unless told otherwise: a few hundred requests on a shared
+ * target; on this machine's loopback (a development server), where it costs nobody else, a quota a
+ * local server exhausts in seconds (the reference server's development quota is 10,000).
+ */
+export function defaultRateProbeMax(baseUrl: string): number {
+  const host = URL.canParse(baseUrl) ? new URL(baseUrl).hostname : '';
+  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host) ? 20_000 : 300;
+}
+
+export function createKitContext(options: KitOptions): KitContext {
+  const doc = options.document ?? loadDocument();
+  const model = buildModel(doc);
+  const validator = createSchemaValidator(doc);
+  const sentValidator = sentBodyValidator(doc, validator, options.allowNewerFields ?? false);
+  const settings = {
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    profile: options.profile,
+    seed: options.seed ?? 20261102,
+    cases: options.cases ?? DEFAULT_CASES,
+    rateProbeMaxQuota: options.rateProbeMaxQuota ?? defaultRateProbeMax(options.baseUrl),
+    eventTimeoutMs: options.eventTimeoutMs ?? 15_000,
+    events: options.events ?? 'check',
+    eventsOutOfScope: options.eventsOutOfScope ?? [],
+    allowNewerFields: options.allowNewerFields ?? false,
+    ...(options.readKey ? { readKey: options.readKey } : {}),
+    ...(options.triggerCommand ? { triggerCommand: options.triggerCommand } : {}),
+  };
+  const http = createHttpClient({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    ...(options.readKey ? { readKey: options.readKey } : {}),
+    ...(options.onWait ? { onWait: options.onWait } : {}),
+  });
+  const exchanges: Exchange[] = [];
+  const logs = new AsyncLocalStorage<Exchange[]>();
+  const record = (exchange: Exchange) => {
+    const log = logs.getStore();
+    if (log && !log.includes(exchange)) log.push(exchange);
+  };
+  const sendAndKeep = http.send;
+  http.send = async (spec) => {
+    const exchange = await sendAndKeep(spec);
+    exchanges.push(exchange);
+    record(exchange);
+    return exchange;
+  };
+  const stateful = options.profile === 'stateful';
+  const created: { resource: ResourceModel; id: string }[] = [];
+  let closing = false;
+  const fixtures = new Map<string, Promise<{ id: string; exchange: Exchange }>>();
+  let receiver: Promise<Receiver> | undefined;
+  const getReceiver = () => (receiver ??= startReceiver(options.receiverListen ?? { host: '127.0.0.1', port: 0 }, options.receiverUrl));
+  const sinkUrl = async () => (settings.events === 'skip' && !options.receiverUrl ? NOWHERE : (await getReceiver()).url);
+
+  const resourceOf = (op: OperationModel) => {
+    const resource = model.resources.find((r) => r.name === op.resource);
+    if (!resource) throw new Error(`${op.label} is not a CRUD operation`);
+    return resource;
+  };
+
+  const { validBodies, invalidBodies, validQueries, mentions } = createCases({
+    doc,
+    model,
+    validator,
+    settings,
+    stateful,
+    fixture: (resource) => fixture(resource),
+    sinkUrl,
+  });
+
+  function pathOf(op: OperationModel, id?: string): string {
+    return op.path.replace(/\{[^}]+\}/, encodeURIComponent(id ?? ''));
+  }
+
+  /** Sends an operation's request; whatever a create makes is remembered for cleanup, whoever sent it. */
+  async function send(op: OperationModel, spec: Omit<RequestSpec, 'method' | 'path'> & { id?: string; path?: string }) {
+    const { id, path, ...rest } = spec;
+    const exchange = await http.send({ ...rest, method: op.method.toUpperCase(), path: path ?? pathOf(op, id) });
+    const createdId = (exchange.json as { id?: unknown } | undefined)?.id;
+    if (op.kind === 'create' && exchange.status >= 200 && exchange.status < 300 && typeof createdId === 'string') {
+      const resource = resourceOf(op);
+      if (!created.some((entry) => entry.resource === resource && entry.id === createdId)) created.push({ resource, id: createdId });
+      // A check still running when cleanup began (an interrupted run) must not leave this behind.
+      if (closing && resource.delete) await send(resource.delete, { id: createdId }).catch(() => undefined);
+    }
+    // Deleted by a check already: cleanup need not spend a request (and a time budget's quota) on it.
+    if (op.kind === 'delete' && id !== undefined && exchange.status >= 200 && exchange.status < 300 && !closing) {
+      const index = created.findIndex((entry) => entry.resource.delete === op && entry.id === id);
+      if (index >= 0) created.splice(index, 1);
+    }
+    return exchange;
+  }
+
+  async function create(resource: ResourceModel, check: string, given?: unknown, headers?: Record<string, string>) {
+    const op = resource.create;
+    if (!op) throw new Error(`${resource.name} has no create operation`);
+    const body = given ?? (await validBodies(op, 1))[0];
+    const exchange = await send(op, { body, ...(headers ? { headers } : {}) });
+    expectOn(op, check, exchange, { range: '2xx' }, `creating a ${resource.name} resource`);
+    const id = (exchange.json as { id?: unknown }).id;
+    if (typeof id !== 'string') {
+      throw new ContractViolation(
+        op.label,
+        check,
+        [{ aspect: 'expectation', message: 'the created resource has no id', details: [] }],
+        exchange,
+      );
+    }
+    return { id, exchange };
+  }
+
+  function fixture(resource: ResourceModel, fresh = false): Promise<string> {
+    if (!stateful || !resource.create) {
+      const idPointer = resource.read?.params.find((p) => p.in === 'path')?.pointer;
+      if (!idPointer) return Promise.reject(new Error(`no id schema for ${resource.name}`));
+      const [id] = samples(createGenerator(doc).arbitrary({ $ref: idPointer }), 1, settings.seed);
+      return Promise.resolve(String(id));
+    }
+    if (fresh) return create(resource, 'fixture').then((result) => result.id);
+    let pending = fixtures.get(resource.name);
+    if (!pending) {
+      pending = create(resource, 'fixture');
+      fixtures.set(resource.name, pending);
+    }
+    return pending.then((result) => {
+      record(result.exchange);
+      return result.id;
+    });
+  }
+
+  function expectOn(op: OperationModel, check: string, exchange: Exchange, expected: Expected, note?: string) {
+    const violations: Discrepancy[] = conformance(sentValidator, op, exchange);
+    const ok =
+      'statuses' in expected
+        ? expected.statuses.includes(exchange.status)
+        : Math.floor(exchange.status / 100) === Number(expected.range[0]);
+    if (!ok) {
+      const wanted = 'statuses' in expected ? expected.statuses.join(' or ') : expected.range;
+      violations.unshift(...rulesViolated(expected.rules ?? [], `expected ${wanted}${note ? ` (${note})` : ''}, got ${exchange.status}`));
+    }
+    const problem = exchange.json as { status?: unknown } | undefined;
+    if (exchange.status >= 400 && exchange.mediaType === 'application/problem+json' && problem?.status !== exchange.status) {
+      violations.push({
+        aspect: 'response-schema',
+        message: `the problem's status ${String(problem?.status)} differs from the HTTP status`,
+        details: [],
+      });
+    }
+    if (violations.length > 0) throw new ContractViolation(op.label, check, violations, exchange);
+  }
+
+  /**
+   * Deletes everything the run created: webhooks first (nothing more is queued to the kit's
+   * receiver), then what references others (deleting a referenced resource is refused with 409).
+   * Returns what could not be deleted.
+   */
+  async function cleanup(): Promise<string[]> {
+    closing = true;
+    const order = [...model.resources].sort((a, b) => weight(a) - weight(b));
+    const left: string[] = [];
+    for (const resource of order) {
+      if (!resource.delete) continue;
+      for (const entry of created.filter((c) => c.resource === resource)) {
+        const deleted = await send(resource.delete, { id: entry.id }).catch(() => undefined);
+        if (!deleted || (deleted.status >= 300 && deleted.status !== 404)) left.push(`${resource.name} ${entry.id}`);
+      }
+    }
+    if (receiver) await (await receiver).close();
+    return left;
+  }
+
+  const weight = (resource: ResourceModel) => (resource.name === 'webhooks' ? -1 : referencesOthers(resource) ? 0 : 1);
+  const referencesOthers = (resource: ResourceModel) =>
+    model.resources.some(
+      (other) => other !== resource && other.idRef !== undefined && resource.create !== undefined && mentions(resource.create, other.idRef),
+    );
+
+  return {
+    options: settings,
+    model,
+    validator,
+    sentValidator,
+    http,
+    exchanges,
+    recording: (log, work) => logs.run(log, work),
+    receiver: getReceiver,
+    fixture,
+    create,
+    createdIds: (resource) => created.filter((entry) => entry.resource === resource).map((entry) => entry.id),
+    validBodies,
+    invalidBodies,
+    validQueries,
+    pathOf,
+    send,
+    expect: expectOn,
+    resourceOf,
+    cleanup,
+  };
+}

@@ -1,0 +1,115 @@
+// Proof that the kit bites: the reference server behind a proxy that breaks one thing at a time,
+// and the kit must fail naming the right operation (or webhook) and check. Each fault runs only
+// the checks that concern it, so the whole file stays a few seconds long. The command line and
+// the reproductions it writes are proven against a broken implementation in faults-cli.test.ts.
+
+import { loadDocument } from 'secmon-api/src/document';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KitOptions } from '../src/kit/context.ts';
+import { coverage } from '../src/kit/coverage.ts';
+import { planChecks } from '../src/kit/plan.ts';
+import type { CheckName } from '../src/kit/registry.ts';
+import { buildModel } from '../src/kit/spec.ts';
+import type { Fault } from './fault-proxy.ts';
+import { FAULTS } from './implementation-faults.ts';
+import { expectRuleNamed, failureUnder as failureOf } from './prove.ts';
+import { type ReferenceTarget, startReferenceTarget } from './reference-target.ts';
+import { CREATED, RULE_FAULTS } from './rule-faults.ts';
+import { passedResults } from './suite.ts';
+
+let reference: ReferenceTarget;
+
+beforeAll(async () => {
+  reference = await startReferenceTarget();
+});
+
+afterAll(async () => {
+  await reference?.server.close();
+});
+
+/** Runs one check of one operation or webhook through a faulty proxy (the shared reference server by default). */
+const failureUnder = (fault: Fault, subject: string, check: CheckName, options: Partial<KitOptions> = {}, target = reference) =>
+  failureOf(target, fault, subject, check, options);
+
+describe('the kit fails on a broken implementation', () => {
+  for (const [name, fault, subject, check, says, reportedOn = subject] of FAULTS) {
+    it(`${name}: ${subject.split(' ')[0]} fails ${check}`, async () => {
+      const error = await failureUnder(fault, subject, check);
+      expect(error).toContain(`${reportedOn} — check "${check}" failed`);
+      for (const text of says) {
+        if (typeof text === 'string') expect(error).toContain(text);
+        else expect(error).toMatch(text);
+      }
+    });
+  }
+});
+
+// Faults that break a rule the document states only in words (rule-faults.ts); each is caught by
+// the check that judges that rule, and the report names the rule (id and sentence).
+const retryAfterIgnored: Fault = {
+  deliveryAnswer: ({ status, headers }) => {
+    const { 'retry-after': _dropped, ...rest } = headers;
+    return { status, headers: rest };
+  },
+};
+
+describe('the kit fails on an implementation that breaks a rule the document states in words', () => {
+  for (const [name, fault, subject, check, rule, options] of RULE_FAULTS) {
+    it(`${name}: ${check} names rule ${rule}`, async () => {
+      expectRuleNamed(await failureUnder(fault, subject, check, options), check, rule);
+    });
+  }
+
+  it('a failed-authentication 429 without Retry-After: unknown-key-401 names rule rate-limits.5', async () => {
+    const throttled = await startReferenceTarget(undefined, undefined, { authFailuresPerMinute: 1 });
+    try {
+      for (let i = 0; i < 2; i++) await fetch(`${throttled.server.url}/v1/policies`);
+      const noRetryAfter: Fault = {
+        response: (_request, response) =>
+          response.status === 429
+            ? { ...response, headers: Object.fromEntries(Object.entries(response.headers).filter(([name]) => name !== 'retry-after')) }
+            : undefined,
+      };
+      const error = await failureUnder(noRetryAfter, 'listPolicies (GET /v1/policies)', 'unknown-key-401', {}, throttled);
+      expect(error).toMatch(/rule rate-limits\.5: a 429 for failed authentication lacks retry-after/);
+    } finally {
+      await throttled.server.close();
+    }
+  });
+
+  it('a Retry-After longer than the first wait ignored: delivery-retry names rule delivery-and-retries.4', async () => {
+    const documented = await startReferenceTarget(undefined, 1);
+    try {
+      const error = await failureUnder(retryAfterIgnored, CREATED, 'delivery-retry', {}, documented);
+      expect(error).toMatch(
+        /rule delivery-and-retries\.4: a receiver asked for Retry-After: \d+ \(longer than the first wait\) and the retry came after \d+\.\d s/,
+      );
+    } finally {
+      await documented.server.close();
+    }
+  }, 60_000);
+});
+
+describe('the coverage gate', () => {
+  it('fails for an operation added to the document that the kit derives no checks for', () => {
+    const doc = loadDocument();
+    doc.paths!['/v1/policies/{id}/evaluate'] = {
+      post: { operationId: 'evaluatePolicy', responses: { '202': { description: 'Evaluation queued.' } } },
+    };
+    const model = buildModel(doc);
+    const plan = planChecks(model, { profile: 'stateful', hasReadKey: true });
+    const allPassed = passedResults(plan);
+    const report = coverage(model, allPassed);
+    expect(report.passed).toBe(false);
+    expect(report.rows.filter((row) => row.gap).map((row) => [row.subject, row.gap])).toEqual([
+      ['evaluatePolicy (POST /v1/policies/{id}/evaluate)', 'no check could be derived for it from the document'],
+    ]);
+  });
+
+  it('passes for the document as it is when every derived check passes', () => {
+    const model = buildModel(loadDocument());
+    const plan = planChecks(model, { profile: 'stateful', hasReadKey: true });
+    const allPassed = passedResults(plan);
+    expect(coverage(model, allPassed).passed).toBe(true);
+  });
+});

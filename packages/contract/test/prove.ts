@@ -1,0 +1,101 @@
+// Proving a rule: the reference server behind a fault proxy that breaks exactly that rule, the one
+// check that judges it run alone against the proxy, and the failure must name the rule with its
+// sentence. Proof files (packages/contract/test/proofs/) declare their proofs as data and call proveRules.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KitOptions } from '../src/kit/context.ts';
+import { type CheckName, definitionOf } from '../src/kit/registry.ts';
+import type { CheckResult } from '../src/kit/results.ts';
+import { CATALOGUE, type RuleId } from '../src/kit/rules/catalogue.ts';
+import { runKit } from '../src/kit/runner.ts';
+import { type Fault, startFaultProxy } from './fault-proxy.ts';
+import { type ReferenceTarget, startReferenceTarget } from './reference-target.ts';
+
+export interface RuleProof {
+  /** What the faulty implementation does, in a few words. */
+  name: string;
+  /** A function when the fault keeps state (a fresh one per proof). */
+  fault: Fault | (() => Fault);
+  /** The operation or webhook label the check is run for, as the plan names it. */
+  subject: string;
+  check: CheckName;
+  rule: RuleId;
+  options?: Partial<KitOptions>;
+}
+
+/** Runs one check of one operation or webhook through a faulty proxy; it must fail: returns its report. */
+export async function failureUnder(
+  target: ReferenceTarget,
+  fault: Fault,
+  subject: string,
+  check: CheckName,
+  options: Partial<KitOptions> = {},
+): Promise<string> {
+  const proxy = await startFaultProxy(target.server.url, fault);
+  try {
+    const run = await runKit(
+      { ...target.kit, baseUrl: proxy.url, eventTimeoutMs: 5_000, ...options },
+      { only: (planned) => planned.subjects[0] === subject && planned.check === check },
+    );
+    expect(run.results.map((r) => [r.check, r.outcome])).toEqual([[check, 'failed']]);
+    expectReproduction(run.results[0]!, [target.kit.apiKey, target.kit.readKey!]);
+    // A rule a check can break is one its definition says it judges (what --rules and the gate count).
+    const judged: readonly string[] = definitionOf(check).rules;
+    expect(run.results[0]!.violations!.flatMap((v) => (v.rule && !judged.includes(v.rule) ? [v.rule] : []))).toEqual([]);
+    return run.results[0]!.error!;
+  } finally {
+    await proxy.close();
+  }
+}
+
+/** A failure carries a replay of the requests that led to it, with the keys as variables, never their values. */
+function expectReproduction(result: CheckResult, keys: string[]): void {
+  const { shell, http } = result.reproduction!;
+  expect(shell).toMatch(/^send 1 \d{3} [A-Z]+ /m);
+  expect(http).toMatch(/^# @name step1\n[A-Z]+ \{\{baseUrl\}\}\//m);
+  for (const key of keys) expect(`${shell}${http}`).not.toContain(key);
+}
+
+/** The failure's headline names the check and the rule, and the report quotes the rule's sentence. */
+export function expectRuleNamed(error: string, check: CheckName, rule: RuleId): void {
+  expect(error.split('\n')[0]).toMatch(
+    new RegExp(`check "${check}" failed \\(breaks rule ([\\w.-]+, )*${rule.replace(/\./g, '\\.')}(, |\\))`),
+  );
+  const sentence = CATALOGUE.find((entry) => entry.id === rule)!.text;
+  expect(error).toContain(`rule ${rule} (`);
+  expect(error).toContain(sentence.slice(0, 60));
+}
+
+/** One test per proof, all against one reference server started for the file. */
+export function proveRules(title: string, proofs: readonly RuleProof[]): void {
+  let reference: ReferenceTarget;
+  beforeAll(async () => {
+    reference = await startReferenceTarget();
+  });
+  afterAll(async () => {
+    await reference?.server.close();
+  });
+  // A fault that breaks several rules fails the same run for each: the run is made once, and each
+  // rule's test reads its report.
+  const runs: { proof: RuleProof; failure: Promise<string> }[] = [];
+  const failureOf = (proof: RuleProof): Promise<string> => {
+    const same = runs.find(
+      (run) =>
+        run.proof.fault === proof.fault &&
+        run.proof.subject === proof.subject &&
+        run.proof.check === proof.check &&
+        run.proof.options === proof.options,
+    );
+    if (same) return same.failure;
+    const fault = typeof proof.fault === 'function' ? proof.fault() : proof.fault;
+    const failure = failureUnder(reference, fault, proof.subject, proof.check, proof.options);
+    runs.push({ proof, failure });
+    return failure;
+  };
+  describe(title, () => {
+    for (const proof of proofs) {
+      it(`${proof.name}: ${proof.check} names rule ${proof.rule}`, async () => {
+        expectRuleNamed(await failureOf(proof), proof.check, proof.rule);
+      });
+    }
+  });
+}

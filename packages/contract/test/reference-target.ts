@@ -1,0 +1,61 @@
+// The reference server as a contract-kit target: started in-process through its public factory
+// (port 0, a fresh database of the suite's store, known keys, development mode so loopback
+// webhooks are allowed, retries compressed with the SECMON_RETRY_SCALE setting unless asked not to).
+import { type Config, parseApiKeys, testConfig } from '../../../server/config.ts';
+import { type RunningServer, startServer } from '../../../server/server.ts';
+import { testDatabase } from '../../../test/support/database.ts';
+import type { KitOptions } from '../src/kit/context.ts';
+
+export const WRITER_KEY = 'contract-writer-3b8f1d';
+export const READER_KEY = 'contract-reader-9c2e4a';
+
+/** High enough that the kit never waits; the 429 probe gets its own low-quota server. */
+export const KIT_RATE_LIMIT = 100_000;
+
+export interface ReferenceTarget {
+  server: RunningServer;
+  kit: KitOptions;
+}
+
+/**
+ * `retryScale` compresses the webhook retry schedule (the default, 0.001, retries in milliseconds);
+ * 1 is the documented schedule, for the check that times the first retry. `overrides` sets other
+ * configuration (a low failed-authentication limit).
+ */
+export async function startReferenceTarget(
+  rateLimitPerMinute = KIT_RATE_LIMIT,
+  retryScale = 0.001,
+  overrides: Partial<Config> = {},
+): Promise<ReferenceTarget> {
+  const config = testConfig({
+    apiKeys: parseApiKeys(`${WRITER_KEY}:read+write,${READER_KEY}:read`),
+    usingDefaultKeys: false,
+    rateLimitPerMinute,
+    database: await testDatabase(),
+    ...overrides,
+  });
+  config.delivery = { ...config.delivery, retryScale };
+  const server = await startServer(config);
+  return { server, kit: { baseUrl: server.url, apiKey: WRITER_KEY, readKey: READER_KEY, profile: 'stateful' } };
+}
+
+const COLLECTIONS = ['/v1/policies', '/v1/findings', '/v1/webhooks'];
+
+/** Every item of every collection on the target, by id, with its name or title. */
+export async function contents(baseUrl: string): Promise<string[]> {
+  const items: string[] = [];
+  for (const collection of COLLECTIONS) {
+    let cursor: string | null = null;
+    do {
+      const query: string = `limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const response = await fetch(`${baseUrl}${collection}?${query}`, { headers: { authorization: `Bearer ${WRITER_KEY}` } });
+      const page = (await response.json()) as {
+        data: { id: string; name?: string; title?: string; url?: string }[];
+        next_cursor: string | null;
+      };
+      items.push(...page.data.map((item) => `${item.id} ${item.name ?? item.title ?? item.url}`));
+      cursor = page.next_cursor;
+    } while (cursor);
+  }
+  return items.sort();
+}
