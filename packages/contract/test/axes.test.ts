@@ -15,7 +15,7 @@ import { behaviourSpace } from '../src/kit/axes/index.ts';
 import { cellKey } from '../src/kit/axes/space.ts';
 import { buildModel } from '../src/kit/spec.ts';
 
-const CLI = fileURLToPath(new URL('../contract/cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
 const model = buildModel(loadDocument());
 const keys = new Set(behaviourSpace(model).map(cellKey));
