@@ -5,7 +5,7 @@
 
 import type { OpenApiDocument } from '../../lib/document.ts';
 import { listOperations } from '../../lib/document.ts';
-import { ifNoneMatchHits } from '../../server/domain/etag.ts';
+import { ifNoneMatchHits } from '../../packages/core/src/domain/etag.ts';
 import { isListBody, pageOf } from '../pages.ts';
 import { type Answer, preferredAnswer } from './answer.ts';
 import type { CheckedRequest } from './request-check.ts';

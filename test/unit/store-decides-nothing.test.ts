@@ -1,5 +1,5 @@
 // The stores keep SQL only: a rule (when to refuse, what a change means) is written once, in
-// server/domain/, and the store calls it. What gives a decision away in a store module is an answer
+// packages/core/src/domain/, and the store calls it. What gives a decision away in a store module is an answer
 // meant for a client: an HTTP layer import, a problem type, or an HTTP status.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';

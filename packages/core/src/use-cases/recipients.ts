@@ -1,0 +1,40 @@
+// Who hears of an event: every enabled webhook subscribed to its type (or, for a test event sent
+// to one webhook, that one if it is among them). The store only reads webhooks and stores rows.
+import type { components } from '../../../../generated/schema.d.ts';
+import type { WebhookEvent } from '../../../../lib/events.ts';
+import type { Repository } from '../port.ts';
+
+type Webhook = components['schemas']['Webhook'];
+
+const PAGE = 100;
+
+/** The webhook receives events of `type`. */
+export const receives = (webhook: Webhook, type: WebhookEvent['event']): boolean => webhook.enabled && webhook.events.includes(type);
+
+/** The webhooks that receive `type`, read a page at a time with the list's own filters. */
+export async function recipientsOf(repo: Repository, type: WebhookEvent['event'], only?: string): Promise<string[]> {
+  if (only !== undefined) {
+    const webhook = await repo.webhooks.get(only);
+    return webhook && receives(webhook, type) ? [webhook.id] : [];
+  }
+  const ids: string[] = [];
+  for (let after: Webhook | undefined, more = true; more; ) {
+    const rows = await repo.webhooks.list({ enabled: true, event: type }, after, PAGE);
+    const page = rows.slice(0, PAGE);
+    ids.push(...page.filter((webhook) => receives(webhook, type)).map((webhook) => webhook.id));
+    more = rows.length > PAGE;
+    after = page.at(-1);
+  }
+  return ids;
+}
+
+/**
+ * Queues `body` for its recipients, inside the caller's transaction when there is one (then
+ * nothing is queued if it rolls back). Resolves to the deliveries queued.
+ */
+export async function publish(repo: Repository, body: WebhookEvent, now: Date, only?: string): Promise<number> {
+  return repo.transaction(async (tx) => {
+    const recipients = await recipientsOf(tx, body.event, only);
+    return recipients.length === 0 ? 0 : tx.outbox.enqueue(body, recipients, now);
+  });
+}
