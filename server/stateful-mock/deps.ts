@@ -4,7 +4,7 @@
 import { loadDocument } from '../../lib/document.ts';
 import type { AppDeps } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
-import { seedFromExamples } from '../store/seed.ts';
+import { seedFromExamples } from './seed.ts';
 import { preferredAnswers } from './prefer.ts';
 import { MOCK_RESET_PATH, mockResetRouter } from './reset.ts';
 

@@ -2,7 +2,7 @@
 // written once at start, and written again after every row goes (`--reset`).
 import type { OpenApiDocument } from '../../lib/document.ts';
 import { insertSeed } from '../../packages/core/src/index.ts';
-import type { Store } from './store.ts';
+import type { Store } from '../store/store.ts';
 
 export function seedFromExamples(store: Store, doc: OpenApiDocument): Promise<void> {
   return store.transaction((tx) => insertSeed(tx, doc));
