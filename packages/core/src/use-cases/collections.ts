@@ -7,7 +7,7 @@ import { newFinding, updatedFinding } from '../domain/findings.ts';
 import { deletionRefusal, newPolicy, replacedPolicy } from '../domain/policies.ts';
 import { newWebhook, replacedWebhook } from '../domain/webhooks.ts';
 import type { FindingFilters, PolicyFilters, Repository, WebhookFilters } from '../port.ts';
-import { writeFinding } from './finding-write.ts';
+import { writeFindingIn } from './finding-write.ts';
 import { collection } from './resources.ts';
 
 type Schemas = components['schemas'];
@@ -53,14 +53,14 @@ export function collections(digests: Digests) {
       create: async (tx, id, input, at) => {
         const finding = newFinding(id, input, at);
         if ('kind' in finding) return finding;
-        return (await writeFinding(tx, null, finding, at)) ?? finding;
+        return (await writeFindingIn(tx, null, finding, at)) ?? finding;
       },
       replace: async (tx, current, input, at) => {
         const updated = updatedFinding(current, input, at);
         if ('kind' in updated) return updated;
-        return (await writeFinding(tx, current, updated, at)) ?? updated;
+        return (await writeFindingIn(tx, current, updated, at)) ?? updated;
       },
-      remove: (tx, current, at) => writeFinding(tx, current, null, at),
+      remove: (tx, current, at) => writeFindingIn(tx, current, null, at),
     },
     digests,
   );

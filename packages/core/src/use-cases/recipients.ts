@@ -28,13 +28,12 @@ export async function recipientsOf(repo: Repository, type: WebhookEvent['event']
   return ids;
 }
 
-/**
- * Queues `body` for its recipients, inside the caller's transaction when there is one (then
- * nothing is queued if it rolls back). Resolves to the deliveries queued.
- */
-export async function publish(repo: Repository, body: WebhookEvent, now: Date, only?: string): Promise<number> {
-  return repo.transaction(async (tx) => {
-    const recipients = await recipientsOf(tx, body.event, only);
-    return recipients.length === 0 ? 0 : tx.outbox.enqueue(body, recipients, now);
-  });
+/** Queues `body` for its recipients within the transaction `tx`. Resolves to the deliveries queued. */
+export async function publishIn(tx: Repository, body: WebhookEvent, now: Date, only?: string): Promise<number> {
+  const recipients = await recipientsOf(tx, body.event, only);
+  return recipients.length === 0 ? 0 : tx.outbox.enqueue(body, recipients, now);
 }
+
+/** Queues `body` for its recipients in a transaction (a savepoint of the caller's, if any: nothing is queued if it rolls back). */
+export const publish = (repo: Repository, body: WebhookEvent, now: Date, only?: string): Promise<number> =>
+  repo.transaction((tx) => publishIn(tx, body, now, only));
