@@ -60,7 +60,7 @@ const BUCKETS: [string, RegExp][] = [
   ],
   ['server/http (auth, etag, problems, logging, ...)', /server\/http\//],
   ['server/routes', /server\/routes\//],
-  ['server/domain (ids, etags, events)', /server\/domain\//],
+  ['packages/core/src/domain (ids, etags, events)', /server\/domain\//],
   ['server/webhooks (dispatcher)', /server\/webhooks\//],
   ['secmon-api (packages/api/src)', /\/packages\/api\/src\//],
   ['other node_modules', /node_modules\//],

@@ -6,16 +6,18 @@
 // Policies and webhooks are written through the store; findings through one prepared INSERT into
 // the server's own schema per row (the store's write path queues an event per finding, which
 // would make building a million rows take far longer without changing what is read).
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { components } from '../generated/schema.d.ts';
 import { EVENT_TYPES } from '../packages/api/src/events.ts';
+import { type CursorPosition, encodeCursor } from '../packages/core/src/domain/cursor.ts';
+import { encodeBase32, uuidv7Bytes } from '../packages/core/src/domain/ids.ts';
+import { newPolicy } from '../packages/core/src/domain/policies.ts';
+import { newWebhook } from '../packages/core/src/domain/webhooks.ts';
 import { parseApiKeys, testConfig } from '../server/config.ts';
-import { type CursorPosition, encodeCursor } from '../server/domain/cursor.ts';
-import { encodeBase32, uuidv7Bytes } from '../server/domain/ids.ts';
-import { newPolicy } from '../server/domain/policies.ts';
-import { newWebhook } from '../server/domain/webhooks.ts';
+import { nodePlatform } from '../server/platform.ts';
 import { startServer } from '../server/server.ts';
 import { type DatabaseSync, openDatabase, transaction } from '../server/store/sqlite/database.ts';
 import { insertPolicy } from '../server/store/sqlite/policies.ts';
@@ -172,7 +174,7 @@ interface Probe {
 }
 
 const cursor = (list: string, filters: Record<string, string>, position: CursorPosition) =>
-  `cursor=${encodeCursor(list, filters, position)}${Object.entries(filters)
+  `cursor=${encodeCursor(nodePlatform.sha256, list, filters, position)}${Object.entries(filters)
     .map(([key, value]) => `&${key}=${value}`)
     .join('')}`;
 

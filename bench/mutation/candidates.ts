@@ -6,7 +6,13 @@ import type { Logger } from '@stryker-mutator/api/logging';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
 
 /** The folders whose code decides what a client sees; the kit is run against SQLite, so PostgreSQL's adapter is left out. */
-export const MUTATED_FOLDERS = ['server/domain', 'server/routes', 'server/http', 'server/webhooks', 'server/store/sqlite'] as const;
+export const MUTATED_FOLDERS = [
+  'packages/core/src/domain',
+  'server/routes',
+  'server/http',
+  'server/webhooks',
+  'server/store/sqlite',
+] as const;
 
 export interface Position {
   line: number;

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import type { Request, Response, Router } from 'express';
 import { sampleOrigin, withSampleOrigin } from '../../common/sample-origin.ts';
 import { loadDocument } from '../../packages/api/src/document.ts';
-import { etagOfBytes } from '../domain/etag.ts';
+import { digests } from '../platform.ts';
 import { sendCached } from './etag.ts';
 import { sendProblem } from './problems.ts';
 
@@ -49,7 +49,7 @@ function pageReader(path: string, built: string): (origin: string | undefined) =
     let page = pages.get(key);
     if (!page) {
       const body = Buffer.from(origin === undefined ? html : withSampleOrigin(html, built, origin));
-      page = { body, etag: etagOfBytes(body) };
+      page = { body, etag: digests.etagOfBytes(body) };
       if (pages.size >= ORIGINS_KEPT) pages.delete(pages.keys().next().value!);
       pages.set(key, page);
     }

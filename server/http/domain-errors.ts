@@ -1,12 +1,13 @@
-// The problem each domain refusal is answered with.
-import type { DomainError } from '../domain/errors.ts';
+// The problem each refusal of the core is answered with.
+import type { DomainError, Outcome } from '../../packages/core/src/index.ts';
 import { invalid, ProblemError } from './problems.ts';
 
 export function problemOf(error: DomainError): ProblemError {
   return error.kind === 'validation' ? invalid(error.pointer, error.message) : new ProblemError(error.kind, error.detail);
 }
 
-/** Throws the problem of a refusal; returns quietly when there is none. */
-export function refuse(error: DomainError | undefined): void {
-  if (error) throw problemOf(error);
+/** The outcome's value; throws the problem of a refusal. */
+export function settled<T>(outcome: Outcome<T>): T {
+  if ('error' in outcome) throw problemOf(outcome.error);
+  return outcome.value;
 }

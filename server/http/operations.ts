@@ -4,7 +4,7 @@ import compression from 'compression';
 import { Router } from 'express';
 import { bundledJsonPath, bundledYamlPath } from '../../common/document-files.ts';
 import { FAVICON_PATHS, FAVICON_SVG } from '../../common/favicon.ts';
-import { etagOfBytes } from '../domain/etag.ts';
+import { digests } from '../platform.ts';
 import type { DatabaseHealth } from './database-health.ts';
 import { DOCS_PATH, mountDocsPage } from './docs-page.ts';
 import { sendCached } from './etag.ts';
@@ -34,7 +34,7 @@ export function operationsRouter({ health, docsPath, isAccepting }: OperationsOp
   router.get('/openapi.json', (_req, res) => res.type('application/json').sendFile(bundledJsonPath));
   router.get('/openapi.yaml', (_req, res) => res.type('application/yaml').sendFile(bundledYamlPath));
   mountDocsPage(router, docsPath);
-  const icon = { body: FAVICON_SVG, etag: etagOfBytes(FAVICON_SVG), type: 'image/svg+xml' };
+  const icon = { body: FAVICON_SVG, etag: digests.etagOfBytes(FAVICON_SVG), type: 'image/svg+xml' };
   router.get(FAVICON_PATHS, (req, res) => sendCached(req, res, icon));
   return router;
 }

@@ -1,41 +1,18 @@
-// List responses: limit and cursor in, one page and next_cursor out.
-import type { Request, RequestHandler } from 'express';
+// List responses: limit and cursor in, one page and next_cursor out (the core binds cursors to filters).
+import type { RequestHandler } from 'express';
 import type { components } from '../../generated/schema.d.ts';
-import { type CursorPosition, decodeCursor, encodeCursor } from '../domain/cursor.ts';
-import { invalid } from './problems.ts';
+import type { ListPage, Outcome } from '../../packages/core/src/index.ts';
+import { settled } from './domain-errors.ts';
 
-type Filters = Record<string, string | number | boolean | undefined>;
+type Query = { limit: components['parameters']['Limit']; cursor?: components['parameters']['Cursor'] };
 
-interface PageRequest {
-  limit: number;
-  after: CursorPosition | undefined;
-}
-
-/** Reads limit (defaulted and bounded by the validator, from the document) and the cursor, bound to `filters`. */
-function pageRequest(req: Request, list: string, filters: Filters): PageRequest {
-  const query = req.query as unknown as { limit: components['parameters']['Limit']; cursor?: components['parameters']['Cursor'] };
-  const { limit } = query;
-  if (query.cursor === undefined) return { limit, after: undefined };
-  const after = decodeCursor(list, filters, query.cursor);
-  if (!after) throw invalid('/query/cursor', 'is not a cursor issued for this list and filters');
-  return { limit, after };
-}
-
-/**
- * GET handler of a list: `filtersOf` picks the filters from the validated query, `fetch` reads
- * one row more than the page so the handler knows whether to issue a next_cursor.
- */
-export function listHandler<F extends Filters, T extends CursorPosition>(
-  list: string,
+/** GET handler of a list: `filtersOf` picks the filters from the validated query, `list` is the core's use case. */
+export function listHandler<F>(
   filtersOf: (query: Record<string, unknown>) => F,
-  fetch: (filters: F, after: CursorPosition | undefined, limit: number) => Promise<T[]>,
+  list: (filters: F, cursor: string | undefined, limit: number) => Promise<Outcome<ListPage<unknown>>>,
 ): RequestHandler {
   return async (req, res) => {
-    const filters = filtersOf(req.query as Record<string, unknown>);
-    const { limit, after } = pageRequest(req, list, filters);
-    const rows = await fetch(filters, after, limit);
-    const data = rows.slice(0, limit);
-    const last = data.at(-1);
-    res.json({ data, next_cursor: rows.length > limit && last ? encodeCursor(list, filters, last) : null });
+    const { limit, cursor } = req.query as unknown as Query;
+    res.json(settled(await list(filtersOf(req.query as Record<string, unknown>), cursor, limit)));
   };
 }

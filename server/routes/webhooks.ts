@@ -1,77 +1,50 @@
 // /v1/webhooks: the URL policy runs before anything is written; the secret goes into the store
-// and never comes back out through these handlers.
+// and never comes back out through these handlers. The rest is the core's use cases.
 import { type Request, Router } from 'express';
 import type { components, operations } from '../../generated/schema.d.ts';
-import { newId } from '../domain/ids.ts';
-import { newWebhook, replacedWebhook } from '../domain/webhooks.ts';
-import { sendRead, sendResource, writeIfMatch } from '../http/etag.ts';
-import { respondCreated } from '../http/idempotency.ts';
+import { settled } from '../http/domain-errors.ts';
+import { sendRead, sendResource } from '../http/etag.ts';
+import { idempotencyOf, sendCreated } from '../http/idempotency.ts';
 import { listHandler } from '../http/pages.ts';
 import { ProblemError } from '../http/problems.ts';
-import type { Store } from '../store/store.ts';
+import { core } from '../platform.ts';
 import type { RouteContext, WebhookUrlCheck } from './context.ts';
-import { finder } from './found.ts';
 
+type Schemas = components['schemas'];
 type ListQuery = NonNullable<operations['listWebhooks']['parameters']['query']>;
 
 async function checkUrl(check: WebhookUrlCheck, req: Request): Promise<void> {
-  const reason = await check((req.body as components['schemas']['WebhookCreate' | 'WebhookUpdate']).url);
+  const reason = await check((req.body as Schemas['WebhookCreate' | 'WebhookUpdate']).url);
   if (reason !== undefined) {
     throw new ProblemError('url-not-allowed', `The webhook URL is not allowed: ${reason}`, [{ pointer: '/body/url', message: reason }]);
   }
 }
 
-const found = finder((store: Store, id) => store.webhooks.get(id), 'webhook');
-
 export function webhooksRouter({ store, now, checkWebhookUrl }: RouteContext): Router {
   const router = Router();
-
+  const { webhooks } = core;
   router.get(
     '/',
     listHandler(
-      'webhooks',
       ({ enabled, event }: ListQuery) => ({ enabled, event }),
-      (filters, after, limit) => store.webhooks.list(filters, after, limit),
+      (filters, cursor, limit) => webhooks.list(store, filters, cursor, limit),
     ),
   );
-
   router.post('/', async (req, res) => {
     await checkUrl(checkWebhookUrl, req);
-    const at = now();
-    await respondCreated(req, res, store, at, async (tx) => {
-      const webhook = await tx.webhooks.insert(
-        newWebhook(newId('whk', at.getTime()), req.body as components['schemas']['WebhookCreate'], at.toISOString()),
-      );
-      return { location: `/v1/webhooks/${webhook.id}`, resource: webhook };
-    });
+    sendCreated(res, settled(await webhooks.create(store, req.body as Schemas['WebhookCreate'], now(), idempotencyOf(req, res))));
   });
-
-  router.get('/:id', async (req, res) => sendRead(req, res, await found(store, req.params.id)));
-
+  router.get('/:id', async (req, res) => sendRead(req, res, settled(await webhooks.read(store, req.params.id))));
   router.put('/:id', async (req, res) => {
-    await found(store, req.params.id);
+    settled(await webhooks.read(store, req.params.id));
     await checkUrl(checkWebhookUrl, req);
     // Judged after the asynchronous URL check, against the state the write replaces.
-    const id = req.params.id;
-    const webhook = await writeIfMatch(
-      req,
-      store,
-      (tx) => found(tx, id),
-      async (tx, current) =>
-        (await tx.webhooks.replace(replacedWebhook(current, req.body as components['schemas']['WebhookUpdate'], now().toISOString())))!,
-    );
-    sendResource(res, 200, webhook);
+    const body = req.body as Schemas['WebhookUpdate'];
+    sendResource(res, 200, settled(await webhooks.replace(store, req.params.id, body, req.header('if-match'), now())));
   });
-
   router.delete('/:id', async (req, res) => {
-    await writeIfMatch(
-      req,
-      store,
-      (tx) => found(tx, req.params.id),
-      (tx) => tx.webhooks.delete(req.params.id),
-    );
+    settled(await webhooks.remove(store, req.params.id, req.header('if-match'), now()));
     res.status(204).end();
   });
-
   return router;
 }

@@ -7,8 +7,8 @@ import compression from 'compression';
 import { build } from 'esbuild';
 import { type Request, type Response, Router } from 'express';
 import type { Mode } from '../config.ts';
-import { etagOfBytes } from '../domain/etag.ts';
 import { sendCached } from '../http/etag.ts';
+import { digests } from '../platform.ts';
 
 export const SETTINGS_PATH = '/settings/integrations';
 
@@ -18,7 +18,7 @@ interface Asset {
   type: string;
 }
 
-const asset = (body: string, type: string): Asset => ({ body, type, etag: etagOfBytes(body) });
+const asset = (body: string, type: string): Asset => ({ body, type, etag: digests.etagOfBytes(body) });
 
 /** The page's script: app.ts and the parts of packages/api/src/ it uses, one minified ES module. */
 export async function bundleSettingsApp(): Promise<string> {

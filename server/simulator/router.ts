@@ -7,6 +7,7 @@ import { Router } from 'express';
 import { invalidPartsDetail } from '../../common/problems.ts';
 import { loadDocument } from '../../packages/api/src/document.ts';
 import { EVENT_TYPES, type EventType, isEventType, validateEvent, type WebhookEvent } from '../../packages/api/src/events.ts';
+import { publish } from '../../packages/core/src/index.ts';
 import type { ApiKey } from '../config.ts';
 import { authenticate, requireScope } from '../http/auth.ts';
 import type { AuthFailureThrottle } from '../http/auth-throttle.ts';
@@ -54,7 +55,7 @@ export function simulatorRouter({ store, apiKeys, anyKey = false, now, authThrot
     const body = mergeOverrides(sampleEvent(type, now()), overrides);
     const result = validateEvent(body);
     if (!result.valid) throw invalid(result.errors.map(toProblemError));
-    const deliveries = await store.outbox.enqueue(body as WebhookEvent, now(), target as string | undefined);
+    const deliveries = await publish(store, body as WebhookEvent, now(), target as string | undefined);
     res.status(202).json({ event: body, deliveries });
   });
   return router;

@@ -1,7 +1,7 @@
 // Realistic bodies for each event type, for the development simulator. Device and scan events
 // have no API resource, so the simulator is the only way to make the server send them.
 import type { EventOf, EventType, WebhookEvent } from '../../packages/api/src/events.ts';
-import { newId } from '../domain/ids.ts';
+import { digests } from '../platform.ts';
 
 const TITLES = [
   'SSH root login enabled',
@@ -21,22 +21,22 @@ const SAMPLERS: Samplers = {
     event: 'finding.created',
     timestamp: at,
     data: {
-      finding_id: newId('fnd', ms),
+      finding_id: digests.newId('fnd', ms),
       severity: pick(SEVERITIES),
       title: pick(TITLES),
-      device_id: newId('dev', ms),
-      policy_id: newId('pol', ms),
+      device_id: digests.newId('dev', ms),
+      policy_id: digests.newId('pol', ms),
     },
   }),
   'finding.resolved': (at, ms, pick) => ({
     event: 'finding.resolved',
     timestamp: at,
     data: {
-      finding_id: newId('fnd', ms),
+      finding_id: digests.newId('fnd', ms),
       severity: pick(SEVERITIES),
       title: pick(TITLES),
-      device_id: newId('dev', ms),
-      policy_id: newId('pol', ms),
+      device_id: digests.newId('dev', ms),
+      policy_id: digests.newId('pol', ms),
       resolution_reason: pick(['fixed', 'no_longer_detected', 'duplicate'] as const),
       resolved_at: at,
     },
@@ -47,10 +47,10 @@ const SAMPLERS: Samplers = {
       event: 'compliance.changed',
       timestamp: at,
       data: {
-        policy_id: newId('pol', ms),
+        policy_id: digests.newId('pol', ms),
         previous_status: previous,
         current_status: previous === 'compliant' ? 'non_compliant' : 'compliant',
-        finding_id: newId('fnd', ms),
+        finding_id: digests.newId('fnd', ms),
         changed_at: at,
       },
     };
@@ -59,7 +59,7 @@ const SAMPLERS: Samplers = {
     event: 'device.connected',
     timestamp: at,
     data: {
-      device_id: newId('dev', ms),
+      device_id: digests.newId('dev', ms),
       hostname: pick(HOSTS),
       platform: pick(PLATFORMS),
       ip_address: `203.0.113.${1 + Math.floor(Math.random() * 254)}`,
@@ -70,7 +70,7 @@ const SAMPLERS: Samplers = {
     event: 'device.disconnected',
     timestamp: at,
     data: {
-      device_id: newId('dev', ms),
+      device_id: digests.newId('dev', ms),
       hostname: pick(HOSTS),
       reason: pick(['shutdown', 'heartbeat_timeout', 'agent_uninstalled', 'unknown'] as const),
       disconnected_at: at,
@@ -80,8 +80,8 @@ const SAMPLERS: Samplers = {
     event: 'scan.completed',
     timestamp: at,
     data: {
-      scan_id: newId('scn', ms),
-      device_id: newId('dev', ms),
+      scan_id: digests.newId('scn', ms),
+      device_id: digests.newId('dev', ms),
       outcome: pick(['succeeded', 'succeeded', 'partial', 'failed'] as const),
       started_at: new Date(ms - 90_000 - Math.floor(Math.random() * 600_000)).toISOString(),
       completed_at: at,

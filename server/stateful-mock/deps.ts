@@ -4,9 +4,9 @@
 import { loadDocument } from '../../packages/api/src/document.ts';
 import type { AppDeps } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
-import { seedFromExamples } from '../store/seed.ts';
 import { preferredAnswers } from './prefer.ts';
 import { MOCK_RESET_PATH, mockResetRouter } from './reset.ts';
+import { seedFromExamples } from './seed.ts';
 
 /** The flags the mock always runs with, after the caller's, so none of them can be overridden. */
 const FIXED_FLAGS = ['--mode', 'development', '--db', ':memory:', '--cors-origins', '*'];

@@ -3,8 +3,8 @@
 // rest of the mock it needs no particular key, and CORS lets a test page call it.
 import { Router } from 'express';
 import { loadDocument } from '../../packages/api/src/document.ts';
-import { resetToExamples } from '../store/seed.ts';
 import type { Store } from '../store/store.ts';
+import { resetToExamples } from './seed.ts';
 
 export const MOCK_RESET_PATH = '/_mock/reset';
 

@@ -1,5 +1,5 @@
 // The SQL both stores read policies with: the same columns, and compliance derived in the query.
-import { ACTIVE_STATUSES } from '../domain/findings.ts';
+import { ACTIVE_STATUSES } from '../../packages/core/src/domain/findings.ts';
 
 const ACTIVE = ACTIVE_STATUSES.map((status) => `'${status}'`).join(', ');
 

@@ -1,83 +1,22 @@
-// The store: every read and write the server makes, behind one interface that the embedded
-// SQLite store (server/store/sqlite/) and the PostgreSQL store (server/store/postgres/) both
-// implement. Handlers, the dispatcher, the simulator and the mock's seed only see this.
-import type { components, operations } from '../../generated/schema.d.ts';
+// The store: the core's repository port (packages/core/src/port.ts) and what the server adds to
+// it (the delivery engine's claims and outcomes, shared rate limits, readiness), implemented by
+// the embedded SQLite store (server/store/sqlite/) and the PostgreSQL store (server/store/postgres/).
+import type { components } from '../../generated/schema.d.ts';
 import type { EventType, WebhookEvent } from '../../packages/api/src/events.ts';
-import type { CursorPosition } from '../domain/cursor.ts';
-import type { DomainError } from '../domain/errors.ts';
-import type { PolicyRecord } from '../domain/policies.ts';
-import type { NewWebhook, WebhookReplacement } from '../domain/webhooks.ts';
+import type { DisabledReason, WebhookHealthRows } from '../../packages/core/src/index.ts';
+import type { EventRows, Repository } from '../../packages/core/src/port.ts';
 
-type Schemas = components['schemas'];
-type Policy = Schemas['Policy'];
-type Finding = Schemas['Finding'];
-type Webhook = Schemas['Webhook'];
+export type {
+  FindingFilters,
+  IdempotencyRows as IdempotencyStore,
+  PolicyFilters,
+  StoredResponse,
+  WebhookFilters,
+} from '../../packages/core/src/port.ts';
+export { IDEMPOTENCY_TTL_MS } from '../../packages/core/src/port.ts';
+export type { DisabledReason };
 
-/** The list filters, as the document declares them (limit and cursor are the page's business). */
-export type PolicyFilters = Omit<NonNullable<operations['listPolicies']['parameters']['query']>, 'limit' | 'cursor'>;
-export type FindingFilters = Omit<NonNullable<operations['listFindings']['parameters']['query']>, 'limit' | 'cursor'>;
-export type WebhookFilters = Omit<NonNullable<operations['listWebhooks']['parameters']['query']>, 'limit' | 'cursor'>;
-
-/**
- * A list page: the rows after `after` in (created_at, id) descending order, one more than `limit`
- * so the caller knows whether another page exists. Reads O(limit) index entries.
- */
-type Page<F, T> = (filters: F, after: CursorPosition | undefined, limit: number) => Promise<T[]>;
-
-export interface PolicyStore {
-  list: Page<PolicyFilters, Policy>;
-  get(id: string): Promise<Policy | undefined>;
-  /** Stores a new policy (server/domain/policies.ts makes it). */
-  insert(policy: PolicyRecord): Promise<Policy>;
-  /** Writes every field but `created_at`; undefined when there is no such policy. */
-  replace(policy: PolicyRecord): Promise<Policy | undefined>;
-  /**
-   * Deletes a policy; the findings that reference it keep their record, unlinked. Whether it may go
-   * is the caller's to decide first, in the same transaction (server/domain/policies.ts). False when
-   * there is no such policy.
-   */
-  delete(id: string, now: string): Promise<boolean>;
-}
-
-export interface FindingStore {
-  list: Page<FindingFilters, Finding>;
-  get(id: string): Promise<Finding | undefined>;
-  /**
-   * Applies a create (`before` null), replacement, or delete (`after` null) and, atomically with
-   * it, queues the webhook events it causes; resolves to the domain's refusal (nothing changed)
-   * when `after` links to a policy that does not exist.
-   */
-  write(before: Finding | null, after: Finding | null, now: string): Promise<DomainError | undefined>;
-}
-
-export interface WebhookStore {
-  list: Page<WebhookFilters, Webhook>;
-  get(id: string): Promise<Webhook | undefined>;
-  /** Stores a new webhook (server/domain/webhooks.ts makes it). */
-  insert(webhook: NewWebhook): Promise<Webhook>;
-  /** Applies a replacement (server/domain/webhooks.ts): every field, and the secret change with its rotation; undefined when there is no such webhook. */
-  replace(webhook: WebhookReplacement): Promise<Webhook | undefined>;
-  delete(id: string): Promise<boolean>;
-}
-
-/** The first response of a create made with an Idempotency-Key. */
-export interface StoredResponse {
-  fingerprint: string;
-  status: number;
-  location: string;
-  etag: string;
-  body: string;
-}
-
-/** How long a create's first response is kept for replays (as Stripe keeps them). */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-
-/** Idempotency records per API key, kept IDEMPOTENCY_TTL_MS. */
-export interface IdempotencyStore {
-  find(owner: string, key: string, now: Date): Promise<StoredResponse | undefined>;
-  /** Stores a first response; expired records go at the same time, so storage stays bounded. */
-  save(owner: string, key: string, response: StoredResponse, now: Date): Promise<void>;
-}
+type Webhook = components['schemas']['Webhook'];
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'gone' | 'cancelled';
 
@@ -89,7 +28,7 @@ export interface ClaimedDelivery {
   webhookId: string;
   url: string;
   secret: string | null;
-  /** The secret `secret` replaced, while it is still valid (signingSecrets in server/domain/webhooks.ts); else null. */
+  /** The secret `secret` replaced, while it is still valid (signingSecrets in packages/core/src/domain/webhooks.ts); else null. */
   previousSecret: string | null;
   /** Attempts already recorded before this one. */
   attempts: number;
@@ -151,7 +90,6 @@ export interface ClaimTransaction {
 }
 
 type LastDelivery = NonNullable<Webhook['last_delivery']>;
-export type DisabledReason = NonNullable<Webhook['disabled_reason']>;
 
 /** What an attempt leaves on its delivery row (server/webhooks/outcomes.ts decides it). */
 export interface DeliveryUpdate {
@@ -166,18 +104,14 @@ export interface DeliveryUpdate {
   finishedAt: number | null;
 }
 
-/** The transaction recording a batch of attempts' outcomes (server/webhooks/outcomes.ts). */
-export interface RecordTransaction {
+/** The transaction recording a batch of attempts' outcomes (server/webhooks/outcomes.ts; the disable rule reads and writes through WebhookHealthRows). */
+export interface RecordTransaction extends WebhookHealthRows {
   /**
    * Counts an attempt on each pending delivery, in one statement where the engine allows; per
    * update, false (nothing changed) when its lease was lost to another claim.
    */
   update(updates: readonly DeliveryUpdate[]): Promise<boolean[]>;
   setLastDelivery(webhookId: string, lastDelivery: LastDelivery): Promise<void>;
-  /** True when a delivery of the webhook finished delivered at or after `since` (epoch ms). */
-  deliveredSince(webhookId: string, since: number): Promise<boolean>;
-  /** Disables an enabled webhook with the service's reason; false when it was not enabled (or is gone). */
-  disable(webhookId: string, reason: DisabledReason, at: string): Promise<boolean>;
 }
 
 export interface DeliveryRow {
@@ -197,14 +131,7 @@ export interface DeliveryRow {
  * The webhook outbox: events and their deliveries are rows written atomically with the change
  * that caused them; the dispatcher leases due deliveries from here and records their outcomes.
  */
-export interface OutboxStore {
-  /**
-   * Queues an event for every enabled webhook subscribed to its type, validated against its
-   * schema and serialised once (every attempt sends exactly these bytes). Inside a transaction,
-   * nothing is queued if it rolls back. Resolves to the number of deliveries queued. With
-   * `onlyWebhook` (the simulator's test events), only that webhook gets it, if it is one of them.
-   */
-  enqueue(body: WebhookEvent, now?: Date, onlyWebhook?: string): Promise<number>;
+export interface OutboxStore extends EventRows {
   /** Calls `listener` soon after any committed enqueue, by any process on this database. Returns the unsubscribe function. */
   onEnqueue(listener: () => void): () => void;
   /** Runs a claim (server/webhooks/claim.ts) in a transaction of its own; see ClaimTransaction. */
@@ -245,19 +172,10 @@ export interface SharedCounters {
   reset(key: string): Promise<void>;
 }
 
-export interface Store {
+export interface Store extends Repository {
   readonly engine: 'sqlite' | 'postgres';
-  readonly policies: PolicyStore;
-  readonly findings: FindingStore;
-  readonly webhooks: WebhookStore;
-  readonly idempotency: IdempotencyStore;
   readonly outbox: OutboxStore;
-  /**
-   * Runs `fn` atomically and in isolation from every other transaction, in this process or
-   * another (serializable). `fn` must touch the database only through `tx`, and may be run again
-   * when the database reports a serialization conflict, so it must not have other side effects.
-   * Inside a transaction, a nested call is a savepoint.
-   */
+  /** See Repository; the transaction's store is a Store. */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
   /** Deletes every row of every table (the stateful mock's reset), inside the caller's transaction. */
   clear(): Promise<void>;

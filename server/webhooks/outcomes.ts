@@ -1,6 +1,8 @@
 // What an attempt's outcome does to its delivery and its webhook, once for every store: the
 // delivery's next state, the webhook's `last_delivery`, and the rule that disables a webhook
-// whose endpoint is gone or keeps failing. The store applies the result in SQL.
+// whose endpoint is gone or keeps failing (decided by the core's disableAfter). The store applies
+// the result in SQL.
+import { disableAfter } from '../../packages/core/src/index.ts';
 import type { ClaimedDelivery, DeliveryState, DeliveryUpdate, DisabledReason, RecordTransaction } from '../store/store.ts';
 
 /** Why an attempt got no usable answer: `refused` never reached the endpoint (its URL is not allowed). */
@@ -62,7 +64,9 @@ export async function recordAttempts(tx: RecordTransaction, attempts: readonly A
       succeeded: last.outcome.kind === 'delivered',
     });
     for (const index of indexes) {
-      const disabled = await disableRule(tx, attempts[index]!);
+      const { delivery, outcome, at } = attempts[index]!;
+      const attempt = { webhookId, kind: outcome.kind, firstAttemptAt: delivery.firstAttemptAt ?? at, at };
+      const disabled = await disableAfter(tx, attempt);
       if (disabled) recorded[index] = { disabled };
     }
   }
@@ -81,18 +85,4 @@ function deliveryUpdate({ delivery, outcome, at }: Attempt): DeliveryUpdate {
     dueAt: outcome.kind === 'retry' ? outcome.dueAt : at,
     finishedAt: state === 'pending' ? null : at,
   };
-}
-
-/**
- * Disables the webhook when its endpoint is gone, or when nothing reached the receiver during the
- * whole retry run of the delivery that just ran out ("recent deliveries keep failing": the
- * endpoint has been failing for about three days). Null when it stays (or was already) disabled.
- */
-async function disableRule(tx: RecordTransaction, { delivery, outcome, at }: Attempt): Promise<DisabledReason | null> {
-  let disabled: DisabledReason | null = null;
-  if (outcome.kind === 'gone') disabled = 'endpoint_gone';
-  else if (outcome.kind === 'exhausted' && !(await tx.deliveredSince(delivery.webhookId, delivery.firstAttemptAt ?? at)))
-    disabled = 'failing';
-  if (disabled && !(await tx.disable(delivery.webhookId, disabled, new Date(at).toISOString()))) disabled = null;
-  return disabled;
 }

@@ -1,10 +1,12 @@
 // What the outbox suites share: a store per test (test/store/open-store.ts decides the engine),
 // webhooks and an event to queue, and one dispatcher's claims and outcomes through the delivery
 // engine (server/webhooks/claim.ts, outcomes.ts).
+
 import { afterEach, beforeEach } from 'vitest';
 import type { components } from '../../generated/schema.d.ts';
 import type { EventOf, EventType } from '../../packages/api/src/events.ts';
-import { newWebhook, replacedWebhook } from '../../server/domain/webhooks.ts';
+import { newWebhook, replacedWebhook } from '../../packages/core/src/domain/webhooks.ts';
+import { publish } from '../../packages/core/src/index.ts';
 import type { ClaimedDelivery, Store } from '../../server/store/store.ts';
 import { claimDue } from '../../server/webhooks/claim.ts';
 import { EndpointScheduler } from '../../server/webhooks/endpoints.ts';
@@ -45,7 +47,7 @@ export function outboxFixture(take: (store: Store) => void) {
   };
   const replace = async (id: string, input: WebhookUpdate, now: string) =>
     store.webhooks.replace(replacedWebhook((await store.webhooks.get(id))!, input, now));
-  const enqueue = (body = event as Parameters<Store['outbox']['enqueue']>[0], now = NOW) => store.outbox.enqueue(body, new Date(now));
+  const enqueue = (body = event as Parameters<Store['outbox']['enqueue']>[0], now = NOW) => publish(store, body, new Date(now));
   // One dispatcher, planning alone: leases of the claims before are its own (the multi-instance
   // planning is tested in postgres/instances.test.ts).
   const claim = (now = NOW, limit = 100, scheduler = endpoints()) =>

@@ -1,7 +1,9 @@
 // The outbox on each store (the project decides which, test/store/open-store.ts): transactional
 // enqueue, subscriber selection, leases, per-webhook limits and cancellation, through the one
 // delivery engine (server/webhooks/claim.ts). Outcomes and pruning: outbox-outcomes.test.ts.
+
 import { describe, expect, it } from 'vitest';
+import { publish } from '../../packages/core/src/index.ts';
 import { serializeEvent } from '../../server/store/event-body.ts';
 import type { ClaimedDelivery, Store } from '../../server/store/store.ts';
 import { EndpointScheduler } from '../../server/webhooks/endpoints.ts';
@@ -16,7 +18,7 @@ describe('enqueue', () => {
     await addWebhook('whk_b', ['finding.created']);
     await addWebhook('whk_other', ['scan.completed']);
     await addWebhook('whk_off', ['finding.created'], { enabled: false });
-    expect(await store.transaction((tx) => tx.outbox.enqueue(event, new Date(NOW)))).toBe(2);
+    expect(await store.transaction((tx) => publish(tx, event, new Date(NOW)))).toBe(2);
 
     const claimed = await claim();
     expect(claimed.map((delivery) => delivery.webhookId).sort()).toEqual(['whk_a', 'whk_b']);
@@ -33,7 +35,7 @@ describe('enqueue', () => {
     await addWebhook('whk_a', ['finding.created']);
     await expect(
       store.transaction(async (tx) => {
-        await tx.outbox.enqueue(event);
+        await publish(tx, event, new Date(NOW));
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');
@@ -44,8 +46,17 @@ describe('enqueue', () => {
   it('refuses a body its webhook schema does not allow, writing nothing', async () => {
     await addWebhook('whk_a', ['finding.created']);
     const bad = { ...event, data: { ...event.data, severity: 'apocalyptic' } } as unknown as typeof event;
-    await expect(store.outbox.enqueue(bad)).rejects.toThrow(/invalid finding\.created event.*severity/);
+    await expect(store.outbox.enqueue(bad, ['whk_a'], new Date(NOW))).rejects.toThrow(/invalid finding\.created event.*severity/);
     expect((await store.outbox.countDeliveries()).pending).toBe(0);
+  });
+
+  it('stores a delivery for exactly the recipients it is given, deciding nothing (a disabled or unsubscribed webhook too)', async () => {
+    await addWebhook('whk_off', ['finding.created'], { enabled: false });
+    await addWebhook('whk_other', ['scan.completed']);
+    expect(await store.outbox.enqueue(event, ['whk_off', 'whk_other'], new Date(NOW))).toBe(2);
+    expect((await store.outbox.listDeliveries('whk_off')).length).toBe(1);
+    expect((await store.outbox.listDeliveries('whk_other')).length).toBe(1);
+    expect(await store.outbox.enqueue(event, [], new Date(NOW))).toBe(0);
   });
 
   it('caps the serialised size', () => {
@@ -63,8 +74,8 @@ describe('enqueue', () => {
   it('only to the webhook named, when it subscribes', async () => {
     await addWebhook('whk_a', ['finding.created']);
     await addWebhook('whk_b', ['finding.created']);
-    expect(await store.outbox.enqueue(event, new Date(NOW), 'whk_b')).toBe(1);
-    expect(await store.outbox.enqueue(event, new Date(NOW), 'whk_none')).toBe(0);
+    expect(await publish(store, event, new Date(NOW), 'whk_b')).toBe(1);
+    expect(await publish(store, event, new Date(NOW), 'whk_none')).toBe(0);
     expect((await claim()).map((delivery) => delivery.webhookId)).toEqual(['whk_b']);
   });
 });

@@ -1,14 +1,15 @@
 // The resources on each store (the project decides which, test/store/open-store.ts): keyset pages
-// and their filters, conditional writes, a policy's delete, the finding write path with its
-// compliance events, webhook replacement with secret rotation, and the mock's reset.
+// and their filters, and the core's use cases over each: conditional writes, a policy's delete, the
+// finding write path with its compliance events, webhook replacement with secret rotation, and the mock's reset.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/schema.d.ts';
-import type { CursorPosition } from '../../server/domain/cursor.ts';
-import { etagOf } from '../../server/domain/etag.ts';
-import { newFinding, updatedFinding } from '../../server/domain/findings.ts';
-import { newPolicy, replacedPolicy } from '../../server/domain/policies.ts';
-import { newWebhook, replacedWebhook, SECRET_OVERLAP_MS } from '../../server/domain/webhooks.ts';
-import { IF_MATCH_FAILED, writeIfMatch } from '../../server/store/conditional.ts';
+import type { CursorPosition } from '../../packages/core/src/domain/cursor.ts';
+import { newFinding, updatedFinding } from '../../packages/core/src/domain/findings.ts';
+import { newPolicy } from '../../packages/core/src/domain/policies.ts';
+import { newWebhook, replacedWebhook, SECRET_OVERLAP_MS } from '../../packages/core/src/domain/webhooks.ts';
+import { disableAfter, publish } from '../../packages/core/src/index.ts';
+import { writeFinding } from '../../packages/core/src/use-cases/finding-write.ts';
+import { core, digests } from '../../server/platform.ts';
 import type { Store } from '../../server/store/store.ts';
 import { claimDue } from '../../server/webhooks/claim.ts';
 import { EndpointScheduler } from '../../server/webhooks/endpoints.ts';
@@ -34,7 +35,7 @@ async function addFinding(index: number, fields: Partial<components['schemas']['
     { title: `Finding ${index}`, severity: 'high', device_id: DEVICE, ...fields },
     at,
   ) as Finding;
-  expect(await store.findings.write(null, finding, at)).toBeUndefined();
+  expect(await writeFinding(store, null, finding, at)).toBeUndefined();
   return finding;
 }
 
@@ -108,15 +109,11 @@ describe('lists', () => {
 describe('conditional writes', () => {
   it('write only when If-Match names the current ETag; of two writers with one ETag, one wins', async () => {
     const policy = await store.policies.insert(newPolicy(id('pol', 1), { name: 'Original', severity: 'low' }, DAY(1)));
-    const read = async (tx: Store) => (await tx.policies.get(policy.id))!;
-    const rename = (name: string) => (tx: Store, current: components['schemas']['Policy']) =>
-      tx.policies.replace(replacedPolicy(current, { name, severity: 'high' }, DAY(2)));
-    expect(await writeIfMatch(store, '"stale"', read, rename('Nope'))).toBe(IF_MATCH_FAILED);
-    const outcomes = await Promise.all([
-      writeIfMatch(store, etagOf(policy), read, rename('A')),
-      writeIfMatch(store, etagOf(policy), read, rename('B')),
-    ]);
-    expect(outcomes.filter((outcome) => outcome === IF_MATCH_FAILED)).toHaveLength(1);
+    const rename = (name: string, ifMatch: string) =>
+      core.policies.replace(store, policy.id, { name, severity: 'high' }, ifMatch, new Date(DAY(2)));
+    expect(await rename('Nope', '"stale"')).toMatchObject({ error: { kind: 'precondition-failed' } });
+    const outcomes = await Promise.all([rename('A', digests.etagOf(policy)), rename('B', digests.etagOf(policy))]);
+    expect(outcomes.filter((outcome) => 'error' in outcome && outcome.error.kind === 'precondition-failed')).toHaveLength(1);
     expect(await store.policies.get(policy.id)).toMatchObject({ version: 2, severity: 'high', created_at: DAY(1), updated_at: DAY(2) });
   });
 
@@ -149,10 +146,12 @@ describe('policies and findings', () => {
       { title: finding.title, severity: 'high', status: 'resolved', policy_id: policy.id, resolution: { reason: 'fixed' } },
       DAY(2),
     ) as Finding;
-    expect(await store.findings.write(finding, resolved, DAY(2))).toBeUndefined();
+    const remove = () => core.policies.remove(store, policy.id, undefined, new Date(DAY(3)));
+    expect(await remove()).toMatchObject({ error: { kind: 'policy-in-use' } });
+    expect(await writeFinding(store, finding, resolved, DAY(2))).toBeUndefined();
     expect((await store.policies.get(policy.id))!.compliance_status).toBe('compliant');
-    expect(await store.policies.delete(policy.id, DAY(3))).toBe(true);
-    expect(await store.policies.delete(policy.id, DAY(3))).toBe(false);
+    expect(await remove()).toEqual({ value: undefined });
+    expect(await remove()).toMatchObject({ error: { kind: 'not-found' } });
     expect(await store.findings.get(finding.id)).toMatchObject({ status: 'resolved', policy_id: null, updated_at: DAY(3) });
   });
 
@@ -165,7 +164,7 @@ describe('policies and findings', () => {
       { title: 't', severity: 'high', device_id: DEVICE, policy_id: id('pol', 9) },
       DAY(1),
     ) as Finding;
-    expect(await store.findings.write(null, unknown, DAY(1))).toMatchObject({ kind: 'validation', pointer: '/body/policy_id' });
+    expect(await writeFinding(store, null, unknown, DAY(1))).toMatchObject({ kind: 'validation', pointer: '/body/policy_id' });
     expect(await store.findings.get(unknown.id)).toBeUndefined();
     await store.policies.insert(newPolicy(id('pol', 1), { name: 'p', severity: 'high' }, DAY(1)));
     await addFinding(2, { policy_id: id('pol', 1) });
@@ -176,7 +175,8 @@ describe('policies and findings', () => {
 describe('webhooks', () => {
   const scheduler = () => new EndpointScheduler({ concurrency: 100, maxPerEndpoint: 100, probeAfterMs: 1000 });
   const claimSecrets = async (now: number) => {
-    await store.outbox.enqueue(
+    await publish(
+      store,
       {
         event: 'scan.completed',
         timestamp: DAY(1),
@@ -227,8 +227,9 @@ describe('webhooks', () => {
       store.webhooks.replace(
         replacedWebhook((await store.webhooks.get(webhook.id))!, { url: webhook.url, events: webhook.events, enabled }, at),
       );
-    expect(await store.outbox.record((tx) => tx.disable(webhook.id, 'failing', DAY(2)))).toBe(true);
-    expect(await store.outbox.record((tx) => tx.disable(webhook.id, 'failing', DAY(2)))).toBe(false);
+    const exhausted = { webhookId: webhook.id, kind: 'exhausted' as const, firstAttemptAt: 0, at: Date.parse(DAY(2)) };
+    expect(await store.outbox.record((tx) => disableAfter(tx, exhausted))).toBe('failing');
+    expect(await store.outbox.record((tx) => disableAfter(tx, exhausted))).toBeNull();
     expect(await store.webhooks.get(webhook.id)).toMatchObject({ enabled: false, disabled_reason: 'failing', updated_at: DAY(2) });
     expect(await put(false, DAY(3))).toMatchObject({ enabled: false, disabled_reason: 'failing', updated_at: DAY(3) });
     expect(await put(true, DAY(4))).toMatchObject({ enabled: true, disabled_reason: null });

@@ -3,9 +3,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { components } from '../../generated/schema.d.ts';
-import { newFinding, policyLinkRefusal } from '../../server/domain/findings.ts';
-import { deletionRefusal, newPolicy } from '../../server/domain/policies.ts';
-import { rotatedSecrets, SECRET_OVERLAP_MS, type StoredSecrets, signingSecrets } from '../../server/domain/webhooks.ts';
+import { newFinding, policyLinkRefusal } from '../../packages/core/src/domain/findings.ts';
+import { deletionRefusal, newPolicy } from '../../packages/core/src/domain/policies.ts';
+import { rotatedSecrets, SECRET_OVERLAP_MS, type StoredSecrets, signingSecrets } from '../../packages/core/src/domain/webhooks.ts';
 import { DEVICE_ID } from '../server/helpers.ts';
 
 type Finding = components['schemas']['Finding'];

@@ -6,14 +6,31 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { components } from '../../generated/schema.d.ts';
 import { fromBase64url } from '../../packages/api/src/base64.ts';
-import { decodeCursor, encodeCursor } from '../../server/domain/cursor.ts';
-import { etagOf, etagOfBytes, ifMatchSatisfied, ifNoneMatchHits } from '../../server/domain/etag.ts';
-import { eventsForFindingChange } from '../../server/domain/events.ts';
-import { canTransition, type FindingStatus, newFinding, updatedFinding } from '../../server/domain/findings.ts';
-import { encodeBase32, newId, uuidv7Bytes } from '../../server/domain/ids.ts';
+import { digestsOf } from '../../packages/core/src/digests.ts';
+import { ifMatchSatisfied, ifNoneMatchHits } from '../../packages/core/src/domain/etag.ts';
+import { eventsForFindingChange } from '../../packages/core/src/domain/events.ts';
+import { canTransition, type FindingStatus, newFinding, updatedFinding } from '../../packages/core/src/domain/findings.ts';
+import { encodeBase32, uuidv7Bytes } from '../../packages/core/src/domain/ids.ts';
+import { portablePlatform } from '../../packages/core/src/portable-platform.ts';
+import { nodePlatform } from '../../server/platform.ts';
 import { DEVICE_ID, schemaErrors } from '../server/helpers.ts';
 
 type Finding = components['schemas']['Finding'];
+
+const { decodeCursor, encodeCursor, etagOf, etagOfBytes, newId } = digestsOf(nodePlatform);
+
+describe('platforms', () => {
+  it('node:crypto and the portable platform tag, fingerprint and page alike', () => {
+    const browser = digestsOf(portablePlatform);
+    const representation = { id: 'fnd_x', title: 'Ünïcödé ✓', n: [1, 2] };
+    expect(etagOf(representation)).toBe(browser.etagOf(representation));
+    expect(digestsOf(nodePlatform).requestFingerprint('POST', '/v1/findings', representation)).toBe(
+      browser.requestFingerprint('POST', '/v1/findings', representation),
+    );
+    const position = { created_at: '2026-11-02T09:30:00.123Z', id: newId('pol') };
+    expect(browser.decodeCursor('policies', {}, encodeCursor('policies', {}, position))).toEqual(position);
+  });
+});
 
 describe('ids', () => {
   it('are TypeIDs that match the document patterns', () => {

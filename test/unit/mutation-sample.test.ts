@@ -17,7 +17,7 @@ const mutant = (file: string, mutator: string, line: number, endLine = line): Ca
 });
 
 const candidates = [
-  ...Array.from({ length: 20 }, (_, i) => mutant('server/domain/a.ts', 'StringLiteral', i * 3)),
+  ...Array.from({ length: 20 }, (_, i) => mutant('packages/core/src/domain/a.ts', 'StringLiteral', i * 3)),
   ...Array.from({ length: 20 }, (_, i) => mutant('server/routes/b.ts', 'EqualityOperator', i * 3)),
   mutant('server/http/c.ts', 'BlockStatement', 0, 9),
   mutant('server/http/c.ts', 'BooleanLiteral', 2),

@@ -1,56 +1,92 @@
-// The stores keep SQL only: a rule (when to refuse, what a change means) is written once, in
-// server/domain/, and the store calls it. What gives a decision away in a store module is an answer
-// meant for a client: an HTTP layer import, a problem type, or an HTTP status.
+// The stores keep SQL only: what a change means (refusals, unlinking, recipients, disabling) is the
+// core's (packages/core/src/use-cases/), and an adapter that cannot reach the core's rules cannot
+// decide them. An architecture rule over each store module's runtime imports (type imports vanish
+// when TypeScript is stripped): SQL drivers, Node built-ins, other store modules, and from the rest
+// of the repository only the row shapes' helpers listed below. The behaviour side is in
+// test/store/: the outbox stores exactly the recipients it is handed, the core's use cases decide.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parse } from 'acorn';
 import { simple } from 'acorn-walk';
 import { transformSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { isProblemKind } from '../../common/problems.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const STORE = join(ROOT, 'server/store');
+const DRIVERS = new Set(['pg']);
+/** Outside server/store/, the modules a store may run: how rows are shaped (secrets, compliance's statuses, event bytes), never a rule. */
+const ROW_SHAPES = new Set([
+  'packages/core/src/port.ts',
+  'packages/core/src/domain/webhooks.ts',
+  'packages/core/src/domain/findings.ts',
+  'packages/api/src/events.ts',
+]);
 
-/** What in `source` (a store module's text) decides for a client; comments are not looked at. */
-function clientDecisions(source: string): string[] {
-  // esbuild drops types and comments and keeps every import as written; acorn reads what is left.
+/** The runtime imports of a module's source, as written. */
+function runtimeImports(source: string): string[] {
   const { code } = transformSync(source, { loader: 'ts', tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true } } });
   const found: string[] = [];
+  const add = (node: { source?: { value?: unknown } | null }) => node.source && found.push(String(node.source.value));
   simple(parse(code, { ecmaVersion: 'latest', sourceType: 'module' }), {
-    ImportDeclaration(node) {
-      const from = String(node.source.value);
-      if (/\/http\/|\/routes\/|\/problems\.ts$/.test(from)) found.push(`imports ${from}`);
-    },
-    Literal(node) {
-      if (typeof node.value === 'string' && isProblemKind(node.value)) found.push(`problem type '${node.value}'`);
-      else if (typeof node.value === 'number' && /^[45]\d\d$/.test(String(node.value))) found.push(`HTTP status ${node.value}`);
-    },
-    TemplateElement(node) {
-      const text = node.value.cooked ?? '';
-      if (isProblemKind(text)) found.push(`problem type '${text}'`);
-    },
+    ImportDeclaration: add,
+    ExportNamedDeclaration: add,
+    ExportAllDeclaration: add,
+    ImportExpression: (node) => found.push(String((node.source as { value?: unknown }).value)),
   });
   return found;
 }
 
+/** The imports of the module at `path` (repository-relative) that the rule forbids. */
+function forbidden(path: string, source: string): string[] {
+  return runtimeImports(source).filter((specifier) => {
+    if (specifier.startsWith('node:') || DRIVERS.has(specifier)) return false;
+    if (!specifier.startsWith('.')) return true;
+    const target = relative(ROOT, resolve(dirname(join(ROOT, path)), specifier));
+    return !target.startsWith('server/store/') && !ROW_SHAPES.has(target);
+  });
+}
+
 describe('server/store decides nothing', () => {
-  it('finds an HTTP import, a problem type and a status, and nothing in comments', () => {
-    const source = `import { ProblemError } from '../http/problems.ts';
-      // 409 policy-in-use comes from the domain
-      export const refuse = (inUse: boolean) => (inUse ? { type: 'policy-in-use', status: 409 } : 'deleted');`;
-    expect(clientDecisions(source)).toEqual(['imports ../http/problems.ts', "problem type 'policy-in-use'", 'HTTP status 409']);
+  it('sees a rule imported at run time, and not a type import', () => {
+    const source = `import type { Repository } from '../../packages/core/src/port.ts';
+      import { writeFinding } from '../../packages/core/src/use-cases/finding-write.ts';
+      import { problemOf } from '../http/domain-errors.ts';
+      import pg from 'pg';
+      import { randomUUID } from 'node:crypto';
+      import { statement } from './sqlite/statements.ts';
+      export const x = (r: Repository) => [writeFinding, problemOf, pg, randomUUID, statement, r];`;
+    expect(forbidden('server/store/example.ts', source)).toEqual([
+      '../../packages/core/src/use-cases/finding-write.ts',
+      '../http/domain-errors.ts',
+    ]);
   });
 
-  it('no store module imports the HTTP layer or names a problem type or an HTTP status', () => {
+  it('no store module runs anything but SQL drivers, Node, other store modules and the row shapes', () => {
     const modules = readdirSync(STORE, { recursive: true, withFileTypes: true }).filter(
       (entry) => entry.isFile() && entry.name.endsWith('.ts'),
     );
     expect(modules.length).toBeGreaterThan(20);
-    const decisions = modules.flatMap((entry) => {
-      const path = join(entry.parentPath, entry.name);
-      return clientDecisions(readFileSync(path, 'utf8')).map((decision) => `${relative(ROOT, path)}: ${decision}`);
+    const violations = modules.flatMap((entry) => {
+      const path = relative(ROOT, join(entry.parentPath, entry.name));
+      return forbidden(path, readFileSync(join(ROOT, path), 'utf8')).map((specifier) => `${path} imports ${specifier}`);
     });
-    expect(decisions).toEqual([]);
+    expect(violations).toEqual([]);
+  });
+
+  it('no store module mentions whether a webhook is enabled or subscribed in a WHERE clause, or unlinks findings', () => {
+    const sql = modules().flatMap(([path, text]) =>
+      [...text.matchAll(/WHERE[^;`'"]*?(\benabled\b|json_each\(webhooks\.events\)|webhook_subscriptions WHERE)/g)].map(
+        (match) => `${path}: ${match[0]}`,
+      ),
+    );
+    const unlinking = modules().filter(([, text]) => /SET policy_id = NULL/.test(text));
+    expect(sql).toEqual([]);
+    expect(unlinking).toEqual([]);
   });
 });
+
+function modules(): [string, string][] {
+  return readdirSync(STORE, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => [relative(ROOT, join(entry.parentPath, entry.name)), readFileSync(join(entry.parentPath, entry.name), 'utf8')]);
+}

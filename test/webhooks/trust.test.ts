@@ -7,8 +7,8 @@ import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { standardWebhooksKey } from '../../packages/api/src/standard-webhooks.ts';
 import { verifyWebhook, WebhookVerificationError } from '../../packages/api/src/verify-webhook.ts';
+import { replacedWebhook } from '../../packages/core/src/domain/webhooks.ts';
 import { type Receipt, startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
-import { replacedWebhook } from '../../server/domain/webhooks.ts';
 import { PROBLEM, readProblem, startTestServer, type TestServer, WRITER_KEY } from '../server/helpers.ts';
 import { closeAfter, startDeliveringServer, subscribe } from './fixture.ts';
 

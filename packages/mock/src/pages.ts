@@ -2,7 +2,8 @@
 // cut them to `limit`, and page through them with cursors it mints itself, so a "load every page"
 // loop ends. A cursor it did not mint (the document's example cursor, say) gets the last page:
 // empty, with `next_cursor: null`.
-import { etagOfBytes } from '../../../server/domain/etag.ts';
+import { etagOfBytes } from '../../core/src/domain/etag.ts';
+import { portablePlatform } from '../../core/src/portable-platform.ts';
 
 export interface ListBody {
   data: Record<string, unknown>[];
@@ -34,7 +35,7 @@ export function pageOf(example: ListBody, query: URLSearchParams, filters: reado
 }
 
 /** A strong ETag of a representation, as the document's ETag header allows (the server's own tag). */
-export const etagOf = (body: Uint8Array | string) => etagOfBytes(body);
+export const etagOf = (body: Uint8Array | string) => etagOfBytes(portablePlatform.sha256, body);
 
 /**
  * The headers of a success answer that carries a resource (a body with an `id`), in place of the

@@ -82,6 +82,37 @@ describe('the stateful mock', () => {
     expect(await second.stop()).toBe(0);
   }, 60_000);
 
+  it('refuses to delete a policy an open finding references, and unlinks the closed ones when it goes', async () => {
+    const mock = await startStateful();
+    const send = async (method: string, path: string, body?: unknown) => {
+      const headers = { authorization: 'Bearer any', 'content-type': 'application/json' };
+      const response = await fetch(`${mock.url}${path}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: response.status, body: response.status === 204 ? undefined : ((await response.json()) as Record<string, unknown>) };
+    };
+    const policy = (await send('POST', '/v1/policies', { name: 'Disk encryption', severity: 'high' })).body!;
+    const finding = (
+      await send('POST', '/v1/findings', {
+        title: 'Disk not encrypted',
+        severity: 'high',
+        device_id: 'dev_01jbz1a2b3c4d5e6f7g8h9j0k1',
+        policy_id: policy.id,
+      })
+    ).body!;
+    expect(await send('DELETE', `/v1/policies/${policy.id}`)).toMatchObject({
+      status: 409,
+      body: { type: expect.stringContaining('policy-in-use') },
+    });
+    const resolved = { title: finding.title, severity: 'high', status: 'resolved', policy_id: policy.id, resolution: { reason: 'fixed' } };
+    expect((await send('PUT', `/v1/findings/${finding.id}`, resolved)).status).toBe(200);
+    expect((await send('DELETE', `/v1/policies/${policy.id}`)).status).toBe(204);
+    expect(await send('GET', `/v1/findings/${finding.id}`)).toMatchObject({ status: 200, body: { status: 'resolved', policy_id: null } });
+    expect(await mock.stop()).toBe(0);
+  });
+
   it('stops the server when the launcher dies, even by SIGKILL, so the port is free again', async () => {
     const mock = await startStateful();
     expect(alive(mock.pid)).toBe(true);

@@ -1,9 +1,7 @@
-// Findings on PostgreSQL: rows, and the statements of the one write path (server/store/finding-write.ts).
+// Findings on PostgreSQL: rows only (the core's write path decides what a change means).
 import type { components } from '../../../generated/schema.d.ts';
-import type { CursorPosition } from '../../domain/cursor.ts';
-import type { FindingRows } from '../finding-write.ts';
+import type { CursorPosition } from '../../../packages/core/src/domain/cursor.ts';
 import type { FindingFilters } from '../store.ts';
-import { complianceOf, policyExists } from './policies.ts';
 import { type Db, selectPage } from './queries.ts';
 
 type Finding = components['schemas']['Finding'];
@@ -38,18 +36,11 @@ export async function getFinding(db: Db, id: string): Promise<Finding | undefine
   return (await db.query<Finding>(`${SELECT} WHERE f.id = $1`, [id])).rows[0];
 }
 
-/** A finding write's statements (server/store/finding-write.ts), on the transaction's client. */
-export function findingRows(db: Db, enqueue: FindingRows['enqueue']): FindingRows {
-  return {
-    policyExists: (id) => policyExists(db, id),
-    complianceOf: (id) => complianceOf(db, id),
-    upsert: (finding) => upsert(db, finding),
-    delete: async (id) => void (await db.query('DELETE FROM findings WHERE id = $1', [id])),
-    enqueue,
-  };
+export async function deleteFinding(db: Db, id: string): Promise<boolean> {
+  return ((await db.query('DELETE FROM findings WHERE id = $1', [id])).rowCount ?? 0) > 0;
 }
 
-async function upsert(db: Db, finding: Finding): Promise<void> {
+export async function upsertFinding(db: Db, finding: Finding): Promise<void> {
   await db.query(
     `INSERT INTO findings (${COLUMNS.join(', ')})
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)

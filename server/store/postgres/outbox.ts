@@ -5,7 +5,7 @@
 // stores, in server/webhooks/.
 import { randomUUID } from 'node:crypto';
 import type { EventType, WebhookEvent } from '../../../packages/api/src/events.ts';
-import { signingSecrets } from '../../domain/webhooks.ts';
+import { signingSecrets } from '../../../packages/core/src/domain/webhooks.ts';
 import { serializeEvent } from '../event-body.ts';
 import type { ClaimTransaction, DeliveryRow, DeliveryState, DeliveryUpdate, DueDelivery, RecordTransaction } from '../store.ts';
 import type { Db } from './queries.ts';
@@ -18,14 +18,10 @@ export const OUTBOX_CHANNEL = 'secmon_outbox';
  * whose ids hash alike share a lock; their claims then take turns, which is safe.
  */
 const WEBHOOK_CLAIM_LOCKS = 0x5ec0_0002;
-/** Queues an event for every enabled subscriber (or only `onlyWebhook`); call inside the transaction that makes the change. */
-export async function enqueueEvent(db: Db, body: WebhookEvent, now: Date, onlyWebhook?: string): Promise<number> {
+/** Stores an event and a delivery for each of `recipients` (chosen by the core); call inside the transaction that makes the change. */
+export async function enqueueEvent(db: Db, body: WebhookEvent, recipients: readonly string[], now: Date): Promise<number> {
   const text = serializeEvent(body);
-  const { rows } = await db.query<{ id: string }>(
-    'SELECT id FROM webhook_subscriptions WHERE event = $1 AND enabled AND ($2::text IS NULL OR id = $2)',
-    [body.event, onlyWebhook ?? null],
-  );
-  if (rows.length === 0) return 0;
+  if (recipients.length === 0) return 0;
   const eventId = randomUUID();
   const ms = now.getTime();
   await db.query('INSERT INTO webhook_events (id, type, body, created_at) VALUES ($1, $2, $3, $4)', [
@@ -37,11 +33,11 @@ export async function enqueueEvent(db: Db, body: WebhookEvent, now: Date, onlyWe
   await db.query(
     `INSERT INTO webhook_deliveries (id, event_id, webhook_id, state, attempts, due_at, created_at)
      SELECT unnest($1::text[]), $2, unnest($3::text[]), 'pending', 0, $4, $4`,
-    [rows.map(() => randomUUID()), eventId, rows.map((row) => row.id), ms],
+    [recipients.map(() => randomUUID()), eventId, recipients, ms],
   );
   // Delivered to every listening instance when (and only if) the transaction commits.
   await db.query('SELECT pg_notify($1, $2)', [OUTBOX_CHANNEL, '']);
-  return rows.length;
+  return recipients.length;
 }
 
 interface DueRow {
@@ -203,12 +199,13 @@ export function recordTransaction(db: Db): RecordTransaction {
       );
       return (rowCount ?? 0) > 0;
     },
+    // Locked until the recording transaction ends, so another instance's outcome or a PUT waits for this one.
+    lockWebhook: async (webhookId) => {
+      const { rows } = await db.query<{ enabled: boolean }>('SELECT enabled FROM webhooks WHERE id = $1 FOR UPDATE', [webhookId]);
+      return rows[0] && { enabled: rows[0].enabled };
+    },
     disable: async (webhookId, reason, at) => {
-      const { rowCount } = await db.query(
-        'UPDATE webhooks SET enabled = false, disabled_reason = $1, updated_at = $2 WHERE id = $3 AND enabled',
-        [reason, at, webhookId],
-      );
-      return (rowCount ?? 0) > 0;
+      await db.query('UPDATE webhooks SET enabled = false, disabled_reason = $1, updated_at = $2 WHERE id = $3', [reason, at, webhookId]);
     },
   };
 }

@@ -1,13 +1,12 @@
 // Policies on PostgreSQL: rows and the derived compliance status.
 import type { components } from '../../../generated/schema.d.ts';
-import type { CursorPosition } from '../../domain/cursor.ts';
-import type { PolicyRecord } from '../../domain/policies.ts';
-import { nonCompliant, SELECT_POLICY as SELECT } from '../policy-sql.ts';
+import type { CursorPosition } from '../../../packages/core/src/domain/cursor.ts';
+import type { PolicyRecord } from '../../../packages/core/src/domain/policies.ts';
+import { SELECT_POLICY as SELECT } from '../policy-sql.ts';
 import type { PolicyFilters } from '../store.ts';
 import { type Db, selectPage } from './queries.ts';
 
 type Policy = components['schemas']['Policy'];
-type ComplianceStatus = components['schemas']['ComplianceStatus'];
 
 interface PolicyRow extends Omit<Policy, 'compliance_status'> {
   non_compliant: boolean;
@@ -42,15 +41,6 @@ export async function getPolicy(db: Db, id: string): Promise<Policy | undefined>
   return row && toPolicy(row);
 }
 
-export async function policyExists(db: Db, id: string): Promise<boolean> {
-  return ((await db.query('SELECT 1 FROM policies WHERE id = $1', [id])).rowCount ?? 0) > 0;
-}
-
-export async function complianceOf(db: Db, id: string): Promise<ComplianceStatus> {
-  const [row] = (await db.query<{ non_compliant: boolean }>(`SELECT ${nonCompliant('$1')} AS non_compliant`, [id])).rows;
-  return row?.non_compliant ? 'non_compliant' : 'compliant';
-}
-
 function fields(policy: PolicyRecord): unknown[] {
   const { name, description, severity, enabled, frameworks, rule, version, updated_at } = policy;
   return [name, description, severity, enabled, JSON.stringify(frameworks), rule ? JSON.stringify(rule) : null, version, updated_at];
@@ -74,8 +64,6 @@ export async function replacePolicy(db: Db, policy: PolicyRecord): Promise<Polic
   return result.rowCount === 0 ? undefined : getPolicy(db, policy.id);
 }
 
-/** Unlinks the findings that reference the policy and deletes it; false when there is none. Run inside a transaction. */
-export async function deletePolicy(db: Db, id: string, now: string): Promise<boolean> {
-  await db.query('UPDATE findings SET policy_id = NULL, updated_at = $1 WHERE policy_id = $2', [now, id]);
+export async function deletePolicy(db: Db, id: string): Promise<boolean> {
   return ((await db.query('DELETE FROM policies WHERE id = $1', [id])).rowCount ?? 0) > 0;
 }

@@ -1,7 +1,7 @@
 // What the PostgreSQL modules share: a connection that runs queries (the pool, or one client
 // inside a transaction) and the keyset page every list reads.
 import type pg from 'pg';
-import type { CursorPosition } from '../../domain/cursor.ts';
+import type { CursorPosition } from '../../../packages/core/src/domain/cursor.ts';
 
 /** The pool, or the client of the transaction in progress. */
 export type Db = Pick<pg.Pool | pg.PoolClient, 'query'>;

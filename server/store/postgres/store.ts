@@ -4,9 +4,8 @@
 // behave across instances as they do in one SQLite process.
 import pg from 'pg';
 import { classifyDatabaseError, rollBackAfter } from '../faults.ts';
-import { writeFinding } from '../finding-write.ts';
 import type { Store } from '../store.ts';
-import { findingRows, getFinding, listFindings } from './findings.ts';
+import { deleteFinding, getFinding, listFindings, upsertFinding } from './findings.ts';
 import { findStoredResponse, storeResponse } from './idempotency.ts';
 import { OutboxListener } from './listener.ts';
 import {
@@ -224,10 +223,6 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     // The dispatcher's own short transactions: READ COMMITTED, as SKIP LOCKED is meant for.
     const dispatcherTransaction = <T>(fn: (db: Db) => Promise<T>): Promise<T> =>
       inTransaction ? fn(db) : transact(acquire, 'READ COMMITTED', fn);
-    const enqueueIn =
-      (tx: Db) =>
-      (event: Parameters<typeof enqueueEvent>[1], now = new Date(), onlyWebhook?: string) =>
-        enqueueEvent(tx, event, now, onlyWebhook);
 
     const store: Store = {
       engine: 'postgres',
@@ -236,12 +231,13 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         get: (id) => getPolicy(db, id),
         insert: (policy) => insertPolicy(db, policy),
         replace: (policy) => replacePolicy(db, policy),
-        delete: (id, now) => atomic((tx) => deletePolicy(txDb(tx), id, now)),
+        delete: (id) => deletePolicy(db, id),
       },
       findings: {
         list: (filters, after, limit) => listFindings(db, filters, after, limit),
         get: (id) => getFinding(db, id),
-        write: (before, after, now) => atomic((tx) => writeFinding(findingRows(txDb(tx), enqueueIn(txDb(tx))), before, after, now)),
+        upsert: (finding) => upsertFinding(db, finding),
+        delete: (id) => deleteFinding(db, id),
       },
       webhooks: {
         list: (filters, after, limit) => listWebhooks(db, filters, after, limit),
@@ -255,7 +251,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         save: (owner, key, response, now) => storeResponse(db, owner, key, response, now),
       },
       outbox: {
-        enqueue: (body, now, onlyWebhook) => atomic((tx) => enqueueIn(txDb(tx))(body, now, onlyWebhook)),
+        enqueue: (body, recipients, now) => atomic((tx) => enqueueEvent(txDb(tx), body, recipients, now)),
         onEnqueue: (listener_) => listener.subscribe(listener_),
         claim: (fn) => dispatcherTransaction((tx) => fn(claimTransaction(tx))),
         record: (fn) => dispatcherTransaction((tx) => fn(recordTransaction(tx))),

@@ -1,8 +1,13 @@
 // Webhook subscriptions on PostgreSQL. The secret column is write-only from the API's point of
 // view: rows map to the public representation (`has_secret`); only the outbox reads the secret.
 import type { components } from '../../../generated/schema.d.ts';
-import type { CursorPosition } from '../../domain/cursor.ts';
-import { type NewWebhook, rotatedSecrets, type StoredSecrets, type WebhookReplacement } from '../../domain/webhooks.ts';
+import type { CursorPosition } from '../../../packages/core/src/domain/cursor.ts';
+import {
+  type NewWebhook,
+  rotatedSecrets,
+  type StoredSecrets,
+  type WebhookReplacement,
+} from '../../../packages/core/src/domain/webhooks.ts';
 import type { WebhookFilters } from '../store.ts';
 import { type Db, selectPage } from './queries.ts';
 

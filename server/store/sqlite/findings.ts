@@ -1,11 +1,8 @@
-// Findings on SQLite: rows, and the statements of the one write path (server/store/finding-write.ts).
+// Findings on SQLite: rows only (the core's write path decides what a change means).
 import type { DatabaseSync } from 'node:sqlite';
 import type { components } from '../../../generated/schema.d.ts';
-import type { CursorPosition } from '../../domain/cursor.ts';
-import type { FindingRows } from '../finding-write.ts';
+import type { CursorPosition } from '../../../packages/core/src/domain/cursor.ts';
 import type { FindingFilters } from '../store.ts';
-import { enqueueEvent } from './outbox.ts';
-import { complianceOf, policyExists } from './policies.ts';
 import { arrayStatement, jsonOrNull, selectPage, statement, type Values } from './statements.ts';
 
 type Finding = components['schemas']['Finding'];
@@ -81,15 +78,8 @@ export function getFinding(db: DatabaseSync, id: string): Finding | undefined {
   return row && toFinding(row);
 }
 
-/** A finding write's statements (server/store/finding-write.ts), inside the caller's transaction. */
-export function findingRows(db: DatabaseSync): FindingRows {
-  return {
-    policyExists: async (id) => policyExists(db, id),
-    complianceOf: async (id) => complianceOf(db, id),
-    upsert: async (finding) => upsertFinding(db, finding),
-    delete: async (id) => void statement(db, 'DELETE FROM findings WHERE id = ?').run(id),
-    enqueue: async (event) => enqueueEvent(db, event),
-  };
+export function deleteFinding(db: DatabaseSync, id: string): boolean {
+  return statement(db, 'DELETE FROM findings WHERE id = ?').run(id).changes > 0;
 }
 
 export function upsertFinding(db: DatabaseSync, finding: Finding): void {

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { EventType, WebhookEvent } from '../../../packages/api/src/events.ts';
-import { signingSecrets } from '../../domain/webhooks.ts';
+import { signingSecrets } from '../../../packages/core/src/domain/webhooks.ts';
 import { serializeEvent } from '../event-body.ts';
 import type { ClaimTransaction, DeliveryRow, DeliveryState, DueDelivery, RecordTransaction } from '../store.ts';
 import { type Row, statement } from './statements.ts';
@@ -22,19 +22,13 @@ export function onEnqueue(db: DatabaseSync, listener: () => void): () => void {
 }
 
 /**
- * Queues an event for every enabled webhook subscribed to its type. Call it inside the
- * transaction that makes the change: if that rolls back, nothing is sent. The body is validated
- * against its webhook schema and serialised once; every attempt sends exactly these bytes.
- * Returns the number of deliveries queued. `onlyWebhook` restricts it to that one subscriber.
+ * Stores an event and a pending delivery for each of `recipients` (chosen by the core). Call it
+ * inside the transaction that makes the change: if that rolls back, nothing is sent. The body is
+ * validated against its webhook schema and serialised once; every attempt sends exactly these bytes.
  */
-export function enqueueEvent(db: DatabaseSync, body: WebhookEvent, now: Date = new Date(), onlyWebhook?: string): number {
+export function enqueueEvent(db: DatabaseSync, body: WebhookEvent, recipients: readonly string[], now: Date): number {
   const text = serializeEvent(body);
-  const subscribers = statement(
-    db,
-    `SELECT id FROM webhooks
-     WHERE enabled = 1 AND EXISTS (SELECT 1 FROM json_each(webhooks.events) e WHERE e.value = ?1) AND (?2 IS NULL OR id = ?2)`,
-  ).all(body.event, onlyWebhook ?? null) as { id: string }[];
-  if (subscribers.length === 0) return 0;
+  if (recipients.length === 0) return 0;
 
   const eventId = randomUUID();
   const ms = now.getTime();
@@ -49,10 +43,10 @@ export function enqueueEvent(db: DatabaseSync, body: WebhookEvent, now: Date = n
     `INSERT INTO webhook_deliveries (id, event_id, webhook_id, state, attempts, due_at, created_at)
      VALUES (?, ?, ?, 'pending', 0, ?, ?)`,
   );
-  for (const { id } of subscribers) insert.run(randomUUID(), eventId, id, ms, ms);
+  for (const id of recipients) insert.run(randomUUID(), eventId, id, ms, ms);
   const set = listeners.get(db);
   if (set?.size) setImmediate(() => set.forEach((listener) => listener()));
-  return subscribers.length;
+  return recipients.length;
 }
 
 /**
@@ -154,14 +148,14 @@ export function recordTransaction(db: DatabaseSync): RecordTransaction {
         webhookId,
         since,
       ) !== undefined,
-    disable: async (webhookId, reason, at) =>
-      Number(
-        statement(db, `UPDATE webhooks SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ? AND enabled = 1`).run(
-          reason,
-          at,
-          webhookId,
-        ).changes,
-      ) > 0,
+    // The single writer holds the database for the whole transaction: the row stays as read.
+    lockWebhook: async (webhookId) => {
+      const row = statement(db, 'SELECT enabled FROM webhooks WHERE id = ?').get(webhookId) as Row | undefined;
+      return row && { enabled: row.enabled === 1 };
+    },
+    disable: async (webhookId, reason, at) => {
+      statement(db, 'UPDATE webhooks SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ?').run(reason, at, webhookId);
+    },
   };
 }
 

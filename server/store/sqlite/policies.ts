@@ -1,16 +1,14 @@
 // Policies: rows and the derived compliance status.
 import type { DatabaseSync } from 'node:sqlite';
 import type { components } from '../../../generated/schema.d.ts';
-import type { CursorPosition } from '../../domain/cursor.ts';
-import type { PolicyRecord } from '../../domain/policies.ts';
-import { nonCompliant, SELECT_POLICY as SELECT } from '../policy-sql.ts';
+import type { CursorPosition } from '../../../packages/core/src/domain/cursor.ts';
+import type { PolicyRecord } from '../../../packages/core/src/domain/policies.ts';
+import { SELECT_POLICY as SELECT } from '../policy-sql.ts';
 import type { PolicyFilters } from '../store.ts';
-import { transaction } from './database.ts';
-import { arrayStatement, json, jsonOrNull, type Row, selectPage, statement, type Values } from './statements.ts';
+import { arrayStatement, json, jsonOrNull, selectPage, statement, type Values } from './statements.ts';
 
 type Policy = components['schemas']['Policy'];
 type Severity = components['schemas']['Severity'];
-type ComplianceStatus = components['schemas']['ComplianceStatus'];
 
 /** A row of SELECT, in its column order. */
 function toPolicy(row: Values): Policy {
@@ -40,15 +38,6 @@ export function listPolicies(db: DatabaseSync, filters: PolicyFilters, after: Cu
 export function getPolicy(db: DatabaseSync, id: string): Policy | undefined {
   const row = arrayStatement(db, `${SELECT} WHERE p.id = ?`).get(id) as Values | undefined;
   return row && toPolicy(row);
-}
-
-export function policyExists(db: DatabaseSync, id: string): boolean {
-  return statement(db, 'SELECT 1 FROM policies WHERE id = ?').get(id) !== undefined;
-}
-
-export function complianceOf(db: DatabaseSync, id: string): ComplianceStatus {
-  const row = statement(db, `SELECT ${nonCompliant('?')} AS non_compliant`).get(id) as Row;
-  return row.non_compliant === 1 ? 'non_compliant' : 'compliant';
 }
 
 function fields(policy: PolicyRecord) {
@@ -83,10 +72,6 @@ export function replacePolicy(db: DatabaseSync, policy: PolicyRecord): Policy | 
   return result.changes === 0 ? undefined : getPolicy(db, policy.id);
 }
 
-/** Unlinks the findings that reference the policy and deletes it; false when there is none. */
-export function deletePolicy(db: DatabaseSync, id: string, now: string): boolean {
-  return transaction(db, () => {
-    statement(db, 'UPDATE findings SET policy_id = NULL, updated_at = ? WHERE policy_id = ?').run(now, id);
-    return statement(db, 'DELETE FROM policies WHERE id = ?').run(id).changes > 0;
-  });
+export function deletePolicy(db: DatabaseSync, id: string): boolean {
+  return statement(db, 'DELETE FROM policies WHERE id = ?').run(id).changes > 0;
 }

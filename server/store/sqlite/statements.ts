@@ -3,7 +3,7 @@
 // SELECT's column order: node:sqlite builds row objects in dictionary mode, and reading their
 // fields cost as much as the query itself on a page of findings (profile of bench/http.ts).
 import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite';
-import type { CursorPosition } from '../../domain/cursor.ts';
+import type { CursorPosition } from '../../../packages/core/src/domain/cursor.ts';
 
 export type Row = Record<string, SQLOutputValue>;
 /** A row as an array, in the order of the SELECT's columns. */

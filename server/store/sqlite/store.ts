@@ -3,10 +3,9 @@
 // calls made meanwhile by other requests wait for it instead of joining its BEGIN ... COMMIT, and
 // transactions queued behind it share its COMMIT (gate.ts).
 import type { DatabaseSync } from 'node:sqlite';
-import { writeFinding } from '../finding-write.ts';
 import type { Store } from '../store.ts';
 import { openDatabase, transaction } from './database.ts';
-import { findingRows, getFinding, listFindings } from './findings.ts';
+import { deleteFinding, getFinding, listFindings, upsertFinding } from './findings.ts';
 import { Gate, settle } from './gate.ts';
 import { findStoredResponse, storeResponse } from './idempotency.ts';
 import {
@@ -73,12 +72,13 @@ function bind(db: DatabaseSync, call: <T>(fn: () => T) => Promise<T>, transact: 
         get: (id) => call(() => getPolicy(db, id)),
         insert: (policy) => call(() => insertPolicy(db, policy)),
         replace: (policy) => call(() => replacePolicy(db, policy)),
-        delete: (id, now) => call(() => deletePolicy(db, id, now)),
+        delete: (id) => call(() => deletePolicy(db, id)),
       },
       findings: {
         list: (filters, after, limit) => call(() => listFindings(db, filters, after, limit)),
         get: (id) => call(() => getFinding(db, id)),
-        write: (before, after, now) => transact(() => writeFinding(findingRows(db), before, after, now), txStore ?? store),
+        upsert: (finding) => call(() => upsertFinding(db, finding)),
+        delete: (id) => call(() => deleteFinding(db, id)),
       },
       webhooks: {
         list: (filters, after, limit) => call(() => listWebhooks(db, filters, after, limit)),
@@ -92,7 +92,7 @@ function bind(db: DatabaseSync, call: <T>(fn: () => T) => Promise<T>, transact: 
         save: (owner, key, response, now) => call(() => storeResponse(db, owner, key, response, now)),
       },
       outbox: {
-        enqueue: (body, now, onlyWebhook) => call(() => transaction(db, () => enqueueEvent(db, body, now, onlyWebhook))),
+        enqueue: (body, recipients, now) => call(() => enqueueEvent(db, body, recipients, now)),
         onEnqueue: (listener) => onEnqueue(db, listener),
         // The claim and the outcomes of a batch are each one write transaction (the gate keeps
         // other calls off the connection meanwhile).

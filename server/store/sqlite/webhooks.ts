@@ -3,8 +3,13 @@
 // except through the delivery engine's own queries (server/store/sqlite/outbox.ts).
 import type { DatabaseSync } from 'node:sqlite';
 import type { components } from '../../../generated/schema.d.ts';
-import type { CursorPosition } from '../../domain/cursor.ts';
-import { type NewWebhook, rotatedSecrets, type StoredSecrets, type WebhookReplacement } from '../../domain/webhooks.ts';
+import type { CursorPosition } from '../../../packages/core/src/domain/cursor.ts';
+import {
+  type NewWebhook,
+  rotatedSecrets,
+  type StoredSecrets,
+  type WebhookReplacement,
+} from '../../../packages/core/src/domain/webhooks.ts';
 import type { WebhookFilters } from '../store.ts';
 import { transaction } from './database.ts';
 import { arrayStatement, json, jsonOrNull, type Row, selectPage, statement, type Values } from './statements.ts';

@@ -3,8 +3,8 @@
 // policy it lingers until every racer has read (at most 50 ms): a check made outside the write's
 // transaction would then let every racer through; inside it, the reads take turns.
 import { parentPort, workerData } from 'node:worker_threads';
-import { replacedPolicy } from '../../../server/domain/policies.ts';
-import { IF_MATCH_FAILED, writeIfMatch } from '../../../server/store/conditional.ts';
+import type { Repository } from '../../../packages/core/src/port.ts';
+import { core } from '../../../server/platform.ts';
 import { openDatabase } from '../../../server/store/sqlite/database.ts';
 import { sqliteStore } from '../../../server/store/sqlite/store.ts';
 import type { Store } from '../../../server/store/store.ts';
@@ -25,7 +25,7 @@ db.exec('PRAGMA busy_timeout = 30000');
 const store = sqliteStore(db);
 parentPort!.postMessage('ready');
 Atomics.wait(gate, 0, 0);
-const readAndLinger = async (tx: Store) => {
+const readAndLinger = async (tx: Repository) => {
   const current = (await tx.policies.get(id))!;
   const deadline = Date.now() + LINGER_MS;
   // gate[1] counts racers that have read.
@@ -34,8 +34,11 @@ const readAndLinger = async (tx: Store) => {
   Atomics.notify(gate, 1);
   return current;
 };
-const outcome = await writeIfMatch(store, etag, readAndLinger, (tx, current) =>
-  tx.policies.replace(replacedPolicy(current, { name: `Racer ${racer}`, severity: 'high' }, new Date().toISOString())),
-);
+// The core's replace, its read of the current policy lingering as above.
+const lingering: Repository = {
+  ...store,
+  transaction: (fn) => store.transaction((tx: Store) => fn({ ...tx, policies: { ...tx.policies, get: () => readAndLinger(tx) } })),
+};
+const outcome = await core.policies.replace(lingering, id, { name: `Racer ${racer}`, severity: 'high' }, etag, new Date());
 await store.close();
-parentPort!.postMessage(outcome === IF_MATCH_FAILED ? 'precondition-failed' : 'written');
+parentPort!.postMessage('error' in outcome ? outcome.error.kind : 'written');

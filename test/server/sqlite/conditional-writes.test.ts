@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { etagOf } from '../../../server/domain/etag.ts';
-import { newPolicy } from '../../../server/domain/policies.ts';
+import { newPolicy } from '../../../packages/core/src/domain/policies.ts';
+import { digests } from '../../../server/platform.ts';
 import { openDatabase } from '../../../server/store/sqlite/database.ts';
 import { getPolicy, insertPolicy } from '../../../server/store/sqlite/policies.ts';
 import { startTestServer, type TestServer } from '../helpers.ts';
@@ -39,7 +39,7 @@ describe('conditional writes', () => {
       { length: RACERS },
       (_, racer) =>
         new Worker(new URL('./conditional-race-worker.ts', import.meta.url), {
-          workerData: { path, id: policy.id, etag: etagOf(policy), gate, racer, racers: RACERS },
+          workerData: { path, id: policy.id, etag: digests.etagOf(policy), gate, racer, racers: RACERS },
         }),
     );
     try {

@@ -2,10 +2,12 @@
 // failover does): the one a transaction holds, the pooled ones and the LISTEN connection. An
 // 'error' event without a listener would end this test process; instead the transaction fails
 // with a fault the server answers 503, and the store goes on: new connections, LISTEN again.
+
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { newWebhook } from '../../../packages/core/src/domain/webhooks.ts';
+import { publish } from '../../../packages/core/src/index.ts';
 import { waitUntil } from '../../../scripts/wait.ts';
-import { newWebhook } from '../../../server/domain/webhooks.ts';
 import { classifyDatabaseError } from '../../../server/store/faults.ts';
 import type { Store } from '../../../server/store/store.ts';
 import { twoInstancesPerTest } from '../../support/postgres.ts';
@@ -78,7 +80,7 @@ describe('PostgreSQL connections ended under the store', () => {
     };
     expect(await waitUntil(listening, 10_000)).toBe(true);
     wakes = 0;
-    expect(await other.outbox.enqueue(EVENT)).toBe(1);
+    expect(await publish(other, EVENT, new Date())).toBe(1);
     expect(await waitUntil(() => wakes > 0, 5000)).toBe(true);
   });
 });

@@ -1,11 +1,13 @@
 // The PostgreSQL store where several instances meet: two stores (two pools, as two server
 // processes have) on one database. What the HTTP suites cannot see from outside: which claim got
 // which delivery, a lease that ran out, when a wake-up arrives, and the shared rate limit.
+
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventOf } from '../../../packages/api/src/events.ts';
+import { newWebhook } from '../../../packages/core/src/domain/webhooks.ts';
+import { publish } from '../../../packages/core/src/index.ts';
 import { sleep, waitUntil } from '../../../scripts/wait.ts';
-import { newWebhook } from '../../../server/domain/webhooks.ts';
 import { MIGRATIONS } from '../../../server/store/postgres/schema.ts';
 import type { ClaimedDelivery, Store } from '../../../server/store/store.ts';
 import { claimDue } from '../../../server/webhooks/claim.ts';
@@ -40,7 +42,7 @@ async function queue(store: Store, events: number, webhooks = 2): Promise<void> 
       newWebhook(`whk_0${index}`, { url: `https://receiver.example.com/${index}`, events: ['finding.created'] }, '2026-11-02T09:00:00Z'),
     );
   }
-  for (let index = 0; index < events; index++) await store.outbox.enqueue(event(index), new Date(NOW));
+  for (let index = 0; index < events; index++) await publish(store, event(index), new Date(NOW));
 }
 
 const claim = (store: Store, limit: number, now = NOW, leaseMs = 30_000) => {
@@ -176,14 +178,14 @@ describe('PostgreSQL store, two instances on one database', () => {
     await waitUntil(() => wakes > 0);
     wakes = 0;
     await a.transaction(async (tx) => {
-      await tx.outbox.enqueue(event(1), new Date(NOW));
+      await publish(tx, event(1), new Date(NOW));
       await sleep(200);
       expect(wakes).toBe(0);
     });
     expect(await waitUntil(() => wakes === 1, 5000)).toBe(true);
     await expect(
       a.transaction(async (tx) => {
-        await tx.outbox.enqueue(event(2), new Date(NOW));
+        await publish(tx, event(2), new Date(NOW));
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');

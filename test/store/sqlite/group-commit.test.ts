@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newPolicy } from '../../../server/domain/policies.ts';
+import { newPolicy } from '../../../packages/core/src/domain/policies.ts';
 import { openSqliteStore, sqliteConnection } from '../../../server/store/sqlite/store.ts';
 import type { Store } from '../../../server/store/store.ts';
 

@@ -1,17 +1,16 @@
 // Strong entity tags derived from the representation itself, so anything visible that changes
-// (including a derived field such as a policy's compliance_status) changes the tag. SHA-256 from
-// @noble/hashes, so the in-browser stateful mock (secmon-msw) tags with the same function.
-import { sha256 } from '@noble/hashes/sha2.js';
-import { utf8ToBytes } from '@noble/hashes/utils.js';
-import { base64url } from '../../packages/api/src/base64.ts';
-
-export function etagOf(representation: unknown): string {
-  return etagOfBytes(JSON.stringify(representation));
-}
+// (including a derived field such as a policy's compliance_status) changes the tag. The SHA-256 is
+// the platform's (../platform.ts), so the server and the in-browser stateful mock tag alike.
+import { base64url } from '../../../api/src/base64.ts';
+import type { Platform } from '../platform.ts';
 
 /** The strong ETag of bytes sent as they are (a page, a script). */
-export function etagOfBytes(bytes: string | Uint8Array): string {
-  return `"${base64url(sha256(typeof bytes === 'string' ? utf8ToBytes(bytes) : bytes)).slice(0, 27)}"`;
+export function etagOfBytes(sha256: Platform['sha256'], bytes: string | Uint8Array): string {
+  return `"${base64url(sha256(bytes)).slice(0, 27)}"`;
+}
+
+export function etagOf(sha256: Platform['sha256'], representation: unknown): string {
+  return etagOfBytes(sha256, JSON.stringify(representation));
 }
 
 function listOf(header: string): string[] {

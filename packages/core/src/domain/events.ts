@@ -1,6 +1,6 @@
 // Which webhook events a change to a finding produces. The store calls this inside the
 // transaction that makes the change and writes the result to the outbox in that transaction.
-import type { components } from '../../generated/schema.d.ts';
+import type { components } from '../../../../generated/schema.d.ts';
 
 type Finding = components['schemas']['Finding'];
 type ComplianceStatus = components['schemas']['ComplianceStatus'];

@@ -1,13 +1,13 @@
 // TypeID-style identifiers: a type prefix and a UUIDv7 in 26 lowercase Crockford base32
-// characters, so identifiers sort by creation time as plain strings. Web Crypto's random bytes
-// (Node and browsers alike), so the in-browser stateful mock mints the same identifiers.
+// characters, so identifiers sort by creation time as plain strings. The random bytes are the
+// platform's (Web Crypto in browsers, node:crypto on the server).
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
 export type IdPrefix = 'pol' | 'fnd' | 'whk' | 'dev' | 'scn';
 
 /** A UUIDv7 (RFC 9562) as 16 bytes: 48-bit Unix milliseconds, version 7, variant 10, random. */
-export function uuidv7Bytes(now: number = Date.now(), random: Uint8Array = crypto.getRandomValues(new Uint8Array(10))): Uint8Array {
+export function uuidv7Bytes(now: number, random: Uint8Array): Uint8Array {
   const bytes = new Uint8Array(16);
   let ms = now;
   for (let index = 5; index >= 0; index--) {
@@ -32,6 +32,6 @@ export function encodeBase32(bytes: Uint8Array): string {
   return out;
 }
 
-export function newId(prefix: IdPrefix, now: number = Date.now()): string {
-  return `${prefix}_${encodeBase32(uuidv7Bytes(now))}`;
+export function newId(prefix: IdPrefix, now: number, random: Uint8Array): string {
+  return `${prefix}_${encodeBase32(uuidv7Bytes(now, random))}`;
 }

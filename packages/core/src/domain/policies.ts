@@ -1,6 +1,6 @@
 // What a create or a full replacement turns a policy into. Pure functions; the store persists
 // their results and derives the compliance status from the findings that reference the policy.
-import type { components } from '../../generated/schema.d.ts';
+import type { components } from '../../../../generated/schema.d.ts';
 import type { DomainError } from './errors.ts';
 
 type Policy = components['schemas']['Policy'];

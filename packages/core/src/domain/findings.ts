@@ -1,6 +1,6 @@
 // The finding life cycle: which status changes are allowed, and what a create or a full
 // replacement turns a finding into. Pure functions; the store persists their results.
-import type { components } from '../../generated/schema.d.ts';
+import type { components } from '../../../../generated/schema.d.ts';
 import type { DomainError } from './errors.ts';
 
 type Finding = components['schemas']['Finding'];

@@ -1,7 +1,7 @@
 // What a create or a full replacement turns a webhook into: defaults, the secret change (with
 // rotation), which secrets sign a delivery, and the rule for the service's `disabled_reason`. Pure
 // functions; the store persists their results.
-import type { components } from '../../generated/schema.d.ts';
+import type { components } from '../../../../generated/schema.d.ts';
 
 type Webhook = components['schemas']['Webhook'];
 type WebhookCreate = components['schemas']['WebhookCreate'];

@@ -1,8 +1,7 @@
 // What makes two creates with one Idempotency-Key the same request: the method, the path and the
-// body as JSON with sorted keys (key order is not a difference). Portable (@noble/hashes), so the
-// in-browser stateful mock (secmon-msw) replays and refuses by the same rule as the server.
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+// body as JSON with sorted keys (key order is not a difference). The SHA-256 is the platform's, so
+// the in-browser stateful mock (secmon-msw) replays and refuses by the same rule as the server.
+import type { Platform } from '../platform.ts';
 
 /** JSON with sorted keys, so two bodies that differ only in key order are the same request. */
 function canonical(value: unknown): string {
@@ -15,8 +14,8 @@ function canonical(value: unknown): string {
 }
 
 /** The hex SHA-256 a stored create is matched by (the stores keep it beside the key). */
-export const requestFingerprint = (method: string, path: string, body: unknown): string =>
-  bytesToHex(sha256(utf8ToBytes(`${method} ${path}\n${canonical(body)}`)));
+export const requestFingerprint = (sha256: Platform['sha256'], method: string, path: string, body: unknown): string =>
+  Array.from(sha256(`${method} ${path}\n${canonical(body)}`), (byte) => byte.toString(16).padStart(2, '0')).join('');
 
 /** The refusal of a key reused with another request. */
 export const reusedKeyDetail = (key: string) => `The Idempotency-Key ${key} was used with a different request body.`;
