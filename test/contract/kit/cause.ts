@@ -4,8 +4,8 @@
 // heads the report; other rules the same observation touches follow as "also". Sentences that only
 // set the scene (authentication, the general shape of lists, another operation's description) never
 // head a failure: a check judges them alongside, but a fault in one field does not break them.
-import type { RuleId } from './rules/catalogue.ts';
-import type { CatalogueEntry } from './rules/rule.ts';
+import { CATALOGUE, type RuleId } from './rules/catalogue.ts';
+import { type CatalogueEntry, statusOf } from './rules/rule.ts';
 
 /** What a failure is about. */
 export interface Subject {
@@ -41,9 +41,17 @@ export function subjectOf(
   const field = details.map((line) => /^\/(?:\S*\/)?([A-Za-z_][\w-]*) must /.exec(line)?.[1]).find(Boolean);
   if (field) return { ...subject, what: field };
   const words = new Set(message.match(/[A-Za-z_][\w-]*/g) ?? []);
-  const quoted = candidates.flatMap((entry) => [...entry.text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!));
-  const what = quoted.find((term) => words.has(term) && term.length > 2);
+  const quotedBy = (entries: readonly CatalogueEntry[]) =>
+    entries.flatMap((entry) => [...entry.text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!)).find((term) => words.has(term) && term.length > 2);
+  const what = quotedBy(candidates) ?? quotedBy(CATALOGUE.filter((entry) => statusOf(entry) === 'checked'));
   return what ? { ...subject, what } : subject;
+}
+
+/** Checked rules of the whole catalogue that quote the subject, for a failure its check's own rules do not speak of. */
+export function rulesQuoting(subject: Subject): CatalogueEntry[] {
+  if (!subject.what) return [];
+  const term = `\`${subject.what}\``;
+  return CATALOGUE.filter((entry) => statusOf(entry) === 'checked' && entry.text.includes(term) && !isContext(entry.id, subject));
 }
 
 /** How directly a sentence speaks of the subject: its backticked terms against the subject and the message. */

@@ -1,7 +1,7 @@
 // A failure as data: the check, the rule of the document it breaks, what was observed against what
 // the document expects, and the exchanges that led there. The console, JUnit, `--rules` and
 // reproductions all render this record; none of them reads a rule id back out of text.
-import { causeOf, type Subject, subjectOf } from './cause.ts';
+import { causeOf, rulesQuoting, type Subject, subjectOf } from './cause.ts';
 import type { Exchange } from './http.ts';
 import { type CheckName, definitionOf } from './registry.ts';
 import { CATALOGUE, type RuleId } from './rules/catalogue.ts';
@@ -43,7 +43,8 @@ export function violationsOf(check: CheckName, error: unknown, log: readonly Exc
   return observations(error.violations).map(({ discrepancy, rules }): Violation => {
     const named = entriesOf(rules);
     const subject = subjectOf(error.operation, discrepancy.message, discrepancy.details, [...named, ...rulesJudged], discrepancy.subject);
-    const { rule, also } = causeOf(subject, discrepancy.message, named, rulesJudged);
+    const judgedOrQuoting = [...rulesJudged, ...rulesQuoting(subject).filter((entry) => !rulesJudged.includes(entry))];
+    const { rule, also } = causeOf(subject, discrepancy.message, named, judgedOrQuoting);
     const entry = rule ? entriesOf([rule])[0] : undefined;
     const pointer = entry?.at ?? discrepancy.pointer;
     return {
