@@ -58,7 +58,7 @@ function expectReproduction(result: CheckResult, keys: string[]): void {
 /** The failure's headline names the check and the rule, and the report quotes the rule's sentence. */
 export function expectRuleNamed(error: string, check: CheckName, rule: RuleId): void {
   expect(error.split('\n')[0]).toMatch(
-    new RegExp(`check "${check}" failed \\(breaks rule ([\\w.-]+, )*${rule.replace(/\./g, '\\.')}(, |\\))`),
+    new RegExp(`check "${check}" failed \\(breaks rule ([\\w.-]+(, |; also ))*${rule.replace(/\./g, '\\.')}(, |; |\\))`),
   );
   const sentence = CATALOGUE.find((entry) => entry.id === rule)!.text;
   expect(error).toContain(`rule ${rule} (`);
