@@ -128,7 +128,10 @@ export interface DueQuery {
  * wait for each other, and a webhook's leases are counted exactly while its lock is held.
  */
 export interface ClaimTransaction {
-  /** Pending deliveries due at `now`, oldest due first, up to `limit`; another claim may lease them until lockWebhooks. */
+  /**
+   * Pending deliveries due at `now`, retries (attempts > 0) before never-attempted ones, each oldest
+   * due first, up to `limit`; another claim may lease them until lockWebhooks.
+   */
   due(query: DueQuery): Promise<DueDelivery[]>;
   /**
    * Locks leasing for these webhooks to this claim until it ends and returns, per webhook locked,

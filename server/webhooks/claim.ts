@@ -18,7 +18,8 @@ export interface ClaimRequest {
 }
 
 /**
- * Leases up to `limit` due deliveries that the plan chooses, reading them oldest due first. A
+ * Leases up to `limit` due deliveries that the plan chooses, reading due retries first (a retry
+ * keeps its schedule; a backlog of new deliveries has no time promised), each oldest due first. A
  * lease moves the due time to its expiry; one that runs out (its process died mid-attempt) makes
  * the delivery due again, so it is sent at least once. Deliveries of deleted or disabled
  * webhooks are cancelled on the way. Only the webhooks about to be leased for are locked, so

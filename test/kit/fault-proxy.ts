@@ -36,10 +36,15 @@ export interface Fault {
   delivery?(headers: Record<string, string>, body: Buffer): { headers: Record<string, string>; body: Buffer } | undefined;
   /** Legal variations: every delivery is sent twice, after a random pause (so they also come out of order). */
   duplicateDeliveries?: boolean;
+  /** Legal variation: every delivery is held this long (ms, drawn per delivery) before it goes on, so they also come out of order. */
+  deliveryDelayMs?(): number;
   /** Legal variation: response bodies are sent in chunks (Transfer-Encoding: chunked). */
   chunked?: boolean;
-  /** Rewrites the receiver's answer on its way back to the service (which then judges it). */
-  deliveryAnswer?(answer: { status: number; headers: Record<string, string> }): { status: number; headers: Record<string, string> };
+  /** Rewrites the receiver's answer to a delivery (its headers given) on its way back to the service (which then judges it). */
+  deliveryAnswer?(
+    answer: { status: number; headers: Record<string, string> },
+    delivery: Record<string, string>,
+  ): { status: number; headers: Record<string, string> };
   /** Rewrites the upstream's answer to a request Node's parser refuses or whose header fields stall. */
   raw?: RawRewrite;
 }
@@ -71,19 +76,21 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<{
         }
         const forward = () =>
           fetch(target, { method: 'POST', headers: tampered.headers, body: new Uint8Array(tampered.body), redirect: 'manual' });
+        const delay = fault.deliveryDelayMs?.() ?? 0;
+        if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
         if (fault.duplicateDeliveries) {
           await new Promise((resolve) => setTimeout(resolve, Math.random() * 100));
           await (await forward()).arrayBuffer();
         }
         const answer = await forward();
         const received = { status: answer.status, headers: Object.fromEntries([...answer.headers].filter(([name]) => !DROPPED.has(name))) };
-        const passed = fault.deliveryAnswer?.(received) ?? received;
+        const passed = fault.deliveryAnswer?.(received, tampered.headers) ?? received;
         res.writeHead(passed.status, passed.headers).end(Buffer.from(await answer.arrayBuffer()));
         return;
       }
       const rewritten = fault.request?.(req.method ?? 'GET', path, body) ?? body;
       const forwarded =
-        fault.delivery || fault.deliveryAnswer || fault.duplicateDeliveries
+        fault.delivery || fault.deliveryAnswer || fault.duplicateDeliveries || fault.deliveryDelayMs
           ? relayWebhookUrls(req.method ?? 'GET', path, rewritten, self)
           : rewritten;
       const answer = await fetch(upstream + (fault.path?.(req.method ?? 'GET', path) ?? path), {

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadDocument } from '../../lib/document.ts';
 import { type Answer, judgeCreate, judgeDelete, judgeReplace } from '../contract/kit/model/answers.ts';
+import { emit } from '../contract/kit/model/causes.ts';
 import { judgeDeliveries } from '../contract/kit/model/deliveries.ts';
 import { resourceFacts } from '../contract/kit/model/facts.ts';
 import { quotaTracker } from '../contract/kit/model/quota.ts';
@@ -124,6 +125,34 @@ describe('the executable model', () => {
       expect.stringContaining('never reached whk_on'),
       expect.stringContaining('never reached whk_on'),
     ]);
+  });
+
+  it('owes an event raised by a trigger command on its webhook once per raise, whatever data the implementation chose', () => {
+    const state = emptyState(facts);
+    const hook = (id: string) => ({ id, enabled: true, has_secret: false, disabled_reason: null, created_at: stamp, updated_at: stamp });
+    const body = { url: 'http://r/a', events: ['scan.completed'], description: '', last_delivery: null };
+    judgeCreate(state, 'webhooks', body, answer(201, { ...hook('whk_a'), ...body }));
+    judgeCreate(state, 'webhooks', body, answer(201, { ...hook('whk_b'), ...body }));
+    emit(state, 'scan.completed', {}, 'whk_a', true);
+    emit(state, 'scan.completed', {}, 'whk_a', true);
+    const scan = (webhookId: string, deliveryId: string) => ({
+      webhookId,
+      deliveryId,
+      type: 'scan.completed',
+      data: { scan_id: 'scn_0aaaaaaaaaaaaaaaaaaaaaaaaa', device_id: 'dev_0bbbbbbbbbbbbbbbbbbbbbbbbb' },
+      raw: Buffer.from('{}'),
+    });
+    // Two raises, two deliveries on the named webhook; the other subscriber's copy is neither owed nor wrong.
+    expect(judgeDeliveries(state, [scan('whk_a', 'd1'), scan('whk_b', 'd9'), scan('whk_a', 'd2')])).toEqual([]);
+    // One delivery (sent twice) pays for one raise only, and a copy elsewhere pays for none.
+    expect(judgeDeliveries(state, [scan('whk_a', 'd1'), scan('whk_a', 'd1'), scan('whk_b', 'd9')]).map((d) => [d.rule, d.message])).toEqual(
+      [
+        [
+          'test-support-not-part-of-the-v1-contract.3',
+          'scan.completed (with data of its own, raised by the trigger command) never reached whk_a, which was enabled and subscribed',
+        ],
+      ],
+    );
   });
 
   it('refuses a transition the state table does not allow, and a weak If-Match', () => {

@@ -131,4 +131,20 @@ describe('retries', () => {
       last_delivery: { status_code: 500, succeeded: false },
     });
   });
+
+  it('a due retry takes the webhook’s next free slot ahead of its backlog of new deliveries', async () => {
+    const scale = 0.06; // the first wait is 300 ms (±20 %)
+    const delivery: DeliveryConfig = { retryScale: scale, timeoutMs: 2000, concurrency: 8, perWebhookConcurrency: 1 };
+    const t = open(await startDeliveringServer({ delivery }));
+    // A slow receiver: one slot, 150 ms an answer, so twenty new deliveries queue for three seconds.
+    const receiver = open(await startReceiver({ status: 200, delayMs: 150 }));
+    await subscribe(t, { url: `${receiver.url}/hook`, events: ['finding.created'], secret: SECRET });
+    receiver.script(500);
+    for (let i = 0; i < 21; i++) expect((await createFinding(t)).status).toBe(201);
+    await receiver.waitFor(22, 15_000);
+    const first = receiver.receipts[0]!;
+    const retry = receiver.receipts.slice(1).find((r) => r.headers['x-service-delivery'] === first.headers['x-service-delivery'])!;
+    // The wait, then one answer of the slot it queues behind, and time to claim: not the backlog's three seconds.
+    expect(retry.at - first.at).toBeLessThan(RETRY_DELAYS_MS[0]! * scale * (1 + JITTER) + 150 + 500);
+  });
 });

@@ -60,7 +60,7 @@ interface DueRow {
 }
 
 /**
- * Due pending deliveries, oldest first. Read without row locks: rows are leased only under their
+ * Due pending deliveries, retries first, each oldest first. Read without row locks: rows are leased only under their
  * webhook's lock, and lease() checks that each is still due.
  */
 const DUE_SQL = `SELECT d.id, d.webhook_id, d.attempts, d.first_attempt_at, d.created_at, e.type, e.body, w.url, w.secret, w.enabled,
@@ -71,7 +71,7 @@ const DUE_SQL = `SELECT d.id, d.webhook_id, d.attempts, d.first_attempt_at, d.cr
   WHERE d.state = 'pending' AND d.due_at <= $1
     AND d.webhook_id <> ALL($2::text[])
     AND (d.attempts > 0 OR d.webhook_id <> ALL($3::text[]))
-  ORDER BY d.due_at
+  ORDER BY d.attempts = 0, d.due_at
   LIMIT $4`;
 
 /**

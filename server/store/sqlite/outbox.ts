@@ -82,7 +82,7 @@ export function claimTransaction(db: DatabaseSync): ClaimTransaction {
   };
 }
 
-/** Due pending deliveries, oldest first, without the webhooks in ?2 and with only retries of those in ?3. */
+/** Due pending deliveries, retries first, each oldest first, without the webhooks in ?2 and with only retries of those in ?3. */
 const DUE_SQL = `SELECT d.id, d.webhook_id, d.attempts, d.first_attempt_at, d.created_at, e.type, e.body, w.url, w.secret, w.enabled,
     w.previous_secret, w.previous_secret_expires_at
   FROM webhook_deliveries d
@@ -91,7 +91,7 @@ const DUE_SQL = `SELECT d.id, d.webhook_id, d.attempts, d.first_attempt_at, d.cr
   WHERE d.state = 'pending' AND d.due_at <= ?1
     AND d.webhook_id NOT IN (SELECT value FROM json_each(?2))
     AND (d.attempts > 0 OR d.webhook_id NOT IN (SELECT value FROM json_each(?3)))
-  ORDER BY d.due_at
+  ORDER BY d.attempts = 0, d.due_at
   LIMIT ?4`;
 
 function toDue(row: Row, now: number): DueDelivery {

@@ -148,7 +148,12 @@ export function raise(index: number, type: number): Cmd {
       }
       const outcome = await raiseEvent(real.ctx, { event, webhookId: hook.id, data });
       if ('refused' in outcome) judged(label, [{ rule: 'test-support-not-part-of-the-v1-contract.4', message: outcome.refused }]);
-      if ('raised' in outcome) emit(state, event, data, hook.id);
+      // A command promises only the type on the webhook it names (it may send it to every
+      // subscriber, with data of its own); the simulator route promises the target and the data.
+      if ('raised' in outcome) {
+        if (real.ctx.options.triggerCommand) emit(state, event, {}, hook.id, true);
+        else emit(state, event, data, hook.id);
+      }
     },
   );
 }

@@ -3,6 +3,7 @@
 // RateLimit headers and a problem body. Uses the read key when there is one, so the write key
 // keeps its quota for cleanup.
 import type { KitContext } from '../context.ts';
+import { type Exchange, parseRateLimit } from '../http.ts';
 import type { OperationModel } from '../spec.ts';
 import { ContractViolation } from '../verify.ts';
 import { PROBLEM_BASE } from './problem-rules.ts';
@@ -11,6 +12,73 @@ import { breach } from './rule-support.ts';
 const QUOTA = /;\s*q=(\d+)/;
 /** Requests the probe has in flight at once. */
 export const PROBE_WAVE = 8;
+/** Quotas' worth of requests the probe sends looking for one window it can use up before it ends. */
+const MAX_QUOTAS = 4;
+
+/**
+ * A window as an answer states it: `r` requests left after that one, and the earliest moment it
+ * can end. `t` is whole seconds, rounded either way, so the window lasts more than `t` - 1 s
+ * after the request was sent; a request answered before then was counted inside it.
+ */
+interface Window {
+  left: number;
+  endsNotBefore: number;
+  /** Requests answered 200 since the reading, all before `endsNotBefore`. */
+  used: number;
+}
+
+function windowOf(exchange: Exchange, sentAt: number, quota: number): Window {
+  const limit = parseRateLimit(exchange.headers.get('ratelimit'));
+  // Without a RateLimit header (a fault judged elsewhere) the probe counts the quota, as if the window never ended.
+  return limit
+    ? { left: limit.remaining, endsNotBefore: sentAt + (limit.resetSeconds - 1) * 1000, used: 0 }
+    : { left: quota - 1, endsNotBefore: Infinity, used: 0 };
+}
+
+/**
+ * Sends a few requests at a time until one is answered 429 or a window provably gave more than
+ * it had left: more 200s than its `r`, every one answered before the window could have ended by
+ * the target's own `t`. A 200 answered later may belong to the next window; the count starts
+ * again from its reading, and the rest of its wave (counted on either side) is not used.
+ */
+async function useUpWindow(
+  ctx: KitContext,
+  op: OperationModel,
+  auth: 'read' | 'api',
+  first: Exchange,
+  firstSentAt: number,
+  quota: number,
+): Promise<{ last: Exchange; what?: string } | { skipped: string; gate: string }> {
+  if (first.status === 429) return { last: first };
+  let window = windowOf(first, firstSentAt, quota);
+  for (let sent = 1; sent <= MAX_QUOTAS * (quota + 1); ) {
+    const wave = await Promise.all(
+      Array.from({ length: Math.max(1, Math.min(PROBE_WAVE, window.left + 1 - window.used)) }, async () => {
+        const sentAt = Date.now();
+        const exchange = await ctx.send(op, { auth, query: { limit: '1' }, acceptRateLimit: true });
+        return { exchange, sentAt, answeredAt: Date.now() };
+      }),
+    );
+    sent += wave.length;
+    const refused = wave.find((answer) => answer.exchange.status === 429);
+    if (refused) return { last: refused.exchange };
+    for (const answer of wave.sort((a, b) => a.answeredAt - b.answeredAt)) {
+      if (answer.answeredAt >= window.endsNotBefore) {
+        window = windowOf(answer.exchange, answer.sentAt, quota);
+        break;
+      }
+      if (++window.used > window.left)
+        return {
+          last: answer.exchange,
+          what: `request ${window.used} after RateLimit said r=${window.left}, answered ${Math.round(window.endsNotBefore - answer.answeredAt)} ms before that window could end by its t`,
+        };
+    }
+  }
+  return {
+    skipped: `the quota's window (q=${quota}) ended before the probe could use it up, over ${MAX_QUOTAS} quotas' worth of requests`,
+    gate: `the 429 probe could not use up one window of the quota q=${quota} before the window ended by its RateLimit t; run it against a target with a longer window, or declare it out of scope with --rate-probe skip`,
+  };
+}
 
 export async function rateLimitProbe(
   ctx: KitContext,
@@ -18,6 +86,7 @@ export async function rateLimitProbe(
   check: string,
 ): Promise<'passed' | { skipped: string; gate: string }> {
   const auth = ctx.http.hasReadKey ? 'read' : 'api';
+  const firstSentAt = Date.now();
   const first = await ctx.send(op, { auth, query: { limit: '1' }, acceptRateLimit: true });
   ctx.expect(op, check, first, { statuses: [200, 429] }, 'reading the quota');
   const policy = first.headers.get('ratelimit-policy');
@@ -44,19 +113,9 @@ export async function rateLimitProbe(
       gate: `the 429 probe did not run (quota q=${quota} is over --rate-probe-max ${ctx.options.rateProbeMaxQuota}): allow it with --rate-probe-max ${quota}, or declare it out of scope with --rate-probe skip`,
     };
   }
-  // A few requests at a time: a development quota of thousands is used up in seconds, and the
-  // 429 still comes within the window (a few requests past the quota change nothing).
-  let last = first;
-  for (let sent = 0; sent <= quota && last.status !== 429; ) {
-    const wave = await Promise.all(
-      Array.from({ length: Math.min(PROBE_WAVE, quota + 1 - sent) }, () =>
-        ctx.send(op, { auth, query: { limit: '1' }, acceptRateLimit: true }),
-      ),
-    );
-    sent += wave.length;
-    last = wave.find((exchange) => exchange.status === 429) ?? wave.at(-1)!;
-  }
-  const what = `request ${quota + 1} within one window of a ${quota}-request quota`;
+  const used = await useUpWindow(ctx, op, auth, first, firstSentAt, quota);
+  if ('skipped' in used) return used;
+  const { last, what = `a request past the quota q=${quota} within one window` } = used;
   if (last.status === 429) {
     const retryAfter = last.headers.get('retry-after');
     if (retryAfter === null) breach(op.label, check, 'rate-limits.4', `the 429 to ${what} has no Retry-After`, [], last);

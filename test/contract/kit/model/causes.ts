@@ -21,8 +21,14 @@ export function recipientsOf(state: ModelState, type: string, target?: string): 
   return new Set(hooks.map((hook) => hook.id));
 }
 
-export function emit(state: ModelState, type: string, data: Json, target?: string): void {
-  state.events.push({ type, data, recipients: recipientsOf(state, type, target), ...(target ? { targeted: target } : {}) });
+export function emit(state: ModelState, type: string, data: Json, target?: string, ownData?: true): void {
+  state.events.push({
+    type,
+    data,
+    recipients: recipientsOf(state, type, target),
+    ...(target ? { targeted: target } : {}),
+    ...(ownData ? { ownData } : {}),
+  });
 }
 
 /**

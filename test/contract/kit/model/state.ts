@@ -39,6 +39,11 @@ export interface PredictedEvent {
   recipients: Set<string>;
   /** Raised through test support for this one webhook. */
   targeted?: string;
+  /**
+   * Raised by a trigger command, which may carry neither the kit's data nor its target: any
+   * delivery of the type on the target counts (`data` is empty), one per raise.
+   */
+  ownData?: true;
 }
 
 export interface ModelState {
