@@ -60,10 +60,13 @@ function relevance(entry: CatalogueEntry, subject: Subject, message: string): nu
   const parts = subject.what?.split(' → ') ?? [];
   let score = 0;
   if (subject.what && quoted.includes(subject.what)) score += 4;
-  else if (parts.length > 1 && parts.every((part) => quoted.includes(part))) score += 4;
+  else if (parts.length > 1 && entry.text.startsWith(`\`${parts[0]}\``) && quoted.includes(parts[1]!)) score += 4;
   else if (parts.some((part) => quoted.includes(part) || new RegExp(`\\b${escapeRegExp(part)}\\b`).test(entry.text))) score += 2;
   const words = new Set(message.match(/[A-Za-z_][\w-]*/g) ?? []);
   score += quoted.filter((term) => words.has(term)).length * 0.1;
+  // A status the observation expected: the sentence that states it is the one broken.
+  const status = /expected (\d{3})/.exec(message)?.[1];
+  if (status && quoted.includes(status)) score += 3;
   return score;
 }
 

@@ -21,9 +21,9 @@ export interface Fault {
   seen: { id: string; check: string; count: number }[];
 }
 
-// The subject first: one field or parameter broken is one fault, whichever rule each check saw it break.
+// The headline rule, else the field or parameter: one sentence or one field broken in one operation is one fault.
 const faultKey = (v: Violation, fallback: string) =>
-  JSON.stringify([v.subject?.operation ?? fallback, v.subject?.what ?? v.rule ?? v.pointer ?? v.observed.split('\n')[0]]);
+  JSON.stringify([v.subject?.operation ?? fallback, v.rule ?? v.subject?.what ?? v.pointer ?? v.observed.split('\n')[0]]);
 
 /**
  * The faults of the failed results, in the order first seen. A failure whose violations all belong

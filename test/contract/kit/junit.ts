@@ -59,7 +59,12 @@ function testCases(results: readonly CheckResult<string>[]): TestCase[] {
     // A fault of another operation than the check's own is that operation's failure: its testcase, not the check's.
     const own = key(subjectName(result.subjects[0]!), result.check);
     if (classname !== subjectName(result.subjects[0]!))
-      cases.set(own, { ...cases.get(own)!, skipped: { message: `saw a fault of ${classname}, reported there: ${failure.message}` } });
+      cases.set(own, {
+        classname: subjectName(result.subjects[0]!),
+        name: result.check,
+        seconds: result.ms / 1000,
+        skipped: { message: `saw a fault of ${classname}, reported there: ${failure.message}` },
+      });
     const at = key(classname, result.check);
     const { skipped: _replaced, ...existing } = cases.get(at) ?? { classname, name: result.check, seconds: result.ms / 1000 };
     cases.set(at, { ...existing, failure });

@@ -69,7 +69,9 @@ export function headline(violation: Violation): string {
     return `${schemaClause(violation)} — observed ${detail.replace(/ \(value: .*$/, '')}`;
   }
   const expected = violation.expected !== violation.sentence ? `; expected ${violation.expected}` : '';
-  return violation.rule ? `rule ${violation.rule}: ${quote(violation.sentence ?? '')} — observed ${message}${expected}` : `${message}${expected}`;
+  return violation.rule
+    ? `rule ${violation.rule}: ${quote(violation.sentence ?? '')} — observed ${message}${expected}`
+    : `${message}${expected}`;
 }
 
 export type RuleVerdict = 'checked' | 'passed' | 'failed' | 'skipped' | 'not run' | 'not observable' | 'informative' | 'uncovered';
