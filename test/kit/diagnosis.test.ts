@@ -144,3 +144,27 @@ describe('a replay judges the answer it gets', () => {
     expect(judge(test, 200, { data: [1, 2], next_cursor: 'c' })).toBe(false);
   });
 });
+
+describe('observations that name each other’s rule are one fault', () => {
+  it('a forbidden transition met by the transitions check and the problem check of the same operation', () => {
+    const update = 'updateFinding (PUT /v1/findings/{id})';
+    const results = [
+      failed(
+        update,
+        'transitions',
+        update,
+        rulesViolated(['updateFinding.2', 'schema.FindingStatus.7'], 'expected 409 (resolved → in_progress is not allowed), got 200'),
+      ),
+      failed(
+        'listPolicies (GET /v1/policies)',
+        'problem-catalogue',
+        update,
+        rulesViolated(['schema.FindingStatus.7'], 'resolved → suppressed: expected 409, got 200'),
+      ),
+    ];
+    expect(results[0]!.violations![0]!.rule).toBe('updateFinding.2');
+    const faults = faultsOf(results);
+    expect(faults).toHaveLength(1);
+    expect(faults[0]!.seen.map((s) => s.check)).toEqual(['transitions', 'problem-catalogue']);
+  });
+});

@@ -25,6 +25,12 @@ export interface Fault {
 const faultKey = (v: Violation, fallback: string) =>
   JSON.stringify([v.subject?.operation ?? fallback, v.rule ?? v.subject?.what ?? v.pointer ?? v.observed.split('\n')[0]]);
 
+/** Two observations of one operation where each names the other's headline rule among its own. */
+const sameCause = (a: Violation, b: Violation) =>
+  a.subject?.operation !== undefined &&
+  a.subject.operation === b.subject?.operation &&
+  ((b.rule !== undefined && (a.also ?? []).includes(b.rule)) || (a.rule !== undefined && (b.also ?? []).includes(a.rule)));
+
 /**
  * The faults of the failed results, in the order first seen. A failure whose violations all belong
  * to faults first seen elsewhere adds where it was seen to them; a fault is reported under the
@@ -40,7 +46,7 @@ export function faultsOf(results: readonly CheckResult<string>[]): Fault[] {
       : [{ check: result.check as Violation['check'], observed: result.error ?? 'failed', expected: '', exchanges: [] }];
     for (const violation of violations) {
       const key = faultKey(violation, operation);
-      const fault = faults.get(key);
+      const fault = faults.get(key) ?? [...faults.values()].find((f) => sameCause(f.violation, violation));
       if (!fault) {
         faults.set(key, {
           key,
