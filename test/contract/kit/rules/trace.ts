@@ -2,6 +2,7 @@
 // (named in the report's first line, so the console and JUnit show it), what a run did for every
 // rule of the catalogue, and the catalogue as `--rules` prints it.
 import type { OpenApiDocument } from '../../../../lib/document.ts';
+import { faultsOf } from '../faults.ts';
 import { type CheckName, checksJudging, definitionOf } from '../registry.ts';
 import type { CheckResult } from '../results.ts';
 import type { Violation } from '../violation.ts';
@@ -121,6 +122,8 @@ export function ruleCoverage(
   const unproven = new Set<string>(NOT_YET_PROVEN);
   const stale = new Set(drift.stale);
   const all: RuleRow[] = [];
+  // A fault counts once: on its headline rule, however many checks met it under other rules.
+  const headlines = new Set(results ? faultsOf(results).flatMap((fault) => (fault.violation.rule ? [fault.violation.rule] : [])) : []);
   for (const entry of catalogue) {
     if (stale.has(entry)) continue;
     const checked = statusOf(entry) === 'checked';
@@ -148,7 +151,7 @@ export function ruleCoverage(
     // field (no answer at all) still fails the rules of its check.
     const unnamed = (r: CheckResult) => (r.violations ?? []).every((v) => !v.rule && !v.subject?.what);
     const breaks = (r: CheckResult) =>
-      r.outcome === 'failed' && ((unnamed(r) && base.checks.includes(r.check)) || named(r).includes(entry.id as RuleId));
+      r.outcome === 'failed' && ((unnamed(r) && base.checks.includes(r.check)) || headlines.has(entry.id as RuleId));
     let verdict: RuleVerdict;
     if (mine.length === 0) verdict = 'not run';
     else if (mine.some(breaks)) verdict = 'failed';
