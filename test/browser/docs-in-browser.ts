@@ -124,7 +124,7 @@ export function describeDocsInBrowser(
               .filter({ hasText: new RegExp(`^${label}$`) })
               .first()
               .dispatchEvent('click');
-            await expect.poll(async () => (await menu.innerText()).trim()).toBe(label);
+            await expect.poll(async () => (await menu.innerText()).trim(), { timeout: 10_000 }).toBe(label);
           }
           for (const { path, method, operation } of operations) {
             await openFromSidebar(operation.tags![0]!, operation.summary!);
@@ -165,7 +165,7 @@ export function describeDocsInBrowser(
             await visible(section.getByText(new RegExp(`\\b${field}\\b`)), `${type}: payload field data.${field}`);
           }
         }
-      });
+      }, 120_000);
 
     it('shows the signature scheme on a webhook and saves a screenshot of it', async () => {
       const created = events.find((event) => event.path === 'finding.created')!;

@@ -82,5 +82,7 @@ describe('secmon-mock, the mock and the event sender', () => {
       expect(refused.code).toBe(2);
       expect(refused.output).toBe(`${bin}: Unknown option '--no-such-option'\nRun '${bin} --help' for its usage.\n`);
     },
+    // Three npx starts, each an npm start-up: a loaded machine takes more than the default 30 s.
+    60_000,
   );
 });

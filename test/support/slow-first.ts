@@ -10,6 +10,7 @@ const SLOW = [
   'test/browser/server-docs',
   'test/mock/launcher',
   'test/packages/contract-versions',
+  'test/packages/contract-variations',
   'test/kit/model-faults',
   'test/kit/ci-quota',
   'test/kit/proofs-deliveries',
