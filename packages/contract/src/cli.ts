@@ -11,6 +11,7 @@ import { usageError } from '../../../common/cli.ts';
 import { formatAxisCoverage } from './kit/axes/index.ts';
 import { formatSeconds } from './kit/budget.ts';
 import { MARK } from './kit/coverage.ts';
+import { faultsOf, reportedUnder, seenLine } from './kit/faults.ts';
 import { junitReport } from './kit/junit.ts';
 import { receiverCommand } from './kit/receiver-check.ts';
 import { CHECK_NAMES, isCheckName } from './kit/registry.ts';
@@ -186,14 +187,20 @@ if (run.refused) {
   process.exit(2);
 }
 
-const failures = run.results.filter((r) => r.outcome === 'failed');
+// One report per fault, under the operation whose answers show it, with where else it was seen.
+const faults = faultsOf(run.results);
+const reported = reportedUnder(faults);
 const reproDir = args['repro-dir'] ?? (args.report ? join(dirname(args.report), 'repro') : undefined);
-const scripts = reproDir ? writeReproductions(resolve(reproDir), failures) : new Map<string, string>();
-if (failures.length > 0) {
-  process.stdout.write(`\n${failures.length} contract violation${failures.length === 1 ? '' : 's'}:\n\n`);
-  for (const failure of failures) {
-    const script = scripts.get(failure.id);
-    process.stdout.write(`${failure.error}\n${script ? `  replay: sh ${script} (and ${script.replace(/\.sh$/, '.http')})\n` : ''}\n`);
+const carriers = run.results.filter((r) => reported.has(r.id));
+const scripts = reproDir ? writeReproductions(resolve(reproDir), carriers) : new Map<string, string>();
+if (faults.length > 0) {
+  process.stdout.write(`\n${faults.length} contract violation${faults.length === 1 ? '' : 's'}:\n\n`);
+  for (const result of carriers) {
+    const script = scripts.get(result.id);
+    const heads = reported.get(result.id)!.flatMap((fault) => [`✗ ${fault.headline}`, seenLine(fault)]);
+    process.stdout.write(
+      `${heads.join('\n')}\n${result.error}\n${script ? `  replay: sh ${script} (and ${script.replace(/\.sh$/, '.http')})\n` : ''}\n`,
+    );
   }
 }
 if (args.report) {

@@ -25,15 +25,24 @@ afterAll(async () => {
   await reference?.server.close();
 });
 
-/** Runs a written reproduction against a target (in this process: not blocking it); the status and JSON body of each step's answer. */
+/**
+ * Runs a written reproduction against a target (in this process: not blocking it); the status and
+ * JSON body of each step's answer. It must say the fault is there ("reproduced", exit 1).
+ */
 async function replay(
   script: string,
   baseUrl: string,
   kit: KitOptions,
 ): Promise<{ status: number; json: Record<string, unknown> | undefined }[]> {
   const env = { PATH: process.env.PATH, SECMON_BASE_URL: baseUrl, SECMON_API_KEY: kit.apiKey, SECMON_READ_KEY: kit.readKey };
-  const { stdout } = await promisify(execFile)('sh', [script], { env, encoding: 'utf8', timeout: 30_000 });
-  return stdout
+  const ran = await promisify(execFile)('sh', [script], { env, encoding: 'utf8', timeout: 30_000 }).then(
+    ({ stdout }) => ({ stdout, code: 0 }),
+    (error: { stdout: string; code: number }) => error,
+  );
+  expect(ran.code, ran.stdout).toBe(1);
+  expect(ran.stdout).toMatch(/^reproduced: /m);
+  return ran.stdout
+    .replace(/^reproduced: .*$/m, '')
     .split(/^### \d+\. .*$/m)
     .slice(1)
     .map((step) => {
@@ -82,9 +91,13 @@ describe('npm run contract against a broken implementation', () => {
       expect(output).toContain('gate FAILED');
       const report = readFileSync(junit, 'utf8');
       expect(report).toMatch(/<testsuites [^>]*failures="[1-9]/);
-      expect(report).toMatch(/<testcase classname="getPolicy" name="success-response" time="[\d.]+">\n\s*<failure message="getPolicy/);
+      expect(report).toMatch(
+        /<testcase classname="getPolicy" name="success-response" time="[\d.]+">\n\s*<failure message="the schema at [^"]*: `name` is required[^"]*" type="schema"/,
+      );
       expect([...report.matchAll(/<testcase [^>]*>/g)].join('\n')).not.toMatch(/https?:/);
-      expect(report).toMatch(/<failure message="getPolicy[^>]*>[^<]*Reproduction \(sh\):\n#!\/bin\/sh/);
+      expect(report).toMatch(/<failure message="the schema[^>]*>[^<]*Reproduction \(sh\):\n#!\/bin\/sh/);
+      expect(report.match(/<failure message="the schema[^"]*`name` is required/g)).toHaveLength(1);
+      expect(output.match(/^✗ the schema at [^\n]*`name` is required/gm)).toHaveLength(1);
       // A failing run cleans up too.
       expect(await contents(reference.server.url)).toEqual(before);
       // Its reproduction, written beside the report and run alone against the same target, shows the same fault.

@@ -214,7 +214,9 @@ describe('a failure names the rule it breaks', () => {
       violations,
       ms: 1,
     };
-    expect(junitReport('kit', [failed], 1)).toMatch(/<failure message="[^"]*\(breaks rule deletePolicy\.2\)" type="deletePolicy\.2">/);
+    expect(junitReport('kit', [failed], 1)).toMatch(
+      /<failure message="rule deletePolicy\.2: “Refused with [^"]*— observed deleting answered 204" type="deletePolicy\.2">/,
+    );
   });
 
   it('--rules takes the verdict from the violations: the rule a failure names failed, not every rule of its check', () => {
@@ -237,7 +239,7 @@ describe('a failure names the rule it breaks', () => {
     const violations = violationsOf('unsupported-method', error, []);
     expect(violations.map((v) => v.rule)).toEqual([undefined]);
     const traced = traceFailure('unsupported-method', error.message, violations);
-    expect(traced).toContain('the check "unsupported-method" judges the rules:');
+    expect(traced).toContain('no rule sentence names what broke; the check "unsupported-method" judges the rules:');
     expect(traced).toContain('errors.11');
   });
 });

@@ -3,10 +3,10 @@
 // filtered by the query and paged with cursors that end (../../mock/src/pages.ts), a resource with its own
 // ETag (and `304` when If-None-Match names it), a create with a Location naming its id.
 
-import type { OpenApiDocument } from '../../api/src/document.ts';
-import { listOperations } from '../../api/src/document.ts';
+import type { OpenApiDocument } from 'secmon-api/src/document';
+import { listOperations } from 'secmon-api/src/document';
+import { isListBody, pageOf } from 'secmon-mock/src/pages';
 import { ifNoneMatchHits } from '../../core/src/domain/etag.ts';
-import { isListBody, pageOf } from '../../mock/src/pages.ts';
 import { type Answer, preferredAnswer } from './answer.ts';
 import type { CheckedRequest } from './request-check.ts';
 

@@ -1,9 +1,11 @@
 // The kit's results as JUnit XML, the format every CI shows as test results: one <testcase> per
-// check, grouped by operationId or webhook name (`classname`, the name the console shows first) and
-// named by the check, with no URL in either, so results keep their identity across environments; a
-// failure carries the full report and the ids of the rules it breaks (`type`), a skipped check or a
-// known limit says why. A testcase's time is
-// the check's own: what it waited for the target's quota is reported beside it.
+// (operation, check), grouped by operationId or webhook name (`classname`, the name the console
+// shows first) and named by the check, with no URL in either, so results keep their identity across
+// environments; a failure's message is its headline (rule, sentence, observed against expected), its
+// type the rule id, its body the details, where else the fault was seen, and the replay; a skipped
+// check or a known limit says why. A testcase's time is the check's own: what it waited for the
+// target's quota is reported beside it.
+import { faultsOf, reportedUnder, seenLine } from './faults.ts';
 import type { CheckResult } from './results.ts';
 
 // XML 1.0 forbids most control characters even when escaped; a response body may contain them.
@@ -14,41 +16,88 @@ const escapeXml = (text: string) => text.replace(INVALID_XML, '\uFFFD').replace(
 /** `getPolicy (GET /v1/policies/{id})` → getPolicy; `findingCreated (webhook finding.created)` → findingCreated, as on the console. */
 const subjectName = (label: string) => label.split(' ')[0]!;
 
-export function junitReport(suiteName: string, results: CheckResult<string>[], seconds: number, waitedMs = 0): string {
-  const count = (outcome: CheckResult<string>['outcome']) => results.filter((r) => r.outcome === outcome).length;
-  const failures = count('failed');
-  const skipped = count('skipped') + count('known-limit');
-  const cases = results.map((result) => {
-    const open = `    <testcase classname="${escapeXml(subjectName(result.subjects[0]!))}" name="${escapeXml(result.check)}" time="${(result.ms / 1000).toFixed(3)}"`;
-    const waited = result.waitedMs
-      ? `\n      <system-out>${escapeXml(`waited ${(result.waitedMs / 1000).toFixed(1)} s for the target's quota (not in time)`)}</system-out>`
-      : '';
-    switch (result.outcome) {
-      case 'passed':
-        return waited ? `${open}>${waited}\n    </testcase>` : `${open}/>`;
-      case 'failed': {
-        // The replay script travels with the failure, so a CI's test view is enough to reproduce it.
-        const replay = result.reproduction ? `\n\nReproduction (sh):\n${result.reproduction.shell}` : '';
-        const error = `${result.error ?? 'failed'}${replay}`;
-        // The rules broken, from the violations themselves: what a CI can group failures by.
-        const rules = [...new Set((result.violations ?? []).flatMap((v) => (v.rule ? [v.rule] : [])))];
-        const type = rules.length > 0 ? ` type="${escapeXml(rules.join(' '))}"` : '';
-        return `${open}>\n      <failure message="${escapeXml(error.split('\n')[0]!)}"${type}>${escapeXml(error)}</failure>${waited}\n    </testcase>`;
-      }
-      case 'skipped':
-        return `${open}>\n      <skipped message="${escapeXml(result.reason ?? '')}"/>${waited}\n    </testcase>`;
-      case 'known-limit':
-        return `${open}>\n      <skipped message="${escapeXml(`known limit: ${result.reason ?? ''}`)}">${escapeXml(result.error ?? '')}</skipped>${waited}\n    </testcase>`;
+interface TestCase {
+  classname: string;
+  name: string;
+  seconds: number;
+  waitedMs?: number | undefined;
+  failure?: { message: string; type: string; body: string };
+  skipped?: { message: string; body?: string };
+}
+
+/**
+ * The testcases: one per (operation, check). A fault fails the testcase of the operation whose
+ * answers show it (the check that saw it there), once, however many checks and cases saw it; a
+ * check that failed only on faults of another operation is skipped, saying where that fault is.
+ */
+function testCases(results: readonly CheckResult<string>[]): TestCase[] {
+  const faults = faultsOf(results);
+  const under = reportedUnder(faults);
+  const cases = new Map<string, TestCase>();
+  const key = (classname: string, name: string) => `${classname}\u0000${name}`;
+  for (const result of results) {
+    const base = { classname: subjectName(result.subjects[0]!), name: result.check, seconds: result.ms / 1000, waitedMs: result.waitedMs };
+    const known = result.outcome === 'known-limit' ? `known limit: ${result.reason ?? ''}` : undefined;
+    if (result.outcome === 'skipped' || known)
+      cases.set(key(base.classname, base.name), { ...base, skipped: { message: known ?? result.reason ?? '', body: result.error ?? '' } });
+    else if (result.outcome === 'passed') cases.set(key(base.classname, base.name), base);
+    else if (!under.has(result.id)) {
+      const elsewhere = faults.find((fault) => fault.seen.some((s) => s.id === result.id))!;
+      const message = `saw a fault of ${subjectName(elsewhere.operation)}, reported there: ${elsewhere.headline}`;
+      cases.set(key(base.classname, base.name), { ...base, skipped: { message } });
     }
-  });
-  const totals = `tests="${results.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds.toFixed(3)}"`;
+  }
+  for (const mine of under.values()) {
+    const result = mine[0]!.result;
+    const classname = subjectName(mine[0]!.operation);
+    const replay = result.reproduction ? `\n\nReproduction (sh):\n${result.reproduction.shell}` : '';
+    const failure = {
+      message: mine.length > 1 ? `${mine[0]!.headline} (and ${mine.length - 1} more)` : mine[0]!.headline,
+      type: [...new Set(mine.map((fault) => fault.violation.rule ?? 'schema'))].join(' '),
+      body: `${[...mine.flatMap((fault) => [fault.headline, seenLine(fault)]), '', result.error ?? 'failed'].join('\n')}${replay}`,
+    };
+    // A fault of another operation than the check's own is that operation's failure: its testcase, not the check's.
+    const own = key(subjectName(result.subjects[0]!), result.check);
+    if (classname !== subjectName(result.subjects[0]!))
+      cases.set(own, {
+        classname: subjectName(result.subjects[0]!),
+        name: result.check,
+        seconds: result.ms / 1000,
+        skipped: { message: `saw a fault of ${classname}, reported there: ${failure.message}` },
+      });
+    const at = key(classname, result.check);
+    const { skipped: _replaced, ...existing } = cases.get(at) ?? { classname, name: result.check, seconds: result.ms / 1000 };
+    cases.set(at, { ...existing, failure });
+  }
+  return [...cases.values()];
+}
+
+function testCaseXml(tc: TestCase): string {
+  const open = `    <testcase classname="${escapeXml(tc.classname)}" name="${escapeXml(tc.name)}" time="${tc.seconds.toFixed(3)}"`;
+  const waited = tc.waitedMs
+    ? `\n      <system-out>${escapeXml(`waited ${(tc.waitedMs / 1000).toFixed(1)} s for the target's quota (not in time)`)}</system-out>`
+    : '';
+  if (tc.failure)
+    return `${open}>\n      <failure message="${escapeXml(tc.failure.message)}" type="${escapeXml(tc.failure.type)}">${escapeXml(tc.failure.body)}</failure>${waited}\n    </testcase>`;
+  if (tc.skipped) {
+    const body = tc.skipped.body ? `>${escapeXml(tc.skipped.body)}</skipped>` : '/>';
+    return `${open}>\n      <skipped message="${escapeXml(tc.skipped.message)}"${body}${waited}\n    </testcase>`;
+  }
+  return waited ? `${open}>${waited}\n    </testcase>` : `${open}/>`;
+}
+
+export function junitReport(suiteName: string, results: CheckResult<string>[], seconds: number, waitedMs = 0): string {
+  const cases = testCases(results);
+  const failures = cases.filter((tc) => tc.failure).length;
+  const skipped = cases.filter((tc) => tc.skipped).length;
+  const totals = `tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds.toFixed(3)}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="secmon-contract" ${totals}>`,
     `  <testsuite name="${escapeXml(suiteName)}" ${totals}>`,
     // The run's wall time includes waiting for the quota; the testcases' times do not.
     `    <properties>\n      <property name="quota-wait-seconds" value="${(waitedMs / 1000).toFixed(3)}"/>\n    </properties>`,
-    ...cases,
+    ...cases.map(testCaseXml),
     '  </testsuite>',
     '</testsuites>',
     '',

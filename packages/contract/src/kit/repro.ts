@@ -1,9 +1,12 @@
 // A failure as something a team can replay without reading the kit: the exchanges that led to it
-// written as a shell script of curl commands and as an .http file (VS Code REST Client's format,
-// which JetBrains' HTTP Client reads too). Keys appear as $SECMON_API_KEY / $SECMON_READ_KEY, never
-// by value. What the target made up during the run (ids, ETags, cursors) is taken from the replay's
-// own answers, so the requests reach the resources the replay creates, not the run's (deleted since).
+// written as a shell script of curl commands and as an .http file (httpyac's format, on the command
+// line and in VS Code, which JetBrains' HTTP Client reads too). Keys appear as $SECMON_API_KEY /
+// $SECMON_READ_KEY, never by value. What the target made up during the run (ids, ETags, cursors) is
+// taken from the replay's own answers, so the requests reach the resources the replay creates, not
+// the run's (deleted since); a list is preceded by the creates that filled it. Both end with a
+// verdict: the last answer judged against what the kit expected ("reproduced" or "not reproduced").
 import type { Exchange } from './http.ts';
+import { httpJudge, type Symptom, shellJudge } from './repro-judge.ts';
 
 /** A value an answer gave that later requests use: where it comes from, and how each format names it. */
 interface Produced {
@@ -17,6 +20,14 @@ interface Produced {
 export interface Reproduction {
   shell: string;
   http: string;
+}
+
+interface ReplayOptions {
+  title: string;
+  report: string;
+  baseUrl: string;
+  /** What the last answer shows while the fault is there, and the headline to print then. */
+  verdict?: { symptom: Symptom; headline: string };
 }
 
 const KEYS: [role: string, variable: string][] = [
@@ -44,8 +55,23 @@ export function exchangesLeadingTo(all: readonly Exchange[], own: readonly Excha
     }
   };
   for (const exchange of own) require(exchange);
+  for (const exchange of own) for (const create of createsListedBy(all, exchange)) require(create);
   const order = (exchange: Exchange) => position.get(exchange) ?? all.length + own.indexOf(exchange);
   return [...needed].sort((a, b) => order(a) - order(b));
+}
+
+/** Most items a list's page walk can need (the largest page). */
+const MOST_LISTED = 100;
+
+/** For a list (a GET on a collection), the run's earlier successful creates on it: what filled the list. */
+function createsListedBy(all: readonly Exchange[], list: Exchange): Exchange[] {
+  if (list.request.method !== 'GET') return [];
+  const collection = new URL(list.request.url).pathname;
+  const before = all.indexOf(list) < 0 ? all.length : all.indexOf(list);
+  return all
+    .slice(0, before)
+    .filter((e) => e.request.method === 'POST' && new URL(e.request.url).pathname === collection && e.status >= 200 && e.status < 300)
+    .slice(-MOST_LISTED);
 }
 
 const requestText = (exchange: Exchange) =>
@@ -63,17 +89,17 @@ function producedBy(exchange: Exchange, step: number): Produced[] {
         step,
         from: { field },
         shell: `${field.toUpperCase()}_${step}`,
-        http: `{{step${step}.response.body.$.${field}}}`,
+        http: `{{${field.toUpperCase()}_${step}}}`,
       });
   }
   const etag = exchange.headers.get('etag');
   if (etag && etag.length >= SHORTEST_PRODUCED)
-    produced.push({ value: etag, step, from: { header: 'etag' }, shell: `ETAG_${step}`, http: `{{step${step}.response.headers.ETag}}` });
+    produced.push({ value: etag, step, from: { header: 'etag' }, shell: `ETAG_${step}`, http: `{{ETAG_${step}}}` });
   return produced;
 }
 
 /** Both formats of one failure's exchanges; `baseUrl` is the target's, replaced by a variable. */
-export function reproduction(exchanges: Exchange[], options: { title: string; report: string; baseUrl: string }): Reproduction {
+export function reproduction(exchanges: Exchange[], options: ReplayOptions): Reproduction {
   const produced = exchanges.flatMap((exchange, index) => producedBy(exchange, index + 1));
   // The longest first, so a value that contains another is replaced whole.
   const byLength = [...produced].sort((a, b) => b.value.length - a.value.length);
@@ -91,7 +117,7 @@ export function reproduction(exchanges: Exchange[], options: { title: string; re
         (variable) => `\${${variable}}`,
       ),
     ),
-    http: httpFile(exchanges, options, (step) =>
+    http: httpFile(exchanges, produced, options, (step) =>
       substitutions(
         step,
         (p) => p.http,
@@ -150,12 +176,7 @@ header() {
   grep -i "^$2:" "$out/$1.head" | head -n 1 | sed 's/^[^:]*: *//' | tr -d '\\r'
 }`;
 
-function shellScript(
-  exchanges: Exchange[],
-  produced: Produced[],
-  options: { title: string; report: string; baseUrl: string },
-  substitutions: Substitutions,
-): string {
+function shellScript(exchanges: Exchange[], produced: Produced[], options: ReplayOptions, substitutions: Substitutions): string {
   const keys = KEYS.filter(([role]) => exchanges.some((e) => e.request.headers.Authorization?.includes(role))).map(([, v]) => v);
   const steps = exchanges.map((exchange, index) => {
     const step = index + 1;
@@ -189,15 +210,12 @@ function shellScript(
     SHELL_HELPERS,
     '',
     ...steps,
+    ...(options.verdict ? [shellJudge(exchanges.length, options.verdict.symptom, options.verdict.headline)] : []),
     '',
   ].join('\n');
 }
 
-function httpFile(
-  exchanges: Exchange[],
-  options: { title: string; report: string; baseUrl: string },
-  substitutions: Substitutions,
-): string {
+function httpFile(exchanges: Exchange[], produced: Produced[], options: ReplayOptions, substitutions: Substitutions): string {
   const plain = (text: string, step: number) =>
     pieces(text, substitutions(step))
       .map((piece) => piece.text)
@@ -211,21 +229,36 @@ function httpFile(
       `${method} ${plain(url, step)}`,
       ...Object.entries(headers).map(([name, value]) => `${name}: ${plain(value, step)}`),
       ...(body === undefined ? [] : ['', plain(body, step)]),
+      ...handler(produced.filter((p) => p.step === step)),
+      ...(options.verdict && step === exchanges.length ? ['', httpJudge(options.verdict.symptom, options.verdict.headline)] : []),
       '',
     ].join('\n');
   });
   return [
     `# secmon-contract reproduction: ${options.title}`,
-    '# Send the requests in order; the last ones show the fault. Keys come from the environment',
-    '# (SECMON_API_KEY, SECMON_READ_KEY); in JetBrains, set apiKey and readKey in http-client.private.env.json.',
+    '# Send the requests in order; the last ones show the fault, and the last handler says whether it is',
+    '# still there. Headless: SECMON_BASE_URL=… SECMON_API_KEY=… npx httpyac send <this file> --all',
+    '# (exits non-zero when reproduced). Keys come from the environment (SECMON_API_KEY,',
+    '# SECMON_READ_KEY); in JetBrains, set apiKey and readKey in http-client.private.env.json.',
     '#',
     '# What the kit reported:',
     commented(options.report),
     '',
-    `@baseUrl = ${options.baseUrl}`,
+    `@baseUrl = {{$processEnv SECMON_BASE_URL}}`,
     '@apiKey = {{$processEnv SECMON_API_KEY}}',
     '@readKey = {{$processEnv SECMON_READ_KEY}}',
     '',
     ...requests,
   ].join('\n');
+}
+
+/** A response handler keeping what later requests use (httpyac and JetBrains run these). */
+function handler(produced: Produced[]): string[] {
+  if (produced.length === 0) return [];
+  const reads = produced.map((p) =>
+    'field' in p.from
+      ? `  client.global.set(${JSON.stringify(p.shell)}, response.body.${p.from.field});`
+      : `  client.global.set(${JSON.stringify(p.shell)}, response.headers.valueOf(${JSON.stringify(p.from.header)}));`,
+  );
+  return ['', '> {%', ...reads, '%}'];
 }

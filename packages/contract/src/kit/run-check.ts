@@ -4,11 +4,12 @@ import type { KitContext } from './context.ts';
 import type { Exchange } from './http.ts';
 import type { PlannedCheck } from './plan.ts';
 import { exchangesLeadingTo, reproduction as replay } from './repro.ts';
+import { symptomOf } from './repro-judge.ts';
 import type { CheckResult, KnownLimit } from './results.ts';
-import { traceFailure } from './rules/trace.ts';
+import { headline, traceFailure } from './rules/trace.ts';
 import { ContractViolation } from './verify.ts';
 import { type JudgedViolations, judgeViolations, newInClause, type VersionJudge } from './version-judge.ts';
-import { describeError, violationsOf } from './violation.ts';
+import { describeError, type Violation, violationsOf } from './violation.ts';
 
 export function plannedSkip(planned: PlannedCheck): CheckResult {
   return { ...describePlanned(planned), outcome: 'skipped', reason: planned.skip!, ms: 0 };
@@ -82,11 +83,17 @@ export async function runCheck(
     const failure = { error: traced, violations, ...cost() };
     if (limit) return { ...describePlanned(planned), outcome: 'known-limit', reason: limit.reason, ...failure };
     // The longest of the violations' exchanges (each is the check's log up to what it judged).
-    const own = violations.reduce<Exchange[]>((longest, v) => (v.exchanges.length > longest.length ? v.exchanges : longest), []);
+    const headed = violations.reduce<Violation | undefined>(
+      (longest, v) => (v.exchanges.length > (longest?.exchanges.length ?? 0) ? v : longest),
+      undefined,
+    );
+    const own = headed?.exchanges ?? [];
+    const judgedExchange = own.at(-1);
     const reproduction = replay(exchangesLeadingTo(ctx.exchanges, own), {
       title: planned.id,
       report: failure.error,
       baseUrl: ctx.http.baseUrl,
+      ...(headed && judgedExchange ? { verdict: { symptom: symptomOf(headed, judgedExchange), headline: headline(headed) } } : {}),
     });
     return { ...describePlanned(planned), outcome: 'failed', ...failure, reproduction };
   }

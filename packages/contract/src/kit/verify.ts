@@ -23,6 +23,8 @@ export interface Discrepancy {
   pointer?: string;
   /** What the document asks instead, when the message alone does not say it. */
   expected?: string;
+  /** The field, parameter, header or transition involved, when the message alone does not say it. */
+  subject?: string;
 }
 
 /** The same discrepancy once per rule it breaks, so the report's first line names each; as is when none. */
@@ -156,7 +158,9 @@ function errorLines(errors: ErrorObject[], value: unknown): string[] {
         : error.keyword === 'required'
           ? ` '${String((error.params as { missingProperty: string }).missingProperty)}'`
           : '';
-    return `${error.instancePath || '/'} ${error.message ?? error.keyword}${extra} (value: ${truncate(JSON.stringify(offending) ?? 'undefined', 120)})`;
+    const message = error.message ?? error.keyword;
+    // Ajv's `required` message already quotes the missing property.
+    return `${error.instancePath || '/'} ${message}${message.includes(extra.trim()) ? '' : extra} (value: ${truncate(JSON.stringify(offending) ?? 'undefined', 120)})`;
   });
 }
 

@@ -1,16 +1,21 @@
 // A failure as data: the check, the rule of the document it breaks, what was observed against what
 // the document expects, and the exchanges that led there. The console, JUnit, `--rules` and
 // reproductions all render this record; none of them reads a rule id back out of text.
+import { causeOf, rulesQuoting, type Subject, subjectOf } from './cause.ts';
 import type { Exchange } from './http.ts';
-import type { CheckName } from './registry.ts';
+import { type CheckName, definitionOf } from './registry.ts';
 import { CATALOGUE, type RuleId } from './rules/catalogue.ts';
 import type { CatalogueEntry } from './rules/rule.ts';
-import { ContractViolation } from './verify.ts';
+import { ContractViolation, type Discrepancy } from './verify.ts';
 
 export interface Violation {
   check: CheckName;
-  /** The catalogue rule it breaks; absent when what broke is a schema or a status list of the document (see `pointer`). */
+  /** The catalogue rule it breaks most directly (the headline); absent when what broke is a schema or a status list of the document (see `pointer`). */
   rule?: RuleId;
+  /** Other rules the same observation breaks or touches, after the headline. */
+  also?: RuleId[];
+  /** What it is about: the operation judged and the field, parameter, header or transition involved. */
+  subject?: Subject;
   /** The rule's sentence, as the document states it. */
   sentence?: string;
   /** JSON pointer into the bundled document: the description the rule is in, or the schema or response broken. */
@@ -34,12 +39,19 @@ export function violationsOf(check: CheckName, error: unknown, log: readonly Exc
   }
   const judged = error.judged ? log.indexOf(error.judged as Exchange) : -1;
   const exchanges = judged >= 0 ? log.slice(0, judged + 1) : [...log];
-  return error.violations.map((discrepancy): Violation => {
-    const entry = discrepancy.rule ? (CATALOGUE as readonly CatalogueEntry[]).find((e) => e.id === discrepancy.rule) : undefined;
+  const rulesJudged = entriesOf(definitionOf(check).rules);
+  return observations(error.violations).map(({ discrepancy, rules }): Violation => {
+    const named = entriesOf(rules);
+    const subject = subjectOf(error.operation, discrepancy.message, discrepancy.details, [...named, ...rulesJudged], discrepancy.subject);
+    const judgedOrQuoting = [...rulesJudged, ...rulesQuoting(subject).filter((entry) => !rulesJudged.includes(entry))];
+    const { rule, also } = causeOf(subject, discrepancy.message, named, judgedOrQuoting);
+    const entry = rule ? entriesOf([rule])[0] : undefined;
     const pointer = entry?.at ?? discrepancy.pointer;
     return {
       check,
-      ...(discrepancy.rule ? { rule: discrepancy.rule } : {}),
+      ...(rule ? { rule } : {}),
+      ...(also.length > 0 ? { also } : {}),
+      subject,
       ...(entry ? { sentence: entry.text } : {}),
       ...(pointer ? { pointer } : {}),
       observed: [discrepancy.message, ...discrepancy.details].join('\n'),
@@ -47,6 +59,21 @@ export function violationsOf(check: CheckName, error: unknown, log: readonly Exc
       exchanges,
     };
   });
+}
+
+const entriesOf = (ids: readonly string[]): CatalogueEntry[] =>
+  ids.flatMap((id) => (CATALOGUE as readonly CatalogueEntry[]).filter((entry) => entry.id === id));
+
+/** One observation per distinct message: a check names each rule it breaks as its own discrepancy (verify.ts `naming`). */
+function observations(discrepancies: readonly Discrepancy[]): { discrepancy: Discrepancy; rules: RuleId[] }[] {
+  const byText = new Map<string, { discrepancy: Discrepancy; rules: RuleId[] }>();
+  for (const discrepancy of discrepancies) {
+    const key = JSON.stringify([discrepancy.aspect, discrepancy.message, discrepancy.details]);
+    const seen = byText.get(key) ?? { discrepancy, rules: [] };
+    if (discrepancy.rule && !seen.rules.includes(discrepancy.rule)) seen.rules.push(discrepancy.rule);
+    byText.set(key, seen);
+  }
+  return [...byText.values()];
 }
 
 /** An error as one line per cause, without stack frames: they would point into the kit, not the target. */

@@ -3,8 +3,9 @@
 // finding life cycle and its `409`, a finding's policy link, `policy-in-use` and unlinking, derived
 // compliance, secret rotation, ETags with If-Match / If-None-Match, keyset cursors, Idempotency-Key
 // replays. These handlers only turn requests into use cases and outcomes into answers.
+
+import type { OpenApiDocument } from 'secmon-api/src/document';
 import { invalidPartsDetail, problem } from '../../../../common/problems.ts';
-import type { OpenApiDocument } from '../../../api/src/document.ts';
 import {
   type Created,
   createCore,

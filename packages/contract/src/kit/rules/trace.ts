@@ -2,6 +2,7 @@
 // (named in the report's first line, so the console and JUnit show it), what a run did for every
 // rule of the catalogue, and the catalogue as `--rules` prints it.
 import type { OpenApiDocument } from 'secmon-api/src/document';
+import { faultsOf } from '../faults.ts';
 import { type CheckName, checksJudging, definitionOf } from '../registry.ts';
 import type { CheckResult } from '../results.ts';
 import type { Violation } from '../violation.ts';
@@ -18,9 +19,10 @@ export function rulesOfCheck(check: CheckName, catalogue: readonly CatalogueEntr
 const quote = (text: string) => `“${text.length > 240 ? `${text.slice(0, 240)}…` : text}”`;
 
 /**
- * A failure report with the rules its violations break: their ids go to the end of the first line,
- * each with its sentence below; a failure that breaks no rule of the catalogue lists the rules its
- * check judges.
+ * A failure report headed by the rule its violations break most directly: its id (then the other
+ * rules the same observations touch, as "also") at the end of the first line, each with its
+ * sentence below, the headline's first; a violation of a schema names the schema and the field; a
+ * failure that breaks no rule of the catalogue and names no field lists the rules its check judges.
  */
 export function traceFailure(
   check: CheckName,
@@ -28,21 +30,49 @@ export function traceFailure(
   violations: readonly Violation[],
   catalogue: readonly CatalogueEntry[] = CATALOGUE,
 ): string {
-  const broken = new Map<string, Violation>();
-  for (const violation of violations) if (violation.rule && !broken.has(violation.rule)) broken.set(violation.rule, violation);
+  const headlines = [...new Set(violations.flatMap((v) => (v.rule ? [v.rule] : [])))];
+  const also = [...new Set(violations.flatMap((v) => v.also ?? []))].filter((id) => !headlines.includes(id));
   const [first = '', ...rest] = report.split('\n');
-  if (broken.size > 0) {
+  if (headlines.length > 0) {
+    const sentences = [...headlines, ...also].map((id) => {
+      const entry = catalogue.find((e) => e.id === id);
+      return `  rule ${id} (${entry?.at ?? ''}): ${quote(entry?.text ?? '')}`;
+    });
     return [
-      `${first} (breaks rule ${[...broken.keys()].join(', ')})`,
+      `${first} (breaks rule ${headlines.join(', ')}${also.length > 0 ? `; also ${also.join(', ')}` : ''})`,
       ...rest,
-      ...[...broken].map(([id, v]) => `  rule ${id} (${v.pointer ?? ''}): ${quote(v.sentence ?? '')}`),
+      ...sentences,
     ].join('\n');
   }
+  const schema = violations.find((v) => v.subject?.missing || (v.pointer && v.subject?.what));
+  if (schema) return [`${first} (breaks ${schemaClause(schema)})`, ...rest].join('\n');
   const judged = rulesOfCheck(check, catalogue);
   if (judged.length === 0) return report;
   const shown = judged.slice(0, 4).map((e) => `    ${e.id}: ${quote(e.text)}`);
   const more = judged.length > 4 ? [`    … and ${judged.length - 4} more (secmon-contract --rules)`] : [];
-  return [report, `  the check "${check}" judges the rules:`, ...shown, ...more].join('\n');
+  return [report, `  no rule sentence names what broke; the check "${check}" judges the rules:`, ...shown, ...more].join('\n');
+}
+
+/** `the schema at <pointer>: \`updated_at\` is required`: what a schema violation breaks, in words. */
+export function schemaClause(violation: Violation): string {
+  const what = violation.subject?.missing ? `\`${violation.subject.missing}\` is required` : `\`${violation.subject?.what}\``;
+  return `the schema at ${violation.pointer ?? '?'}: ${what}`;
+}
+
+/**
+ * A violation in one line, as a dashboard shows it: the headline rule and its sentence (or the
+ * schema), what was observed, and what was expected when the sentence does not already say it.
+ */
+export function headline(violation: Violation): string {
+  const [message = '', ...details] = violation.observed.split('\n');
+  if (!violation.rule && violation.subject?.what) {
+    const detail = details.find((line) => line.includes(violation.subject!.what!)) ?? message;
+    return `${schemaClause(violation)} — observed ${detail.replace(/ \(value: .*$/, '')}`;
+  }
+  const expected = violation.expected !== violation.sentence ? `; expected ${violation.expected}` : '';
+  return violation.rule
+    ? `rule ${violation.rule}: ${quote(violation.sentence ?? '')} — observed ${message}${expected}`
+    : `${message}${expected}`;
 }
 
 export type RuleVerdict = 'checked' | 'passed' | 'failed' | 'skipped' | 'not run' | 'not observable' | 'informative' | 'uncovered';
@@ -92,6 +122,8 @@ export function ruleCoverage(
   const unproven = new Set<string>(NOT_YET_PROVEN);
   const stale = new Set(drift.stale);
   const all: RuleRow[] = [];
+  // A fault counts once: on its headline rule, however many checks met it under other rules.
+  const headlines = new Set(results ? faultsOf(results).flatMap((fault) => (fault.violation.rule ? [fault.violation.rule] : [])) : []);
   for (const entry of catalogue) {
     if (stale.has(entry)) continue;
     const checked = statusOf(entry) === 'checked';
@@ -115,7 +147,11 @@ export function ruleCoverage(
     }
     const named = (r: CheckResult) => (r.violations ?? []).flatMap((v) => (v.rule ? [v.rule] : []));
     const mine = results.filter((r) => base.checks.includes(r.check) || named(r).includes(entry.id as RuleId));
-    const breaks = (r: CheckResult) => r.outcome === 'failed' && (named(r).length === 0 || named(r).includes(entry.id as RuleId));
+    // A fault counts once, on the rule it breaks most directly; a failure that names no rule and no
+    // field (no answer at all) still fails the rules of its check.
+    const unnamed = (r: CheckResult) => (r.violations ?? []).every((v) => !v.rule && !v.subject?.what);
+    const breaks = (r: CheckResult) =>
+      r.outcome === 'failed' && ((unnamed(r) && base.checks.includes(r.check)) || headlines.has(entry.id as RuleId));
     let verdict: RuleVerdict;
     if (mine.length === 0) verdict = 'not run';
     else if (mine.some(breaks)) verdict = 'failed';
