@@ -8,6 +8,7 @@ import { Instrumenter } from '@stryker-mutator/instrumenter';
 /** The folders whose code decides what a client sees; the kit is run against SQLite, so PostgreSQL's adapter is left out. */
 export const MUTATED_FOLDERS = [
   'packages/core/src/domain',
+  'packages/core/src/use-cases',
   'server/routes',
   'server/http',
   'server/webhooks',
