@@ -112,7 +112,7 @@ describe('secmon-contract, the contract kit', () => {
   it('npx secmon-contract fails a stand-in that compares If-Match weakly, shrinking to a sequence that names the rule', async () => {
     const result = await verdictOn(requestHeader('if-match', (value) => value.replace(/^W\//, '')));
     expect(result.code, result.output).toBe(1);
-    expect(result.output).toContain('check "model-sequences" failed (breaks rule idempotency-and-concurrency.3)');
+    expect(result.output).toContain('check "model-sequences" failed (breaks rule idempotency-and-concurrency.3');
     expect(result.output).toMatch(/shortest failing sequence \(2 steps, seed \d+/);
     expect(result.output).toContain('gate FAILED');
   }, 200_000);

@@ -8,7 +8,8 @@ import { junitReport } from '../src/kit/junit.ts';
 import type { CheckName } from '../src/kit/registry.ts';
 import { symptomOf, symptomTest } from '../src/kit/repro-judge.ts';
 import type { CheckResult } from '../src/kit/results.ts';
-import { headline, traceFailure } from '../src/kit/rules/trace.ts';
+import { headline } from '../src/kit/rules/headline.ts';
+import { traceFailure } from '../src/kit/rules/trace.ts';
 import { ContractViolation, type Discrepancy, rulesViolated } from '../src/kit/verify.ts';
 import { violationsOf } from '../src/kit/violation.ts';
 

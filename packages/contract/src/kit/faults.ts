@@ -3,7 +3,7 @@
 // the operation whose answers show it, with where else it was seen and one replay. The console,
 // JUnit and the rule summary all count these.
 import type { CheckResult } from './results.ts';
-import { headline } from './rules/trace.ts';
+import { headline } from './rules/headline.ts';
 import type { Violation } from './violation.ts';
 
 export interface Fault {

@@ -93,6 +93,9 @@ export async function stateReads(ctx: KitContext, check: string, withEvents: boo
     ctx.expect(findings.update, check, moved, { statuses: [200] }, `moving the finding to ${status}`);
     seen = await readsIn(ctx, findings, finding.id, status, check, seen);
   }
+  // Webhooks point at the kit's receiver, which a target that cannot reach it (events out of
+  // scope, such as a production target refusing private addresses) would refuse to store.
+  if (!withEvents) return { note: 'events skipped: webhook states not reached' };
   // A webhook disabled by the client and enabled again.
   const sunk = await sink(ctx, 'state-reads');
   const hook = await subscribe(ctx, check, sunk.url, ['finding.created']);
@@ -109,7 +112,6 @@ export async function stateReads(ctx: KitContext, check: string, withEvents: boo
     seen = await readsIn(ctx, webhooks, hook.id, enabled ? 're-enabled' : 'disabled by the client', check, seen);
   }
   await ctx.send(webhooks.delete, { id: hook.id });
-  if (!withEvents) return { note: 'events skipped: webhooks failing or disabled by the service not reached' };
   // Webhooks whose receivers fail (500) and are gone (410), each read once the service says so.
   const [failing, gone] = await Promise.all([
     sink(ctx, 'state-failing', () => ({ status: 500 })),

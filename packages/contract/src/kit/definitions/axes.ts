@@ -79,7 +79,7 @@ export const rateLimitClockCheck = defineCheck({
     'rate-limits.2',
     'errors.1',
   ],
-  needs: {},
+  needs: { state: true },
   exercisesSuccess: false,
   cost: { fixed: 4, perCase: 0 },
   instances: (model, options, check) => {
@@ -93,7 +93,7 @@ export const failedAuthCountingCheck = defineCheck({
   name: 'failed-auth-counting',
   column: 'authcount',
   rules: ['rate-limits.5'],
-  needs: {},
+  needs: { state: true },
   exercisesSuccess: false,
   cost: { fixed: 0, perCase: 0 },
   instances: (model, options, check) => {

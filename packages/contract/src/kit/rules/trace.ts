@@ -7,6 +7,8 @@ import { type CheckName, checksJudging, definitionOf } from '../registry.ts';
 import type { CheckResult } from '../results.ts';
 import type { Violation } from '../violation.ts';
 import { CATALOGUE, type RuleId } from './catalogue.ts';
+
+import { quote, schemaClause } from './headline.ts';
 import { type CatalogueEntry, catalogueDrift, statusOf } from './rule.ts';
 import { NOT_YET_PROVEN } from './unproven.ts';
 
@@ -15,8 +17,6 @@ export function rulesOfCheck(check: CheckName, catalogue: readonly CatalogueEntr
   const judged: readonly string[] = definitionOf(check).rules;
   return catalogue.filter((entry) => judged.includes(entry.id));
 }
-
-const quote = (text: string) => `“${text.length > 240 ? `${text.slice(0, 240)}…` : text}”`;
 
 /**
  * A failure report headed by the rule its violations break most directly: its id (then the other
@@ -51,28 +51,6 @@ export function traceFailure(
   const shown = judged.slice(0, 4).map((e) => `    ${e.id}: ${quote(e.text)}`);
   const more = judged.length > 4 ? [`    … and ${judged.length - 4} more (secmon-contract --rules)`] : [];
   return [report, `  no rule sentence names what broke; the check "${check}" judges the rules:`, ...shown, ...more].join('\n');
-}
-
-/** `the schema at <pointer>: \`updated_at\` is required`: what a schema violation breaks, in words. */
-export function schemaClause(violation: Violation): string {
-  const what = violation.subject?.missing ? `\`${violation.subject.missing}\` is required` : `\`${violation.subject?.what}\``;
-  return `the schema at ${violation.pointer ?? '?'}: ${what}`;
-}
-
-/**
- * A violation in one line, as a dashboard shows it: the headline rule and its sentence (or the
- * schema), what was observed, and what was expected when the sentence does not already say it.
- */
-export function headline(violation: Violation): string {
-  const [message = '', ...details] = violation.observed.split('\n');
-  if (!violation.rule && violation.subject?.what) {
-    const detail = details.find((line) => line.includes(violation.subject!.what!)) ?? message;
-    return `${schemaClause(violation)} — observed ${detail.replace(/ \(value: .*$/, '')}`;
-  }
-  const expected = violation.expected !== violation.sentence ? `; expected ${violation.expected}` : '';
-  return violation.rule
-    ? `rule ${violation.rule}: ${quote(violation.sentence ?? '')} — observed ${message}${expected}`
-    : `${message}${expected}`;
 }
 
 export type RuleVerdict = 'checked' | 'passed' | 'failed' | 'skipped' | 'not run' | 'not observable' | 'informative' | 'uncovered';
