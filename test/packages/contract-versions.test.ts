@@ -58,11 +58,12 @@ describe('npx secmon-contract --contract-version', () => {
     const messages = failureMessages(junit('standin-newest'));
     expect(messages.length).toBeGreaterThan(5);
     expect(messages.filter((message) => !message.includes('new in 1.1.0'))).toEqual([]);
-    expect(
-      messages.some((message) => message.startsWith('findingCreated (webhook finding.created) — check &quot;delivery&quot; failed')),
-    ).toBe(true);
+    // A dashboard's message is the fault's headline: the rule first (the Standard Webhooks headers
+    // are what 1.1.0 added), then the version it arrived in.
+    expect(messages.some((message) => message.startsWith('rule delivery-headers.'))).toBe(true);
     const headlines = result.stdout.split('\n').filter((line) => / — check "[^"]+" failed/.test(line));
-    expect(headlines.length).toBe(messages.length);
+    // A check that met only another operation's fault is a skipped testcase, so the console has at least as many.
+    expect(headlines.length).toBeGreaterThanOrEqual(messages.length);
     expect(headlines.filter((line) => !line.includes('new in 1.1.0'))).toEqual([]);
   }, 200_000);
 
