@@ -13,6 +13,8 @@ import { breach, crudNamed, findingUpdate, type Json, sink, subscribe } from './
 
 const NOT_MODIFIED: Record<string, RuleId> = { policies: 'getPolicy.2', findings: 'getFinding.2', webhooks: 'getWebhook.2' };
 const POLL_MS = 100;
+/** How often the reads of one state are taken again while the resource keeps changing under them. */
+const SETTLE_ATTEMPTS = 5;
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -26,10 +28,24 @@ async function readsIn(
   before?: { tag: string; json: unknown },
 ) {
   const rule = NOT_MODIFIED[resource.name] ?? 'idempotency-and-concurrency.3';
-  const plain = await ctx.send(resource.read, { id, auth: 'api' });
+  // A resource may change between the reads of one state (a failing webhook's `last_delivery` as
+  // its retries end): an answer whose ETag is not the plain read's saw a newer representation,
+  // which is legal, so the reads are taken again until they agree on one.
+  let plain: Exchange;
+  let tag: string;
+  let current: Exchange;
+  let stale: Exchange | undefined;
+  let attempt = 0;
+  do {
+    plain = await ctx.send(resource.read, { id, auth: 'api' });
+    tag = plain.headers.get('etag') ?? '';
+    current = await ctx.send(resource.read, { id, auth: 'api', headers: { 'If-None-Match': tag } });
+    stale =
+      before && before.tag !== tag
+        ? await ctx.send(resource.read, { id, auth: 'api', headers: { 'If-None-Match': before.tag } })
+        : undefined;
+  } while (++attempt < SETTLE_ATTEMPTS && [current, stale].some((read) => read?.status === 200 && read.headers.get('etag') !== tag));
   ctx.expect(resource.read, check, plain, { statuses: [200] }, `a plain read of a ${resource.name} item ${state}`);
-  const tag = plain.headers.get('etag') ?? '';
-  const current = await ctx.send(resource.read, { id, auth: 'api', headers: { 'If-None-Match': tag } });
   ctx.expect(
     resource.read,
     check,
@@ -37,8 +53,7 @@ async function readsIn(
     { statuses: [304], rules: [rule, 'idempotency-and-concurrency.3'] },
     `a conditional read ${state}, with the current ETag`,
   );
-  if (before && before.tag !== tag) {
-    const stale = await ctx.send(resource.read, { id, auth: 'api', headers: { 'If-None-Match': before.tag } });
+  if (before && stale) {
     ctx.expect(
       resource.read,
       check,
