@@ -51,12 +51,10 @@ function testCases(results: readonly CheckResult<string>[]): TestCase[] {
     const result = mine[0]!.result;
     const classname = subjectName(mine[0]!.operation);
     const replay = result.reproduction ? `\n\nReproduction (sh):\n${result.reproduction.shell}` : '';
-    // The version a rule arrived in (`— new in 1.1.0: …` on the report's first line) belongs in
-    // the message too: a dashboard shows only the message.
-    const newIn = / — (new in .*)$/.exec(result.error?.split('\n')[0] ?? '')?.[1];
     const headline = mine.length > 1 ? `${mine[0]!.headline} (and ${mine.length - 1} more)` : mine[0]!.headline;
     const failure = {
-      message: newIn ? `${headline} — ${newIn}` : headline,
+      // The version a rule arrived in belongs in the message too: a dashboard shows only the message.
+      message: result.newIn ? `${headline} — ${result.newIn}` : headline,
       type: [...new Set(mine.map((fault) => fault.violation.rule ?? 'schema'))].join(' '),
       body: `${[...mine.flatMap((fault) => [fault.headline, seenLine(fault)]), '', result.error ?? 'failed'].join('\n')}${replay}`,
     };

@@ -19,6 +19,8 @@ export interface CheckResult<Name extends string = CheckName> {
   error?: string;
   /** What a failed check (or one at a known limit) found, as data. */
   violations?: Violation[];
+  /** The versions that introduced what a failure breaks (`new in 1.1.0: rule …`), when newer than the oldest. */
+  newIn?: string;
   /** A failure's exchanges as a replayable script and .http file (see repro.ts). */
   reproduction?: Reproduction;
   /** Something a passed check noticed that is allowed but worth saying (a retried delivery). */

@@ -80,8 +80,9 @@ export async function runCheck(
     }
     const violations = judged.map((j) => j.violation);
     const report = error instanceof ContractViolation ? error.message : `${planned.id}: ${describeError(error)}`;
-    const traced = withVersions(traceFailure(planned.check, report, violations), judged, notInTarget, judge);
-    const failure = { error: traced, violations, ...cost() };
+    const newIn = newInClause(judged);
+    const traced = withVersions(traceFailure(planned.check, report, violations), newIn, notInTarget, judge);
+    const failure = { error: traced, violations, ...(newIn ? { newIn } : {}), ...cost() };
     if (limit) return { ...describePlanned(planned), outcome: 'known-limit', reason: limit.reason, ...failure };
     // The longest of the violations' exchanges (each is the check's log up to what it judged).
     const headed = violations.reduce<Violation | undefined>(
@@ -101,14 +102,8 @@ export async function runCheck(
 }
 
 /** The failure's first line ends with the versions that introduced what it breaks; what the target's version excuses is listed last. */
-function withVersions(
-  error: string,
-  judged: JudgedViolations['judged'],
-  notInTarget: JudgedViolations['notInTarget'],
-  judge: VersionJudge | undefined,
-): string {
+function withVersions(error: string, newIn: string, notInTarget: JudgedViolations['notInTarget'], judge: VersionJudge | undefined): string {
   const [first = '', ...rest] = error.split('\n');
-  const newIn = newInClause(judged);
   const excused = judge && notInTarget.length > 0 ? [`  not judged, not part of ${judge.target}: ${newInClause(notInTarget)}`] : [];
   return [newIn ? `${first} — ${newIn}` : first, ...rest, ...excused].join('\n');
 }
