@@ -123,10 +123,12 @@ describe('fitting the quota', () => {
   it('a run with a small quota and a small budget plans, samples, finishes within the budget and says what it sampled', async () => {
     // Two checks are planned as skipped: --rate-probe skip skips the 429 probe and the
     // failed-authentication counting that runs after it.
-    // 400 in a 20 s window (the kit plans from the window the target states, a minute in
-    // production): the full run (about 1,000 requests) needs two more windows (over 40 s); fitted
-    // to 50 s it samples down to what one more window holds, and waits at most that window.
-    const target = await startReferenceTarget(400, 0.001, { rateLimitWindowSeconds: 20 });
+    // 600 in a 20 s window (the kit plans from the window the target states, a minute in
+    // production): the full run (about 1,200 requests) needs two more windows (over 40 s); fitted
+    // to 50 s it samples down to what one more window holds, and waits at most that window. The
+    // least a run can send (about 620 requests at one case per check) fits that window with room
+    // for a loaded machine's latency.
+    const target = await startReferenceTarget(600, 0.001, { rateLimitWindowSeconds: 20 });
     onTestFinished(() => target.server.close());
     const run = await cli([
       '--base-url',
@@ -143,11 +145,11 @@ describe('fitting the quota', () => {
     ]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const plan =
-      /^plan: (\d+) checks \(2 planned as skipped\), about (\d+) requests .*quota 400 per 20 s.*within --time-budget 50 s; generated cases and repeats sampled 24 → (\d+) per check to fit$/m.exec(
+      /^plan: (\d+) checks \(2 planned as skipped\), about (\d+) requests .*quota 600 per 20 s.*within --time-budget 50 s; generated cases and repeats sampled 24 → (\d+) per check to fit$/m.exec(
         run.stdout,
       );
     expect(plan, run.stdout.slice(0, 800)).not.toBeNull();
-    expect(Number(plan![2])).toBeLessThan(2 * 400);
+    expect(Number(plan![2])).toBeLessThan(2 * 600);
     // The summary counts what the plan announced.
     expect(run.stdout).toContain(`${plan![1]} checks: `);
     expect(run.stdout).toMatch(
