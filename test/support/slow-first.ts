@@ -10,6 +10,7 @@ const SLOW = [
   'test/browser/server-docs',
   'packages/mock/test/launcher',
   'test/packages/contract-versions',
+  'test/packages/contract-variations',
   'packages/contract/test/model-faults',
   'packages/contract/test/ci-quota',
   'packages/contract/test/proofs-deliveries',

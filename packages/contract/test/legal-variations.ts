@@ -42,7 +42,8 @@ function fixedWindows(quota: number, seconds: number, firstMs: number, paceMs: n
     response: async (request, response) => {
       await new Promise((resolve) => setTimeout(resolve, paceMs));
       const key = request.headers.authorization;
-      if (!key || response.status === 401) return undefined;
+      // Failed authentication is limited per address, not per key: the server's own answer stands.
+      if (!key || response.status === 401 || /failed-auth/.test(response.headers['ratelimit-policy'] ?? '')) return undefined;
       const now = Date.now();
       let window = windows.get(key);
       if (!window) windows.set(key, (window = { endsAt: now + firstMs, used: 0 }));
@@ -74,4 +75,35 @@ export /** Every delivery held 0–1.5 s on its way (a seeded draw per delivery)
 function delayedDeliveries(): Fault {
   let seed = 7;
   return { deliveryDelayMs: () => ((seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647) * 1500 };
+}
+
+export /**
+ * Failed authentication limited per address in fixed windows of `seconds` that begin at a failure,
+ * `t` rounded up, every answer `paceMs` late (so a short window can end during the kit's probe).
+ * Requests whose Authorization matches `uncounted` are not counted (a fault).
+ */
+function failedAuthWindows({
+  limit,
+  seconds,
+  paceMs = 0,
+  uncounted,
+}: {
+  limit: number;
+  seconds: number;
+  paceMs?: number;
+  uncounted?: RegExp;
+}): Fault {
+  const name = `"failed-auth-${limit}-in-${seconds}s"`;
+  let window = { endsAt: 0, used: 0 };
+  return {
+    response: async (request, response) => {
+      if (response.status !== 401) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, paceMs));
+      const now = Date.now();
+      if (now >= window.endsAt) window = { endsAt: now + seconds * 1000, used: 0 };
+      if (uncounted?.test(request.headers.authorization ?? '') || ++window.used <= limit) return undefined;
+      const t = String(Math.ceil((window.endsAt - now) / 1000));
+      return rateLimited({ 'ratelimit-policy': `${name}; q=${limit}; w=${seconds}`, ratelimit: `${name}; r=0; t=${t}`, 'retry-after': t });
+    },
+  };
 }

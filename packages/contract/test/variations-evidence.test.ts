@@ -12,7 +12,14 @@ import type { KitOptions } from '../src/kit/context.ts';
 import type { CheckName } from '../src/kit/registry.ts';
 import { runKit } from '../src/kit/runner.ts';
 import { type Fault, startFaultProxy } from './fault-proxy.ts';
-import { broadcastingCommand, delayedDeliveries, fixedWindows, lostAcknowledgements, withoutSimulator } from './legal-variations.ts';
+import {
+  broadcastingCommand,
+  delayedDeliveries,
+  failedAuthWindows,
+  fixedWindows,
+  lostAcknowledgements,
+  withoutSimulator,
+} from './legal-variations.ts';
 import { type ReferenceTarget, startReferenceTarget, WRITER_KEY } from './reference-target.ts';
 
 /** The kit's verdicts of `checks` on the target, every one of which must pass. */
@@ -88,6 +95,27 @@ describe('a fixed quota window per key whose end the kit knows only to the secon
       await unlimited.server.close();
     }
   });
+});
+
+describe("an address's failed-authentication window that ends during the kit's probe", () => {
+  it('passes failed-auth-counting on a stand-in whose 2-second windows reset while the failures are sent; one kind left uncounted still fails', async () => {
+    const target = await startReferenceTarget();
+    try {
+      // Answers 150 ms apart: the first window ends after about five failures, and the count starts again.
+      const resetting = await behind(target, failedAuthWindows({ limit: 8, seconds: 2, paceMs: 150 }), (url) =>
+        failures({ ...target.kit, baseUrl: url, events: 'skip' }, ['failed-auth-counting']),
+      );
+      expect(resetting).toEqual([]);
+      const uncounted = await behind(target, failedAuthWindows({ limit: 8, seconds: 60, uncounted: /^Basic /i }), (url) =>
+        failures({ ...target.kit, baseUrl: url, events: 'skip' }, ['failed-auth-counting']),
+      );
+      expect(uncounted).toEqual([
+        expect.stringMatching(/rule rate-limits\.5: \d+ failed authentications of 4 kinds in turn were answered 401 within the window/),
+      ]);
+    } finally {
+      await target.server.close();
+    }
+  }, 60_000);
 });
 
 describe('a lost acknowledgement', () => {

@@ -100,7 +100,7 @@ export function causeOf(subject: Subject, message: string, named: readonly Catal
       .sort((a, b) => b.score - a.score || a.index - b.index);
   const namedRanked = rank(named);
   const judgedRanked = rank(judged).filter((r) => r.score >= 2);
-  const head = namedRanked.find((r) => r.score >= 2) ?? judgedRanked[0] ?? namedRanked[0];
+  const head = namedRanked.find((r) => r.score >= 2) ?? namedRanked[0] ?? judgedRanked[0];
   const rule = (head?.entry.id ?? (subject.missing ? undefined : named[0]?.id)) as RuleId | undefined;
   const also = [...new Set([...named.map((e) => e.id), ...judgedRanked.map((r) => r.entry.id)])].filter((id) => id !== rule) as RuleId[];
   return { ...(rule ? { rule } : {}), also: rule || named.length > 0 ? also : [] };

@@ -64,6 +64,14 @@ export interface KitContext {
   /** Asserts the exchange conforms to the document and meets `expected`; throws a ContractViolation. */
   expect(op: OperationModel, check: string, exchange: Exchange, expected: Expected, note?: string): void;
   resourceOf(op: OperationModel): ResourceModel;
+  /**
+   * Runs one check's body; the webhooks it created are deleted when it ends, so the events of later
+   * checks are not also delivered to them (on a target whose deliveries are slow, that backlog would
+   * delay the deliveries later checks wait for). Policies and findings stay for cleanup.
+   */
+  scoped<T>(work: () => Promise<T>): Promise<T>;
+  /** Runs `work` outside any check's scope: what it creates is shared by several checks and stays. */
+  shared<T>(work: () => T): T;
   /** Deletes what the kit created (webhooks first, so nothing keeps delivering); returns what it could not. */
   cleanup(): Promise<string[]>;
 }
@@ -122,7 +130,8 @@ export function createKitContext(options: KitOptions): KitContext {
     return exchange;
   };
   const stateful = options.profile === 'stateful';
-  const created: { resource: ResourceModel; id: string }[] = [];
+  const created: { resource: ResourceModel; id: string; scope?: object }[] = [];
+  const scopes = new AsyncLocalStorage<object | undefined>();
   let closing = false;
   const fixtures = new Map<string, Promise<{ id: string; exchange: Exchange }>>();
   let receiver: Promise<Receiver> | undefined;
@@ -156,7 +165,8 @@ export function createKitContext(options: KitOptions): KitContext {
     const createdId = (exchange.json as { id?: unknown } | undefined)?.id;
     if (op.kind === 'create' && exchange.status >= 200 && exchange.status < 300 && typeof createdId === 'string') {
       const resource = resourceOf(op);
-      if (!created.some((entry) => entry.resource === resource && entry.id === createdId)) created.push({ resource, id: createdId });
+      if (!created.some((entry) => entry.resource === resource && entry.id === createdId))
+        created.push({ resource, id: createdId, scope: scopes.getStore() });
       // A check still running when cleanup began (an interrupted run) must not leave this behind.
       if (closing && resource.delete) await send(resource.delete, { id: createdId }).catch(() => undefined);
     }
@@ -196,7 +206,7 @@ export function createKitContext(options: KitOptions): KitContext {
     if (fresh) return create(resource, 'fixture').then((result) => result.id);
     let pending = fixtures.get(resource.name);
     if (!pending) {
-      pending = create(resource, 'fixture');
+      pending = shared(() => create(resource, 'fixture'));
       fixtures.set(resource.name, pending);
     }
     return pending.then((result) => {
@@ -224,6 +234,25 @@ export function createKitContext(options: KitOptions): KitContext {
       });
     }
     if (violations.length > 0) throw new ContractViolation(op.label, check, violations, exchange);
+  }
+
+  function shared<T>(work: () => T): T {
+    return scopes.run(undefined, work);
+  }
+
+  async function scoped<T>(work: () => Promise<T>): Promise<T> {
+    const scope = {};
+    try {
+      return await scopes.run(scope, work);
+    } finally {
+      const mine = created.filter((entry) => entry.scope === scope && entry.resource.name === 'webhooks' && entry.resource.delete);
+      // An interrupted run's cleanup deletes them instead.
+      if (!closing)
+        for (const entry of mine) {
+          const deleted = await send(entry.resource.delete!, { id: entry.id }).catch(() => undefined);
+          if (deleted?.status === 404) created.splice(created.indexOf(entry), 1);
+        }
+    }
   }
 
   /**
@@ -271,6 +300,8 @@ export function createKitContext(options: KitOptions): KitContext {
     send,
     expect: expectOn,
     resourceOf,
+    scoped,
+    shared,
     cleanup,
   };
 }

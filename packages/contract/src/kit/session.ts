@@ -136,12 +136,14 @@ export async function openKit(options: KitOptions, selection: RunSelection = {})
     for (const planned of plan) if (!planned.skip && planned.prepare) ctx.recording(logs.get(planned.id)!, () => planned.prepare!(ctx));
 
   async function run(planned: PlannedCheck): Promise<CheckResult> {
-    const result = await runCheck(ctx, planned, {
-      knownLimits: selection.knownLimits,
-      log: logs.get(planned.id),
-      cases: budget.casesFor(planned),
-      judge,
-    });
+    const result = await ctx.scoped(() =>
+      runCheck(ctx, planned, {
+        knownLimits: selection.knownLimits,
+        log: logs.get(planned.id),
+        cases: budget.casesFor(planned),
+        judge,
+      }),
+    );
     budget.record(planned, result.quotaCost ?? 0);
     results.push(result);
     return result;

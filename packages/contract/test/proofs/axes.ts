@@ -4,6 +4,7 @@
 
 import { field, header, requestBody } from '../fault-dsl.ts';
 import type { Fault } from '../fault-proxy.ts';
+import { failedAuthWindows } from '../legal-variations.ts';
 import type { RuleProof } from '../prove.ts';
 
 const CREATE_POLICY = 'createPolicy (POST /v1/policies)';
@@ -152,6 +153,13 @@ export const PROOFS: readonly RuleProof[] = [
     subject: 'listPolicies (GET /v1/policies)',
     check: 'rate-limit-clock',
     rule: 'header.RateLimit.1',
+  },
+  {
+    name: 'failed authentication with another scheme not counted',
+    fault: () => failedAuthWindows({ limit: 8, seconds: 60, uncounted: /^Basic /i }),
+    subject: 'listPolicies (GET /v1/policies)',
+    check: 'failed-auth-counting',
+    rule: 'rate-limits.5',
   },
   {
     name: 'a redirect at a retry reported as succeeded',

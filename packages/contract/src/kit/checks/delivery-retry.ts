@@ -87,7 +87,7 @@ const retrySetups = new WeakMap<KitContext, Promise<RetrySetup>>();
 export function startRetryProbe(ctx: KitContext, check: string, timing: RetryTiming): Promise<RetrySetup> {
   let setup = retrySetups.get(ctx);
   if (!setup) {
-    setup = (async () => {
+    setup = ctx.shared(async () => {
       const schedule = firstRetry(ctx);
       const retryAfterSeconds = schedule ? Math.ceil((schedule.ms * (1 + schedule.jitter)) / 1000) + 2 : 8;
       const token = `kit-retry-${randomUUID()}`;
@@ -119,7 +119,7 @@ export function startRetryProbe(ctx: KitContext, check: string, timing: RetryTim
       if (later) await subscribe(ctx, check, later.url, ['finding.created']);
       const finding = await createFinding(ctx, check, { title: token });
       return { failing, followed, redirecting, refusing, refusedWith, later, failingHook, finding, retryAfterSeconds };
-    })();
+    });
     // A failure surfaces when the check awaits it, not as an unhandled rejection before.
     setup.catch(() => undefined);
     retrySetups.set(ctx, setup);

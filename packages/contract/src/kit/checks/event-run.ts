@@ -51,7 +51,7 @@ const runs = new WeakMap<KitContext, Promise<EventRun>>();
 export function eventRun(ctx: KitContext): Promise<EventRun> {
   let run = runs.get(ctx);
   if (!run) {
-    run = causeEvents(ctx);
+    run = ctx.shared(() => causeEvents(ctx));
     runs.set(ctx, run);
   }
   return run;

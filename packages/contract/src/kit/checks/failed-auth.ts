@@ -1,14 +1,22 @@
 // Failed authentication counted per client address whatever a request carries instead of a valid
 // key: failures of every kind in turn (no Authorization, an unknown bearer key, another scheme, an
 // empty bearer token), one at a time, until the address's limit answers 429; the 429 must come
-// within the limit its policy states (a kind left uncounted pushes it later), and once over the
-// limit every kind gets 429.
+// within the limit its policy states (a kind left uncounted pushes it later), and until the window
+// ends every kind gets 429.
+//
+// Only what one window holds is judged, and the window is the one the 429 states: it ends `t`
+// seconds after that answer (whole seconds, rounded up; `Retry-After` when `RateLimit` is absent) and began `w` seconds before its end, so
+// failures sent before it began may have fallen in an earlier window that reset, and a request
+// sent after it may have ended is owed nothing.
 import { credentialKind, NO_VALID_KEY } from '../axes/answers.ts';
 import type { KitContext } from '../context.ts';
-import type { Exchange } from '../http.ts';
+import { type Exchange, parseRateLimit } from '../http.ts';
 import { breach, crudNamed } from './rule-support.ts';
 
 const QUOTA = /;\s*q=(\d+)/;
+const WINDOW = /;\s*w=(\d+)/;
+/** A little over a second: `t` is whole seconds. */
+const WHOLE_SECOND_MS = 1_100;
 
 /** The headers of each kind of request without a valid key (no Authorization: none at all). */
 export const FAILURES: Record<(typeof NO_VALID_KEY)[number], Record<string, string>> = {
@@ -18,45 +26,73 @@ export const FAILURES: Record<(typeof NO_VALID_KEY)[number], Record<string, stri
   'an empty bearer token': { Authorization: 'Bearer ' },
 };
 
+interface Timed {
+  exchange: Exchange;
+  sentAt: number;
+  answeredAt: number;
+}
+
+/** The 429's window as far as its headers let a client know it: the latest it can have begun, the earliest it can end. */
+function windowOf(refused: Timed): { begunBy: number; endsAfter: number } | undefined {
+  const retryAfter = refused.exchange.headers.get('retry-after') ?? '';
+  const reset =
+    parseRateLimit(refused.exchange.headers.get('ratelimit'))?.resetSeconds ?? (/^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined);
+  const policy = refused.exchange.headers.get('ratelimit-policy') ?? '';
+  const seconds = Number(WINDOW.exec(policy)?.[1]);
+  if (reset === undefined || !Number.isFinite(seconds)) return undefined;
+  return { begunBy: refused.answeredAt + (reset - seconds) * 1000, endsAfter: refused.sentAt + (reset - 1) * 1000 };
+}
+
 export async function failedAuthCounting(ctx: KitContext, check: string): Promise<'passed' | { skipped: string } | { note: string }> {
   const { list } = crudNamed(ctx, 'policies');
-  const send = (kind: (typeof NO_VALID_KEY)[number]) =>
-    ctx.send(list, { auth: 'none', headers: FAILURES[kind], acceptRateLimit: true, query: { limit: '1' } });
-  let sent = 0;
-  let refused: Exchange | undefined;
+  const send = async (kind: (typeof NO_VALID_KEY)[number]): Promise<Timed> => {
+    const sentAt = Date.now();
+    const exchange = await ctx.send(list, { auth: 'none', headers: FAILURES[kind], acceptRateLimit: true, query: { limit: '1' } });
+    return { exchange, sentAt, answeredAt: Date.now() };
+  };
+  const failures: Timed[] = [];
+  let refused: Timed | undefined;
   const cap = ctx.options.rateProbeMaxQuota;
-  while (!refused && sent <= cap) {
-    const kind = NO_VALID_KEY[sent % NO_VALID_KEY.length]!;
-    const exchange = await send(kind);
-    sent++;
-    if (exchange.status === 429) refused = exchange;
-    else if (exchange.status !== 401)
-      breach(list.label, check, 'rate-limits.5', `a request with ${kind} answered ${exchange.status}, not 401`, [], exchange);
+  while (!refused && failures.length <= cap) {
+    const kind = NO_VALID_KEY[failures.length % NO_VALID_KEY.length]!;
+    const answer = await send(kind);
+    // A window that began with this first failure is known to have begun only to the whole second:
+    // the failures after a pause of a second are then certainly in it, and can be counted.
+    if (failures.length === 0 && answer.exchange.status === 401) await new Promise((resolve) => setTimeout(resolve, WHOLE_SECOND_MS));
+    if (answer.exchange.status === 429) refused = answer;
+    else if (answer.exchange.status === 401) failures.push(answer);
+    else
+      breach(list.label, check, 'rate-limits.5', `a request with ${kind} answered ${answer.exchange.status}, not 401`, [], answer.exchange);
   }
   if (!refused)
     return { skipped: `no 429 after ${cap} failed authentications (--rate-probe-max): the address's limit is higher, or not enforced` };
-  const limit = Number(QUOTA.exec(refused.headers.get('ratelimit-policy') ?? '')?.[1]);
+  const limit = Number(QUOTA.exec(refused.exchange.headers.get('ratelimit-policy') ?? '')?.[1]);
+  const window = windowOf(refused);
   // Earlier failures of the run in the same window count too, so the 429 may come sooner, never later.
-  if (Number.isFinite(limit) && sent - 1 > limit)
+  const inWindow = window ? failures.filter((f) => f.sentAt >= window.begunBy) : failures;
+  if (Number.isFinite(limit) && inWindow.length > limit)
     breach(
       list.label,
       check,
       'rate-limits.5',
-      `${sent - 1} failed authentications of ${NO_VALID_KEY.length} kinds in turn were answered 401 before the first 429, over the address's limit of ${limit}: some kind is not counted`,
+      `${inWindow.length} failed authentications of ${NO_VALID_KEY.length} kinds in turn were answered 401 within the window of the first 429, over the address's limit of ${limit}: some kind is not counted`,
       [],
-      refused,
+      refused.exchange,
     );
   for (const kind of NO_VALID_KEY) {
-    const exchange = await send(kind);
-    if (exchange.status !== 429 || credentialKind(exchange) !== kind)
+    const answer = await send(kind);
+    const owed = !window || answer.answeredAt < window.endsAfter;
+    if (owed && (answer.exchange.status !== 429 || credentialKind(answer.exchange) !== kind))
       breach(
         list.label,
         check,
         'rate-limits.5',
-        `over the address's failed-authentication limit, a request with ${kind} answered ${exchange.status}, not 429`,
+        `over the address's failed-authentication limit, before its window could end, a request with ${kind} answered ${answer.exchange.status}, not 429`,
         [],
-        exchange,
+        answer.exchange,
       );
   }
-  return { note: `the first 429 came after ${sent - 1} failures (limit ${Number.isFinite(limit) ? limit : 'not stated'})` };
+  return {
+    note: `the first 429 came after ${inWindow.length} failures in its window, ${failures.length} in all (limit ${Number.isFinite(limit) ? limit : 'not stated'})`,
+  };
 }

@@ -43,7 +43,7 @@ const setups = new WeakMap<KitContext, Promise<Prepared>>();
 export function startReceiverAnswers(ctx: KitContext, check: string): Promise<Prepared> {
   let setup = setups.get(ctx);
   if (!setup) {
-    setup = prepareReceiverAnswers(ctx, check);
+    setup = ctx.shared(() => prepareReceiverAnswers(ctx, check));
     // Judged by the check; a failure here is reported when the check awaits it.
     setup.catch(() => undefined);
     setups.set(ctx, setup);
