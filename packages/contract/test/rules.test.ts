@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { loadDocument } from 'secmon-api/src/document';
 import { describe, expect, it } from 'vitest';
 import { splitDescription } from '../../../common/sentences.ts';
-import { ruleViolation } from '../src/kit/checks/rule-support.ts';
 import { coverage } from '../src/kit/coverage.ts';
+import { found } from '../src/kit/failure.ts';
 import type { Exchange } from '../src/kit/http.ts';
 import { junitReport } from '../src/kit/junit.ts';
 import { planChecks } from '../src/kit/plan.ts';
@@ -176,7 +176,12 @@ describe('a failure names the rule it breaks', () => {
 
   it('as data: the rule, its sentence and pointer, and the exchanges up to the one judged', () => {
     const [earlier, judged, later] = [sent('/v1/policies/a'), sent('/v1/policies/b'), sent('/v1/policies/c')];
-    const error = new ContractViolation(label, 'policy-in-use', [ruleViolation('deletePolicy.2', 'deleting answered 204')], judged);
+    const error = new ContractViolation(
+      label,
+      'policy-in-use',
+      found({ rule: 'deletePolicy.2', observed: 'deleting answered 204' }),
+      judged,
+    );
     const [violation, ...more] = violationsOf('policy-in-use', error, [earlier!, judged!, later!]);
     expect(more).toEqual([]);
     expect(violation).toMatchObject({
@@ -191,7 +196,7 @@ describe('a failure names the rule it breaks', () => {
   });
 
   it('first line with the rule ids (what JUnit shows), the sentence below', () => {
-    const error = new ContractViolation(label, 'policy-in-use', [ruleViolation('deletePolicy.2', 'deleting answered 204')]);
+    const error = new ContractViolation(label, 'policy-in-use', found({ rule: 'deletePolicy.2', observed: 'deleting answered 204' }));
     const traced = traceFailure('policy-in-use', error.message, violationsOf('policy-in-use', error, []));
     const [first, ...rest] = traced.split('\n');
     expect(rest[0]).toBe('  ✗ [expectation] rule deletePolicy.2: deleting answered 204');
@@ -202,7 +207,7 @@ describe('a failure names the rule it breaks', () => {
   });
 
   it('JUnit carries the rules a failure breaks, taken from its violations', () => {
-    const error = new ContractViolation(label, 'policy-in-use', [ruleViolation('deletePolicy.2', 'deleting answered 204')]);
+    const error = new ContractViolation(label, 'policy-in-use', found({ rule: 'deletePolicy.2', observed: 'deleting answered 204' }));
     const violations = violationsOf('policy-in-use', error, []);
     const failed = {
       id: `${label} › policy-in-use`,
@@ -223,7 +228,7 @@ describe('a failure names the rule it breaks', () => {
     const model = buildModel(loadDocument());
     const results = passedResults(planChecks(model, { profile: 'stateful', hasReadKey: true })).map((result) => {
       if (result.check !== 'delivery-semantics') return result;
-      const error = new ContractViolation(result.id, result.check, [ruleViolation('webhooks.2', 'a disabled webhook got it')]);
+      const error = new ContractViolation(result.id, result.check, found({ rule: 'webhooks.2', observed: 'a disabled webhook got it' }));
       return { ...result, outcome: 'failed' as const, violations: violationsOf(result.check, error, []) };
     });
     const verdicts = new Map(ruleCoverage(model.doc, results).rows.map((row) => [row.id, row.verdict]));

@@ -3,13 +3,14 @@
 // path, resource or webhook it covers, or a single one). The registry lists every definition; the
 // plan, the coverage table, the time budget and the rule coverage all read them from there.
 import type { KitContext, Profile } from './context.ts';
+import type { Check } from './failure.ts';
 import type { RuleId } from './rules/catalogue.ts';
 import type { ContractModel } from './spec.ts';
 
 /** `gate` on a skip: why it fails the gate anyway (nobody declared it out of scope), in one line. */
 export type CheckOutcome = 'passed' | { skipped: string; gate?: string } | { note: string } | void;
 
-/** A check's work; `cases` is how many generated cases and repeats it may use (the time budget's choice). */
+/** A planned check's work; `cases` is how many generated cases and repeats it may use (the time budget's choice). */
 export type CheckRun = (ctx: KitContext, cases: number) => Promise<CheckOutcome>;
 
 export interface PlanOptions {
@@ -42,32 +43,37 @@ export interface Needs {
  */
 export type Cost = { fixed: number; perCase: number } | 'quota';
 
-/** One planned run of a check: the operations or webhooks it covers (filed under the first). */
-export interface Instance {
+/** One planned run of a check: the operations or webhooks it covers (filed under the first); `check` is its handle, to fail with. */
+export interface Instance<R extends RuleId = RuleId> {
   subjects: string[];
-  run: CheckRun;
+  run: (ctx: KitContext, check: Check<R>, cases: number) => Promise<CheckOutcome>;
   /** Started before the first check of the run, for a check that must wait on the target, so the wait overlaps the others. */
-  prepare?: (ctx: KitContext) => void;
+  prepare?: (ctx: KitContext, check: Check<R>) => void;
   /** Why this instance is not run, beyond what the check's `needs` say. */
   skip?: string;
 }
 
-export interface CheckDefinition<Name extends string = string> {
+export interface CheckDefinition<Name extends string = string, R extends RuleId = RuleId> {
   name: Name;
   /** The heading of its column in the coverage table. */
   column: string;
   /** The rules of the catalogue it judges: the sentences whose coverage it gives. */
-  rules: readonly RuleId[];
+  rules: readonly R[];
   needs: Needs;
   /** It verifies a success response or a delivery (what the coverage gate asks of every operation and webhook). */
   exercisesSuccess: boolean;
   cost: Cost;
-  /** Its instances for a document (none when the document lacks what it judges); `check` is its name, for reports. */
-  instances(model: ContractModel, options: PlanOptions, check: Name): Instance[];
+  /** Its instances for a document (none when the document lacks what it judges). */
+  instances(model: ContractModel, options: PlanOptions): Instance<R>[];
 }
 
-/** A definition with its name kept as a literal type, so the registry can derive the union of names. */
-export function defineCheck<const Name extends string>(definition: CheckDefinition<Name>): CheckDefinition<Name> {
+/**
+ * A definition with its name and rules kept as literal types: the registry derives the union of
+ * names, and the handle its instances fail with accepts only the rules listed here.
+ */
+export function defineCheck<const Name extends string, const R extends RuleId>(
+  definition: CheckDefinition<Name, R>,
+): CheckDefinition<Name, R> {
   return definition;
 }
 

@@ -1,17 +1,17 @@
 // What every check gets: the target, the document model, Ajv, the generators, an HTTP client,
 // fixtures (existing resources in the stateful profile, generated ids in the stateless one), the
-// loopback receiver, and `expect`, which turns a non-conforming exchange into a ContractViolation.
+// loopback receiver, and the resources the run created, deleted again at its end.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { loadDocument } from 'secmon-api/src/document';
 import { createSchemaValidator, type SchemaValidator } from 'secmon-api/src/schema-validator';
 import { createCases } from './cases.ts';
+import { type AnyCheck, checkHandle } from './failure.ts';
 import { createGenerator, type Mutation, samples } from './generate.ts';
 import { createHttpClient, type Exchange, type HttpClient, type RequestSpec } from './http.ts';
 import type { KitOptions } from './options.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
-import type { RuleId } from './rules/catalogue.ts';
 import { buildModel, type ContractModel, type OperationModel, type ResourceModel } from './spec.ts';
-import { ContractViolation, conformance, type Discrepancy, rulesViolated, sentBodyValidator } from './verify.ts';
+import { sentBodyValidator } from './verify.ts';
 
 export type { KitOptions, Profile } from './options.ts';
 
@@ -43,10 +43,10 @@ export interface KitContext {
   receiver(): Promise<Receiver>;
   /** An id for the item path of a resource: an existing resource (stateful) or a valid made-up one. */
   fixture(resource: ResourceModel, fresh?: boolean): Promise<string>;
-  /** Creates a resource from a generated valid body (checked as `check`); deleted again by cleanup. */
+  /** Creates a resource from a generated valid body (judged by `check`); deleted again by cleanup. */
   create(
     resource: ResourceModel,
-    check: string,
+    check: AnyCheck,
     body?: unknown,
     headers?: Record<string, string>,
   ): Promise<{ id: string; exchange: Exchange }>;
@@ -61,8 +61,6 @@ export interface KitContext {
   /** The operation's path with its `{id}` replaced. */
   pathOf(op: OperationModel, id?: string): string;
   send(op: OperationModel, spec: Omit<RequestSpec, 'method' | 'path'> & { id?: string; path?: string }): Promise<Exchange>;
-  /** Asserts the exchange conforms to the document and meets `expected`; throws a ContractViolation. */
-  expect(op: OperationModel, check: string, exchange: Exchange, expected: Expected, note?: string): void;
   resourceOf(op: OperationModel): ResourceModel;
   /**
    * Runs one check's body; the webhooks it created are deleted when it ends, so the events of later
@@ -75,9 +73,6 @@ export interface KitContext {
   /** Deletes what the kit created (webhooks first, so nothing keeps delivering); returns what it could not. */
   cleanup(): Promise<string[]>;
 }
-
-/** `rules`: the catalogue rules another status breaks (each is named in the failure). */
-export type Expected = ({ statuses: number[] } | { range: '2xx' | '4xx' }) & { rules?: readonly RuleId[] };
 
 export const DEFAULT_CASES = 24;
 
@@ -96,6 +91,8 @@ export function createKitContext(options: KitOptions): KitContext {
   const model = buildModel(doc);
   const validator = createSchemaValidator(doc);
   const sentValidator = sentBodyValidator(doc, validator, options.allowNewerFields ?? false);
+  // What the fixtures shared by several checks are created as: a failure names no check's rules.
+  const fixtureCheck = checkHandle({ name: 'fixture', rules: [] }, sentValidator);
   const settings = {
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
@@ -178,21 +175,14 @@ export function createKitContext(options: KitOptions): KitContext {
     return exchange;
   }
 
-  async function create(resource: ResourceModel, check: string, given?: unknown, headers?: Record<string, string>) {
+  async function create(resource: ResourceModel, check: AnyCheck, given?: unknown, headers?: Record<string, string>) {
     const op = resource.create;
     if (!op) throw new Error(`${resource.name} has no create operation`);
     const body = given ?? (await validBodies(op, 1))[0];
     const exchange = await send(op, { body, ...(headers ? { headers } : {}) });
-    expectOn(op, check, exchange, { range: '2xx' }, `creating a ${resource.name} resource`);
+    check.conform(op, exchange, { range: '2xx' }, `creating a ${resource.name} resource`);
     const id = (exchange.json as { id?: unknown }).id;
-    if (typeof id !== 'string') {
-      throw new ContractViolation(
-        op.label,
-        check,
-        [{ aspect: 'expectation', message: 'the created resource has no id', details: [] }],
-        exchange,
-      );
-    }
+    if (typeof id !== 'string') check.fail({ at: op, observed: 'the created resource has no id', exchange });
     return { id, exchange };
   }
 
@@ -203,37 +193,16 @@ export function createKitContext(options: KitOptions): KitContext {
       const [id] = samples(createGenerator(doc).arbitrary({ $ref: idPointer }), 1, settings.seed);
       return Promise.resolve(String(id));
     }
-    if (fresh) return create(resource, 'fixture').then((result) => result.id);
+    if (fresh) return create(resource, fixtureCheck).then((result) => result.id);
     let pending = fixtures.get(resource.name);
     if (!pending) {
-      pending = shared(() => create(resource, 'fixture'));
+      pending = shared(() => create(resource, fixtureCheck));
       fixtures.set(resource.name, pending);
     }
     return pending.then((result) => {
       record(result.exchange);
       return result.id;
     });
-  }
-
-  function expectOn(op: OperationModel, check: string, exchange: Exchange, expected: Expected, note?: string) {
-    const violations: Discrepancy[] = conformance(sentValidator, op, exchange);
-    const ok =
-      'statuses' in expected
-        ? expected.statuses.includes(exchange.status)
-        : Math.floor(exchange.status / 100) === Number(expected.range[0]);
-    if (!ok) {
-      const wanted = 'statuses' in expected ? expected.statuses.join(' or ') : expected.range;
-      violations.unshift(...rulesViolated(expected.rules ?? [], `expected ${wanted}${note ? ` (${note})` : ''}, got ${exchange.status}`));
-    }
-    const problem = exchange.json as { status?: unknown } | undefined;
-    if (exchange.status >= 400 && exchange.mediaType === 'application/problem+json' && problem?.status !== exchange.status) {
-      violations.push({
-        aspect: 'response-schema',
-        message: `the problem's status ${String(problem?.status)} differs from the HTTP status`,
-        details: [],
-      });
-    }
-    if (violations.length > 0) throw new ContractViolation(op.label, check, violations, exchange);
   }
 
   function shared<T>(work: () => T): T {
@@ -298,7 +267,6 @@ export function createKitContext(options: KitOptions): KitContext {
     validQueries,
     pathOf,
     send,
-    expect: expectOn,
     resourceOf,
     scoped,
     shared,

@@ -3,44 +3,45 @@
 // type, so a misspelt one does not compile wherever a check is named (catalogue, cost profile,
 // known limits in code, tests).
 import type { CheckDefinition } from './check.ts';
-import { deliveryAttributionCheck } from './definitions/attribution.ts';
-import {
-  boundaryInputsCheck,
-  errorAnswersCheck,
-  failedAuthCountingCheck,
-  rateLimitClockCheck,
-  receiverAnswersCheck,
-  stateReadsCheck,
-} from './definitions/axes.ts';
-import {
-  deliveryCheckDefinition,
-  deliveryRetryCheck,
-  deliverySemanticsCheck,
-  endpointGoneCheck,
-  secretRotationCheck,
-} from './definitions/events.ts';
-import { complianceCheck, findingLifecycleCheck, policyInUseCheck, referencesCheck } from './definitions/findings.ts';
-import { modelSequencesCheck } from './definitions/model.ts';
-import { corsCheck, problemCatalogueCheck, rateLimitCheck, responseAuditCheck } from './definitions/problems.ts';
-import {
-  invalidBodyCheck,
-  invalidParametersCheck,
-  noCredentialsCheck,
-  readOnlyKeyCheck,
-  successResponseCheck,
-  unknownKeyCheck,
-  validInputCheck,
-} from './definitions/requests.ts';
-import {
-  availableAfterCreateCheck,
-  idempotencyCheck,
-  lifecycleCheck,
-  paginationCheck,
-  transitionsCheck,
-  unsupportedMethodCheck,
-  useAfterDeleteCheck,
-} from './definitions/resources.ts';
-import { paginationRulesCheck, readScopeCheck, replaceSemanticsCheck, secretsCheck } from './definitions/writes.ts';
+import { deliveryAttributionCheck } from './checks/attribution.ts';
+import { availableAfterCreateCheck } from './checks/available-after-create.ts';
+import { boundaryInputsCheck } from './checks/boundary-inputs.ts';
+import { complianceCheck } from './checks/compliance.ts';
+import { corsCheck } from './checks/cors.ts';
+import { deliveryCheckDefinition } from './checks/delivery.ts';
+import { deliveryRetryCheck } from './checks/delivery-retry.ts';
+import { deliverySemanticsCheck } from './checks/delivery-semantics.ts';
+import { endpointGoneCheck } from './checks/endpoint-gone.ts';
+import { errorAnswersCheck } from './checks/error-answers.ts';
+import { failedAuthCountingCheck } from './checks/failed-auth.ts';
+import { findingLifecycleCheck } from './checks/finding-lifecycle.ts';
+import { idempotencyCheck } from './checks/idempotency.ts';
+import { invalidBodyCheck } from './checks/invalid-body.ts';
+import { invalidParametersCheck } from './checks/invalid-parameters.ts';
+import { lifecycleCheck } from './checks/lifecycle.ts';
+import { modelSequencesCheck } from './checks/model-sequences.ts';
+import { noCredentialsCheck } from './checks/no-credentials-401.ts';
+import { paginationCheck } from './checks/page-walk.ts';
+import { paginationRulesCheck } from './checks/pagination-rules.ts';
+import { policyInUseCheck } from './checks/policy-in-use.ts';
+import { problemCatalogueCheck } from './checks/problem-rules.ts';
+import { rateLimitCheck } from './checks/rate-limit.ts';
+import { rateLimitClockCheck } from './checks/rate-limit-clock.ts';
+import { readOnlyKeyCheck } from './checks/read-only-key-403.ts';
+import { readScopeCheck } from './checks/read-scope.ts';
+import { receiverAnswersCheck } from './checks/receiver-answers.ts';
+import { referencesCheck } from './checks/references.ts';
+import { replaceSemanticsCheck } from './checks/replace-semantics.ts';
+import { responseAuditCheck } from './checks/response-audit.ts';
+import { secretsCheck } from './checks/secrets.ts';
+import { secretRotationCheck } from './checks/signature-rules.ts';
+import { stateReadsCheck } from './checks/state-reads.ts';
+import { successResponseCheck } from './checks/success-response.ts';
+import { transitionsCheck } from './checks/transitions.ts';
+import { unknownKeyCheck } from './checks/unknown-key-401.ts';
+import { unsupportedMethodCheck } from './checks/unsupported-method.ts';
+import { useAfterDeleteCheck } from './checks/use-after-delete.ts';
+import { validInputCheck } from './checks/valid-input.ts';
 
 export const REGISTRY = [
   successResponseCheck,

@@ -4,13 +4,15 @@
 // a webhook that was never enabled, or never subscribed to its type, breaks the fan-out rules; a
 // test event raised for one webhook (`webhook_id`) must reach only that one. Other clients' events
 // on a shared target are legal and only counted.
+
 import type { KitContext } from '../context.ts';
+import { found } from '../failure.ts';
 import type { Exchange } from '../http.ts';
 import { SIMULATOR_PATH } from '../raise.ts';
 import type { Delivery } from '../receiver.ts';
 import type { RuleId } from '../rules/catalogue.ts';
 import type { Discrepancy } from '../verify.ts';
-import { type Json, parseBody, ruleViolation } from './rule-support.ts';
+import { type Json, parseBody } from './rule-support.ts';
 
 /** What the target said about one webhook the kit created, over the run. */
 interface WebhookSeen {
@@ -88,7 +90,9 @@ export function attributeDeliveries(ctx: KitContext, deliveries: readonly Delive
   let judged = 0;
   let foreign = 0;
   const flag = (rule: RuleId, message: string, delivery: Delivery) =>
-    violations.push(ruleViolation(rule, message, [`X-Service-Delivery: ${String(delivery.headers['x-service-delivery'])}`]));
+    violations.push(
+      ...found({ rule, observed: message, details: [`X-Service-Delivery: ${String(delivery.headers['x-service-delivery'])}`] }),
+    );
   for (const delivery of deliveries) {
     const webhookId = String(delivery.headers['x-service-webhook-id'] ?? '');
     const webhook = webhooks.get(webhookId);

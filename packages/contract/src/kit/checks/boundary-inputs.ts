@@ -4,18 +4,71 @@
 // another case, unknown members whose pointers need `~0` and `~1`; and the body's media type in
 // the spellings HTTP treats as equal (accepted), another type (415) and an empty body (400).
 import { escapePointer } from 'secmon-api/src/document';
-import { DATE_TIME, type FieldCell, type MediaCell } from '../axes/boundaries.ts';
+import { bodySchemas, boundaryCells, DATE_TIME, type FieldCell, type MediaCell } from '../axes/boundaries.ts';
+import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
+import type { Check } from '../failure.ts';
 import type { Exchange } from '../http.ts';
 import type { RuleId } from '../rules/catalogue.ts';
-import type { OperationModel } from '../spec.ts';
+import type { ContractModel, OperationModel } from '../spec.ts';
 import { PROBLEM_BASE } from './problem-rules.ts';
-import { breach, breachAll, type Json } from './rule-support.ts';
+import type { Json } from './rule-support.ts';
+
+const RULES = [
+  'limits.2',
+  'limits.3',
+  'schema.Timestamp.1',
+  'errors.2',
+  'errors.5',
+  'errors.6',
+  'errors.18',
+  'schema.ProblemError.2',
+] as const;
+type Rule = (typeof RULES)[number];
+
+/** The operation that sends a body schema's field cells: the first that takes it, a create before an update. */
+function sendersOf(model: ContractModel): Map<string, OperationModel> {
+  const senders = new Map<string, OperationModel>();
+  const ordered = [...bodySchemas(model.doc, model)].sort(([a], [b]) => Number(b.kind === 'create') - Number(a.kind === 'create'));
+  for (const [op, body] of ordered) if (!senders.has(body.name)) senders.set(body.name, op);
+  return senders;
+}
+
+export const boundaryInputsCheck = defineCheck({
+  name: 'boundary-inputs',
+  column: 'bounds',
+  rules: RULES,
+  needs: { state: true },
+  exercisesSuccess: false,
+  cost: { fixed: 60, perCase: 0 },
+  instances: (model, _options) => {
+    const { fields, media } = boundaryCells(model);
+    const schemas = bodySchemas(model.doc, model);
+    const senders = sendersOf(model);
+    return [...schemas].map(([op, body]) => {
+      const mine =
+        senders.get(body.name) === op
+          ? fields.filter((cell) => cell.schemaName === body.name && !(cell.inside && cell.axis.endsWith(' enum')))
+          : [];
+      return {
+        subjects: [op.label],
+        run: (ctx, check) =>
+          boundaryInputs(
+            ctx,
+            op,
+            mine,
+            media.filter((cell) => cell.op === op),
+            check,
+          ),
+      };
+    });
+  },
+});
 
 const POINTER_RULES = ['errors.2', 'schema.ProblemError.2'] as const satisfies readonly RuleId[];
 
 /** A fresh body for the operation, and for an update a fresh resource to send it to. */
-async function target(ctx: KitContext, op: OperationModel, check: string): Promise<{ body: Json; id?: string }> {
+async function target(ctx: KitContext, op: OperationModel, check: Check<Rule>): Promise<{ body: Json; id?: string }> {
   const [body] = (await ctx.validBodies(op, 1)) as Json[];
   if (op.kind !== 'update') return { body: body! };
   const { id } = await ctx.create(ctx.resourceOf(op), check);
@@ -30,7 +83,7 @@ export async function boundaryInputs(
   op: OperationModel,
   fields: readonly FieldCell[],
   media: readonly MediaCell[],
-  check: string,
+  check: Check<Rule>,
 ): Promise<'passed'> {
   for (const cell of fields) {
     const { body, id } = await target(ctx, op, check);
@@ -43,34 +96,36 @@ export async function boundaryInputs(
     const exchange = await ctx.send(op, { body: sent, ...(id ? { id } : {}) });
     const what = `${op.label} with ${cell.field}: ${cell.cell}`;
     if (cell.inside) {
-      ctx.expect(op, check, exchange, { range: '2xx', rules: ['limits.2'] }, what);
+      check.conform(op, exchange, { range: '2xx', rules: ['limits.2'] }, what);
       const stored = (exchange.json as Json | undefined)?.[cell.field];
       if (stored !== undefined && stored !== cell.value)
-        breach(
-          op.label,
-          check,
-          'limits.2',
-          `${what} was accepted but answered ${JSON.stringify(stored).slice(0, 80)}…, not the value sent`,
-          [],
+        check.fail({
+          at: op,
+          rule: 'limits.2',
+          observed: `${what} was accepted but answered ${JSON.stringify(stored).slice(0, 80)}…, not the value sent`,
           exchange,
-        );
+        });
       continue;
     }
-    const rules: RuleId[] = cell.axis.endsWith(DATE_TIME) ? ['limits.3', 'schema.Timestamp.1', 'errors.5'] : ['errors.5'];
-    ctx.expect(op, check, exchange, { statuses: [400], rules }, what);
+    const rules: Rule[] = cell.axis.endsWith(DATE_TIME) ? ['limits.3', 'schema.Timestamp.1', 'errors.5'] : ['errors.5'];
+    check.conform(op, exchange, { statuses: [400], rules }, what);
     const problem = problemOf(exchange);
     if (problem?.type !== `${PROBLEM_BASE}validation-error`)
-      breachAll(op.label, check, rules, `${what} answered 400 with type ${String(problem?.type)}, not validation-error`, [], exchange);
+      check.fail({
+        at: op,
+        rule: rules,
+        observed: `${what} answered 400 with type ${String(problem?.type)}, not validation-error`,
+        exchange,
+      });
     const pointer = `/body/${escapePointer(cell.field)}`;
     if (!problem?.errors?.some((error) => error.pointer === pointer))
-      breachAll(
-        op.label,
-        check,
-        POINTER_RULES,
-        `${what}: no entry of errors points at ${pointer}`,
-        [`pointers: ${(problem?.errors ?? []).map((error) => JSON.stringify(error.pointer)).join(', ') || 'none'}`],
+      check.fail({
+        at: op,
+        rule: POINTER_RULES,
+        observed: `${what}: no entry of errors points at ${pointer}`,
+        details: [`pointers: ${(problem?.errors ?? []).map((error) => JSON.stringify(error.pointer)).join(', ') || 'none'}`],
         exchange,
-      );
+      });
   }
   for (const cell of media) {
     const { body, id } = await target(ctx, op, check);
@@ -80,13 +135,13 @@ export async function boundaryInputs(
       ...(id ? { id } : {}),
     });
     const what = `${op.label} sent as ${cell.cell}`;
-    if (cell.expected === '2xx') ctx.expect(op, check, exchange, { range: '2xx', rules: ['errors.18'] }, what);
-    else if (cell.expected === 415) ctx.expect(op, check, exchange, { statuses: [415], rules: ['errors.18'] }, what);
+    if (cell.expected === '2xx') check.conform(op, exchange, { range: '2xx', rules: ['errors.18'] }, what);
+    else if (cell.expected === 415) check.conform(op, exchange, { statuses: [415], rules: ['errors.18'] }, what);
     else {
-      ctx.expect(op, check, exchange, { statuses: [400], rules: ['errors.6'] }, what);
+      check.conform(op, exchange, { statuses: [400], rules: ['errors.6'] }, what);
       const type = problemOf(exchange)?.type;
       if (type !== `${PROBLEM_BASE}malformed-json` && type !== `${PROBLEM_BASE}validation-error`)
-        breach(op.label, check, 'errors.6', `${what} answered 400 with type ${String(type)}`, [], exchange);
+        check.fail({ at: op, rule: 'errors.6', observed: `${what} answered 400 with type ${String(type)}`, exchange });
     }
   }
   return 'passed';

@@ -1,8 +1,26 @@
 // CORS as the document's *Browser clients* section states it: a preflight from an allowed origin is
 // answered without an API key and without spending quota, allows the listed request headers, is
 // not credentialed, and actual answers expose the listed response headers.
+
+import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
-import { breach, crudNamed } from './rule-support.ts';
+import type { Check } from '../failure.ts';
+import { withResources } from './documented.ts';
+import { crudNamed } from './rule-support.ts';
+
+const RULES = ['browser-clients-cors.1', 'browser-clients-cors.2', 'browser-clients-cors.3', 'browser-clients-cors.4'] as const;
+type Rule = (typeof RULES)[number];
+
+export const corsCheck = defineCheck({
+  name: 'cors',
+  column: 'cors',
+  rules: RULES,
+  needs: {},
+  exercisesSuccess: false,
+  cost: { fixed: 0, perCase: 0 },
+  instances: (model, options) =>
+    withResources(model, (found) => ({ subjects: [found.policies.list.label], run: (ctx, check) => cors(ctx, check, options.corsOrigin) })),
+});
 
 /** Tried when the run names no origin: the reference server allows any localhost origin in development. */
 export const DEFAULT_CORS_ORIGIN = 'http://localhost:5173';
@@ -19,7 +37,7 @@ const list = (value: string | null) =>
 
 export async function cors(
   ctx: KitContext,
-  check: string,
+  check: Check<Rule>,
   origin: string | undefined,
 ): Promise<'passed' | { skipped: string } | { note: string }> {
   const policies = crudNamed(ctx, 'policies');
@@ -40,42 +58,58 @@ export async function cors(
   const allowed = first.headers.get('access-control-allow-origin');
   if (allowed !== used && allowed !== '*') {
     if (!origin) return { skipped: `the target does not allow the origin ${used} (pass --cors-origin with one it allows)` };
-    breach(
-      label,
-      check,
-      'browser-clients-cors.1',
-      `a preflight from the allowed origin ${used} got Access-Control-Allow-Origin: ${String(allowed)}`,
-      [],
-      first,
-    );
+    check.fail({
+      at: label,
+      rule: 'browser-clients-cors.1',
+      observed: `a preflight from the allowed origin ${used} got Access-Control-Allow-Origin: ${String(allowed)}`,
+      exchange: first,
+    });
   }
   if (first.status === 401 || first.status >= 300)
-    breach(label, check, 'browser-clients-cors.2', `a preflight without an API key answered ${first.status}`, [], first);
+    check.fail({
+      at: label,
+      rule: 'browser-clients-cors.2',
+      observed: `a preflight without an API key answered ${first.status}`,
+      exchange: first,
+    });
   const headers = list(first.headers.get('access-control-allow-headers'));
   const missing = REQUEST_HEADERS.filter((h) => !headers.includes(h) && !(headers.includes('*') && h !== 'authorization'));
   if (missing.length > 0)
-    breach(label, check, 'browser-clients-cors.3', `the preflight does not allow the request headers ${missing.join(', ')}`, [], first);
+    check.fail({
+      at: label,
+      rule: 'browser-clients-cors.3',
+      observed: `the preflight does not allow the request headers ${missing.join(', ')}`,
+      exchange: first,
+    });
   const methods = list(first.headers.get('access-control-allow-methods'));
   if (!methods.includes(asked.toLowerCase()) && !methods.includes('*'))
-    breach(
-      label,
-      check,
-      'browser-clients-cors.1',
-      `the preflight for ${asked} allows only ${methods.join(', ') || 'no methods'}`,
-      [],
-      first,
-    );
+    check.fail({
+      at: label,
+      rule: 'browser-clients-cors.1',
+      observed: `the preflight for ${asked} allows only ${methods.join(', ') || 'no methods'}`,
+      exchange: first,
+    });
   if (first.headers.get('access-control-allow-credentials') === 'true')
-    breach(label, check, 'browser-clients-cors.4', 'the preflight allows credentialed requests', [], first);
+    check.fail({ at: label, rule: 'browser-clients-cors.4', observed: 'the preflight allows credentialed requests', exchange: first });
 
   const actual = await ctx.send(policies.list, { query: { limit: '1' }, headers: { Origin: used } });
-  ctx.expect(policies.list, check, actual, { statuses: [200] }, `a GET from origin ${used}`);
+  check.conform(policies.list, actual, { statuses: [200] }, `a GET from origin ${used}`);
   const exposed = list(actual.headers.get('access-control-expose-headers'));
   const hidden = EXPOSED_HEADERS.filter((h) => !exposed.includes(h) && !exposed.includes('*'));
   if (actual.headers.get('access-control-allow-origin') === null)
-    breach(label, check, 'browser-clients-cors.1', `a GET from the allowed origin ${used} has no Access-Control-Allow-Origin`, [], actual);
+    check.fail({
+      at: label,
+      rule: 'browser-clients-cors.1',
+      observed: `a GET from the allowed origin ${used} has no Access-Control-Allow-Origin`,
+      exchange: actual,
+    });
   if (hidden.length > 0)
-    breach(label, check, 'browser-clients-cors.3', `the answer does not expose ${hidden.join(', ')} to browsers`, [], actual);
+    check.fail({
+      at: label,
+      rule: 'browser-clients-cors.3',
+      observed: `the answer does not expose ${hidden.join(', ')} to browsers`,
+      exchange: actual,
+    });
 
   // A preflight carries no key, so it cannot spend a key's quota: answering it before
   // authentication (above) is what "costs no quota" asks.

@@ -3,14 +3,57 @@
 // Retry-After, a redirect is a failure and is not followed, and `last_delivery` says how it ended.
 
 import { randomUUID } from 'node:crypto';
+import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
+import type { Check } from '../failure.ts';
 import type { Delivery, Responder } from '../receiver.ts';
-import { ContractViolation } from '../verify.ts';
 import { attempts, COPY_WINDOW_MS, clientErrorFor, isCopy } from './attempts.ts';
-import { createFinding, findingOf, label } from './delivery-rules.ts';
+import { documentedResources, labels } from './documented.ts';
+import { createFinding, findingOf, label } from './finding-events.ts';
 import { judgeLastDelivery, retryWaits } from './last-delivery.ts';
-import { breach, breachAll, deliveryId, newSecret, parseBody, type Sink, sink, subscribe } from './rule-support.ts';
+import { deliveryId, newSecret, parseBody, type Sink, sink, subscribe } from './rule-support.ts';
 import { idAndTimeViolations, timestampOf } from './signature-rules.ts';
+
+const RULES = [
+  'delivery-headers.3',
+  'delivery-and-retries.1',
+  'delivery-and-retries.2',
+  'delivery-and-retries.4',
+  'slow-and-failing-receivers.9',
+  'delivery-headers.6',
+  'delivery-headers.7',
+  'schema.LastDelivery.1',
+  'schema.LastDelivery.3',
+  'schema.WebhookUrl.3',
+  'param.DeliveryHeader.2',
+  'response.ReceiverRetry.1',
+  'response.ReceiverRetry.2',
+  'response.ReceiverAccepted.1',
+  'param.StandardIdHeader.1',
+  'param.StandardTimestampHeader.1',
+] as const;
+type Rule = (typeof RULES)[number];
+
+export const deliveryRetryCheck = defineCheck({
+  name: 'delivery-retry',
+  column: 'retry',
+  rules: RULES,
+  needs: { events: true },
+  exercisesSuccess: true,
+  cost: { fixed: 0, perCase: 0 },
+  instances: (model, options) => {
+    const found = documentedResources(model);
+    if (!found) return [];
+    const timing = options.skipRetryTiming ? { skip: options.skipRetryTiming } : {};
+    return [
+      {
+        subjects: labels(found.hook('finding.created')),
+        run: (ctx, check) => deliveryRetry(ctx, check, timing),
+        prepare: (ctx, check) => void startRetryProbe(ctx, check, timing),
+      },
+    ];
+  },
+});
 
 export interface RetryTiming {
   /** Why the first-retry and Retry-After waits are not judged (a target with a compressed schedule). */
@@ -84,7 +127,7 @@ const retrySetups = new WeakMap<KitContext, Promise<RetrySetup>>();
  * once per run, as early as the plan allows (the check's `prepare`), so the retry waits overlap the
  * other checks.
  */
-export function startRetryProbe(ctx: KitContext, check: string, timing: RetryTiming): Promise<RetrySetup> {
+export function startRetryProbe(ctx: KitContext, check: Check<Rule>, timing: RetryTiming): Promise<RetrySetup> {
   let setup = retrySetups.get(ctx);
   if (!setup) {
     setup = ctx.shared(async () => {
@@ -132,7 +175,7 @@ export function startRetryProbe(ctx: KitContext, check: string, timing: RetryTim
  * long Retry-After) get a retry with the same X-Service-Delivery and the same bytes, after the
  * documented wait; the redirect is not followed; a later 2xx shows in last_delivery.
  */
-export async function deliveryRetry(ctx: KitContext, check: string, timing: RetryTiming): Promise<'passed' | { note: string }> {
+export async function deliveryRetry(ctx: KitContext, check: Check<Rule>, timing: RetryTiming): Promise<'passed' | { note: string }> {
   const subject = label(ctx, 'finding.created');
   const schedule = firstRetry(ctx);
   const { failing, followed, redirecting, refusing, refusedWith, later, failingHook, finding, retryAfterSeconds } = await startRetryProbe(
@@ -154,59 +197,61 @@ export async function deliveryRetry(ctx: KitContext, check: string, timing: Retr
   const note = `the kit waited ${waited.waitedMs} ms for the retries`;
   const [first, retry] = mine(failing);
   if (!first || !retry)
-    breach(subject, check, 'delivery-and-retries.4', `a delivery answered 500 was ${first ? 'not retried' : 'never sent'}`, [note]);
+    check.fail({
+      at: subject,
+      rule: 'delivery-and-retries.4',
+      observed: `a delivery answered 500 was ${first ? 'not retried' : 'never sent'}`,
+      details: [note],
+    });
   if (deliveryId(first) !== deliveryId(retry))
-    breachAll(
-      subject,
-      check,
-      ['delivery-headers.3', 'param.DeliveryHeader.2'],
-      `the retry came with X-Service-Delivery ${deliveryId(retry)}, the first attempt with ${deliveryId(first)}`,
-      [note],
-    );
+    check.fail({
+      at: subject,
+      rule: ['delivery-headers.3', 'param.DeliveryHeader.2'],
+      observed: `the retry came with X-Service-Delivery ${deliveryId(retry)}, the first attempt with ${deliveryId(first)}`,
+      details: [note],
+    });
   // A retry carries its own time: its webhook-timestamp moves on by about the wait (2 s of slack for rounding and the network).
   const [stamped, restamped] = [timestampOf(first), timestampOf(retry)];
   const moved = Math.floor((retry.receivedAt - first.receivedAt) / 1000) - 2;
   if (stamped !== undefined && restamped !== undefined && restamped - stamped < moved) {
-    breach(
-      subject,
-      check,
-      'param.StandardTimestampHeader.1',
-      `the retry came ${about(retry.receivedAt - first.receivedAt)} after the first attempt with webhook-timestamp ${restamped}, the first attempt's was ${stamped}: a retry carries its own time`,
-    );
+    check.fail({
+      at: subject,
+      rule: 'param.StandardTimestampHeader.1',
+      observed: `the retry came ${about(retry.receivedAt - first.receivedAt)} after the first attempt with webhook-timestamp ${restamped}, the first attempt's was ${stamped}: a retry carries its own time`,
+    });
   }
   const [headerFault] = [first, retry].flatMap(idAndTimeViolations);
-  if (headerFault) throw new ContractViolation(subject, check, [headerFault]);
+  if (headerFault) check.failAll({ at: subject, found: [headerFault] });
   if (!first.raw.equals(retry.raw))
-    breach(subject, check, 'slow-and-failing-receivers.9', 'the retry body is not byte-identical to the first attempt', [
-      first.raw.toString('utf8').slice(0, 300),
-      retry.raw.toString('utf8').slice(0, 300),
-    ]);
+    check.fail({
+      at: subject,
+      rule: 'slow-and-failing-receivers.9',
+      observed: 'the retry body is not byte-identical to the first attempt',
+      details: [first.raw.toString('utf8').slice(0, 300), retry.raw.toString('utf8').slice(0, 300)],
+    });
   const [redirected, redirectRetry] = mine(redirecting);
   if (!redirected || !redirectRetry)
-    breachAll(
-      subject,
-      check,
-      ['delivery-and-retries.2', 'response.ReceiverRetry.1'],
-      `a delivery answered 307 was ${redirected ? 'not retried (a 3xx is a failure)' : 'never sent'}`,
-      [note],
-    );
+    check.fail({
+      at: subject,
+      rule: ['delivery-and-retries.2', 'response.ReceiverRetry.1'],
+      observed: `a delivery answered 307 was ${redirected ? 'not retried (a 3xx is a failure)' : 'never sent'}`,
+      details: [note],
+    });
   const [refused, refusedRetry] = mine(refusing);
   if (!refused || !refusedRetry)
-    breachAll(
-      subject,
-      check,
-      ['delivery-and-retries.4', 'response.ReceiverRetry.1'],
-      `a delivery answered ${refusedWith} was ${refused ? 'not retried (any status but 2xx and 410 is)' : 'never sent'}`,
-      [note],
-    );
+    check.fail({
+      at: subject,
+      rule: ['delivery-and-retries.4', 'response.ReceiverRetry.1'],
+      observed: `a delivery answered ${refusedWith} was ${refused ? 'not retried (any status but 2xx and 410 is)' : 'never sent'}`,
+      details: [note],
+    });
   if (followed.deliveries().length > 0)
-    breachAll(
-      subject,
-      check,
-      ['schema.WebhookUrl.3', 'delivery-and-retries.2', 'response.ReceiverRetry.2'],
-      'the service followed a redirect to the Location the receiver named',
-      [note],
-    );
+    check.fail({
+      at: subject,
+      rule: ['schema.WebhookUrl.3', 'delivery-and-retries.2', 'response.ReceiverRetry.2'],
+      observed: 'the service followed a redirect to the Location the receiver named',
+      details: [note],
+    });
 
   const notes = [note];
   if (!timing.skip && schedule) {
@@ -214,30 +259,27 @@ export async function deliveryRetry(ctx: KitContext, check: string, timing: Retr
     const late = lateness(failing.deliveries());
     const [low, high] = [schedule.ms * (1 - schedule.jitter), schedule.ms * (1 + schedule.jitter) + 1000 + 4 * late];
     if (gap < low || gap > high)
-      breach(
-        subject,
-        check,
-        'delivery-and-retries.4',
-        `the first retry came ${about(gap)} after the first attempt; the document says about ${about(schedule.ms)} ±${schedule.jitter * 100} % (the kit allows ${about(low)} to ${about(high)}${late > 0 ? `, deliveries to this webhook arriving up to ${about(late)} after their webhook-timestamp` : ''})`,
-      );
+      check.fail({
+        at: subject,
+        rule: 'delivery-and-retries.4',
+        observed: `the first retry came ${about(gap)} after the first attempt; the document says about ${about(schedule.ms)} ±${schedule.jitter * 100} % (the kit allows ${about(low)} to ${about(high)}${late > 0 ? `, deliveries to this webhook arriving up to ${about(late)} after their webhook-timestamp` : ''})`,
+      });
     notes.push(`first retry after ${about(gap)}`);
     const [held, heldRetry] = later ? mine(later) : [];
     if (!held || !heldRetry)
-      breach(
-        subject,
-        check,
-        'delivery-and-retries.4',
-        `a delivery answered 503 with Retry-After: ${retryAfterSeconds} was not retried within ${about(timeout)}`,
-        [note],
-      );
+      check.fail({
+        at: subject,
+        rule: 'delivery-and-retries.4',
+        observed: `a delivery answered 503 with Retry-After: ${retryAfterSeconds} was not retried within ${about(timeout)}`,
+        details: [note],
+      });
     const heldGap = heldRetry.receivedAt - held.receivedAt;
     if (heldGap < retryAfterSeconds * 1000 - 250)
-      breach(
-        subject,
-        check,
-        'delivery-and-retries.4',
-        `a receiver asked for Retry-After: ${retryAfterSeconds} (longer than the first wait) and the retry came after ${about(heldGap)}`,
-      );
+      check.fail({
+        at: subject,
+        rule: 'delivery-and-retries.4',
+        observed: `a receiver asked for Retry-After: ${retryAfterSeconds} (longer than the first wait) and the retry came after ${about(heldGap)}`,
+      });
     notes.push(`retry after Retry-After: ${retryAfterSeconds} came after ${about(heldGap)}`);
   } else if (timing.skip) {
     notes.push(`waits not judged: ${timing.skip}`);

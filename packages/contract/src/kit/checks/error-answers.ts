@@ -4,12 +4,33 @@
 // each from a browser origin: every answer allows the origin and
 // exposes the headers the document lists, every authenticated one carries the RateLimit headers,
 // every error is a problem document.
+
 import { statedStatuses } from '../axes/answers.ts';
+import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
+import { type Check, found } from '../failure.ts';
 import type { Exchange, RequestSpec } from '../http.ts';
-import { ContractViolation, type Discrepancy } from '../verify.ts';
+import type { Discrepancy } from '../verify.ts';
 import { DEFAULT_CORS_ORIGIN, EXPOSED_HEADERS } from './cors.ts';
-import { bodyWith, crudNamed, ruleViolation } from './rule-support.ts';
+import { bodyWith, crudNamed } from './rule-support.ts';
+
+const RULES = ['browser-clients-cors.1', 'browser-clients-cors.3', 'rate-limits.2', 'errors.1'] as const;
+type Rule = (typeof RULES)[number];
+
+/** Before the response audit, which judges its answers too. */
+export const errorAnswersCheck = defineCheck({
+  name: 'error-answers',
+  column: 'errs',
+  rules: RULES,
+  needs: { state: true },
+  exercisesSuccess: false,
+  cost: { fixed: 12, perCase: 0 },
+  instances: (model, options) => {
+    const policies = model.resources.find((r) => r.name === 'policies');
+    if (!policies?.list || !policies.create) return [];
+    return [{ subjects: [policies.list.label], run: (ctx, check) => errorAnswers(ctx, check, options.corsOrigin) }];
+  },
+});
 
 const PROBLEM_FIELDS = ['type', 'title', 'status', 'detail', 'instance'];
 const UNKNOWN_ID = '00000000000000000000000000';
@@ -19,37 +40,48 @@ const list = (value: string | null) => (value ?? '').split(',').map((item) => it
 
 /** What an answer breaks of the cross-cutting rules; `cors`: the origin it was sent from, when the target allows it. */
 export function crossCuttingBreaches(exchange: Exchange, cors: string | undefined): Discrepancy[] {
-  const found: Discrepancy[] = [];
+  const breaches: Discrepancy[] = [];
   const what = `a ${exchange.status} answer to ${exchange.request.method} ${new URL(exchange.request.url).pathname}`;
   if (cors !== undefined) {
     const allowed = exchange.headers.get('access-control-allow-origin');
     if (allowed !== cors && allowed !== '*')
-      found.push(ruleViolation('browser-clients-cors.1', `${what} from origin ${cors} has Access-Control-Allow-Origin ${String(allowed)}`));
+      breaches.push(
+        ...found({
+          rule: 'browser-clients-cors.1',
+          observed: `${what} from origin ${cors} has Access-Control-Allow-Origin ${String(allowed)}`,
+        }),
+      );
     const exposed = list(exchange.headers.get('access-control-expose-headers'));
     const hidden = EXPOSED_HEADERS.filter((h) => !exposed.includes(h) && !exposed.includes('*'));
-    if (hidden.length > 0) found.push(ruleViolation('browser-clients-cors.3', `${what} does not expose ${hidden.join(', ')} to browsers`));
+    if (hidden.length > 0)
+      breaches.push(...found({ rule: 'browser-clients-cors.3', observed: `${what} does not expose ${hidden.join(', ')} to browsers` }));
   }
   const key = /^Bearer <(api|read)-key>$/.test(exchange.request.headers.Authorization ?? '');
   if (key && exchange.status !== 401) {
     const missing = ['ratelimit', 'ratelimit-policy'].filter((h) => exchange.headers.get(h) === null);
-    if (missing.length > 0) found.push(ruleViolation('rate-limits.2', `${what} with a valid key has no ${missing.join(', ')}`));
+    if (missing.length > 0)
+      breaches.push(...found({ rule: 'rate-limits.2', observed: `${what} with a valid key has no ${missing.join(', ')}` }));
   }
   if (exchange.status >= 400) {
     const problem = exchange.json as Record<string, unknown> | undefined;
     const missing = PROBLEM_FIELDS.filter((field) => problem?.[field] === undefined);
     if (exchange.mediaType !== 'application/problem+json' || missing.length > 0 || problem?.status !== exchange.status)
-      found.push(
-        ruleViolation(
-          'errors.1',
-          `${what} is not a problem document (${exchange.mediaType || 'no body'}${missing.length > 0 ? `, without ${missing.join(', ')}` : ''}${problem && problem.status !== exchange.status ? `, status ${String(problem.status)}` : ''})`,
-        ),
+      breaches.push(
+        ...found({
+          rule: 'errors.1',
+          observed: `${what} is not a problem document (${exchange.mediaType || 'no body'}${missing.length > 0 ? `, without ${missing.join(', ')}` : ''}${problem && problem.status !== exchange.status ? `, status ${String(problem.status)}` : ''})`,
+        }),
       );
   }
-  return found;
+  return breaches;
 }
 
 /** `error-answers`: every stated status below 429 provoked from a browser origin, each answer judged on the cross-cutting rules. */
-export async function errorAnswers(ctx: KitContext, check: string, corsOrigin: string | undefined): Promise<'passed' | { note: string }> {
+export async function errorAnswers(
+  ctx: KitContext,
+  check: Check<Rule>,
+  corsOrigin: string | undefined,
+): Promise<'passed' | { note: string }> {
   const policies = crudNamed(ctx, 'policies');
   const origin = corsOrigin ?? DEFAULT_CORS_ORIGIN;
   const headers = { Origin: origin };
@@ -85,13 +117,7 @@ export async function errorAnswers(ctx: KitContext, check: string, corsOrigin: s
   const violations = answers.flatMap((exchange) =>
     crossCuttingBreaches(exchange, allowsOrigin ? origin : undefined).map((v) => ({ v, exchange })),
   );
-  if (violations.length > 0)
-    throw new ContractViolation(
-      policies.list.label,
-      check,
-      violations.map(({ v }) => v),
-      violations[0]!.exchange,
-    );
+  if (violations.length > 0) check.failAll({ at: policies.list, found: violations.map(({ v }) => v), exchange: violations[0]!.exchange });
   const seen = new Set(answers.map((exchange) => exchange.status));
   // 429 is provoked by the quota probe and judged after it (rate-limit-clock); 5xx by no request.
   const unprovoked = statedStatuses(ctx.model).filter((status) => status < 429 && !seen.has(status));

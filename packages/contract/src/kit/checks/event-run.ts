@@ -3,8 +3,10 @@
 // compliance.changed, finding.resolved) and raise the others through the test-support interface
 // (the simulator or --trigger-command, see raise.ts). A delivery is the kit's own when it carries
 // the ids the kit created or chose.
+
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { KitContext } from '../context.ts';
+import type { AnyCheck } from '../failure.ts';
 import { createGenerator, samples } from '../generate.ts';
 import { raiseEvent } from '../raise.ts';
 import type { Delivery } from '../receiver.ts';
@@ -48,10 +50,10 @@ export interface EventRun {
 const runs = new WeakMap<KitContext, Promise<EventRun>>();
 
 /** Runs the event scenario once per kit run; every webhook check reads its outcome. */
-export function eventRun(ctx: KitContext): Promise<EventRun> {
+export function eventRun(ctx: KitContext, check: AnyCheck): Promise<EventRun> {
   let run = runs.get(ctx);
   if (!run) {
-    run = ctx.shared(() => causeEvents(ctx));
+    run = ctx.shared(() => causeEvents(ctx, check));
     runs.set(ctx, run);
   }
   return run;
@@ -63,7 +65,7 @@ function resource(ctx: KitContext, name: string): ResourceModel {
   return found;
 }
 
-async function causeEvents(ctx: KitContext): Promise<EventRun> {
+async function causeEvents(ctx: KitContext, check: AnyCheck): Promise<EventRun> {
   const startedAt = Date.now();
   const receiver = await ctx.receiver();
   const token = randomUUID();
@@ -73,14 +75,14 @@ async function causeEvents(ctx: KitContext): Promise<EventRun> {
   const types = ctx.model.webhooks.map((w) => w.event);
   const webhooks = resource(ctx, 'webhooks');
   const [base] = await ctx.validBodies(webhooks.create!, 1);
-  const signed = await ctx.create(webhooks, 'delivery', {
+  const signed = await ctx.create(webhooks, check, {
     ...(base as object),
     url: receiver.url + signedPath,
     events: types,
     secret,
     enabled: true,
   });
-  const unsigned = await ctx.create(webhooks, 'delivery', {
+  const unsigned = await ctx.create(webhooks, check, {
     ...(base as object),
     url: receiver.url + unsignedPath,
     events: [types[0]],
@@ -92,9 +94,9 @@ async function causeEvents(ctx: KitContext): Promise<EventRun> {
   const expectedData = new Map<string, Record<string, unknown>>();
   const policies = resource(ctx, 'policies');
   const findings = resource(ctx, 'findings');
-  const { id: policyId } = await ctx.create(policies, 'delivery');
+  const { id: policyId } = await ctx.create(policies, check);
   const [findingBody] = await ctx.validBodies(findings.create!, 1);
-  const { id: findingId } = await ctx.create(findings, 'delivery', { ...(findingBody as object), policy_id: policyId });
+  const { id: findingId } = await ctx.create(findings, check, { ...(findingBody as object), policy_id: policyId });
   causes.set('finding.created', `POST ${findings.collectionPath} (${findingId})`);
   causes.set('compliance.changed', `a finding (${findingId}) referencing policy ${policyId} was created and then resolved`);
   expectedData.set('finding.created', { finding_id: findingId, policy_id: policyId });
@@ -104,7 +106,7 @@ async function causeEvents(ctx: KitContext): Promise<EventRun> {
   const resolve = updates.find((body) => (body as { status?: string }).status === 'resolved');
   if (!resolve) throw new Error('no valid finding update with status resolved was generated');
   const resolved = await ctx.send(findings.update!, { id: findingId, body: { ...(resolve as object), policy_id: policyId } });
-  ctx.expect(findings.update!, 'delivery', resolved, { statuses: [200] }, 'resolving the finding to cause finding.resolved');
+  check.conform(findings.update!, resolved, { statuses: [200] }, 'resolving the finding to cause finding.resolved');
   causes.set('finding.resolved', `PUT ${findings.itemPath} status=resolved (${findingId})`);
   expectedData.set('finding.resolved', { finding_id: findingId, policy_id: policyId });
 

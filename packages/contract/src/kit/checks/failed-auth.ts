@@ -9,9 +9,35 @@
 // failures sent before it began may have fallen in an earlier window that reset, and a request
 // sent after it may have ended is owed nothing.
 import { credentialKind, NO_VALID_KEY } from '../axes/answers.ts';
+import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
+import type { Check } from '../failure.ts';
 import { type Exchange, parseRateLimit } from '../http.ts';
-import { breach, crudNamed } from './rule-support.ts';
+import { crudNamed } from './rule-support.ts';
+
+const RULES = ['rate-limits.5'] as const;
+type Rule = (typeof RULES)[number];
+
+/** Last of all: over the address's failed-authentication limit, nothing without a valid key is answered for a while. */
+export const failedAuthCountingCheck = defineCheck({
+  name: 'failed-auth-counting',
+  column: 'authcount',
+  rules: RULES,
+  needs: { state: true },
+  exercisesSuccess: false,
+  cost: { fixed: 0, perCase: 0 },
+  instances: (model, options) => {
+    const list = model.resources.find((r) => r.name === 'policies')?.list;
+    if (!list?.responses.has('401')) return [];
+    return [
+      {
+        subjects: [list.label],
+        run: (ctx, check) => failedAuthCounting(ctx, check),
+        ...(options.skipRateProbe ? { skip: options.skipRateProbe } : {}),
+      },
+    ];
+  },
+});
 
 const QUOTA = /;\s*q=(\d+)/;
 const WINDOW = /;\s*w=(\d+)/;
@@ -43,7 +69,7 @@ function windowOf(refused: Timed): { begunBy: number; endsAfter: number } | unde
   return { begunBy: refused.answeredAt + (reset - seconds) * 1000, endsAfter: refused.sentAt + (reset - 1) * 1000 };
 }
 
-export async function failedAuthCounting(ctx: KitContext, check: string): Promise<'passed' | { skipped: string } | { note: string }> {
+export async function failedAuthCounting(ctx: KitContext, check: Check<Rule>): Promise<'passed' | { skipped: string } | { note: string }> {
   const { list } = crudNamed(ctx, 'policies');
   const send = async (kind: (typeof NO_VALID_KEY)[number]): Promise<Timed> => {
     const sentAt = Date.now();
@@ -62,7 +88,12 @@ export async function failedAuthCounting(ctx: KitContext, check: string): Promis
     if (answer.exchange.status === 429) refused = answer;
     else if (answer.exchange.status === 401) failures.push(answer);
     else
-      breach(list.label, check, 'rate-limits.5', `a request with ${kind} answered ${answer.exchange.status}, not 401`, [], answer.exchange);
+      check.fail({
+        at: list,
+        rule: 'rate-limits.5',
+        observed: `a request with ${kind} answered ${answer.exchange.status}, not 401`,
+        exchange: answer.exchange,
+      });
   }
   if (!refused)
     return { skipped: `no 429 after ${cap} failed authentications (--rate-probe-max): the address's limit is higher, or not enforced` };
@@ -71,26 +102,22 @@ export async function failedAuthCounting(ctx: KitContext, check: string): Promis
   // Earlier failures of the run in the same window count too, so the 429 may come sooner, never later.
   const inWindow = window ? failures.filter((f) => f.sentAt >= window.begunBy) : failures;
   if (Number.isFinite(limit) && inWindow.length > limit)
-    breach(
-      list.label,
-      check,
-      'rate-limits.5',
-      `${inWindow.length} failed authentications of ${NO_VALID_KEY.length} kinds in turn were answered 401 within the window of the first 429, over the address's limit of ${limit}: some kind is not counted`,
-      [],
-      refused.exchange,
-    );
+    check.fail({
+      at: list,
+      rule: 'rate-limits.5',
+      observed: `${inWindow.length} failed authentications of ${NO_VALID_KEY.length} kinds in turn were answered 401 within the window of the first 429, over the address's limit of ${limit}: some kind is not counted`,
+      exchange: refused.exchange,
+    });
   for (const kind of NO_VALID_KEY) {
     const answer = await send(kind);
     const owed = !window || answer.answeredAt < window.endsAfter;
     if (owed && (answer.exchange.status !== 429 || credentialKind(answer.exchange) !== kind))
-      breach(
-        list.label,
-        check,
-        'rate-limits.5',
-        `over the address's failed-authentication limit, before its window could end, a request with ${kind} answered ${answer.exchange.status}, not 429`,
-        [],
-        answer.exchange,
-      );
+      check.fail({
+        at: list,
+        rule: 'rate-limits.5',
+        observed: `over the address's failed-authentication limit, before its window could end, a request with ${kind} answered ${answer.exchange.status}, not 429`,
+        exchange: answer.exchange,
+      });
   }
   return {
     note: `the first 429 came after ${inWindow.length} failures in its window, ${failures.length} in all (limit ${Number.isFinite(limit) ? limit : 'not stated'})`,

@@ -1,11 +1,11 @@
 // Filters judged on real items: every item a filtered list returns matches the filter, and no item
 // that matches is left out, each failure naming where the document states what the filter keeps.
+
 import type { KitContext } from '../context.ts';
-import type { RuleId } from '../rules/catalogue.ts';
-import { statedFor, statedOfParam } from '../rules/stated.ts';
+import type { AnyCheck } from '../failure.ts';
+import { type StatedRule, statedFor, statedOfParam } from '../rules/stated.ts';
 import { transitionsOf } from '../semantics.ts';
 import { type OperationModel, schemaAt } from '../spec.ts';
-import { ContractViolation, rulesViolated } from '../verify.ts';
 import { isCrud } from './stateful.ts';
 import { diversify } from './transitions.ts';
 
@@ -15,11 +15,11 @@ import { diversify } from './transitions.ts';
  * filters by each value present on the first page (and each a boolean or enumerated filter can take): only
  * matches come back, and no match is left out.
  */
-export async function filterByExistingValues(ctx: KitContext, op: OperationModel, check: string, cases: number): Promise<void> {
+export async function filterByExistingValues(ctx: KitContext, op: OperationModel, check: AnyCheck, cases: number): Promise<void> {
   const resource = ctx.resourceOf(op);
   if (isCrud(resource)) await diversify(ctx, resource, transitionsOf(ctx.model, resource.update), check, cases);
   const all = await ctx.send(op, { query: { limit: '100' } });
-  ctx.expect(op, check, all, { statuses: [200] }, 'the first page, to pick filter values from');
+  check.conform(op, all, { statuses: [200] }, 'the first page, to pick filter values from');
   const items = (all.json as { data: Record<string, unknown>[] }).data;
   for (const param of op.params.filter((p) => p.in === 'query')) {
     const present = items
@@ -31,13 +31,13 @@ export async function filterByExistingValues(ctx: KitContext, op: OperationModel
     for (const value of values.slice(0, Math.min(MAX_FILTER_VALUES, cases))) {
       const query = { [param.name]: value };
       const filtered = await ctx.send(op, { query: { ...query, limit: '100' } });
-      ctx.expect(op, check, filtered, { statuses: [200] }, `filter ${param.name} by a value`);
+      check.conform(op, filtered, { statuses: [200] }, `filter ${param.name} by a value`);
       filtersHold(op, check, query, filtered.json);
       const found = new Set((filtered.json as { data: { id?: unknown }[] }).data.map((item) => item.id));
       const missed = items.find((item) => filteredValues(item, param.name)?.map(String).includes(value) && !found.has(item.id));
       if (missed && found.size < 100) {
         const message = `filter ${param.name}=${value} left out ${String(missed.id)}, which has that value`;
-        throw new ContractViolation(op.label, check, rulesViolated(filterRules(op, param.name), message));
+        check.fail({ at: op, rule: filterRules(op, param.name), observed: message });
       }
     }
   }
@@ -59,12 +59,12 @@ function filteredValues(item: Record<string, unknown>, name: string): unknown[] 
 }
 
 /** Where the document states what a filter keeps: the parameter's own description and the operation's. */
-const filterRules = (op: OperationModel, name: string): RuleId[] => [
+const filterRules = (op: OperationModel, name: string): StatedRule[] => [
   ...statedOfParam(op, name.toLowerCase(), /^Only/),
   ...statedFor(op, /^Filter with/),
 ];
 /** A query parameter named like an item property is a filter: every item returned must match it. */
-export function filtersHold(op: OperationModel, check: string, query: Record<string, string>, json: unknown): void {
+export function filtersHold(op: OperationModel, check: AnyCheck, query: Record<string, string>, json: unknown): void {
   const items = (json as { data?: Record<string, unknown>[] } | undefined)?.data;
   if (!Array.isArray(items)) return;
   for (const item of items) {
@@ -74,7 +74,7 @@ export function filtersHold(op: OperationModel, check: string, query: Record<str
       const shown = name in item ? name : `${name}s`;
       const message = `filter ${name}=${value} returned an item with ${shown}=${JSON.stringify(item[shown])}`;
       const details = [JSON.stringify(item).slice(0, 300)];
-      throw new ContractViolation(op.label, check, rulesViolated(filterRules(op, name), message, details));
+      check.fail({ at: op, rule: filterRules(op, name), observed: message, details });
     }
   }
 }

@@ -3,9 +3,11 @@
 // 503 for it), and the service then sends the same delivery again. Such a retry after the kit's
 // 2xx means the acknowledgement was lost, so the kit waits for that retry's outcome instead of
 // judging the attempt whose answer the service never got.
+
 import type { KitContext } from '../context.ts';
+import type { Check } from '../failure.ts';
 import type { Delivery } from '../receiver.ts';
-import { breach, breachAll, crudNamed, type Json, type Sink } from './rule-support.ts';
+import { crudNamed, type Json, type Sink } from './rule-support.ts';
 
 /** How long the kit reads last_delivery after its receiver's latest answer before it asks whether a retry is coming. */
 const SETTLE_MS = 3000;
@@ -27,12 +29,19 @@ export interface LastDeliveryProbe {
   nextRetryWithinMs(made: number): number;
 }
 
+/** The rules the state a webhook shows after its retries breaks. */
+type LastDeliveryRule = 'schema.LastDelivery.1' | 'schema.LastDelivery.3' | 'delivery-and-retries.1' | 'response.ReceiverAccepted.1';
+
 /**
  * Reads last_delivery until it shows the receiver's latest answer (a 2xx) or SETTLE_MS pass. When
  * it does not, and another attempt of the delivery comes within the schedule's next wait, that
  * attempt's outcome is awaited the same way; the verdict is on the last attempt that came.
  */
-export async function judgeLastDelivery(ctx: KitContext, check: string, probe: LastDeliveryProbe): Promise<string | undefined> {
+export async function judgeLastDelivery(
+  ctx: KitContext,
+  check: Check<LastDeliveryRule>,
+  probe: LastDeliveryProbe,
+): Promise<string | undefined> {
   const webhooks = crudNamed(ctx, 'webhooks');
   let lost = 0;
   for (;;) {
@@ -45,18 +54,17 @@ export async function judgeLastDelivery(ctx: KitContext, check: string, probe: L
       probe.nextRetryWithinMs(made),
     );
     if (!next.met)
-      breachAll(
-        webhooks.read.label,
-        check,
-        ['schema.LastDelivery.1', 'schema.LastDelivery.3', 'delivery-and-retries.1', 'response.ReceiverAccepted.1'],
-        `after retries answered 204, last_delivery still reads ${JSON.stringify(last)} (polled ${SETTLE_MS / 1000} s, and no further attempt came within ${(next.waitedMs / 1000).toFixed(1)} s, as one would after a lost acknowledgement)`,
-      );
+      check.fail({
+        at: webhooks.read,
+        rule: ['schema.LastDelivery.1', 'schema.LastDelivery.3', 'delivery-and-retries.1', 'response.ReceiverAccepted.1'],
+        observed: `after retries answered 204, last_delivery still reads ${JSON.stringify(last)} (polled ${SETTLE_MS / 1000} s, and no further attempt came within ${(next.waitedMs / 1000).toFixed(1)} s, as one would after a lost acknowledgement)`,
+      });
     lost++;
   }
 }
 
 /** Polls last_delivery for SETTLE_MS; it must say succeeded exactly for a 2xx throughout. */
-async function settle(ctx: KitContext, check: string, probe: LastDeliveryProbe): Promise<Json | undefined> {
+async function settle(ctx: KitContext, check: Check<LastDeliveryRule>, probe: LastDeliveryProbe): Promise<Json | undefined> {
   const webhooks = crudNamed(ctx, 'webhooks');
   const until = Date.now() + SETTLE_MS;
   let last: Json | undefined;
@@ -64,12 +72,11 @@ async function settle(ctx: KitContext, check: string, probe: LastDeliveryProbe):
     last = ((await ctx.send(webhooks.read, { id: probe.hookId })).json as Json).last_delivery as Json | undefined;
     const code = Number(last?.status_code);
     if (last && last.succeeded !== (code >= 200 && code < 300))
-      breach(
-        webhooks.read.label,
-        check,
-        'schema.LastDelivery.3',
-        `last_delivery is ${JSON.stringify(last)}: succeeded must be true exactly for a 2xx`,
-      );
+      check.fail({
+        at: webhooks.read,
+        rule: 'schema.LastDelivery.3',
+        observed: `last_delivery is ${JSON.stringify(last)}: succeeded must be true exactly for a 2xx`,
+      });
     if (last?.succeeded === true && probe.failing.answered.at(-1) === code) return last;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   } while (Date.now() < until);

@@ -10,8 +10,7 @@ import { judgeWalk } from '../model/listing.ts';
 import { breakFields, judgeInvalid } from '../model/problems.ts';
 import { raiseEvent, SIMULATOR_PATH } from '../raise.ts';
 import type { RuleId } from '../rules/catalogue.ts';
-import type { Cmd } from './model-commands.ts';
-import { applies, type Condition, command, conditioned, judged, pick, send, tagFor } from './model-commands.ts';
+import { applies, type Cmd, type Condition, command, conditioned, judged, pick, send, tagFor } from './model-commands.ts';
 import { crudNamed } from './rule-support.ts';
 
 const STATUSES = ['open', 'in_progress', 'resolved', 'suppressed'];

@@ -5,17 +5,81 @@
 // model (kit/model/). A difference is shrunk to the shortest sequence that still shows it and
 // reported with the rule it breaks. Only the kit's own resources are asserted on, so another
 // client using the target at the same time cannot fail it.
+
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
+import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
+import { type Check, found } from '../failure.ts';
 import { judgeDeliveries, owed, type SeenDelivery } from '../model/deliveries.ts';
 import { type Json, resourceFacts } from '../model/facts.ts';
 import { quotaTracker } from '../model/quota.ts';
 import { emptyState, type ModelState } from '../model/state.ts';
 import type { Delivery } from '../receiver.ts';
+import { documentedResources } from './documented.ts';
 import { invalid, raise, replace, walk } from './model-changes.ts';
 import { type Cmd, type Condition, create, judged, ModelDifference, type Real, read, remove, replay } from './model-commands.ts';
-import { breach, crudNamed, parseBody } from './rule-support.ts';
+import { crudNamed, parseBody } from './rule-support.ts';
+
+const RULES = [
+  'errors.2',
+  'errors.5',
+  'errors.14',
+  'idempotency-and-concurrency.1',
+  'idempotency-and-concurrency.2',
+  'idempotency-and-concurrency.3',
+  'idempotency-and-concurrency.4',
+  'limits.3',
+  'rate-limits.2',
+  'webhooks.2',
+  'delivery-headers.1',
+  'createPolicy.2',
+  'createPolicy.3',
+  'createFinding.3',
+  'createWebhook.2',
+  'createWebhook.4',
+  'updatePolicy.1',
+  'updatePolicy.2',
+  'updateFinding.1',
+  'updateFinding.2',
+  'updateFinding.7',
+  'updateWebhook.1',
+  'deletePolicy.1',
+  'deletePolicy.2',
+  'schema.Finding.2',
+  'schema.Finding.3',
+  'schema.FindingCreate.2',
+  'schema.FindingCreate.3',
+  'schema.WebhookUpdate.2',
+  'listPolicies.2',
+  'listFindings.2',
+  'listWebhooks.2',
+  'listPolicies.3',
+  'listFindings.3',
+  'listWebhooks.3',
+  'pagination.3',
+  'test-support-not-part-of-the-v1-contract.3',
+  'test-support-not-part-of-the-v1-contract.4',
+] as const;
+type Rule = (typeof RULES)[number];
+
+export const modelSequencesCheck = defineCheck({
+  name: 'model-sequences',
+  column: 'model',
+  rules: RULES,
+  needs: { state: true },
+  exercisesSuccess: true,
+  cost: { fixed: 3, perCase: 5 },
+  instances: (model, _options) => {
+    const found = documentedResources(model);
+    if (!found) return [];
+    const { policies, findings, webhooks } = found;
+    const subjects = [policies.create, policies.read, policies.update, policies.delete, policies.list, findings.update, webhooks.update];
+    return [
+      { subjects: subjects.map((op) => op.label), run: (ctx, check, cases) => modelSequences(ctx, subjects[0]!.label, check, cases) },
+    ];
+  },
+});
 
 const RESOURCES = ['policies', 'findings', 'webhooks'] as const;
 const MAX_COMMANDS = 30;
@@ -127,7 +191,7 @@ function openings(): Cmd[][] {
  */
 export const sequencesFor = (cases: number) => (cases < 2 ? 1 : Math.max(2, Math.ceil(cases / 2)));
 
-export async function modelSequences(ctx: KitContext, subject: string, check: string, cases: number): Promise<{ note: string }> {
+export async function modelSequences(ctx: KitContext, subject: string, check: Check<Rule>, cases: number): Promise<{ note: string }> {
   const facts = resourceFacts(ctx.model);
   const bodies = await pools(ctx);
   let sequences = 0;
@@ -199,8 +263,13 @@ export async function modelSequences(ctx: KitContext, subject: string, check: st
       ...requests.map((line) => `  ${line}`),
       `replay: --seed ${ctx.options.seed} (fast-check path ${result.counterexamplePath ?? '?'})`,
     ];
+    // The model names the rule its difference breaks.
     if (difference)
-      breach(subject, check, difference.rule, difference.message, [...(difference.details ?? []), ...details], failing?.exchanges.at(-1));
+      check.failAll({
+        at: subject,
+        found: found({ rule: difference.rule, observed: difference.message, details: [...(difference.details ?? []), ...details] }),
+        exchange: failing?.exchanges.at(-1),
+      });
     throw new Error(
       `${subject}: a sequence failed outside the model's verdicts: ${error instanceof Error ? error.message : String(error)}\n${details.join('\n')}`,
     );

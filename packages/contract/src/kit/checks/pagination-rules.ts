@@ -1,14 +1,45 @@
 // The paging rules the document states in words beyond what every page's schema shows: the default
 // `limit`, cursors bound to the filters they were issued with (and malformed ones refused), and a
 // walk that stays stable while other clients add items.
+
+import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
+import type { Check } from '../failure.ts';
 import type { Exchange } from '../http.ts';
-import type { RuleId } from '../rules/catalogue.ts';
 import { schemaRule, statedOfParam } from '../rules/stated.ts';
 import type { OperationModel } from '../spec.ts';
 import { ContractViolation } from '../verify.ts';
-import { bodyWith, breach, crudNamed, type Json, ruleViolation } from './rule-support.ts';
+import { withResources } from './documented.ts';
+import { bodyWith, crudNamed, type Json } from './rule-support.ts';
 import type { Crud } from './stateful.ts';
+
+const RULES = [
+  'pagination.2',
+  'pagination.4',
+  'listPolicies.2',
+  'listFindings.2',
+  'listWebhooks.2',
+  'schema.Cursor.3',
+  'schema.PolicyWrite.3',
+  'param.Limit.1',
+  'param.Cursor.2',
+  'schema.NextCursor.1',
+] as const;
+type Rule = (typeof RULES)[number];
+
+export const paginationRulesCheck = defineCheck({
+  name: 'pagination-rules',
+  column: 'paging',
+  rules: RULES,
+  needs: { state: true },
+  exercisesSuccess: true,
+  cost: { fixed: 24, perCase: 0 },
+  instances: (model, _options) =>
+    withResources(model, (found) => ({
+      subjects: [found.policies.list.label],
+      run: (ctx, check, cases) => paginationRules(ctx, check, cases),
+    })),
+});
 
 /** The default page size the document states ("`limit` is 1 to 100 (default 20)"). */
 export function defaultLimit(ctx: KitContext): number | undefined {
@@ -20,7 +51,7 @@ type Page = { data: Json[]; next_cursor: string | null };
 const page = (exchange: Exchange) => exchange.json as Page;
 
 /** `pagination-rules`, on the policies list (the one list whose items the kit can make alike). */
-export async function paginationRules(ctx: KitContext, check: string, cases: number): Promise<void> {
+export async function paginationRules(ctx: KitContext, check: Check<Rule>, cases: number): Promise<void> {
   const policies = crudNamed(ctx, 'policies');
   const list = policies.list;
   const limit = defaultLimit(ctx);
@@ -30,7 +61,7 @@ export async function paginationRules(ctx: KitContext, check: string, cases: num
   const get = async (query: Record<string, string>, why: string, statuses = [200]) => {
     const answer = await ctx.send(list, { query });
     const refused = !('cursor' in query) && answer.status >= 400 && answer.status < 500;
-    ctx.expect(list, check, answer, { statuses, rules: refused ? firstPage : [] }, why);
+    check.conform(list, answer, { statuses, rules: refused ? firstPage : [] }, why);
     return answer;
   };
   // Enough policies of the kit's own that a default page is full: those earlier checks left, and
@@ -50,22 +81,30 @@ export async function paginationRules(ctx: KitContext, check: string, cases: num
   }
   const unlimited = await get({}, 'a list without limit');
   if (page(unlimited).data.length !== limit) {
-    breach(
-      list.label,
-      check,
-      'pagination.2',
-      `without limit a page has ${page(unlimited).data.length} items; the default is ${limit} and at least ${limit + 1} exist`,
-      [],
-      unlimited,
-    );
+    check.fail({
+      at: list,
+      rule: 'pagination.2',
+      observed: `without limit a page has ${page(unlimited).data.length} items; the default is ${limit} and at least ${limit + 1} exist`,
+      exchange: unlimited,
+    });
   }
   if (page(unlimited).next_cursor === null)
-    breach(list.label, check, 'schema.NextCursor.1', `a full default page of ${limit} with more items has next_cursor null`, [], unlimited);
+    check.fail({
+      at: list,
+      rule: 'schema.NextCursor.1',
+      observed: `a full default page of ${limit} with more items has next_cursor null`,
+      exchange: unlimited,
+    });
 
   const filtered = await get({ enabled: 'true', limit: '1' }, 'a filtered first page');
   const cursor = page(filtered).next_cursor;
   if (!cursor)
-    breach(list.label, check, 'schema.NextCursor.1', 'a one-item page of many enabled policies has no next_cursor', [], filtered);
+    check.fail({
+      at: list,
+      rule: 'schema.NextCursor.1',
+      observed: 'a one-item page of many enabled policies has no next_cursor',
+      exchange: filtered,
+    });
   await get({ enabled: 'true', limit: '1', cursor }, 'the cursor with the filters it was issued with');
   const rebound = await ctx.send(list, { query: { enabled: 'false', limit: '1', cursor } });
   expectBadRequest(list, check, rebound, 'pagination.4', 'a cursor issued for enabled=true used with enabled=false');
@@ -77,8 +116,8 @@ export async function paginationRules(ctx: KitContext, check: string, cases: num
   await stableWalk(ctx, list, check, mine, Math.min(WALK_ADDITIONS, cases), async () => (await ctx.create(policies, check, body)).id);
 }
 
-function expectBadRequest(op: OperationModel, check: string, exchange: Exchange, rule: RuleId, what: string): void {
-  if (exchange.status !== 400) breach(op.label, check, rule, `${what} answered ${exchange.status}, not 400`, [], exchange);
+function expectBadRequest(op: OperationModel, check: Check<Rule>, exchange: Exchange, rule: Rule, what: string): void {
+  if (exchange.status !== 400) check.fail({ at: op, rule, observed: `${what} answered ${exchange.status}, not 400`, exchange });
 }
 
 /** Items added during the walk, one after each of its first pages; a time budget samples them down with the cases. */
@@ -88,7 +127,7 @@ const WALK_ADDITIONS = 3;
 async function stableWalk(
   ctx: KitContext,
   list: OperationModel,
-  check: string,
+  check: Check<Rule>,
   existing: string[],
   additions: number,
   add: () => Promise<string>,
@@ -98,7 +137,7 @@ async function stableWalk(
   let pages = 0;
   do {
     const answer = await ctx.send(list, { query: { limit: '7', ...(cursor ? { cursor } : {}) } });
-    ctx.expect(list, check, answer, { statuses: [200] }, `page ${pages + 1} of a walk while items are added`);
+    check.conform(list, answer, { statuses: [200] }, `page ${pages + 1} of a walk while items are added`);
     seen.push(...page(answer).data.map((item) => String(item.id)));
     cursor = page(answer).next_cursor;
     if (pages++ < additions) await add();
@@ -106,21 +145,26 @@ async function stableWalk(
   const duplicates = seen.filter((id, index) => seen.indexOf(id) !== index);
   const skipped = existing.filter((id) => !seen.includes(id));
   if (duplicates.length > 0 || skipped.length > 0) {
-    breach(list.label, check, 'listPolicies.2', 'a walk while items were added between pages was not stable', [
-      ...(duplicates.length > 0 ? [`seen twice: ${duplicates.slice(0, 5).join(', ')}`] : []),
-      ...(skipped.length > 0 ? [`existed before the walk and were skipped: ${skipped.slice(0, 5).join(', ')}`] : []),
-    ]);
+    check.fail({
+      at: list,
+      rule: 'listPolicies.2',
+      observed: 'a walk while items were added between pages was not stable',
+      details: [
+        ...(duplicates.length > 0 ? [`seen twice: ${duplicates.slice(0, 5).join(', ')}`] : []),
+        ...(skipped.length > 0 ? [`existed before the walk and were skipped: ${skipped.slice(0, 5).join(', ')}`] : []),
+      ],
+    });
   }
 }
 
 /** Creates a policy; one refused after another of the same name was created breaks "unique in intent but not enforced". */
-async function createAgain(ctx: KitContext, policies: Crud, check: string, body: Json, sameName: boolean) {
+async function createAgain(ctx: KitContext, policies: Crud, check: Check<Rule>, body: Json, sameName: boolean) {
   try {
     return await ctx.create(policies, check, body);
   } catch (error) {
     const [rule] = schemaRule('/properties/name/description', /not enforced/);
     if (!sameName || !rule || !(error instanceof ContractViolation)) throw error;
-    const stated = ruleViolation(rule, `a second policy named ${JSON.stringify(body.name)} was refused`);
-    throw new ContractViolation(error.operation, check, [stated, ...error.violations], error.judged);
+    const stated = check.found({ rule, observed: `a second policy named ${JSON.stringify(body.name)} was refused` });
+    check.failAll({ at: error.operation, found: [...stated, ...error.violations], exchange: error.judged });
   }
 }

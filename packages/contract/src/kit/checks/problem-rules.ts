@@ -1,14 +1,69 @@
 // Problem details as the document's *Errors* section states them: each problem type of its table
 // provoked once where a client can provoke it, answered with that type and status (the audit of
 // every answer, response-audit.ts, reads the same table).
+
+import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
+import { type Check, found } from '../failure.ts';
 import type { Exchange } from '../http.ts';
 import { CATALOGUE, type RuleId } from '../rules/catalogue.ts';
-import { sentenceRule } from '../rules/stated.ts';
+import { type StatedRule, sentenceRule } from '../rules/stated.ts';
 import type { OperationModel } from '../spec.ts';
-import { ContractViolation, type Discrepancy, truncate } from '../verify.ts';
+import { type Discrepancy, truncate } from '../verify.ts';
+import { documentedResources } from './documented.ts';
 import { type RawAnswer, rawRequest } from './raw-http.ts';
-import { bodyWith, breach, crudNamed, findingUpdate, type Json, ruleViolation } from './rule-support.ts';
+import { bodyWith, crudNamed, findingUpdate, type Json } from './rule-support.ts';
+
+const RULES = [
+  'authentication.3',
+  'errors.2',
+  'errors.4',
+  'errors.5',
+  'errors.6',
+  'errors.7',
+  'errors.8',
+  'errors.9',
+  'errors.10',
+  'errors.11',
+  'errors.12',
+  'errors.13',
+  'errors.14',
+  'errors.15',
+  'errors.16',
+  'errors.17',
+  'errors.18',
+  'errors.20',
+  'createWebhook.3',
+  'schema.FindingStatus.7',
+  'schema.Problem.4',
+  'schema.Problem.8',
+  'schema.ProblemError.2',
+  'schema.WebhookUrl.2',
+] as const;
+type Rule = (typeof RULES)[number];
+
+export const problemCatalogueCheck = defineCheck({
+  name: 'problem-catalogue',
+  column: 'probs',
+  rules: RULES,
+  needs: { state: true },
+  exercisesSuccess: false,
+  cost: { fixed: 19, perCase: 0 },
+  instances: (model, _options) => {
+    const found = documentedResources(model);
+    if (!found) return [];
+    const { policies, findings, webhooks } = found;
+    return [
+      {
+        subjects: [policies.list, policies.create, policies.read, policies.update, policies.delete, findings.update, webhooks.create].map(
+          (op) => op.label,
+        ),
+        run: (ctx, check) => problemCatalogue(ctx, check),
+        prepare: startRequestTimeoutProbe,
+      },
+    ];
+  },
+});
 
 export const PROBLEM_BASE = 'https://secmon.dev/problems/';
 
@@ -16,7 +71,7 @@ export interface ProblemRow {
   type: string;
   status: number;
   /** The catalogue id of the row's sentence (`errors.<n>`). */
-  rule: RuleId;
+  rule: StatedRule;
 }
 
 /** The problem types of the document's *Errors* table, with their status. */
@@ -26,7 +81,8 @@ export function problemTable(ctx: KitContext): ProblemRow[] {
     const match = /^\|\s*`([a-z-]+)`\s*\|\s*(\d{3})\s*\|/.exec(line.trim());
     if (!match) continue;
     const type = match[1]!;
-    const rule = CATALOGUE.find((entry) => entry.at === '/info/description' && entry.text.startsWith(`\`${type}\` |`))?.id ?? 'errors.1';
+    const stated = CATALOGUE.find((entry) => entry.at === '/info/description' && entry.text.startsWith(`\`${type}\` |`))?.id;
+    const rule = (stated ?? 'errors.1') as StatedRule;
     rows.push({ type, status: Number(match[2]), rule });
   }
   return rows;
@@ -64,7 +120,7 @@ export function startRequestTimeoutProbe(ctx: KitContext): Promise<RawAnswer> {
 }
 
 /** `problem-catalogue`: every problem type of the table that a client can provoke, provoked once. */
-export async function problemCatalogue(ctx: KitContext, check: string): Promise<'passed' | { note: string }> {
+export async function problemCatalogue(ctx: KitContext, check: Check<Rule>): Promise<'passed' | { note: string }> {
   const table = problemTable(ctx);
   const row = (type: string) => table.find((r) => r.type === type);
   const [policies, findings, webhooks] = [crudNamed(ctx, 'policies'), crudNamed(ctx, 'findings'), crudNamed(ctx, 'webhooks')];
@@ -83,23 +139,28 @@ export async function problemCatalogue(ctx: KitContext, check: string): Promise<
     const violations: Discrepancy[] = [];
     if (exchange.status !== wanted.status || problem?.type !== PROBLEM_BASE + type) {
       const message = `${what}: expected ${wanted.status} with type ${PROBLEM_BASE}${type}, got ${exchange.status} ${String(problem?.type ?? exchange.mediaType)}`;
-      violations.push(...[wanted.rule, ...also].map((rule) => ruleViolation(rule, message)));
+      violations.push(...found({ rule: [wanted.rule, ...also], observed: message }));
       // A type that is none of the catalogue's URIs cannot be branched on, which is what a stable type is for.
       if (problem?.type !== undefined && !table.some((r) => problem.type === PROBLEM_BASE + r.type))
-        violations.push(ruleViolation('schema.Problem.4', `${what}: the type ${String(problem.type)} is none of the catalogue's URIs`));
+        violations.push(
+          ...found({ rule: 'schema.Problem.4', observed: `${what}: the type ${String(problem.type)} is none of the catalogue's URIs` }),
+        );
     } else if (exchange.mediaType !== 'application/problem+json') {
       violations.push(
-        ruleViolation(
-          'errors.1',
-          `${what}: the ${exchange.status} is ${exchange.mediaType || 'without a body'}, not application/problem+json`,
-        ),
+        ...found({
+          rule: 'errors.1',
+          observed: `${what}: the ${exchange.status} is ${exchange.mediaType || 'without a body'}, not application/problem+json`,
+        }),
       );
     } else if (instance !== undefined && problem.instance !== instance) {
       violations.push(
-        ruleViolation('schema.Problem.8', `${what}: instance is ${JSON.stringify(problem.instance)}, not the request path ${instance}`),
+        ...found({
+          rule: 'schema.Problem.8',
+          observed: `${what}: instance is ${JSON.stringify(problem.instance)}, not the request path ${instance}`,
+        }),
       );
     }
-    if (violations.length > 0) throw new ContractViolation(op.label, check, violations, exchange);
+    if (violations.length > 0) check.failAll({ at: op, found: violations, exchange });
   };
   const pathOf = (exchange: Exchange) => new URL(exchange.request.url).pathname;
 
@@ -107,14 +168,12 @@ export async function problemCatalogue(ctx: KitContext, check: string): Promise<
   expectType(policies.create, invalid, 'validation-error', 'a body without the required fields and with an unknown one', pathOf(invalid));
   const pointers = ((invalid.json as { errors?: { pointer?: string }[] }).errors ?? []).map((e) => e.pointer);
   if (!pointers.some((p) => p === '/body/kit_unknown_field' || p === '/body')) {
-    breach(
-      policies.create.label,
-      check,
-      'schema.ProblemError.2',
-      `no error points at the unknown field /body/kit_unknown_field (or the body): ${JSON.stringify(pointers)}`,
-      [],
-      invalid,
-    );
+    check.fail({
+      at: policies.create,
+      rule: 'schema.ProblemError.2',
+      observed: `no error points at the unknown field /body/kit_unknown_field (or the body): ${JSON.stringify(pointers)}`,
+      exchange: invalid,
+    });
   }
   expectType(policies.create, await ctx.send(policies.create, { rawBody: '{"name": ' }), 'malformed-json', 'a body that is not JSON');
   const metadata = await ctx.send(webhooks.create, {
@@ -137,14 +196,12 @@ export async function problemCatalogue(ctx: KitContext, check: string): Promise<
   else {
     expectType(policies.list, anonymous, 'unauthorized', 'no API key');
     if (!/^bearer\b/i.test(anonymous.headers.get('www-authenticate') ?? '')) {
-      breach(
-        policies.list.label,
-        check,
-        'authentication.3',
-        `the 401 carries WWW-Authenticate: ${String(anonymous.headers.get('www-authenticate'))}, not Bearer`,
-        [],
-        anonymous,
-      );
+      check.fail({
+        at: policies.list,
+        rule: 'authentication.3',
+        observed: `the 401 carries WWW-Authenticate: ${String(anonymous.headers.get('www-authenticate'))}, not Bearer`,
+        exchange: anonymous,
+      });
     }
   }
   if (ctx.http.hasReadKey)
@@ -182,9 +239,8 @@ export async function problemCatalogue(ctx: KitContext, check: string): Promise<
     'policy-in-use',
     'deleting a policy an open finding references',
   );
-  ctx.expect(
+  check.conform(
     findings.update,
-    check,
     await ctx.send(findings.update, { id: findingId, body: findingUpdate(finding.json as Json, 'resolved') }),
     { statuses: [200] },
     'resolving a finding',
@@ -222,13 +278,12 @@ export async function problemCatalogue(ctx: KitContext, check: string): Promise<
       problem = undefined;
     }
     if (answer.status !== wanted.status || problem?.type !== PROBLEM_BASE + type) {
-      breach(
-        policies.list.label,
-        check,
-        wanted.rule,
-        `${what}: expected ${wanted.status} with type ${PROBLEM_BASE}${type}, got ${String(answer.status ?? 'no answer')} ${truncate(answer.body, 200)}`,
-        [`the kit waited ${answer.answeredAfterMs} ms for the answer`],
-      );
+      check.fail({
+        at: policies.list,
+        rule: wanted.rule,
+        observed: `${what}: expected ${wanted.status} with type ${PROBLEM_BASE}${type}, got ${String(answer.status ?? 'no answer')} ${truncate(answer.body, 200)}`,
+        details: [`the kit waited ${answer.answeredAfterMs} ms for the answer`],
+      });
     }
   };
   if (row('headers-too-large')) {
@@ -253,16 +308,18 @@ export async function problemCatalogue(ctx: KitContext, check: string): Promise<
     // "took over 10 s": a 408 sooner refuses a request the document says may still arrive.
     const allowed = Number(/header fields took over (\d+) s/.exec(ctx.model.doc.info.description ?? '')?.[1] ?? 0) * 1000;
     if (answer.answeredAfterMs < allowed - 500)
-      breach(
-        policies.list.label,
-        check,
-        row('request-timeout')!.rule,
-        `the 408 came ${(answer.answeredAfterMs / 1000).toFixed(1)} s after the header fields stopped; the document gives them ${allowed / 1000} s`,
-      );
+      check.fail({
+        at: policies.list,
+        rule: row('request-timeout')!.rule,
+        observed: `the 408 came ${(answer.answeredAfterMs / 1000).toFixed(1)} s after the header fields stopped; the document gives them ${allowed / 1000} s`,
+      });
     if (!answer.closed)
-      breach(policies.list.label, check, row('request-timeout')!.rule, 'the connection stayed open after the 408', [
-        `the kit waited ${answer.answeredAfterMs} ms`,
-      ]);
+      check.fail({
+        at: policies.list,
+        rule: row('request-timeout')!.rule,
+        observed: 'the connection stayed open after the 408',
+        details: [`the kit waited ${answer.answeredAfterMs} ms`],
+      });
     notes.push(`request-timeout came after ${(answer.answeredAfterMs / 1000).toFixed(1)} s`);
   }
   const missing = table.filter((r) => !provoked.includes(r.type) && !NOT_PROVOKED[r.type]).map((r) => r.type);

@@ -2,12 +2,37 @@
 // up quickly, sends requests until the target answers 429, which must carry Retry-After, the
 // RateLimit headers and a problem body. Uses the read key when there is one, so the write key
 // keeps its quota for cleanup.
+
+import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
+import type { Check } from '../failure.ts';
 import { type Exchange, parseRateLimit } from '../http.ts';
 import type { OperationModel } from '../spec.ts';
-import { ContractViolation } from '../verify.ts';
 import { PROBLEM_BASE } from './problem-rules.ts';
-import { breach } from './rule-support.ts';
+
+const RULES = ['rate-limits.4', 'errors.19', 'header.RetryAfter.1', 'response.TooManyRequests.1'] as const;
+type Rule = (typeof RULES)[number];
+
+/** Last of all: it uses up the quota of the key it probes with. */
+export const rateLimitCheck = defineCheck({
+  name: 'rate-limit-429',
+  column: '429',
+  rules: RULES,
+  needs: {},
+  exercisesSuccess: false,
+  cost: 'quota',
+  instances: (model, options) => {
+    const probe = model.operations.find((op) => op.kind === 'list' && op.responses.has('429'));
+    if (!probe) return [];
+    return [
+      {
+        subjects: [probe.label],
+        run: (ctx, check) => rateLimitProbe(ctx, probe, check),
+        ...(options.skipRateProbe ? { skip: options.skipRateProbe } : {}),
+      },
+    ];
+  },
+});
 
 const QUOTA = /;\s*q=(\d+)/;
 /** Requests the probe has in flight at once. */
@@ -83,21 +108,20 @@ async function useUpWindow(
 export async function rateLimitProbe(
   ctx: KitContext,
   op: OperationModel,
-  check: string,
+  check: Check<Rule>,
 ): Promise<'passed' | { skipped: string; gate: string }> {
   const auth = ctx.http.hasReadKey ? 'read' : 'api';
   const firstSentAt = Date.now();
   const first = await ctx.send(op, { auth, query: { limit: '1' }, acceptRateLimit: true });
-  ctx.expect(op, check, first, { statuses: [200, 429] }, 'reading the quota');
+  check.conform(op, first, { statuses: [200, 429] }, 'reading the quota');
   const policy = first.headers.get('ratelimit-policy');
   const quota = Number(QUOTA.exec(policy ?? '')?.[1]);
   if (!Number.isFinite(quota)) {
-    throw new ContractViolation(
-      op.label,
-      check,
-      [{ aspect: 'headers', message: `RateLimit-Policy has no quota: ${String(policy)}`, details: [] }],
-      first,
-    );
+    check.failAll({
+      at: op,
+      found: [{ aspect: 'headers', message: `RateLimit-Policy has no quota: ${String(policy)}`, details: [] }],
+      exchange: first,
+    });
   }
   // The document names the quota of a key without one (the policy `unlimited`, q=2^32 - 1).
   const unlimited = Number(/named `unlimited` with `q=(\d+)`/.exec(ctx.model.doc.info.description ?? '')?.[1] ?? Infinity);
@@ -118,11 +142,14 @@ export async function rateLimitProbe(
   const { last, what = `a request past the quota q=${quota} within one window` } = used;
   if (last.status === 429) {
     const retryAfter = last.headers.get('retry-after');
-    if (retryAfter === null) breach(op.label, check, 'rate-limits.4', `the 429 to ${what} has no Retry-After`, [], last);
-    if (!/^\d+$/.test(retryAfter)) breach(op.label, check, 'header.RetryAfter.1', `Retry-After ${retryAfter} is not in seconds`, [], last);
+    if (retryAfter === null)
+      check.fail({ at: op, rule: 'rate-limits.4', observed: `the 429 to ${what} has no Retry-After`, exchange: last });
+    if (!/^\d+$/.test(retryAfter))
+      check.fail({ at: op, rule: 'header.RetryAfter.1', observed: `Retry-After ${retryAfter} is not in seconds`, exchange: last });
     const type = (last.json as { type?: unknown } | undefined)?.type;
-    if (type !== `${PROBLEM_BASE}rate-limited`) breach(op.label, check, 'errors.19', `the 429 has type ${String(type)}`, [], last);
+    if (type !== `${PROBLEM_BASE}rate-limited`)
+      check.fail({ at: op, rule: 'errors.19', observed: `the 429 has type ${String(type)}`, exchange: last });
   }
-  ctx.expect(op, check, last, { statuses: [429], rules: ['rate-limits.4', 'response.TooManyRequests.1'] }, what);
+  check.conform(op, last, { statuses: [429], rules: ['rate-limits.4', 'response.TooManyRequests.1'] }, what);
   return 'passed';
 }

@@ -8,11 +8,45 @@
 // (null when no answer came), succeeded only for a 2xx in time.
 import { randomUUID } from 'node:crypto';
 import { TIME_LIMIT_MS } from '../axes/answers.ts';
+import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
+import type { Check } from '../failure.ts';
 import type { Answer, Delivery } from '../receiver.ts';
 import { firstRetry, type RetryTiming } from './delivery-retry.ts';
-import { createFinding, label } from './delivery-rules.ts';
-import { breach, crudNamed, deliveryId, type Json, parseBody, type Sink, sink, subscribe } from './rule-support.ts';
+import { documentedResources, labels } from './documented.ts';
+import { createFinding, label } from './finding-events.ts';
+import { crudNamed, deliveryId, type Json, parseBody, type Sink, sink, subscribe } from './rule-support.ts';
+
+const RULES = [
+  'delivery-and-retries.1',
+  'delivery-and-retries.2',
+  'delivery-and-retries.3',
+  'delivery-and-retries.4',
+  'schema.LastDelivery.2',
+  'schema.LastDelivery.3',
+] as const;
+type Rule = (typeof RULES)[number];
+
+export const receiverAnswersCheck = defineCheck({
+  name: 'receiver-answers',
+  column: 'answers',
+  rules: RULES,
+  needs: { events: true },
+  exercisesSuccess: false,
+  cost: { fixed: 40, perCase: 0 },
+  instances: (model, options) => {
+    const found = documentedResources(model);
+    if (!found?.hook('finding.created')) return [];
+    const timing = options.skipRetryTiming ? { skip: options.skipRetryTiming } : {};
+    return [
+      {
+        subjects: labels(found.hook('finding.created')),
+        run: (ctx, check) => receiverAnswers(ctx, check, timing),
+        prepare: (ctx, check) => void startReceiverAnswers(ctx, check),
+      },
+    ];
+  },
+});
 
 const EVENT = 'finding.created';
 const POLL_MS = 500;
@@ -40,7 +74,7 @@ const forToken = (token: string) => (d: Delivery) => JSON.stringify(parseBody(d)
 const setups = new WeakMap<KitContext, Promise<Prepared>>();
 
 /** Set up once per run, before the first check (the check's `prepare`), so the retries' waits overlap the run. */
-export function startReceiverAnswers(ctx: KitContext, check: string): Promise<Prepared> {
+export function startReceiverAnswers(ctx: KitContext, check: Check<Rule>): Promise<Prepared> {
   let setup = setups.get(ctx);
   if (!setup) {
     setup = ctx.shared(() => prepareReceiverAnswers(ctx, check));
@@ -52,7 +86,7 @@ export function startReceiverAnswers(ctx: KitContext, check: string): Promise<Pr
 }
 
 /** Subscribes a webhook per plan and raises the one event they all get. */
-async function prepareReceiverAnswers(ctx: KitContext, check: string): Promise<Prepared> {
+async function prepareReceiverAnswers(ctx: KitContext, check: Check<Rule>): Promise<Prepared> {
   const token = `kit-answers-${randomUUID().slice(0, 8)}`;
   const mine = forToken(token);
   const hooks = await Promise.all(
@@ -79,7 +113,7 @@ async function prepareReceiverAnswers(ctx: KitContext, check: string): Promise<P
   return { token, hooks };
 }
 
-export async function receiverAnswers(ctx: KitContext, check: string, timing: RetryTiming): Promise<'passed'> {
+export async function receiverAnswers(ctx: KitContext, check: Check<Rule>, timing: RetryTiming): Promise<'passed'> {
   const { token, hooks } = await startReceiverAnswers(ctx, check);
   const webhooks = crudNamed(ctx, 'webhooks');
   const subject = label(ctx, EVENT);
@@ -93,31 +127,28 @@ export async function receiverAnswers(ctx: KitContext, check: string, timing: Re
         const got = await path.waitFor((ds) => ds.filter(mine).length >= 2, `the retry after ${plan.name}`, waitMs);
         const [first, retry] = path.deliveries().filter(mine);
         if (!got.met || !first || !retry)
-          breach(
-            subject,
-            check,
-            'delivery-and-retries.4',
-            `${plan.name}: the failed first attempt was not retried within ${Math.round(got.waitedMs / 1000)} s`,
-          );
+          check.fail({
+            at: subject,
+            rule: 'delivery-and-retries.4',
+            observed: `${plan.name}: the failed first attempt was not retried within ${Math.round(got.waitedMs / 1000)} s`,
+          });
         if (deliveryId(first) !== deliveryId(retry) || !first.raw.equals(retry.raw))
-          breach(
-            subject,
-            check,
-            'delivery-and-retries.4',
-            `${plan.name}: the retry is not the same delivery (id ${deliveryId(first)} → ${deliveryId(retry)})`,
-          );
+          check.fail({
+            at: subject,
+            rule: 'delivery-and-retries.4',
+            observed: `${plan.name}: the retry is not the same delivery (id ${deliveryId(first)} → ${deliveryId(retry)})`,
+          });
         const after = retry.receivedAt - first.receivedAt - (first.answered?.delayMs ?? 0);
         if (first.answered?.headers?.['retry-after'] && after < earliest)
-          breach(
-            subject,
-            check,
-            'delivery-and-retries.4',
-            `${plan.name}: the retry came ${(after / 1000).toFixed(1)} s after the first attempt, sooner than the schedule's ${(earliest / 1000).toFixed(1)} s although Retry-After asked for less`,
-          );
+          check.fail({
+            at: subject,
+            rule: 'delivery-and-retries.4',
+            observed: `${plan.name}: the retry came ${(after / 1000).toFixed(1)} s after the first attempt, sooner than the schedule's ${(earliest / 1000).toFixed(1)} s although Retry-After asked for less`,
+          });
         const others = () => path.deliveries().filter((d) => !mine(d) && d.receivedAt >= retry.receivedAt - 1_000);
         await judgeOutcome(ctx, check, webhooks, id, plan, retry, others);
         if (path.deliveries().some((d) => d.path.endsWith('/moved')))
-          breach(subject, check, 'delivery-and-retries.2', `${plan.name}: the service followed the redirect`);
+          check.fail({ at: subject, rule: 'delivery-and-retries.2', observed: `${plan.name}: the service followed the redirect` });
       }),
     );
   } finally {
@@ -129,7 +160,7 @@ export async function receiverAnswers(ctx: KitContext, check: string, timing: Re
 /** The webhook, polled until it reports the retry's outcome: what the document says that outcome is. */
 async function judgeOutcome(
   ctx: KitContext,
-  check: string,
+  check: Check<Rule>,
   webhooks: ReturnType<typeof crudNamed>,
   id: string,
   plan: (typeof PLANS)[number],
@@ -154,22 +185,24 @@ async function judgeOutcome(
   const last = json.last_delivery as Json | null;
   const what = `${plan.name}: the webhook reads enabled ${String(json.enabled)}, disabled_reason ${JSON.stringify(json.disabled_reason)}, last_delivery ${JSON.stringify(last)}`;
   if (gone && (json.enabled !== false || json.disabled_reason !== 'endpoint_gone'))
-    breach(webhooks.read.label, check, 'delivery-and-retries.3', what);
+    check.fail({ at: webhooks.read, rule: 'delivery-and-retries.3', observed: what });
   if (!gone && json.enabled !== true)
-    breach(webhooks.read.label, check, 'delivery-and-retries.4', `${what}: one failed attempt and a retry must not disable it`);
+    check.fail({
+      at: webhooks.read,
+      rule: 'delivery-and-retries.4',
+      observed: `${what}: one failed attempt and a retry must not disable it`,
+    });
   if (others().length > 0) return;
   if (last?.status_code !== (gone ? 410 : expected))
-    breach(
-      webhooks.read.label,
-      check,
-      'schema.LastDelivery.2',
-      `${what}; the retry was answered ${timedOut ? 'not in time' : answered.status}`,
-    );
+    check.fail({
+      at: webhooks.read,
+      rule: 'schema.LastDelivery.2',
+      observed: `${what}; the retry was answered ${timedOut ? 'not in time' : answered.status}`,
+    });
   if (last.succeeded !== succeeded)
-    breach(
-      webhooks.read.label,
-      check,
-      timedOut ? 'delivery-and-retries.1' : 'schema.LastDelivery.3',
-      `${what}: the retry ${succeeded ? 'succeeded' : 'failed'}`,
-    );
+    check.fail({
+      at: webhooks.read,
+      rule: timedOut ? 'delivery-and-retries.1' : 'schema.LastDelivery.3',
+      observed: `${what}: the retry ${succeeded ? 'succeeded' : 'failed'}`,
+    });
 }

@@ -2,20 +2,59 @@
 // documents with a type the Errors table gives their status, validation problems list `errors` with
 // JSON Pointers into the request, authenticated answers carry the rate-limit headers, ETags are
 // strong, and no answer echoes an API key or a secret the kit sent.
+
+import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
+import { type Check, found } from '../failure.ts';
 import type { Exchange } from '../http.ts';
 import { statedAt } from '../rules/stated.ts';
-import { ContractViolation, type Discrepancy } from '../verify.ts';
+import type { Discrepancy } from '../verify.ts';
+import { documentedResources } from './documented.ts';
 import { REFUSALS } from './operation.ts';
 import { PROBLEM_BASE, type ProblemRow, problemTable } from './problem-rules.ts';
-import { bodyWith, crudNamed, type Json, newSecret, ruleViolation } from './rule-support.ts';
+import { bodyWith, crudNamed, type Json, newSecret } from './rule-support.ts';
+
+const RULES = [
+  'authentication.4',
+  'errors.1',
+  'errors.2',
+  'errors.5',
+  'idempotency-and-concurrency.2',
+  'rate-limits.2',
+  'errors.19',
+  'rotating-a-secret.5',
+  'schema.Problem.1',
+  'schema.Problem.6',
+  'schema.Problem.9',
+  'schema.ProblemError.2',
+  'header.RateLimit.1',
+  'header.RateLimitPolicy.1',
+  'header.ETag.1',
+  'response.BadRequest.2',
+] as const;
+type Rule = (typeof RULES)[number];
+
+/** Last but the 429 probe: it audits every answer the run saw. */
+export const responseAuditCheck = defineCheck({
+  name: 'response-audit',
+  column: 'audit',
+  rules: RULES,
+  needs: { state: true },
+  exercisesSuccess: false,
+  cost: { fixed: 3, perCase: 0 },
+  instances: (model, _options) => {
+    if (!documentedResources(model)) return [];
+    const subjects = model.operations.filter((op) => op.kind !== 'unknown').map((op) => op.label);
+    return [{ subjects, run: (ctx, check) => responseAudit(ctx, check) }];
+  },
+});
 
 const PROBLEM_FIELDS = ['type', 'title', 'status', 'detail', 'instance'];
 const JSON_POINTER = /^(\/([^~/]|~[01])*)*$/;
 const REQUEST_PARTS = new Set(['body', 'query', 'path', 'headers']);
 
 /** `response-audit`: a few answers of its own, then every exchange of the run so far. */
-export async function responseAudit(ctx: KitContext, check: string): Promise<'passed' | { note: string }> {
+export async function responseAudit(ctx: KitContext, check: Check<Rule>): Promise<'passed' | { note: string }> {
   const [policies, webhooks] = [crudNamed(ctx, 'policies'), crudNamed(ctx, 'webhooks')];
   await ctx.send(policies.list, { auth: REFUSALS['unknown-key-401'].auth, acceptRateLimit: true });
   const invalid = await ctx.send(policies.create, { body: { name: '', kit_unknown_field: 1 } });
@@ -43,10 +82,10 @@ export async function responseAudit(ctx: KitContext, check: string): Promise<'pa
   );
   for (const exchange of exchanges) {
     const violations = auditOne(exchange, table, secrets);
-    if (violations.length > 0) throw new ContractViolation(policies.list.label, check, violations, exchange);
+    if (violations.length > 0) check.failAll({ at: policies.list, found: violations, exchange });
   }
   const parts = everyPartNamed(invalid);
-  if (parts.length > 0) throw new ContractViolation(policies.create.label, check, parts, invalid);
+  if (parts.length > 0) check.failAll({ at: policies.create, found: parts, exchange: invalid });
   return { note: `${exchanges.length} answers audited` };
 }
 
@@ -56,21 +95,27 @@ function auditOne(exchange: Exchange, table: ProblemRow[], secrets: Set<string>)
   for (const secret of secrets) {
     if (secret && text.includes(secret))
       violations.push(
-        ruleViolation('authentication.4', 'the answer contains an API key or a webhook secret the kit sent', [`${secret.slice(0, 4)}…`]),
+        ...found({
+          rule: 'authentication.4',
+          observed: 'the answer contains an API key or a webhook secret the kit sent',
+          details: [`${secret.slice(0, 4)}…`],
+        }),
       );
   }
   const role = exchange.request.headers.Authorization?.replace(/^Bearer /, '');
   if ((role === '<api-key>' || role === '<read-key>') && exchange.status !== 401 && exchange.request.method !== 'OPTIONS') {
     for (const header of ['ratelimit', 'ratelimit-policy']) {
       if (!exchange.headers.has(header))
-        violations.push(ruleViolation('rate-limits.2', `an authenticated ${exchange.status} answer has no ${header} header`));
+        violations.push(
+          ...found({ rule: 'rate-limits.2', observed: `an authenticated ${exchange.status} answer has no ${header} header` }),
+        );
     }
     violations.push(...quotaHeaderViolations(exchange.headers.get('ratelimit-policy'), exchange.headers.get('ratelimit')));
   }
   const etag = exchange.headers.get('etag');
   if (etag?.startsWith('W/')) {
     for (const rule of ['header.ETag.1' as const, ...statedAt('/info/description', /strong `ETag`/)])
-      violations.push(ruleViolation(rule, `the ETag ${etag} is weak; the document promises strong ETags`));
+      violations.push(...found({ rule, observed: `the ETag ${etag} is weak; the document promises strong ETags` }));
   }
   if (exchange.status >= 400) {
     const problem = exchange.json as Json | undefined;
@@ -78,41 +123,46 @@ function auditOne(exchange: Exchange, table: ProblemRow[], secrets: Set<string>)
     if ((exchange.status === 429 || exchange.status === 503) && !/^\d+$/.test(exchange.headers.get('retry-after') ?? '')) {
       const rule = exchange.status === 429 ? 'errors.19' : problem?.type === `${PROBLEM_BASE}storage-full` ? 'errors.23' : 'errors.22';
       violations.push(
-        ruleViolation(
+        ...found({
           rule,
-          `a ${exchange.status} without Retry-After in seconds (got ${JSON.stringify(exchange.headers.get('retry-after'))})`,
-        ),
+          observed: `a ${exchange.status} without Retry-After in seconds (got ${JSON.stringify(exchange.headers.get('retry-after'))})`,
+        }),
       );
     }
     const types = table.filter((row) => row.status === exchange.status);
     if (exchange.mediaType !== 'application/problem+json' || !problem) {
       const what = `a ${exchange.status} answer is ${exchange.mediaType || 'without a body'}, not a problem document`;
-      violations.push(ruleViolation('errors.1', what), ruleViolation('schema.Problem.1', what));
+      violations.push(...found({ rule: 'errors.1', observed: what }), ...found({ rule: 'schema.Problem.1', observed: what }));
     } else if (PROBLEM_FIELDS.some((name) => !(name in problem))) {
       const missing = PROBLEM_FIELDS.filter((name) => !(name in problem));
-      violations.push(ruleViolation('errors.1', `a ${exchange.status} problem without ${missing.join(', ')}`));
+      violations.push(...found({ rule: 'errors.1', observed: `a ${exchange.status} problem without ${missing.join(', ')}` }));
     } else if (problem.status !== exchange.status) {
-      violations.push(ruleViolation('schema.Problem.6', `a ${exchange.status} problem says status ${JSON.stringify(problem.status)}`));
+      violations.push(
+        ...found({ rule: 'schema.Problem.6', observed: `a ${exchange.status} problem says status ${JSON.stringify(problem.status)}` }),
+      );
     } else if (types.length === 0) {
-      violations.push(ruleViolation('errors.1', `status ${exchange.status} has no problem type in the document's catalogue`));
+      violations.push(
+        ...found({ rule: 'errors.1', observed: `status ${exchange.status} has no problem type in the document's catalogue` }),
+      );
     } else if (!types.some((row) => problem.type === PROBLEM_BASE + row.type)) {
       violations.push(
-        ruleViolation(
-          types[0]!.rule,
-          `a ${exchange.status} has type ${String(problem.type)}; the catalogue's types for ${exchange.status}: ${types.map((r) => r.type).join(', ')}`,
-        ),
+        ...found({
+          rule: types[0]!.rule,
+          observed: `a ${exchange.status} has type ${String(problem.type)}; the catalogue's types for ${exchange.status}: ${types.map((r) => r.type).join(', ')}`,
+        }),
       );
     } else if (problem.type === `${PROBLEM_BASE}validation-error`) {
       const errors = problem.errors as { pointer?: unknown }[] | undefined;
-      if (!Array.isArray(errors) || errors.length === 0) violations.push(ruleViolation('errors.2', 'a validation problem without errors'));
+      if (!Array.isArray(errors) || errors.length === 0)
+        violations.push(...found({ rule: 'errors.2', observed: 'a validation problem without errors' }));
       for (const error of errors ?? []) {
         const pointer = String(error.pointer);
         if (!JSON_POINTER.test(pointer) || !REQUEST_PARTS.has(pointer.split('/')[1] ?? '')) {
           violations.push(
-            ruleViolation(
-              'schema.ProblemError.2',
-              `errors[].pointer ${JSON.stringify(error.pointer)} is not a JSON Pointer into { body, query, path, headers }`,
-            ),
+            ...found({
+              rule: 'schema.ProblemError.2',
+              observed: `errors[].pointer ${JSON.stringify(error.pointer)} is not a JSON Pointer into { body, query, path, headers }`,
+            }),
           );
         }
       }
@@ -131,13 +181,13 @@ function quotaHeaderViolations(policy: string | null, limit: string | null): Dis
   if (policy === null || limit === null) return [];
   const [q, w, r, t] = [parameter(policy, 'q'), parameter(policy, 'w'), parameter(limit, 'r'), parameter(limit, 't')];
   if (q === undefined || w === undefined)
-    return [ruleViolation('header.RateLimitPolicy.1', `RateLimit-Policy ${policy} does not state q and w in whole numbers`)];
+    return [...found({ rule: 'header.RateLimitPolicy.1', observed: `RateLimit-Policy ${policy} does not state q and w in whole numbers` })];
   if (r === undefined || t === undefined)
-    return [ruleViolation('header.RateLimit.1', `RateLimit ${limit} does not state r and t in whole numbers`)];
+    return [...found({ rule: 'header.RateLimit.1', observed: `RateLimit ${limit} does not state r and t in whole numbers` })];
   // Which of the two is wrong cannot be told from outside: the answer names both.
   if (r > q || t > w) {
     const what = `RateLimit ${limit} gives more than its policy ${policy} allows (r ≤ q, t ≤ w)`;
-    return [ruleViolation('header.RateLimit.1', what), ruleViolation('header.RateLimitPolicy.1', what)];
+    return [...found({ rule: 'header.RateLimit.1', observed: what }), ...found({ rule: 'header.RateLimitPolicy.1', observed: what })];
   }
   return [];
 }
@@ -149,5 +199,5 @@ function everyPartNamed(invalid: Exchange): Discrepancy[] {
   const unnamed = [['/body/name'], ['/body/kit_unknown_field', '/body']].filter((part) => !part.some((p) => pointers.includes(p)));
   if (unnamed.length === 0) return [];
   const what = `errors ${JSON.stringify(pointers)} name no invalid part at ${unnamed.map((part) => part[0]).join(', ')}`;
-  return [ruleViolation('schema.Problem.9', what), ruleViolation('response.BadRequest.2', what)];
+  return [...found({ rule: 'schema.Problem.9', observed: what }), ...found({ rule: 'response.BadRequest.2', observed: what })];
 }

@@ -1,35 +1,12 @@
-// What the behaviour checks (the rules the document states in words) share: a failure that names
-// the rule it breaks, the CRUD resources by name, request bodies built from generated valid ones,
-// and a webhook on a path of the kit's receiver that only this check uses.
+// What the behaviour checks (the rules the document states in words) share: the CRUD resources by
+// name, request bodies built from generated valid ones, defaults read from the schema, and a webhook
+// on a path of the kit's receiver that only this check uses.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { KitContext } from '../context.ts';
-import type { Exchange } from '../http.ts';
+import type { AnyCheck } from '../failure.ts';
 import type { Delivery, Responder } from '../receiver.ts';
-import type { RuleId } from '../rules/catalogue.ts';
 import { schemaAt } from '../spec.ts';
-import { ContractViolation, type Discrepancy, rulesViolated } from '../verify.ts';
 import { isCrud } from './stateful.ts';
-
-/** Throws a violation of catalogue rule `rule` (the report adds its sentence). */
-export function breach(subject: string, check: string, rule: RuleId, message: string, details: string[] = [], exchange?: Exchange): never {
-  breachAll(subject, check, [rule], message, details, exchange);
-}
-
-/** A failure that breaks several rules at once (each named on the report's first line). */
-export function breachAll(
-  subject: string,
-  check: string,
-  rules: readonly RuleId[],
-  message: string,
-  details: string[] = [],
-  exchange?: Exchange,
-): never {
-  throw new ContractViolation(subject, check, rulesViolated(rules, message, details), exchange);
-}
-
-export function ruleViolation(rule: RuleId, message: string, details: string[] = []): Discrepancy {
-  return { aspect: 'expectation', message, details, rule };
-}
 
 export function crudNamed(ctx: KitContext, name: string) {
   const resource = ctx.model.resources.find((r) => r.name === name);
@@ -123,7 +100,7 @@ export function distinct(deliveries: Delivery[], event?: string): Delivery[] {
 /** Creates a webhook for `events` pointing at `url`; returns its id and the answer. */
 export async function subscribe(
   ctx: KitContext,
-  check: string,
+  check: AnyCheck,
   url: string,
   events: string[],
   extra: Json = {},

@@ -6,13 +6,47 @@
 // the secret, two entries, newest first, X-Service-Signature with the new secret only; a second
 // replacement still two; `null` no signature at all. Signatures and the tolerance come from the
 // kit's oracle: the verdict does not reuse the code the reference server signs with.
+
 import { loadDocument } from 'secmon-api/src/document';
+import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
+import { type Check, found } from '../failure.ts';
 import { entryOver, SIGNATURE_HEADER, sameSignature, serviceSignature, standardEntry, toleranceSeconds } from '../oracle.ts';
 import type { Delivery } from '../receiver.ts';
 import type { RuleId } from '../rules/catalogue.ts';
-import { ContractViolation, type Discrepancy } from '../verify.ts';
-import { bodyWith, breach, crudNamed, newSecret, parseBody, ruleViolation, sink, subscribe } from './rule-support.ts';
+import type { Discrepancy } from '../verify.ts';
+import { labels, withResources } from './documented.ts';
+import { bodyWith, crudNamed, newSecret, parseBody, sink, subscribe } from './rule-support.ts';
+
+const RULES = [
+  'delivery-headers.6',
+  'delivery-headers.7',
+  'delivery-headers.8',
+  'rotating-a-secret.1',
+  'rotating-a-secret.2',
+  'rotating-a-secret.3',
+  'rotating-a-secret.4',
+  'schema.WebhookUpdate.2',
+  'param.StandardSignatureHeader.2',
+  'param.StandardIdHeader.1',
+  'param.StandardTimestampHeader.1',
+  'webhooks.2',
+] as const;
+type Rule = (typeof RULES)[number];
+
+export const secretRotationCheck = defineCheck({
+  name: 'secret-rotation',
+  column: 'rotate',
+  rules: RULES,
+  needs: { events: true },
+  exercisesSuccess: true,
+  cost: { fixed: 11, perCase: 0 },
+  instances: (model, _options) =>
+    withResources(model, (found) => ({
+      subjects: labels(found.hook('finding.created'), found.webhooks.update.label),
+      run: (ctx, check) => secretRotation(ctx, check),
+    })),
+});
 
 export const TOLERANCE_SECONDS = toleranceSeconds(loadDocument());
 
@@ -54,9 +88,11 @@ export function signatureViolations(delivery: Delivery, signature: string | null
   if (secret === undefined) {
     return signature === null
       ? []
-      : (['param.SignatureHeader.2', 'delivery-headers.1', 'verifying-signatures.15'] as const).map((rule) =>
-          ruleViolation(rule, `a webhook without a secret got ${SIGNATURE_HEADER}`, [signature]),
-        );
+      : found({
+          rule: ['param.SignatureHeader.2', 'delivery-headers.1', 'verifying-signatures.15'],
+          observed: `a webhook without a secret got ${SIGNATURE_HEADER}`,
+          details: [signature],
+        });
   }
   const offered = signature ?? undefined;
   if (sameSignature(offered, serviceSignature(delivery.raw, secret))) return [];
@@ -98,19 +134,22 @@ export function idAndTimeViolations(delivery: Delivery): Discrepancy[] {
   const deliveryId = header(delivery, 'x-service-delivery');
   if (id === undefined || id !== deliveryId) {
     const message = `webhook-id is ${JSON.stringify(id ?? null)}, X-Service-Delivery ${JSON.stringify(deliveryId ?? null)}: they must be the same value`;
-    violations.push(ruleViolation('param.StandardIdHeader.1', message), ruleViolation('delivery-headers.6', message));
+    violations.push(
+      ...found({ rule: 'param.StandardIdHeader.1', observed: message }),
+      ...found({ rule: 'delivery-headers.6', observed: message }),
+    );
   }
   const timestamp = timestampOf(delivery);
   const received = Math.floor(delivery.receivedAt / 1000);
   const timeRules = ['param.StandardTimestampHeader.1', 'delivery-headers.7'] as const;
   if (timestamp === undefined) {
     const message = `webhook-timestamp is ${JSON.stringify(header(delivery, 'webhook-timestamp') ?? null)}, not Unix seconds`;
-    violations.push(...timeRules.map((rule) => ruleViolation(rule, message)));
+    violations.push(...found({ rule: timeRules, observed: message }));
   } else if (Math.abs(received - timestamp) > TOLERANCE_SECONDS) {
     // A receiver following the document refuses it: the attempt's time must be the sending time.
     const message = `webhook-timestamp ${timestamp} is ${received - timestamp} s from the kit's clock when it arrived: a receiver refuses anything more than ${TOLERANCE_SECONDS} s away`;
     const details = [`received at ${new Date(delivery.receivedAt).toISOString()}, stamped ${new Date(timestamp * 1000).toISOString()}`];
-    violations.push(...timeRules.map((rule) => ruleViolation(rule, message, details)));
+    violations.push(...found({ rule: timeRules, observed: message, details }));
   }
   return violations;
 }
@@ -122,12 +161,14 @@ export function standardHeaderViolations(delivery: Delivery, secret: string | un
   if (secret === undefined) {
     if (header(delivery, 'webhook-signature') !== undefined)
       violations.push(
-        ...(['param.StandardSignatureHeader.3', 'delivery-headers.8', 'verifying-signatures.15'] as const).map((rule) =>
-          ruleViolation(rule, 'a webhook without a secret got webhook-signature', [String(header(delivery, 'webhook-signature'))]),
-        ),
+        ...found({
+          rule: ['param.StandardSignatureHeader.3', 'delivery-headers.8', 'verifying-signatures.15'],
+          observed: 'a webhook without a secret got webhook-signature',
+          details: [String(header(delivery, 'webhook-signature'))],
+        }),
       );
   } else if (entries.length === 0) {
-    violations.push(ruleViolation('delivery-headers.8', 'webhook-signature is missing on a signed webhook'));
+    violations.push(...found({ rule: 'delivery-headers.8', observed: 'webhook-signature is missing on a signed webhook' }));
   } else if (!entries.some((entry) => entrySignedWith(delivery, entry, secret))) {
     const rules: RuleId[] = [
       'param.StandardSignatureHeader.1',
@@ -137,7 +178,7 @@ export function standardHeaderViolations(delivery: Delivery, secret: string | un
     ];
     const message =
       "no webhook-signature entry is the v1, base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{raw body} with the webhook's secret";
-    violations.push(...rules.map((rule) => ruleViolation(rule, message, [`webhook-signature: ${entries.join(' ')}`])));
+    violations.push(...found({ rule: rules, observed: message, details: [`webhook-signature: ${entries.join(' ')}`] }));
   }
   return violations;
 }
@@ -149,7 +190,7 @@ const findingOf = (delivery: Delivery) => parseBody(delivery)?.data?.finding_id;
  * X-Service-Signature with the new one only; replaced again, the first secret is gone (two
  * entries: the two newest); removed, no signature at all.
  */
-export async function secretRotation(ctx: KitContext, check: string): Promise<{ note: string }> {
+export async function secretRotation(ctx: KitContext, check: Check<Rule>): Promise<{ note: string }> {
   const [webhooks, findings] = [crudNamed(ctx, 'webhooks'), crudNamed(ctx, 'findings')];
   const subject = ctx.model.webhooks.find((w) => w.event === 'finding.created')?.label ?? 'webhook finding.created';
   const target = await sink(ctx, 'rotation');
@@ -159,43 +200,47 @@ export async function secretRotation(ctx: KitContext, check: string): Promise<{ 
   /** PUTs `secret`, causes a finding.created and returns its delivery to this webhook. */
   const deliveryAfter = async (secret: string | null, why: string): Promise<Delivery> => {
     const put = await ctx.send(webhooks.update, { id: hook.id, body: { url: hook.json.url, events: hook.json.events, secret } });
-    ctx.expect(webhooks.update, check, put, { statuses: [200] }, why);
+    check.conform(webhooks.update, put, { statuses: [200] }, why);
     const { id } = await ctx.create(findings, check, await bodyWith(ctx, findings.create, { policy_id: null }));
     const waited = await target.waitFor((ds) => ds.some((d) => findingOf(d) === id), `the finding.created of ${id} after a PUT ${why}`);
     waitedMs += waited.waitedMs;
     const delivery = target.deliveries().find((d) => findingOf(d) === id);
     if (!delivery)
-      breach(subject, check, 'webhooks.2', `no finding.created reached the webhook after a PUT ${why}`, [
-        `the kit waited ${waited.waitedMs} ms`,
-      ]);
+      check.fail({
+        at: subject,
+        rule: 'webhooks.2',
+        observed: `no finding.created reached the webhook after a PUT ${why}`,
+        details: [`the kit waited ${waited.waitedMs} ms`],
+      });
     const [headerFault] = idAndTimeViolations(delivery);
-    if (headerFault) throw new ContractViolation(subject, check, [headerFault]);
+    if (headerFault) check.failAll({ at: subject, found: [headerFault] });
     return delivery;
   };
-  const judge = (delivery: Delivery, newest: string, previous: string, why: string, countRule: RuleId) => {
+  const judge = (delivery: Delivery, newest: string, previous: string, why: string, countRule: Rule) => {
     const entries = signatureEntries(delivery);
     const shown = [`webhook-signature: ${entries.join(' ')}`];
     if (entries.length !== 2)
-      breach(
-        subject,
-        check,
-        countRule,
-        `after a PUT ${why}, webhook-signature has ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}, not one per valid secret (2)`,
-        shown,
-      );
+      check.fail({
+        at: subject,
+        rule: countRule,
+        observed: `after a PUT ${why}, webhook-signature has ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}, not one per valid secret (2)`,
+        details: shown,
+      });
     if (!entrySignedWith(delivery, entries[0]!, newest) || !entrySignedWith(delivery, entries[1]!, previous)) {
-      breach(
-        subject,
-        check,
-        'param.StandardSignatureHeader.2',
-        `after a PUT ${why}, the entries are not the new secret's then the replaced one's (newest first)`,
-        shown,
-      );
+      check.fail({
+        at: subject,
+        rule: 'param.StandardSignatureHeader.2',
+        observed: `after a PUT ${why}, the entries are not the new secret's then the replaced one's (newest first)`,
+        details: shown,
+      });
     }
     if (!sameSignature(header(delivery, SIGNATURE_HEADER.toLowerCase()), serviceSignature(delivery.raw, newest))) {
-      breach(subject, check, 'rotating-a-secret.2', `after a PUT ${why}, ${SIGNATURE_HEADER} is not the new secret's`, [
-        `${SIGNATURE_HEADER}: ${String(header(delivery, SIGNATURE_HEADER.toLowerCase()))}`,
-      ]);
+      check.fail({
+        at: subject,
+        rule: 'rotating-a-secret.2',
+        observed: `after a PUT ${why}, ${SIGNATURE_HEADER} is not the new secret's`,
+        details: [`${SIGNATURE_HEADER}: ${String(header(delivery, SIGNATURE_HEADER.toLowerCase()))}`],
+      });
     }
   };
   judge(await deliveryAfter(secrets[1], 'replacing the secret'), secrets[1], secrets[0], 'replacing the secret', 'rotating-a-secret.1');
@@ -209,12 +254,11 @@ export async function secretRotation(ctx: KitContext, check: string): Promise<{ 
   const unsigned = await deliveryAfter(null, 'with secret: null');
   const left = ['webhook-signature', SIGNATURE_HEADER.toLowerCase()].filter((name) => header(unsigned, name) !== undefined);
   if (left.length > 0)
-    breach(
-      subject,
-      check,
-      'rotating-a-secret.4',
-      `after a PUT with secret: null the delivery still carries ${left.join(' and ')}`,
-      left.map((name) => `${name}: ${String(header(unsigned, name))}`),
-    );
+    check.fail({
+      at: subject,
+      rule: 'rotating-a-secret.4',
+      observed: `after a PUT with secret: null the delivery still carries ${left.join(' and ')}`,
+      details: left.map((name) => `${name}: ${String(header(unsigned, name))}`),
+    });
   return { note: `the kit waited ${waitedMs} ms for three deliveries` };
 }

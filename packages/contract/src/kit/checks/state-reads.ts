@@ -4,14 +4,34 @@
 // (410). In each state a plain read answers the state; `If-None-Match` with the current tag
 // answers 304; with the tag from before the change it answers 200 and the new representation,
 // unless the representation did not change.
-import type { KitContext } from '../context.ts';
-import type { Exchange } from '../http.ts';
-import type { RuleId } from '../rules/catalogue.ts';
-import type { ResourceModel } from '../spec.ts';
-import { createFinding } from './delivery-rules.ts';
-import { breach, crudNamed, findingUpdate, type Json, sink, subscribe } from './rule-support.ts';
 
-const NOT_MODIFIED: Record<string, RuleId> = { policies: 'getPolicy.2', findings: 'getFinding.2', webhooks: 'getWebhook.2' };
+import { defineCheck } from '../check.ts';
+import type { KitContext } from '../context.ts';
+import type { Check } from '../failure.ts';
+import type { Exchange } from '../http.ts';
+import type { ResourceModel } from '../spec.ts';
+import { createFinding } from './finding-events.ts';
+import { crudNamed, findingUpdate, type Json, sink, subscribe } from './rule-support.ts';
+
+const RULES = ['getPolicy.2', 'getFinding.2', 'getWebhook.2', 'idempotency-and-concurrency.3', 'header.ETag.2'] as const;
+type Rule = (typeof RULES)[number];
+
+export const stateReadsCheck = defineCheck({
+  name: 'state-reads',
+  column: 'reads',
+  rules: RULES,
+  needs: { state: true },
+  exercisesSuccess: false,
+  cost: { fixed: 50, perCase: 0 },
+  instances: (model, options) => {
+    const names = model.resources.map((r) => r.name);
+    if (!['policies', 'findings', 'webhooks'].every((name) => names.includes(name))) return [];
+    const read = model.resources.find((r) => r.name === 'findings')!.read!;
+    return [{ subjects: [read.label], run: (ctx, check) => stateReads(ctx, check, options.skipEvents === undefined) }];
+  },
+});
+
+const NOT_MODIFIED: Record<string, Rule> = { policies: 'getPolicy.2', findings: 'getFinding.2', webhooks: 'getWebhook.2' };
 const POLL_MS = 100;
 /** How often the reads of one state are taken again while the resource keeps changing under them. */
 const SETTLE_ATTEMPTS = 5;
@@ -24,7 +44,7 @@ async function readsIn(
   resource: ReturnType<typeof crudNamed>,
   id: string,
   state: string,
-  check: string,
+  check: Check<Rule>,
   before?: { tag: string; json: unknown },
 ) {
   const rule = NOT_MODIFIED[resource.name] ?? 'idempotency-and-concurrency.3';
@@ -45,34 +65,35 @@ async function readsIn(
         ? await ctx.send(resource.read, { id, auth: 'api', headers: { 'If-None-Match': before.tag } })
         : undefined;
   } while (++attempt < SETTLE_ATTEMPTS && [current, stale].some((read) => read?.status === 200 && read.headers.get('etag') !== tag));
-  ctx.expect(resource.read, check, plain, { statuses: [200] }, `a plain read of a ${resource.name} item ${state}`);
-  ctx.expect(
+  check.conform(resource.read, plain, { statuses: [200] }, `a plain read of a ${resource.name} item ${state}`);
+  check.conform(
     resource.read,
-    check,
     current,
     { statuses: [304], rules: [rule, 'idempotency-and-concurrency.3'] },
     `a conditional read ${state}, with the current ETag`,
   );
   if (before && stale) {
-    ctx.expect(
+    check.conform(
       resource.read,
-      check,
       stale,
       { statuses: [200], rules: ['header.ETag.2'] },
       `a conditional read ${state}, with the ETag from before the change`,
     );
     if (!same(stale.json, plain.json))
-      breach(
-        resource.read.label,
-        check,
-        'header.ETag.2',
-        `a conditional read ${state} with the earlier tag answered another representation than a plain read`,
-        [],
-        stale,
-      );
+      check.fail({
+        at: resource.read,
+        rule: 'header.ETag.2',
+        observed: `a conditional read ${state} with the earlier tag answered another representation than a plain read`,
+        exchange: stale,
+      });
   }
   if (before && before.tag === tag && !same(stripTimes(before.json), stripTimes(plain.json)))
-    breach(resource.read.label, check, 'header.ETag.2', `the ${resource.name} item changed (${state}) but kept its ETag ${tag}`, [], plain);
+    check.fail({
+      at: resource.read,
+      rule: 'header.ETag.2',
+      observed: `the ${resource.name} item changed (${state}) but kept its ETag ${tag}`,
+      exchange: plain,
+    });
   return { tag, json: plain.json, exchange: plain };
 }
 
@@ -94,7 +115,7 @@ async function waitForState(
   return undefined;
 }
 
-export async function stateReads(ctx: KitContext, check: string, withEvents: boolean): Promise<'passed' | { note: string }> {
+export async function stateReads(ctx: KitContext, check: Check<Rule>, withEvents: boolean): Promise<'passed' | { note: string }> {
   const [policies, findings, webhooks] = [crudNamed(ctx, 'policies'), crudNamed(ctx, 'findings'), crudNamed(ctx, 'webhooks')];
   // A policy, before and once an open finding references it.
   const policy = await ctx.create(policies, check);
@@ -105,7 +126,7 @@ export async function stateReads(ctx: KitContext, check: string, withEvents: boo
   seen = await readsIn(ctx, findings, finding.id, 'open', check);
   for (const status of ['in_progress', 'resolved', 'open', 'suppressed']) {
     const moved = await ctx.send(findings.update, { id: finding.id, body: findingUpdate(seen.json as Json, status) });
-    ctx.expect(findings.update, check, moved, { statuses: [200] }, `moving the finding to ${status}`);
+    check.conform(findings.update, moved, { statuses: [200] }, `moving the finding to ${status}`);
     seen = await readsIn(ctx, findings, finding.id, status, check, seen);
   }
   // Webhooks point at the kit's receiver, which a target that cannot reach it (events out of
@@ -117,9 +138,8 @@ export async function stateReads(ctx: KitContext, check: string, withEvents: boo
   seen = await readsIn(ctx, webhooks, hook.id, 'enabled', check);
   for (const enabled of [false, true]) {
     const body = { url: hook.json.url, events: hook.json.events, description: hook.json.description, enabled };
-    ctx.expect(
+    check.conform(
       webhooks.update,
-      check,
       await ctx.send(webhooks.update, { id: hook.id, body }),
       { statuses: [200] },
       `setting enabled ${enabled}`,

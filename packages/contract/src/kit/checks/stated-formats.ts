@@ -1,13 +1,15 @@
 // The formats the document states in words for the values of a success answer (an identifier's
 // prefix and alphabet, a timestamp in UTC with `Z`): a value that breaks the schema of one of them
 // names that schema's sentence, not only the schema, when the check judges that sentence.
+
 import type { KitContext } from '../context.ts';
+import { type AnyCheck, found } from '../failure.ts';
 import type { Exchange } from '../http.ts';
 import type { RuleId } from '../rules/catalogue.ts';
 import { schemaDescriptionAt, statedAt } from '../rules/stated.ts';
 import { type OperationModel, schemaAt } from '../spec.ts';
-import { ContractViolation, conformance } from '../verify.ts';
-import { type Json, ruleViolation } from './rule-support.ts';
+import { conformance } from '../verify.ts';
+import type { Json } from './rule-support.ts';
 
 /** The component schema a property refers to, directly or as the first part of an `allOf`. */
 function referenced(property: Json): string | undefined {
@@ -37,7 +39,7 @@ function statedFormatBroken(
 export function expectStatedFormats(
   ctx: KitContext,
   op: OperationModel,
-  check: string,
+  check: AnyCheck,
   exchange: Exchange,
   judged: readonly RuleId[],
 ): void {
@@ -52,7 +54,7 @@ export function expectStatedFormats(
     const broken = statedFormatBroken(ctx, itemSchema, item, judged);
     if (!broken) continue;
     // The schema's own verdict too: the rules it names (an identifier's length, say) are broken as well.
-    const stated = ruleViolation(broken.rule, `${broken.name} is ${JSON.stringify(item[broken.name])}`);
-    throw new ContractViolation(op.label, check, [stated, ...conformance(ctx.sentValidator, op, exchange)], exchange);
+    const stated = found({ rule: broken.rule, observed: `${broken.name} is ${JSON.stringify(item[broken.name])}` });
+    check.failAll({ at: op, found: [...stated, ...conformance(ctx.sentValidator, op, exchange)], exchange });
   }
 }

@@ -1,12 +1,43 @@
 // A state machine the document describes, from outside: every legal move answers 200 with the new
 // state, every illegal one 409 and changes nothing; and items spread over every state, so a filter
 // a target ignores shows.
+
+import { defineCheck, type Instance } from '../check.ts';
 import type { KitContext } from '../context.ts';
-import { CATALOGUE, type RuleId } from '../rules/catalogue.ts';
-import { operationAt, schemaDescriptionAt } from '../rules/stated.ts';
-import type { Transitions } from '../semantics.ts';
+import type { AnyCheck, Check } from '../failure.ts';
+import { CATALOGUE } from '../rules/catalogue.ts';
+import { operationAt, type StatedRule, schemaDescriptionAt } from '../rules/stated.ts';
+import { type Transitions, transitionsOf } from '../semantics.ts';
 import { schemaAt } from '../spec.ts';
-import { type Crud, fail } from './stateful.ts';
+import { type Crud, cruds } from './stateful.ts';
+
+const RULES = [
+  'updateFinding.1',
+  'updateFinding.2',
+  'updateFinding.14',
+  'schema.FindingStatus.3',
+  'schema.FindingStatus.4',
+  'schema.FindingStatus.5',
+  'schema.FindingStatus.6',
+  'schema.FindingStatus.7',
+  'schema.FindingStatus.8',
+  'schema.FindingUpdate.5',
+] as const;
+type Rule = (typeof RULES)[number];
+
+export const transitionsCheck = defineCheck({
+  name: 'transitions',
+  column: 'states',
+  rules: RULES,
+  needs: { state: true },
+  exercisesSuccess: true,
+  cost: { fixed: 21, perCase: 0 },
+  instances: (model, _options) =>
+    cruds(model).flatMap((resource): Instance[] => {
+      const machine = transitionsOf(model, resource.update);
+      return machine ? [{ subjects: [resource.update.label], run: (ctx, check) => transitions(ctx, resource, machine, check) }] : [];
+    }),
+});
 
 /**
  * Every (from, to) pair of the state machine the document describes: legal moves (and staying put)
@@ -15,7 +46,7 @@ import { type Crud, fail } from './stateful.ts';
  * the refusals moved nothing), then takes a legal move not yet tried; when its state has none left,
  * it walks legal moves to a state that has.
  */
-export async function transitions(ctx: KitContext, resource: Crud, machine: Transitions, check: string): Promise<void> {
+export async function transitions(ctx: KitContext, resource: Crud, machine: Transitions, check: Check<Rule>): Promise<void> {
   const states = [...machine.allowed.keys()];
   const bodyFor = await updateBodies(ctx, resource, machine);
   const rules = transitionRules(ctx, resource, machine);
@@ -30,9 +61,10 @@ export async function transitions(ctx: KitContext, resource: Crud, machine: Tran
     const answer = await ctx.send(resource.update, { id, body: bodyFor(to) });
     const why = `${from} → ${to} is ${allowed ? 'allowed' : 'not allowed'}`;
     const broken = !allowed ? rules.refusal : from === to ? rules.stay : rules.row(from);
-    ctx.expect(resource.update, check, answer, { statuses: [allowed ? 200 : 409], rules: broken }, why);
+    check.conform(resource.update, answer, { statuses: [allowed ? 200 : 409], rules: broken }, why);
     const now = (answer.json as Record<string, unknown>)[machine.property];
-    if (allowed && now !== to) fail(resource.update, check, `after ${from} → ${to} the ${machine.property} is ${String(now)}`, [], broken);
+    if (allowed && now !== to)
+      check.fail({ at: resource.update, rule: broken, observed: `after ${from} → ${to} the ${machine.property} is ${String(now)}` });
     if (allowed) at = to;
   };
   for (;;) {
@@ -65,7 +97,8 @@ function transitionRules(ctx: KitContext, resource: Crud, machine: Transitions) 
   const bodyAt = schemaDescriptionAt(ctx.model.doc, body);
   const opAt = operationAt(resource.update);
   const stated = CATALOGUE.filter((e) => e.at === stateAt || e.at === bodyAt || e.at.startsWith(`${opAt}/`));
-  const ids = (pick: (text: string, at: string) => boolean): RuleId[] => stated.filter((e) => pick(e.text, e.at)).map((e) => e.id);
+  const ids = (pick: (text: string, at: string) => boolean): StatedRule[] =>
+    stated.filter((e) => pick(e.text, e.at)).map((e) => e.id as StatedRule);
   return {
     row: (from: string) => ids((text, at) => at === stateAt && text.startsWith(`\`${from}\` |`)),
     stay: ids((text, at) => at === stateAt && /already has/.test(text)),
@@ -91,13 +124,13 @@ async function moveTo(
   machine: Transitions,
   state: string,
   bodyFor: BodyFor,
-  check: string,
+  check: AnyCheck,
 ): Promise<{ id: string }> {
   const { id, exchange } = await ctx.create(resource, check);
   const initial = (exchange.json as Record<string, unknown>)[machine.property] as string;
   for (const step of pathTo(machine, initial, state)) {
     const moved = await ctx.send(resource.update, { id, body: bodyFor(step) });
-    ctx.expect(resource.update, check, moved, { statuses: [200] }, `moving ${initial} towards ${state} via ${step} (a legal transition)`);
+    check.conform(resource.update, moved, { statuses: [200] }, `moving ${initial} towards ${state} via ${step} (a legal transition)`);
   }
   return { id };
 }
@@ -110,7 +143,7 @@ export async function diversify(
   ctx: KitContext,
   resource: Crud,
   machine: Transitions | undefined,
-  check: string,
+  check: AnyCheck,
   cases: number,
 ): Promise<void> {
   // Sampled down with the generated cases when a time budget asks for fewer.

@@ -9,6 +9,13 @@ import type { OperationModel, WebhookModel } from '../spec.ts';
 import { CATALOGUE, type RuleId } from './catalogue.ts';
 import { type CatalogueEntry, statusOf } from './rule.ts';
 
+/**
+ * A rule found where the document states it, at run time: a check may name it although its
+ * definition does not list it (the definition lists the rules it judges everywhere).
+ */
+export type StatedRule = RuleId & { readonly [stated]: true };
+declare const stated: unique symbol;
+
 const ANY = /(?:)/;
 const withoutHash = (pointer: string) => pointer.replace(/^#/, '');
 
@@ -17,34 +24,34 @@ const sentencesWhere = (where: (at: string) => boolean, pattern: RegExp = ANY): 
   (CATALOGUE as readonly CatalogueEntry[]).filter((entry) => where(entry.at) && pattern.test(entry.text));
 
 /** The ids of the checkable rules among `entries` (and of `judged`, when given). */
-const rulesOf = (entries: CatalogueEntry[], judged?: readonly string[]): RuleId[] =>
-  entries.filter((entry) => statusOf(entry) === 'checked' && (!judged || judged.includes(entry.id))).map((entry) => entry.id as RuleId);
+const rulesOf = (entries: CatalogueEntry[], judged?: readonly string[]): StatedRule[] =>
+  entries.filter((entry) => statusOf(entry) === 'checked' && (!judged || judged.includes(entry.id))).map((entry) => entry.id as StatedRule);
 
 /** The sentences stated at the description `at` (a pointer, `#` optional) that match `pattern`, in document order. */
 export const sentencesAt = (at: string, pattern: RegExp = ANY): CatalogueEntry[] =>
   sentencesWhere((where) => where === withoutHash(at), pattern);
 
 /** The checkable rules whose sentence, stated at the description `at`, matches `pattern` (and is one of `judged`, when given). */
-export const statedAt = (at: string, pattern: RegExp = ANY, judged?: readonly string[]): RuleId[] =>
+export const statedAt = (at: string, pattern: RegExp = ANY, judged?: readonly string[]): StatedRule[] =>
   rulesOf(sentencesAt(at, pattern), judged);
 
 /** Where `op` is in the document: its description and responses are under this pointer. */
 export const operationAt = (op: OperationModel) => `/paths/${escapePointer(op.path)}/${op.method.toLowerCase()}`;
 
 /** The rules of an operation's own description that match `pattern`. */
-export const statedFor = (op: OperationModel, pattern: RegExp): RuleId[] => statedAt(`${operationAt(op)}/description`, pattern);
+export const statedFor = (op: OperationModel, pattern: RegExp): StatedRule[] => statedAt(`${operationAt(op)}/description`, pattern);
 
 /** The first sentence of `op`'s description that `words` matches (none when the document words it otherwise). */
-export const sentenceRule = (op: OperationModel, words: RegExp): RuleId[] =>
+export const sentenceRule = (op: OperationModel, words: RegExp): StatedRule[] =>
   sentencesAt(`${operationAt(op)}/description`, words)
     .slice(0, 1)
-    .map((entry) => entry.id as RuleId);
+    .map((entry) => entry.id as StatedRule);
 
 /** The first sentence of `op`'s description: what the operation does. */
-export const leadRule = (op: OperationModel): RuleId | undefined => sentenceRule(op, ANY)[0];
+export const leadRule = (op: OperationModel): StatedRule | undefined => sentenceRule(op, ANY)[0];
 
 /** The rules of the description beside a parameter's or header's `schema` pointer. */
-export const statedBeside = (schemaPointer: string, pattern: RegExp = ANY, judged?: readonly string[]): RuleId[] =>
+export const statedBeside = (schemaPointer: string, pattern: RegExp = ANY, judged?: readonly string[]): StatedRule[] =>
   statedAt(withoutHash(schemaPointer).replace(/\/schema$/, '/description'), pattern, judged);
 
 /** The node at a pointer of the document (`#` optional), undefined when there is none. */
@@ -56,16 +63,16 @@ function nodeAt(doc: OpenApiDocument, pointer: string): unknown {
 }
 
 /** The rules of the description of the named schema a pointer refers to (a response's `$ref`). */
-export function statedOfSchema(doc: OpenApiDocument, pointer: string, pattern: RegExp): RuleId[] {
+export function statedOfSchema(doc: OpenApiDocument, pointer: string, pattern: RegExp): StatedRule[] {
   const ref = (nodeAt(doc, pointer) as { $ref?: unknown } | undefined)?.$ref;
   return typeof ref === 'string' ? statedAt(`${ref}/description`, pattern) : [];
 }
 
 /** The first sentence anywhere in the document's schemas at a pointer ending `at` that `words` matches. */
-export const schemaRule = (at: string, words: RegExp): RuleId[] =>
+export const schemaRule = (at: string, words: RegExp): StatedRule[] =>
   sentencesWhere((where) => where.startsWith('/components/schemas/') && where.endsWith(at), words)
     .slice(0, 1)
-    .map((entry) => entry.id as RuleId);
+    .map((entry) => entry.id as StatedRule);
 
 /** Where the description of `schema` (one of the document's component schemas) is; undefined for an inline one. */
 export function schemaDescriptionAt(doc: OpenApiDocument, schema: unknown): string | undefined {
@@ -74,19 +81,19 @@ export function schemaDescriptionAt(doc: OpenApiDocument, schema: unknown): stri
 }
 
 /** The rules beside the header `name` (lowercase) of the operation's answer with `status`. */
-export function statedOfHeader(op: OperationModel, status: string, name: string, pattern: RegExp): RuleId[] {
+export function statedOfHeader(op: OperationModel, status: string, name: string, pattern: RegExp): StatedRule[] {
   const header = op.responses.get(status)?.headers.find((h) => h.name.toLowerCase() === name);
   return header ? statedBeside(header.pointer, pattern) : [];
 }
 
 /** The rules beside the operation's parameter `name` (lowercase). */
-export function statedOfParam(op: OperationModel, name: string, pattern: RegExp): RuleId[] {
+export function statedOfParam(op: OperationModel, name: string, pattern: RegExp): StatedRule[] {
   const param = op.params.find((p) => p.name.toLowerCase() === name);
   return param ? statedBeside(param.pointer, pattern) : [];
 }
 
 /** The rules of the description of the operation's answer with `status`. */
-export function statedOfResponse(op: OperationModel, status: string, pattern: RegExp): RuleId[] {
+export function statedOfResponse(op: OperationModel, status: string, pattern: RegExp): StatedRule[] {
   const response = op.responses.get(status);
   return response ? statedAt(`${response.pointer}/description`, pattern) : [];
 }
@@ -97,7 +104,7 @@ type Node = { $ref?: string; properties?: Record<string, Node>; items?: Node } |
  * The judged rules described for the part at `path` (an instance path) of the schema at
  * `schemaPointer`: the description beside the property and those of the schemas it refers to.
  */
-export function statedOfBodyPart(doc: OpenApiDocument, schemaPointer: string, path: string, judged: readonly string[]): RuleId[] {
+export function statedOfBodyPart(doc: OpenApiDocument, schemaPointer: string, path: string, judged: readonly string[]): StatedRule[] {
   let where = schemaPointer;
   let node = nodeAt(doc, where) as Node;
   const places: string[] = [];
@@ -127,13 +134,13 @@ export function statedOfBodyPart(doc: OpenApiDocument, schemaPointer: string, pa
 
 export interface WebhookRules {
   /** The sentences saying when the event is sent. */
-  sent: RuleId[];
+  sent: StatedRule[];
   /** The description of the body property at an instance path (`/data/policy_id`). */
-  property(instancePath: string): RuleId[];
+  property(instancePath: string): StatedRule[];
   /** The rules a list of schema errors breaks (the described properties they name). */
-  schema(errors: readonly { instancePath: string }[]): RuleId[];
+  schema(errors: readonly { instancePath: string }[]): StatedRule[];
   /** A header's own description (when it is one sentence) and its row of the delivery-headers table. */
-  header(name: string): RuleId[];
+  header(name: string): StatedRule[];
 }
 
 /** Where the document states what a delivery of `webhook` must be, among the rules `judged`. */

@@ -2,14 +2,83 @@
 // are) is checked for its body against its webhook schema, its headers against the webhook's header
 // parameters, and its signatures. Other deliveries on the kit's webhooks (another client's
 // findings on a shared target) are legal; they are counted and left alone.
+
+import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
+import type { Check } from '../failure.ts';
 import { SIGNATURE_HEADER } from '../oracle.ts';
 import type { Delivery } from '../receiver.ts';
 import { statedOfWebhook, type WebhookRules } from '../rules/stated.ts';
 import type { WebhookModel } from '../spec.ts';
-import { ajvDetails, ContractViolation, type Discrepancy, headerViolations, naming, truncate } from '../verify.ts';
+import { ajvDetails, type Discrepancy, headerViolations, naming, truncate } from '../verify.ts';
 import { eventOf, eventRun, parse } from './event-run.ts';
 import { signatureViolations, standardHeaderViolations, TOLERANCE_SECONDS } from './signature-rules.ts';
+
+/** What the delivery check judges; its failures name the ones a delivery breaks. */
+const RULES = [
+  'webhooks.2',
+  'delivery-headers.1',
+  'delivery-headers.2',
+  'delivery-headers.4',
+  'delivery-headers.5',
+  'delivery-headers.6',
+  'delivery-headers.7',
+  'delivery-headers.8',
+  'verifying-signatures.1',
+  'verifying-signatures.5',
+  'verifying-signatures.12',
+  'verifying-signatures.15',
+  'versioning.14',
+  'createFinding.1',
+  'updateFinding.3',
+  'findingCreated.1',
+  'findingResolved.1',
+  'deviceConnected.1',
+  'deviceDisconnected.1',
+  'scanCompleted.1',
+  'schema.ComplianceChangedEvent.2',
+  'schema.DeviceConnectedEvent.1',
+  'schema.DeviceConnectedEvent.2',
+  'schema.DeviceConnectedEvent.4',
+  'schema.DeviceDisconnectedEvent.1',
+  'schema.DeviceDisconnectedEvent.2',
+  'schema.FindingCreatedEvent.1',
+  'schema.FindingCreatedEvent.2',
+  'schema.FindingCreatedEvent.4',
+  'schema.FindingResolvedEvent.2',
+  'schema.ScanCompletedEvent.1',
+  'schema.ScanCompletedEvent.2',
+  'schema.Webhook.2',
+  'schema.WebhookSecret.1',
+  'param.SignatureHeader.1',
+  'param.SignatureHeader.2',
+  'param.WebhookIdHeader.1',
+  'param.UserAgentHeader.1',
+  'findingCreated.4',
+  'findingResolved.5',
+  'complianceChanged.4',
+  'deviceConnected.4',
+  'deviceDisconnected.4',
+  'scanCompleted.4',
+  'param.StandardSignatureHeader.1',
+  'param.StandardSignatureHeader.3',
+  'param.StandardIdHeader.1',
+  'param.StandardIdHeader.2',
+  'param.StandardTimestampHeader.1',
+  'param.StandardTimestampHeader.2',
+] as const;
+type Rule = (typeof RULES)[number];
+
+export const deliveryCheckDefinition = defineCheck({
+  name: 'delivery',
+  column: 'event',
+  rules: RULES,
+  needs: { events: true },
+  exercisesSuccess: true,
+  cost: { fixed: 2, perCase: 0 },
+  instances: (model) =>
+    model.webhooks.map((webhook) => ({ subjects: [webhook.label], run: (ctx, check) => deliveryCheck(ctx, webhook, check) })),
+});
 
 export interface DeliveryGroup {
   /** The X-Service-Delivery value. */
@@ -45,14 +114,13 @@ export function groupByDeliveryId(deliveries: Delivery[]): { groups: DeliveryGro
 }
 
 /** Every delivery of the webhook's event type conforms: body schema, headers, signature, data. */
-export async function deliveryCheck(
+async function deliveryCheck(
   ctx: KitContext,
   webhook: WebhookModel,
-  check: string,
-  judged: readonly string[],
+  check: Check<Rule>,
 ): Promise<'passed' | { skipped: string; gate?: string } | { note: string }> {
-  const run = await eventRun(ctx);
-  const rules = statedOfWebhook(ctx.model.doc, webhook, judged);
+  const run = await eventRun(ctx, check);
+  const rules = statedOfWebhook(ctx.model.doc, webhook, RULES);
   const reason = run.notCaused.get(webhook.event);
   if (reason) {
     const types = [...run.notCaused.keys()].join(',');
@@ -63,18 +131,18 @@ export async function deliveryCheck(
   }
   const refusal = run.refused.get(webhook.event);
   if (refusal)
-    throw new ContractViolation(webhook.label, check, [
-      { aspect: 'expectation', message: `the simulator would not emit ${webhook.event}`, details: [refusal] },
-    ]);
+    check.failAll({
+      at: webhook,
+      found: [{ aspect: 'expectation', message: `the simulator would not emit ${webhook.event}`, details: [refusal] }],
+    });
   const grouped = groupByDeliveryId(run.deliveries.filter((d) => d.path === run.signedPath && eventOf(d) === webhook.event));
-  if (grouped.violations.length > 0) throw new ContractViolation(webhook.label, check, grouped.violations);
+  if (grouped.violations.length > 0) check.failAll({ at: webhook, found: grouped.violations });
   const deliveries = grouped.groups.map((group) => group.delivery);
   if (deliveries.length === 0) {
     const { what, met, waitedMs } = run.waited;
-    throw new ContractViolation(
-      webhook.label,
-      check,
-      naming(
+    check.failAll({
+      at: webhook,
+      found: naming(
         {
           aspect: 'expectation',
           message: `no ${webhook.event} delivery reached the receiver after: ${run.causes.get(webhook.event)}`,
@@ -85,17 +153,20 @@ export async function deliveryCheck(
         },
         rules.sent,
       ),
-    );
+    });
   }
   const statuses = deliveries.map((d) => (parse(d) as { data?: { current_status?: unknown } } | undefined)?.data?.current_status);
   if (webhook.event === 'compliance.changed' && !(statuses.includes('non_compliant') && statuses.includes('compliant'))) {
-    throw new ContractViolation(webhook.label, check, [
-      {
-        aspect: 'expectation',
-        message: `expected compliance.changed to non_compliant (finding created) and back to compliant (finding resolved); got ${JSON.stringify(statuses)}`,
-        details: [],
-      },
-    ]);
+    check.failAll({
+      at: webhook,
+      found: [
+        {
+          aspect: 'expectation',
+          message: `expected compliance.changed to non_compliant (finding created) and back to compliant (finding resolved); got ${JSON.stringify(statuses)}`,
+          details: [],
+        },
+      ],
+    });
   }
   for (const delivery of deliveries) {
     const violations = deliveryViolations(ctx, webhook, rules, delivery, run.webhookId, run.secret);
@@ -116,19 +187,20 @@ export async function deliveryCheck(
           ),
         );
     }
-    if (violations.length > 0) throw new ContractViolation(webhook.label, check, violations, asExchange(delivery));
+    if (violations.length > 0) check.failAll({ at: webhook, found: violations, exchange: asExchange(delivery) });
   }
   if (webhook.event === ctx.model.webhooks[0]?.event) {
     const unsigned = run.deliveries.filter((d) => d.path === run.unsignedPath);
     if (unsigned.length === 0) {
-      throw new ContractViolation(webhook.label, check, [
-        { aspect: 'expectation', message: 'the webhook without a secret received nothing', details: [] },
-      ]);
+      check.failAll({
+        at: webhook,
+        found: [{ aspect: 'expectation', message: 'the webhook without a secret received nothing', details: [] }],
+      });
     }
     for (const delivery of unsigned) {
       const violations = deliveryViolations(ctx, webhook, rules, delivery, run.unsignedWebhookId, undefined);
       const unsignedNote = (v: Discrepancy) => ({ ...v, message: `the webhook without a secret: ${v.message}` });
-      if (violations.length > 0) throw new ContractViolation(webhook.label, check, violations.map(unsignedNote), asExchange(delivery));
+      if (violations.length > 0) check.failAll({ at: webhook, found: violations.map(unsignedNote), exchange: asExchange(delivery) });
     }
   }
   const retries = grouped.groups.reduce((sum, group) => sum + group.retries, 0);

@@ -2,8 +2,8 @@
 // (policies, findings, webhooks) and the events their changes cause, so a document without all
 // three gets none of them.
 import type { Instance } from '../check.ts';
-import { isCrud } from '../checks/stateful.ts';
 import type { ContractModel } from '../spec.ts';
+import { isCrud } from './stateful.ts';
 
 /** The three resources by name, each with every CRUD operation; undefined when one is missing. */
 export function documentedResources(model: ContractModel) {

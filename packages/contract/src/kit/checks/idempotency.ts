@@ -1,0 +1,80 @@
+// `idempotency`: a create retried with the same Idempotency-Key replays the first response (marked
+// with `Idempotent-Replayed: true` when the document declares that header); another body with it is
+// 409.
+
+import { randomUUID } from 'node:crypto';
+import { defineCheck, type Instance } from '../check.ts';
+import type { KitContext } from '../context.ts';
+import type { Check } from '../failure.ts';
+import { sentenceRule, statedOfHeader, statedOfParam, statedOfResponse } from '../rules/stated.ts';
+import { type Crud, cruds } from './stateful.ts';
+
+const RULES = [
+  'idempotency-and-concurrency.1',
+  'createPolicy.4',
+  'createFinding.4',
+  'createWebhook.5',
+  'param.IdempotencyKey.2',
+  'header.IdempotentReplayed.1',
+  'response.IdempotencyConflict.1',
+] as const;
+type Rule = (typeof RULES)[number];
+
+export const idempotencyCheck = defineCheck({
+  name: 'idempotency',
+  column: 'idem',
+  rules: RULES,
+  needs: { state: true },
+  exercisesSuccess: true,
+  cost: { fixed: 5, perCase: 0 },
+  instances: (model, _options) =>
+    cruds(model).flatMap((resource): Instance[] => {
+      const key = resource.create.params.find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+      if (!key || !resource.create.responses.has('409')) return [];
+      return [{ subjects: [resource.create.label], run: (ctx, check) => idempotency(ctx, resource, key.name, check) }];
+    }),
+});
+
+const REPLAYED_HEADER = 'idempotent-replayed';
+
+export async function idempotency(ctx: KitContext, resource: Crud, header: string, check: Check<Rule>): Promise<void> {
+  const key = randomUUID();
+  const [first, other] = await ctx.validBodies(resource.create, 2);
+  const { id, exchange: original } = await ctx.create(resource, check, first, { [header]: key });
+  const retriesSafe = sentenceRule(resource.create, new RegExp(header, 'i'));
+  const replay = await ctx.send(resource.create, { body: first, headers: { [header]: key } });
+  const replays = statedOfParam(resource.create, header.toLowerCase(), /first response again/);
+  check.conform(
+    resource.create,
+    replay,
+    { statuses: [original.status], rules: [...replays, ...retriesSafe] },
+    `the same ${header} and body again`,
+  );
+  const replayedId = (replay.json as { id?: unknown }).id;
+  if (replayedId !== id) {
+    const rules = [...replays, ...retriesSafe];
+    check.fail({ at: resource.create, rule: rules, observed: `the retry created ${String(replayedId)} instead of replaying ${id}` });
+  }
+  const marker = resource.create.responses.get(String(original.status))?.headers.find((h) => h.name.toLowerCase() === REPLAYED_HEADER);
+  if (marker) {
+    const marks = statedOfHeader(resource.create, String(original.status), REPLAYED_HEADER, /replay/);
+    if (original.headers.get(REPLAYED_HEADER) !== null)
+      check.fail({ at: resource.create, rule: marks, observed: `the first response already carries ${marker.name}` });
+    if (replay.headers.get(REPLAYED_HEADER) !== 'true') {
+      check.fail({
+        at: resource.create,
+        rule: marks,
+        observed: `the replay carries ${marker.name}: ${String(replay.headers.get(REPLAYED_HEADER))}, not true (the document declares it)`,
+      });
+    }
+  }
+  const reused = await ctx.send(resource.create, {
+    body: { ...(other as object), ...(JSON.stringify(other) === JSON.stringify(first) ? { description: 'different' } : {}) },
+    headers: { [header]: key },
+  });
+  const conflict = [
+    ...statedOfParam(resource.create, header.toLowerCase(), /409/),
+    ...statedOfResponse(resource.create, '409', /already used/),
+  ];
+  check.conform(resource.create, reused, { statuses: [409], rules: conflict }, `the same ${header} with another body`);
+}

@@ -1,0 +1,83 @@
+// `invalid-parameters`: malformed path ids and invalid or unknown query parameters: each a 4xx
+// problem.
+
+import { defineCheck } from '../check.ts';
+import type { KitContext } from '../context.ts';
+import type { Check } from '../failure.ts';
+import { applyMutation, createGenerator, samples } from '../generate.ts';
+import { statedFor, statedOfParam } from '../rules/stated.ts';
+import type { OperationModel } from '../spec.ts';
+import { eachOperation, idFor } from './operation.ts';
+
+const RULES = [
+  'pagination.2',
+  'listPolicies.4',
+  'listFindings.4',
+  'listWebhooks.4',
+  'param.Limit.1',
+  'param.PolicyIdPath.2',
+  'param.FindingIdPath.2',
+  'param.WebhookIdPath.2',
+] as const;
+type Rule = (typeof RULES)[number];
+
+const MAX_BAD_VALUES = 8;
+
+export const invalidParametersCheck = defineCheck({
+  name: 'invalid-parameters',
+  column: 'badparam',
+  rules: RULES,
+  needs: {},
+  exercisesSuccess: false,
+  cost: { fixed: 2, perCase: 0.3 },
+  instances: (model, _options) =>
+    eachOperation(
+      model,
+      () => true,
+      (op) => (ctx, check, cases) => invalidParameters(ctx, op, check, cases),
+    ),
+});
+
+export async function invalidParameters(ctx: KitContext, op: OperationModel, check: Check<Rule>, cases: number): Promise<void> {
+  const generator = createGenerator(ctx.model.doc);
+  // A delete that wrongly ignores a bad query parameter deletes its target: never the shared fixture.
+  const validId = await idFor(ctx, op, op.kind === 'delete');
+  let sent = 0;
+  for (const param of op.params.filter((p) => p.in === 'path' || p.in === 'query')) {
+    const schema = { $ref: param.pointer };
+    const [base] = samples(generator.arbitrary(schema), 1, ctx.options.seed);
+    const bad = generator
+      .mutations(schema, base)
+      .map((mutation) => ({ mutation, value: applyMutation(base, mutation) }))
+      .filter(({ value }) => value !== undefined && String(value) !== '')
+      .map(({ mutation, value }) => ({ mutation, text: typeof value === 'string' ? value : JSON.stringify(value) }))
+      .filter(({ text }) => !parameterIsValid(ctx, param.pointer, text));
+    // A repeat that a time budget samples down with the generated cases (--cases, or fewer to fit).
+    // What the parameter's own description says of a bad value: a range it must be in, the status a malformed one gets.
+    const rules = statedOfParam(op, param.name.toLowerCase(), /\b\d+ to \d+\b|malformed/);
+    const expected =
+      statedOfParam(op, param.name.toLowerCase(), /malformed .* refused with `400`/).length > 0
+        ? { statuses: [400] }
+        : { range: '4xx' as const };
+    for (const { mutation, text } of bad.slice(0, Math.min(MAX_BAD_VALUES, cases))) {
+      const exchange =
+        param.in === 'path' ? await ctx.send(op, { id: text }) : await ctx.send(op, { id: validId, query: { [param.name]: text } });
+      const what = `${param.in} parameter ${param.name}=${JSON.stringify(text)}: ${mutation.what}`;
+      check.conform(op, exchange, { ...expected, rules }, what);
+      sent++;
+    }
+  }
+  const [body] = await ctx.validBodies(op, 1);
+  const unknown = await ctx.send(op, { id: validId, query: { contract_kit_unknown: '1' }, ...(body === undefined ? {} : { body }) });
+  const refused = statedFor(op, /Unknown query parameters/);
+  check.conform(op, unknown, { range: '4xx', rules: refused }, 'unknown query parameter contract_kit_unknown');
+  if (sent === 0 && op.params.some((p) => p.in !== 'header')) throw new Error(`${op.label}: no invalid parameter could be generated`);
+}
+
+/** A query or path value as the server sees it: integers and booleans are coerced from text. */
+function parameterIsValid(ctx: KitContext, pointer: string, text: string): boolean {
+  const candidates: unknown[] = [text];
+  if (/^-?\d+(\.\d+)?$/.test(text)) candidates.push(Number(text));
+  if (text === 'true' || text === 'false') candidates.push(text === 'true');
+  return candidates.some((candidate) => ctx.validator.validate(pointer, candidate).valid);
+}
