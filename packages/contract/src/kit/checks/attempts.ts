@@ -4,7 +4,7 @@
 // time, seconds later).
 import type { Delivery } from '../receiver.ts';
 import { deliveryId } from './rule-support.ts';
-import { timestampOf } from './signature-rules.ts';
+import { timestampOf } from './signatures.ts';
 
 /** How close copies of one attempt arrive; the first retry's documented wait is seconds. */
 export const COPY_WINDOW_MS = 1000;

@@ -11,7 +11,7 @@ import type { Check } from '../failure.ts';
 import type { Exchange } from '../http.ts';
 import type { RuleId } from '../rules/catalogue.ts';
 import type { ContractModel, OperationModel } from '../spec.ts';
-import { PROBLEM_BASE } from './problem-rules.ts';
+import { PROBLEM_BASE } from './problem-table.ts';
 import type { Json } from './rule-support.ts';
 
 const RULES = [

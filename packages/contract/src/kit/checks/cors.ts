@@ -5,6 +5,7 @@
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
+import { DEFAULT_CORS_ORIGIN, EXPOSED_HEADERS } from './cross-cutting.ts';
 import { withResources } from './documented.ts';
 import { crudNamed } from './rule-support.ts';
 
@@ -22,12 +23,9 @@ export const corsCheck = defineCheck({
     withResources(model, (found) => ({ subjects: [found.policies.list.label], run: (ctx, check) => cors(ctx, check, options.corsOrigin) })),
 });
 
-/** Tried when the run names no origin: the reference server allows any localhost origin in development. */
-export const DEFAULT_CORS_ORIGIN = 'http://localhost:5173';
 const REQUEST_HEADERS = ['authorization', 'content-type', 'if-match', 'if-none-match', 'idempotency-key'];
 /** Fetch's CORS-safelisted methods; a JSON POST with a key still needs a preflight, so POST comes next. */
 const SIMPLE = ['GET', 'HEAD', 'POST'];
-export const EXPOSED_HEADERS = ['etag', 'location', 'ratelimit', 'ratelimit-policy', 'retry-after', 'x-request-id'];
 
 const list = (value: string | null) =>
   (value ?? '')

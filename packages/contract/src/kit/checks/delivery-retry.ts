@@ -11,8 +11,9 @@ import { attempts, COPY_WINDOW_MS, clientErrorFor, isCopy } from './attempts.ts'
 import { documentedResources, labels } from './documented.ts';
 import { createFinding, findingOf, label } from './finding-events.ts';
 import { judgeLastDelivery, retryWaits } from './last-delivery.ts';
+import { firstRetry, type RetryTiming } from './retry-schedule.ts';
 import { deliveryId, newSecret, parseBody, type Sink, sink, subscribe } from './rule-support.ts';
-import { idAndTimeViolations, timestampOf } from './signature-rules.ts';
+import { idAndTimeViolations, timestampOf } from './signatures.ts';
 
 const RULES = [
   'delivery-headers.3',
@@ -54,19 +55,6 @@ export const deliveryRetryCheck = defineCheck({
     ];
   },
 });
-
-export interface RetryTiming {
-  /** Why the first-retry and Retry-After waits are not judged (a target with a compressed schedule). */
-  skip?: string;
-}
-
-/** The first retry's wait the document states ("retried after waits of about 5 s, ..."), in ms, and the jitter. */
-export function firstRetry(ctx: KitContext): { ms: number; jitter: number } | undefined {
-  const text = ctx.model.doc.info.description ?? '';
-  const wait = /retried after waits of about (\d+) s/.exec(text);
-  const jitter = /±(\d+) ?% jitter/.exec(text);
-  return wait ? { ms: Number(wait[1]) * 1000, jitter: jitter ? Number(jitter[1]) / 100 : 0 } : undefined;
-}
 
 /**
  * How late deliveries reach the kit after the time they carry (`webhook-timestamp`, whole seconds,

@@ -6,7 +6,7 @@ import type { Check } from '../failure.ts';
 import { documentedResources, labels } from './documented.ts';
 import { createFinding, findingOf, GRACE_MS, label } from './finding-events.ts';
 import { crudNamed, deliveryId, distinct, findingUpdate, type Json, type Sink, sink, subscribe } from './rule-support.ts';
-import { idAndTimeViolations } from './signature-rules.ts';
+import { idAndTimeViolations } from './signatures.ts';
 
 const RULES = [
   'webhooks.2',

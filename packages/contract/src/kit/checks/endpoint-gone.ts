@@ -7,7 +7,7 @@ import type { Check } from '../failure.ts';
 import { labels, withResources } from './documented.ts';
 import { createFinding, GRACE_MS, label } from './finding-events.ts';
 import { crudNamed, deliveryId, type Json, sink, subscribe } from './rule-support.ts';
-import { idAndTimeViolations } from './signature-rules.ts';
+import { idAndTimeViolations } from './signatures.ts';
 
 const RULES = [
   'delivery-and-retries.3',

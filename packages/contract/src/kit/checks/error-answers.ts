@@ -8,10 +8,9 @@
 import { statedStatuses } from '../axes/answers.ts';
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
-import { type Check, found } from '../failure.ts';
+import type { Check } from '../failure.ts';
 import type { Exchange, RequestSpec } from '../http.ts';
-import type { Discrepancy } from '../verify.ts';
-import { DEFAULT_CORS_ORIGIN, EXPOSED_HEADERS } from './cors.ts';
+import { crossCuttingBreaches, DEFAULT_CORS_ORIGIN } from './cross-cutting.ts';
 import { bodyWith, crudNamed } from './rule-support.ts';
 
 const RULES = ['browser-clients-cors.1', 'browser-clients-cors.3', 'rate-limits.2', 'errors.1'] as const;
@@ -32,49 +31,8 @@ export const errorAnswersCheck = defineCheck({
   },
 });
 
-const PROBLEM_FIELDS = ['type', 'title', 'status', 'detail', 'instance'];
 const UNKNOWN_ID = '00000000000000000000000000';
 const OVER_ONE_MIB = 1024 * 1024 + 1;
-
-const list = (value: string | null) => (value ?? '').split(',').map((item) => item.trim().toLowerCase());
-
-/** What an answer breaks of the cross-cutting rules; `cors`: the origin it was sent from, when the target allows it. */
-export function crossCuttingBreaches(exchange: Exchange, cors: string | undefined): Discrepancy[] {
-  const breaches: Discrepancy[] = [];
-  const what = `a ${exchange.status} answer to ${exchange.request.method} ${new URL(exchange.request.url).pathname}`;
-  if (cors !== undefined) {
-    const allowed = exchange.headers.get('access-control-allow-origin');
-    if (allowed !== cors && allowed !== '*')
-      breaches.push(
-        ...found({
-          rule: 'browser-clients-cors.1',
-          observed: `${what} from origin ${cors} has Access-Control-Allow-Origin ${String(allowed)}`,
-        }),
-      );
-    const exposed = list(exchange.headers.get('access-control-expose-headers'));
-    const hidden = EXPOSED_HEADERS.filter((h) => !exposed.includes(h) && !exposed.includes('*'));
-    if (hidden.length > 0)
-      breaches.push(...found({ rule: 'browser-clients-cors.3', observed: `${what} does not expose ${hidden.join(', ')} to browsers` }));
-  }
-  const key = /^Bearer <(api|read)-key>$/.test(exchange.request.headers.Authorization ?? '');
-  if (key && exchange.status !== 401) {
-    const missing = ['ratelimit', 'ratelimit-policy'].filter((h) => exchange.headers.get(h) === null);
-    if (missing.length > 0)
-      breaches.push(...found({ rule: 'rate-limits.2', observed: `${what} with a valid key has no ${missing.join(', ')}` }));
-  }
-  if (exchange.status >= 400) {
-    const problem = exchange.json as Record<string, unknown> | undefined;
-    const missing = PROBLEM_FIELDS.filter((field) => problem?.[field] === undefined);
-    if (exchange.mediaType !== 'application/problem+json' || missing.length > 0 || problem?.status !== exchange.status)
-      breaches.push(
-        ...found({
-          rule: 'errors.1',
-          observed: `${what} is not a problem document (${exchange.mediaType || 'no body'}${missing.length > 0 ? `, without ${missing.join(', ')}` : ''}${problem && problem.status !== exchange.status ? `, status ${String(problem.status)}` : ''})`,
-        }),
-      );
-  }
-  return breaches;
-}
 
 /** `error-answers`: every stated status below 429 provoked from a browser origin, each answer judged on the cross-cutting rules. */
 export async function errorAnswers(

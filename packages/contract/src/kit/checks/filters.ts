@@ -6,8 +6,8 @@ import type { AnyCheck } from '../failure.ts';
 import { type StatedRule, statedFor, statedOfParam } from '../rules/stated.ts';
 import { transitionsOf } from '../semantics.ts';
 import { type OperationModel, schemaAt } from '../spec.ts';
+import { diversify } from './state-machine.ts';
 import { isCrud } from './stateful.ts';
-import { diversify } from './transitions.ts';
 
 /**
  * Generated filter values rarely match anything, and a target where every item looks alike hides a

@@ -3,9 +3,9 @@
 import type { Check } from '../failure.ts';
 import type { Exchange } from '../http.ts';
 import type { RuleId } from '../rules/catalogue.ts';
+import { PROBLEM_BASE } from './problem-table.ts';
 import type { Json } from './rule-support.ts';
 
-const PROBLEMS = 'https://secmon.dev/problems/';
 /** A well-formed policy id no policy has (26 Crockford base32 characters that a generator never issues). */
 export const UNKNOWN_POLICY = 'pol_00000000000000000000000000';
 
@@ -23,7 +23,7 @@ export function expectProblem<R extends RuleId>(
   what: string,
 ): void {
   const problem = exchange.json as { type?: unknown } | undefined;
-  if (exchange.status !== status || problem?.type !== PROBLEMS + type) {
+  if (exchange.status !== status || problem?.type !== PROBLEM_BASE + type) {
     check.fail({
       at: subject,
       rule,

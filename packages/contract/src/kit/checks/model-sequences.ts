@@ -19,6 +19,7 @@ import type { Delivery } from '../receiver.ts';
 import { documentedResources } from './documented.ts';
 import { invalid, raise, replace, walk } from './model-changes.ts';
 import { type Cmd, type Condition, create, judged, ModelDifference, type Real, read, remove, replay } from './model-commands.ts';
+import { minimise, ranCommands } from './model-shrink.ts';
 import { crudNamed, parseBody } from './rule-support.ts';
 
 const RULES = [
@@ -275,40 +276,4 @@ export async function modelSequences(ctx: KitContext, subject: string, check: Ch
     );
   }
   return { note: `${sequences} sequence${sequences === 1 ? '' : 's'}, ${steps} requests, seed ${ctx.options.seed}` };
-}
-
-/** The commands a failing sequence ran: fast-check wraps generated ones (`cmd`, `hasRan`); an opening is the plain list. */
-function ranCommands(sequence: Iterable<Cmd>): Cmd[] {
-  const out: Cmd[] = [];
-  for (const item of sequence) {
-    const wrapped = item as Cmd & { cmd?: Cmd; hasRan?: boolean };
-    if (wrapped.cmd === undefined) out.push(item);
-    else if (wrapped.hasRan) out.push(wrapped.cmd);
-  }
-  return out;
-}
-
-const ruleOf = (error: unknown) => (error instanceof ModelDifference ? error.differences[0]?.rule : undefined);
-
-/** Drops each step whose absence still fails with the same rule; what is left is the shortest sequence found. */
-async function minimise(
-  commands: Cmd[],
-  error: unknown,
-  run: (commands: Iterable<Cmd>) => Promise<void>,
-  spent: () => boolean,
-): Promise<{ commands: Cmd[]; error: unknown; dropped: number }> {
-  let current = commands;
-  let failure = error;
-  for (let i = current.length - 1; i >= 0 && !spent(); i--) {
-    const without = current.filter((_, j) => j !== i);
-    const outcome = await run(without).then(
-      () => undefined,
-      (thrown: unknown) => thrown,
-    );
-    if (outcome !== undefined && ruleOf(outcome) === ruleOf(error)) {
-      current = without;
-      failure = outcome;
-    }
-  }
-  return { commands: current, error: failure, dropped: commands.length - current.length };
 }

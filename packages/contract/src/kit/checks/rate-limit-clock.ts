@@ -9,8 +9,7 @@ import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import { type Exchange, parseRateLimit } from '../http.ts';
-import { DEFAULT_CORS_ORIGIN } from './cors.ts';
-import { crossCuttingBreaches } from './error-answers.ts';
+import { crossCuttingBreaches, DEFAULT_CORS_ORIGIN } from './cross-cutting.ts';
 import { crudNamed } from './rule-support.ts';
 
 const RULES = [

@@ -12,9 +12,9 @@ import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import type { Answer, Delivery } from '../receiver.ts';
-import { firstRetry, type RetryTiming } from './delivery-retry.ts';
 import { documentedResources, labels } from './documented.ts';
 import { createFinding, label } from './finding-events.ts';
+import { firstRetry, type RetryTiming } from './retry-schedule.ts';
 import { crudNamed, deliveryId, type Json, parseBody, type Sink, sink, subscribe } from './rule-support.ts';
 
 const RULES = [

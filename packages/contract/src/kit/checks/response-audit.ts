@@ -9,9 +9,10 @@ import { type Check, found } from '../failure.ts';
 import type { Exchange } from '../http.ts';
 import { statedAt } from '../rules/stated.ts';
 import type { Discrepancy } from '../verify.ts';
+import { PROBLEM_FIELDS } from './cross-cutting.ts';
 import { documentedResources } from './documented.ts';
 import { REFUSALS } from './operation.ts';
-import { PROBLEM_BASE, type ProblemRow, problemTable } from './problem-rules.ts';
+import { PROBLEM_BASE, type ProblemRow, problemTable } from './problem-table.ts';
 import { bodyWith, crudNamed, type Json, newSecret } from './rule-support.ts';
 
 const RULES = [
@@ -49,7 +50,6 @@ export const responseAuditCheck = defineCheck({
   },
 });
 
-const PROBLEM_FIELDS = ['type', 'title', 'status', 'detail', 'instance'];
 const JSON_POINTER = /^(\/([^~/]|~[01])*)*$/;
 const REQUEST_PARTS = new Set(['body', 'query', 'path', 'headers']);
 

@@ -4,11 +4,12 @@
 
 import { defineCheck, type Instance } from '../check.ts';
 import type { KitContext } from '../context.ts';
-import type { AnyCheck, Check } from '../failure.ts';
+import type { Check } from '../failure.ts';
 import { CATALOGUE } from '../rules/catalogue.ts';
 import { operationAt, type StatedRule, schemaDescriptionAt } from '../rules/stated.ts';
 import { type Transitions, transitionsOf } from '../semantics.ts';
 import { schemaAt } from '../spec.ts';
+import { pathTo, updateBodies } from './state-machine.ts';
 import { type Crud, cruds } from './stateful.ts';
 
 const RULES = [
@@ -84,8 +85,6 @@ export async function transitions(ctx: KitContext, resource: Crud, machine: Tran
   }
 }
 
-type BodyFor = (state: string) => unknown;
-
 /**
  * The sentences a verdict breaks, from the update's descriptions, its body schema's and its state
  * schema's: the table row of the state moved from, staying put, and the refusal of any other move.
@@ -104,73 +103,4 @@ function transitionRules(ctx: KitContext, resource: Crud, machine: Transitions) 
     stay: ids((text, at) => at === stateAt && /already has/.test(text)),
     refusal: ids((text) => /allowed transition|other change of/.test(text)),
   };
-}
-
-/** A generated valid update body for each state of the machine. */
-async function updateBodies(ctx: KitContext, resource: Crud, machine: Transitions): Promise<BodyFor> {
-  // A pool to pick from, generated and never sent: its size does not follow --cases.
-  const bodies = await ctx.validBodies(resource.update, UPDATE_POOL);
-  return (state) => {
-    const body = bodies.find((candidate) => (candidate as Record<string, unknown>)[machine.property] === state);
-    if (!body) throw new Error(`no valid ${resource.update.operationId} body with ${machine.property}=${state} was generated`);
-    return body;
-  };
-}
-
-/** Creates a resource and moves it to `state` by legal transitions. */
-async function moveTo(
-  ctx: KitContext,
-  resource: Crud,
-  machine: Transitions,
-  state: string,
-  bodyFor: BodyFor,
-  check: AnyCheck,
-): Promise<{ id: string }> {
-  const { id, exchange } = await ctx.create(resource, check);
-  const initial = (exchange.json as Record<string, unknown>)[machine.property] as string;
-  for (const step of pathTo(machine, initial, state)) {
-    const moved = await ctx.send(resource.update, { id, body: bodyFor(step) });
-    check.conform(resource.update, moved, { statuses: [200] }, `moving ${initial} towards ${state} via ${step} (a legal transition)`);
-  }
-  return { id };
-}
-
-/**
- * Items that differ in every filterable property, so a filter the target ignores shows: a few
- * generated creates, and (for a resource with a state machine) one item in each state.
- */
-export async function diversify(
-  ctx: KitContext,
-  resource: Crud,
-  machine: Transitions | undefined,
-  check: AnyCheck,
-  cases: number,
-): Promise<void> {
-  // Sampled down with the generated cases when a time budget asks for fewer.
-  for (const body of await ctx.validBodies(resource.create, Math.min(DIVERSE_ITEMS, cases))) await ctx.create(resource, check, body);
-  if (!machine) return;
-  const bodyFor = await updateBodies(ctx, resource, machine);
-  for (const state of machine.allowed.keys()) await moveTo(ctx, resource, machine, state, bodyFor, check);
-}
-
-const DIVERSE_ITEMS = 4;
-const UPDATE_POOL = 96;
-
-/** Shortest sequence of legal moves from one state to another (breadth first). */
-function pathTo(machine: Transitions, from: string, to: string): string[] {
-  const previous = new Map<string, string | null>([[from, null]]);
-  const queue = [from];
-  while (queue.length > 0) {
-    const state = queue.shift()!;
-    if (state === to) break;
-    for (const next of machine.allowed.get(state) ?? []) {
-      if (!previous.has(next)) {
-        previous.set(next, state);
-        queue.push(next);
-      }
-    }
-  }
-  const path: string[] = [];
-  for (let state: string | null | undefined = to; state && state !== from; state = previous.get(state)) path.unshift(state);
-  return path;
 }

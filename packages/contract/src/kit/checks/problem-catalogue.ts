@@ -6,12 +6,14 @@ import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import { type Check, found } from '../failure.ts';
 import type { Exchange } from '../http.ts';
-import { CATALOGUE, type RuleId } from '../rules/catalogue.ts';
-import { type StatedRule, sentenceRule } from '../rules/stated.ts';
+import type { RuleId } from '../rules/catalogue.ts';
+import { sentenceRule } from '../rules/stated.ts';
 import type { OperationModel } from '../spec.ts';
 import { type Discrepancy, truncate } from '../verify.ts';
 import { documentedResources } from './documented.ts';
+import { PROBLEM_BASE, problemTable } from './problem-table.ts';
 import { type RawAnswer, rawRequest } from './raw-http.ts';
+import { startRequestTimeoutProbe } from './request-timeout-probe.ts';
 import { bodyWith, crudNamed, findingUpdate, type Json } from './rule-support.ts';
 
 const RULES = [
@@ -65,29 +67,6 @@ export const problemCatalogueCheck = defineCheck({
   },
 });
 
-export const PROBLEM_BASE = 'https://secmon.dev/problems/';
-
-export interface ProblemRow {
-  type: string;
-  status: number;
-  /** The catalogue id of the row's sentence (`errors.<n>`). */
-  rule: StatedRule;
-}
-
-/** The problem types of the document's *Errors* table, with their status. */
-export function problemTable(ctx: KitContext): ProblemRow[] {
-  const rows: ProblemRow[] = [];
-  for (const line of (ctx.model.doc.info.description ?? '').split('\n')) {
-    const match = /^\|\s*`([a-z-]+)`\s*\|\s*(\d{3})\s*\|/.exec(line.trim());
-    if (!match) continue;
-    const type = match[1]!;
-    const stated = CATALOGUE.find((entry) => entry.at === '/info/description' && entry.text.startsWith(`\`${type}\` |`))?.id;
-    const rule = (stated ?? 'errors.1') as StatedRule;
-    rows.push({ type, status: Number(match[2]), rule });
-  }
-  return rows;
-}
-
 /** Types a client cannot provoke from outside, or that another check provokes. */
 const NOT_PROVOKED: Record<string, string> = {
   'internal-error': 'a correct service does not fail on a correct request',
@@ -96,28 +75,6 @@ const NOT_PROVOKED: Record<string, string> = {
   'service-unavailable': 'needs the target unable to reach its database',
   'storage-full': 'needs the target out of storage',
 };
-
-/** How long the kit waits for the 408 of a request whose header fields stop arriving: 10 s stated, plus slack. */
-const HEADERS_WAIT_MS = 15_000;
-
-const slowProbes = new WeakMap<KitContext, Promise<RawAnswer>>();
-
-/**
- * A request whose header fields stop arriving, to be answered `408` once the target's header
- * time-out passes. Started once per run, as early as the plan allows (the check's `prepare`), so the
- * wait overlaps the other checks instead of adding to them.
- */
-export function startRequestTimeoutProbe(ctx: KitContext): Promise<RawAnswer> {
-  let probe = slowProbes.get(ctx);
-  if (!probe) {
-    const base = ctx.http.baseUrl;
-    const list = crudNamed(ctx, 'policies').list;
-    const request = `GET ${new URL(base).pathname.replace(/\/+$/, '')}${list.path} HTTP/1.1\r\nHost: ${new URL(base).host}\r\nX-Kit-Slow: `;
-    probe = rawRequest(base, request, HEADERS_WAIT_MS);
-    slowProbes.set(ctx, probe);
-  }
-  return probe;
-}
 
 /** `problem-catalogue`: every problem type of the table that a client can provoke, provoked once. */
 export async function problemCatalogue(ctx: KitContext, check: Check<Rule>): Promise<'passed' | { note: string }> {

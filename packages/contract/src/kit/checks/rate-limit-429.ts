@@ -8,7 +8,8 @@ import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import { type Exchange, parseRateLimit } from '../http.ts';
 import type { OperationModel } from '../spec.ts';
-import { PROBLEM_BASE } from './problem-rules.ts';
+import { PROBLEM_BASE } from './problem-table.ts';
+import { PROBE_WAVE } from './rate-probe.ts';
 
 const RULES = ['rate-limits.4', 'errors.19', 'header.RetryAfter.1', 'response.TooManyRequests.1'] as const;
 type Rule = (typeof RULES)[number];
@@ -35,8 +36,7 @@ export const rateLimitCheck = defineCheck({
 });
 
 const QUOTA = /;\s*q=(\d+)/;
-/** Requests the probe has in flight at once. */
-export const PROBE_WAVE = 8;
+
 /** Quotas' worth of requests the probe sends looking for one window it can use up before it ends. */
 const MAX_QUOTAS = 4;
 
