@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawRequest } from '../src/kit/checks/raw-http.ts';
+import { rawRequest } from '../src/kit/raw-http.ts';
 import { type CheckName, DEFINITIONS } from '../src/kit/registry.ts';
 import { runKit } from '../src/kit/runner.ts';
 import { type Fault, type ProxiedResponse, startFaultProxy } from './fault-proxy.ts';

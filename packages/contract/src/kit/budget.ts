@@ -6,7 +6,7 @@
 // for an instance it does not know, the check's definition; after each check its measured cost
 // replaces the estimate and the rest of the run is planned again. The cases each check gets are
 // handed to it as an argument (`casesFor`), never set on the shared context.
-import { PROBE_WAVE } from './checks/rate-probe.ts';
+import { PROBE_WAVE } from './check.ts';
 import { COST_PROFILE } from './cost-profile.ts';
 import type { PlannedCheck } from './plan.ts';
 import { definitionOf } from './registry.ts';

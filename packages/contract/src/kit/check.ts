@@ -43,6 +43,9 @@ export interface Needs {
  */
 export type Cost = { fixed: number; perCase: number } | 'quota';
 
+/** Requests a check that costs the whole quota has in flight at once: it uses a window up in few round trips. */
+export const PROBE_WAVE = 8;
+
 /** One planned run of a check: the operations or webhooks it covers (filed under the first); `check` is its handle, to fail with. */
 export interface Instance<R extends RuleId = RuleId> {
   subjects: string[];

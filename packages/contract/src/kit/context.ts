@@ -68,6 +68,13 @@ export interface KitContext {
    * delay the deliveries later checks wait for). Policies and findings stay for cleanup.
    */
   scoped<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Deliveries on the kit's webhooks of events it did not cause (other clients of a shared target)
+   * so far, as the event checks count them; 0 when they have not run.
+   */
+  foreignDeliveries(): Promise<number>;
+  /** How the event checks count them, given once their scenario started. */
+  countForeignDeliveries(count: () => Promise<number>): void;
   /** Runs `work` outside any check's scope: what it creates is shared by several checks and stays. */
   shared<T>(work: () => T): T;
   /** Deletes what the kit created (webhooks first, so nothing keeps delivering); returns what it could not. */
@@ -130,6 +137,7 @@ export function createKitContext(options: KitOptions): KitContext {
   const created: { resource: ResourceModel; id: string; scope?: object }[] = [];
   const scopes = new AsyncLocalStorage<object | undefined>();
   let closing = false;
+  let countForeign = () => Promise.resolve(0);
   const fixtures = new Map<string, Promise<{ id: string; exchange: Exchange }>>();
   let receiver: Promise<Receiver> | undefined;
   const getReceiver = () => (receiver ??= startReceiver(options.receiverListen ?? { host: '127.0.0.1', port: 0 }, options.receiverUrl));
@@ -270,6 +278,10 @@ export function createKitContext(options: KitOptions): KitContext {
     resourceOf,
     scoped,
     shared,
+    foreignDeliveries: () => countForeign(),
+    countForeignDeliveries: (count) => {
+      countForeign = count;
+    },
     cleanup,
   };
 }

@@ -3,8 +3,9 @@
 // resolving them finding.resolved and compliance.changed) for every subscriber of the target, not
 // only the kit's; events raised through a trigger command may too. Listed by id and event types,
 // never by URL (a URL may carry a token).
-import { API_CAUSED_EVENTS } from './checks/event-run.ts';
+
 import type { KitContext } from './context.ts';
+import { API_CAUSED_EVENTS } from './raise.ts';
 
 export interface ForeignWebhook {
   id: string;

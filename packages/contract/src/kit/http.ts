@@ -1,6 +1,6 @@
 // The kit's HTTP client: every request and response is kept as an Exchange so a failure can show
 // exactly what was sent and what came back. Credentials are shown by role, never by value.
-import { rawRequest } from './checks/raw-http.ts';
+import { rawRequest } from './raw-http.ts';
 export type Credential = 'api' | 'read' | 'none' | { token: string; role: string };
 
 export interface RequestSpec {

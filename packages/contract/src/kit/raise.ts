@@ -7,6 +7,9 @@ import { spawn } from 'node:child_process';
 import type { KitContext } from './context.ts';
 import { truncate } from './verify.ts';
 
+/** The event types the kit causes through /v1 operations; the others need the test-support interface. */
+export const API_CAUSED_EVENTS = ['finding.created', 'compliance.changed', 'finding.resolved'] as const;
+
 /** The simulator route (the document's test-support section); not part of the /v1 contract. */
 export const SIMULATOR_PATH = '/_simulator/events';
 

@@ -6,7 +6,6 @@ import { loadDocument } from 'secmon-api/src/document';
 import { type AxisCoverage, exercisedCells } from './axes/index.ts';
 import { type BudgetPlan, parseQuota, planBudget, type Quota } from './budget.ts';
 import type { PlanOptions } from './check.ts';
-import { foreignDeliveries } from './checks/event-run.ts';
 import { createKitContext, type KitContext, type KitOptions } from './context.ts';
 import { type Coverage, coverage, formatCoverage } from './coverage.ts';
 import { describeForeign, type ForeignWebhook, foreignSubscribers } from './foreign.ts';
@@ -173,7 +172,7 @@ export async function openKit(options: KitOptions, selection: RunSelection = {})
       leftovers,
       preamble,
       foreign,
-      foreignDeliveries: refused ? 0 : await foreignDeliveries(ctx),
+      foreignDeliveries: refused ? 0 : await ctx.foreignDeliveries(),
       ...(refused ? { refused } : {}),
       ...(sampled ? { sampled } : {}),
       ...ctx.http.stats(),

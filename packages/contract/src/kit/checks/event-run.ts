@@ -13,9 +13,6 @@ import type { Delivery } from '../receiver.ts';
 import type { ResourceModel, WebhookModel } from '../spec.ts';
 import { attributeDeliveries } from './attribute.ts';
 
-/** The event types the kit causes through /v1 operations; the others need the test-support interface. */
-export const API_CAUSED_EVENTS = ['finding.created', 'compliance.changed', 'finding.resolved'] as const;
-
 /** Generated valid update bodies the kit picks a `resolved` one from (generated, never sent). */
 const UPDATE_POOL = 96;
 
@@ -51,11 +48,11 @@ const runs = new WeakMap<KitContext, Promise<EventRun>>();
 
 /** Runs the event scenario once per kit run; every webhook check reads its outcome. */
 export function eventRun(ctx: KitContext, check: AnyCheck): Promise<EventRun> {
-  let run = runs.get(ctx);
-  if (!run) {
-    run = ctx.shared(() => causeEvents(ctx, check));
-    runs.set(ctx, run);
-  }
+  const known = runs.get(ctx);
+  if (known) return known;
+  const run = ctx.shared(() => causeEvents(ctx, check));
+  runs.set(ctx, run);
+  ctx.countForeignDeliveries(async () => (await run.catch(() => undefined))?.foreign() ?? 0);
   return run;
 }
 
@@ -206,12 +203,6 @@ export function chosenIds(ctx: KitContext, webhook: WebhookModel): Record<string
   const [body] = samples(createGenerator(ctx.model.doc).arbitrary({ $ref: webhook.bodyPointer }), 1, randomInt(2 ** 31));
   const data = (body as { data?: Record<string, unknown> } | undefined)?.data ?? {};
   return Object.fromEntries(Object.entries(data).filter(([field, value]) => field.endsWith('_id') && typeof value === 'string'));
-}
-
-/** Deliveries on the kit's webhooks of events it did not cause (other clients of a shared target), so far. */
-export async function foreignDeliveries(ctx: KitContext): Promise<number> {
-  const run = runs.get(ctx);
-  return run ? ((await run.catch(() => undefined))?.foreign() ?? 0) : 0;
 }
 
 /** A delivery's event type: the body's `event`, or its X-Service-Event header (which the delivery check compares with it). */

@@ -6,13 +6,13 @@ import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import { type Check, found } from '../failure.ts';
 import type { Exchange } from '../http.ts';
+import { type RawAnswer, rawRequest } from '../raw-http.ts';
 import type { RuleId } from '../rules/catalogue.ts';
 import { sentenceRule } from '../rules/stated.ts';
 import type { OperationModel } from '../spec.ts';
 import { type Discrepancy, truncate } from '../verify.ts';
 import { documentedResources } from './documented.ts';
 import { PROBLEM_BASE, problemTable } from './problem-table.ts';
-import { type RawAnswer, rawRequest } from './raw-http.ts';
 import { startRequestTimeoutProbe } from './request-timeout-probe.ts';
 import { bodyWith, crudNamed, findingUpdate, type Json } from './rule-support.ts';
 

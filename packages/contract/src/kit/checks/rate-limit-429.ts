@@ -3,13 +3,12 @@
 // RateLimit headers and a problem body. Uses the read key when there is one, so the write key
 // keeps its quota for cleanup.
 
-import { defineCheck } from '../check.ts';
+import { defineCheck, PROBE_WAVE } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import { type Exchange, parseRateLimit } from '../http.ts';
 import type { OperationModel } from '../spec.ts';
 import { PROBLEM_BASE } from './problem-table.ts';
-import { PROBE_WAVE } from './rate-probe.ts';
 
 const RULES = ['rate-limits.4', 'errors.19', 'header.RetryAfter.1', 'response.TooManyRequests.1'] as const;
 type Rule = (typeof RULES)[number];

@@ -64,7 +64,7 @@ if (drift.stale.length > 0) {
 if (drift.missing.length > 0) {
   out.push(
     `${drift.missing.length} sentence${drift.missing.length === 1 ? '' : 's'} of the document not in the catalogue. Paste each entry after the others of its pointer and`,
-    'list its id in the `rules` of the checks that judge it (kit/definitions/), or add `unobservable: "<why>"` or `informative: true`.',
+    'list its id in the `rules` of the checks that judge it (kit/checks/), or add `unobservable: "<why>"` or `informative: true`.',
     'A changed sentence keeps the id of the stale entry it replaces (shown as "was", with the checks that judged it).',
     '',
   );
