@@ -2,6 +2,7 @@
 // heads it (never a context rule it did not break), one fault is one report however many checks
 // saw it, JUnit fails only the testcase of the operation that shows it, with the cause as its message.
 import { describe, expect, it } from 'vitest';
+import { found } from '../src/kit/failure.ts';
 import { faultsOf } from '../src/kit/faults.ts';
 import type { Exchange } from '../src/kit/http.ts';
 import { junitReport } from '../src/kit/junit.ts';
@@ -10,7 +11,7 @@ import { symptomOf, symptomTest } from '../src/kit/repro-judge.ts';
 import type { CheckResult } from '../src/kit/results.ts';
 import { headline } from '../src/kit/rules/headline.ts';
 import { traceFailure } from '../src/kit/rules/trace.ts';
-import { ContractViolation, type Discrepancy, rulesViolated } from '../src/kit/verify.ts';
+import { ContractViolation, type Discrepancy } from '../src/kit/verify.ts';
 import { violationsOf } from '../src/kit/violation.ts';
 
 const GET_POLICY = 'getPolicy (GET /v1/policies/{id})';
@@ -55,7 +56,7 @@ describe('the headline names the rule the observation contradicts', () => {
       LIST_FINDINGS,
       'pagination',
       LIST_FINDINGS,
-      rulesViolated([], 'page 1 has 20 items, over limit 2'),
+      found({ observed: 'page 1 has 20 items, over limit 2' }),
       page,
     ).violations!;
     expect(more).toEqual([]);
@@ -84,7 +85,7 @@ describe('the headline names the rule the observation contradicts', () => {
       GET_POLICY,
       'success-response',
       GET_POLICY,
-      rulesViolated(['authentication.1', 'limits.3'], 'updated_at is not RFC 3339'),
+      found({ rule: ['authentication.1', 'limits.3'], observed: 'updated_at is not RFC 3339' }),
     );
     expect(result.violations).toHaveLength(1);
     expect(result.violations![0]).toMatchObject({ rule: 'limits.3', also: ['authentication.1'] });
@@ -138,7 +139,7 @@ describe('a replay judges the answer it gets', () => {
 
   it('a page over its limit is there while `data` is longer than the limit asked', () => {
     const page = answer('http://t/v1/findings?limit=2', { data: Array(20).fill({}), next_cursor: null });
-    const [violation] = failed(LIST_FINDINGS, 'pagination', LIST_FINDINGS, rulesViolated([], 'page 1 has 20 items, over limit 2'), page)
+    const [violation] = failed(LIST_FINDINGS, 'pagination', LIST_FINDINGS, found({ observed: 'page 1 has 20 items, over limit 2' }), page)
       .violations!;
     const test = symptomTest(symptomOf(violation!, page));
     expect(judge(test, 200, { data: [1, 2, 3], next_cursor: null })).toBe(true);
@@ -154,13 +155,16 @@ describe('observations that name each other’s rule are one fault', () => {
         update,
         'transitions',
         update,
-        rulesViolated(['updateFinding.2', 'schema.FindingStatus.7'], 'expected 409 (resolved → in_progress is not allowed), got 200'),
+        found({
+          rule: ['updateFinding.2', 'schema.FindingStatus.7'],
+          observed: 'expected 409 (resolved → in_progress is not allowed), got 200',
+        }),
       ),
       failed(
         'listPolicies (GET /v1/policies)',
         'problem-catalogue',
         update,
-        rulesViolated(['schema.FindingStatus.7'], 'resolved → suppressed: expected 409, got 200'),
+        found({ rule: ['schema.FindingStatus.7'], observed: 'resolved → suppressed: expected 409, got 200' }),
       ),
     ];
     expect(results[0]!.violations![0]!.rule).toBe('updateFinding.2');

@@ -31,10 +31,6 @@ export interface Discrepancy {
 export const naming = (discrepancy: Discrepancy, rules: readonly RuleId[]): Discrepancy[] =>
   rules.length === 0 ? [discrepancy] : rules.map((rule) => ({ ...discrepancy, rule }));
 
-/** One expectation a check saw broken, as a discrepancy of each rule it breaks (none named when `rules` is empty). */
-export const rulesViolated = (rules: readonly RuleId[], message: string, details: string[] = []): Discrepancy[] =>
-  naming({ aspect: 'expectation', message, details }, rules);
-
 /**
  * What the kit checks response and event bodies with. Strict by default: an implementation of this
  * exact version sends only the fields and enum values the document lists. `allowNewerFields`
