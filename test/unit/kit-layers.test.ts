@@ -1,8 +1,9 @@
 // The contract kit's imports run one way: cli → session → checks → model/http/oracle → document.
 // Every module of packages/contract/src belongs to one layer and imports only its own layer and
 // those below it (`import type` included); a module in no layer fails, so a new one is placed
-// deliberately. The run reaches the check modules through the registry alone.
-import { readdirSync } from 'node:fs';
+// deliberately. The run reaches the checks through the registry alone, and a check module imports
+// no other: what checks share is in checks/shared/.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importsOf } from '../support/source-imports.ts';
@@ -86,6 +87,11 @@ function upward(graph: Map<string, string[]>): string[] {
   );
 }
 
+/** Each import of a check module by another. */
+function betweenChecks(graph: Map<string, string[]>, isCheck: (path: string) => boolean): string[] {
+  return [...graph].flatMap(([from, targets]) => (isCheck(from) ? targets.filter(isCheck).map((to) => `${from} → ${to}`) : []));
+}
+
 /** Each import of a module in checks/ from outside it other than the registry's. */
 function pastTheRegistry(graph: Map<string, string[]>): string[] {
   return [...graph].flatMap(([from, targets]) =>
@@ -110,13 +116,19 @@ describe('the contract kit’s layers', () => {
     expect(pastTheRegistry(graph)).toEqual([]);
   });
 
+  it('keeps each check to its own module', () => {
+    const isCheck = (path: string) => path.startsWith('kit/checks/') && /\bdefineCheck\(/.test(readFileSync(join(SRC, path), 'utf8'));
+    expect([...graph.keys()].filter(isCheck).length).toBeGreaterThan(0);
+    expect(betweenChecks(graph, isCheck)).toEqual([]);
+  });
+
   it('finds an arrow running up and one past the registry', () => {
     const made = new Map([
       ['kit/http.ts', ['kit/checks/raw-http.ts', 'kit/spec.ts']],
-      ['kit/session.ts', ['kit/checks/event-run.ts', 'kit/plan.ts']],
+      ['kit/session.ts', ['kit/checks/shared/event-run.ts', 'kit/plan.ts']],
       ['kit/spec.ts', []],
     ]);
     expect(upward(made)).toEqual(['kit/http.ts (model/http/oracle) → kit/checks/raw-http.ts (checks)']);
-    expect(pastTheRegistry(made)).toEqual(['kit/http.ts → kit/checks/raw-http.ts', 'kit/session.ts → kit/checks/event-run.ts']);
+    expect(pastTheRegistry(made)).toEqual(['kit/http.ts → kit/checks/raw-http.ts', 'kit/session.ts → kit/checks/shared/event-run.ts']);
   });
 });

@@ -2,7 +2,7 @@
 // "anything else is retried", a service that takes it as final fails delivery-retry naming the
 // rule, on the run whose seed makes the kit answer that status.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RETRIED_CLIENT_ERRORS } from '../src/kit/checks/attempts.ts';
+import { RETRIED_CLIENT_ERRORS } from '../src/kit/checks/shared/attempts.ts';
 import { runKit } from '../src/kit/runner.ts';
 import { startFaultProxy } from './fault-proxy.ts';
 import { type ReferenceTarget, startReferenceTarget } from './reference-target.ts';

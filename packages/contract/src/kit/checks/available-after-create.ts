@@ -3,7 +3,7 @@
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
-import { type Crud, cruds, idsOf } from './stateful.ts';
+import { type Crud, cruds, idsOf } from './shared/stateful.ts';
 
 const RULES = ['pagination.1', 'createPolicy.3', 'createFinding.3', 'createWebhook.4'] as const;
 type Rule = (typeof RULES)[number];

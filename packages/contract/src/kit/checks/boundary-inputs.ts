@@ -11,8 +11,8 @@ import type { Check } from '../failure.ts';
 import type { Exchange } from '../http.ts';
 import type { RuleId } from '../rules/catalogue.ts';
 import type { ContractModel, OperationModel } from '../spec.ts';
-import { PROBLEM_BASE } from './problem-table.ts';
-import type { Json } from './rule-support.ts';
+import { PROBLEM_BASE } from './shared/problem-table.ts';
+import type { Json } from './shared/rule-support.ts';
 
 const RULES = [
   'limits.2',

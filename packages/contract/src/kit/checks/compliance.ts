@@ -4,9 +4,19 @@
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
-import { documentedResources, labels } from './documented.ts';
-import { json } from './finding-answers.ts';
-import { bodyWith, crudNamed, distinct, eventsSkipped, findingUpdate, type Json, parseBody, sink, subscribe } from './rule-support.ts';
+import { documentedResources, labels } from './shared/documented.ts';
+import { json } from './shared/finding-answers.ts';
+import {
+  bodyWith,
+  crudNamed,
+  distinct,
+  eventsSkipped,
+  findingUpdate,
+  type Json,
+  parseBody,
+  sink,
+  subscribe,
+} from './shared/rule-support.ts';
 
 const RULES = [
   'createPolicy.2',

@@ -5,9 +5,9 @@
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
-import { DEFAULT_CORS_ORIGIN, EXPOSED_HEADERS } from './cross-cutting.ts';
-import { withResources } from './documented.ts';
-import { crudNamed } from './rule-support.ts';
+import { DEFAULT_CORS_ORIGIN, EXPOSED_HEADERS } from './shared/cross-cutting.ts';
+import { withResources } from './shared/documented.ts';
+import { crudNamed } from './shared/rule-support.ts';
 
 const RULES = ['browser-clients-cors.1', 'browser-clients-cors.2', 'browser-clients-cors.3', 'browser-clients-cors.4'] as const;
 type Rule = (typeof RULES)[number];

@@ -5,10 +5,10 @@ import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import { raiseEvent } from '../raise.ts';
-import { attributeDeliveries } from './attribute.ts';
-import { documentedResources, labels } from './documented.ts';
-import { chosenIds } from './event-run.ts';
-import { bodyWith, crudNamed, distinct, parseBody, sink, subscribe } from './rule-support.ts';
+import { attributeDeliveries } from './shared/attribute.ts';
+import { documentedResources, labels } from './shared/documented.ts';
+import { chosenIds } from './shared/event-run.ts';
+import { bodyWith, crudNamed, distinct, parseBody, sink, subscribe } from './shared/rule-support.ts';
 
 const RULES = ['webhooks.2', 'schema.WebhookCreate.2', 'test-support-not-part-of-the-v1-contract.4'] as const;
 type Rule = (typeof RULES)[number];

@@ -7,13 +7,13 @@ import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import type { Delivery, Responder } from '../receiver.ts';
-import { attempts, COPY_WINDOW_MS, clientErrorFor, isCopy } from './attempts.ts';
-import { documentedResources, labels } from './documented.ts';
-import { createFinding, findingOf, label } from './finding-events.ts';
-import { judgeLastDelivery, retryWaits } from './last-delivery.ts';
-import { firstRetry, type RetryTiming } from './retry-schedule.ts';
-import { deliveryId, newSecret, parseBody, type Sink, sink, subscribe } from './rule-support.ts';
-import { idAndTimeViolations, timestampOf } from './signatures.ts';
+import { attempts, COPY_WINDOW_MS, clientErrorFor, isCopy } from './shared/attempts.ts';
+import { documentedResources, labels } from './shared/documented.ts';
+import { createFinding, findingOf, label } from './shared/finding-events.ts';
+import { judgeLastDelivery, retryWaits } from './shared/last-delivery.ts';
+import { firstRetry, type RetryTiming } from './shared/retry-schedule.ts';
+import { deliveryId, newSecret, parseBody, type Sink, sink, subscribe } from './shared/rule-support.ts';
+import { idAndTimeViolations, timestampOf } from './shared/signatures.ts';
 
 const RULES = [
   'delivery-headers.3',

@@ -3,10 +3,10 @@
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
-import { documentedResources, labels } from './documented.ts';
-import { createFinding, findingOf, GRACE_MS, label } from './finding-events.ts';
-import { crudNamed, deliveryId, distinct, findingUpdate, type Json, type Sink, sink, subscribe } from './rule-support.ts';
-import { idAndTimeViolations } from './signatures.ts';
+import { documentedResources, labels } from './shared/documented.ts';
+import { createFinding, findingOf, GRACE_MS, label } from './shared/finding-events.ts';
+import { crudNamed, deliveryId, distinct, findingUpdate, type Json, type Sink, sink, subscribe } from './shared/rule-support.ts';
+import { idAndTimeViolations } from './shared/signatures.ts';
 
 const RULES = [
   'webhooks.2',

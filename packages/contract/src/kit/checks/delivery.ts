@@ -11,8 +11,8 @@ import type { Delivery } from '../receiver.ts';
 import { statedOfWebhook, type WebhookRules } from '../rules/stated.ts';
 import type { WebhookModel } from '../spec.ts';
 import { ajvDetails, type Discrepancy, headerViolations, naming, truncate } from '../verify.ts';
-import { eventOf, eventRun, parse } from './event-run.ts';
-import { signatureViolations, standardHeaderViolations, TOLERANCE_SECONDS } from './signatures.ts';
+import { eventOf, eventRun, parse } from './shared/event-run.ts';
+import { signatureViolations, standardHeaderViolations, TOLERANCE_SECONDS } from './shared/signatures.ts';
 
 /** What the delivery check judges; its failures name the ones a delivery breaks. */
 const RULES = [

@@ -4,10 +4,10 @@
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
-import { labels, withResources } from './documented.ts';
-import { createFinding, GRACE_MS, label } from './finding-events.ts';
-import { crudNamed, deliveryId, type Json, sink, subscribe } from './rule-support.ts';
-import { idAndTimeViolations } from './signatures.ts';
+import { labels, withResources } from './shared/documented.ts';
+import { createFinding, GRACE_MS, label } from './shared/finding-events.ts';
+import { crudNamed, deliveryId, type Json, sink, subscribe } from './shared/rule-support.ts';
+import { idAndTimeViolations } from './shared/signatures.ts';
 
 const RULES = [
   'delivery-and-retries.3',

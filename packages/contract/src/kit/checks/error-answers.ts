@@ -10,8 +10,8 @@ import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import type { Exchange, RequestSpec } from '../http.ts';
-import { crossCuttingBreaches, DEFAULT_CORS_ORIGIN } from './cross-cutting.ts';
-import { bodyWith, crudNamed } from './rule-support.ts';
+import { crossCuttingBreaches, DEFAULT_CORS_ORIGIN } from './shared/cross-cutting.ts';
+import { bodyWith, crudNamed } from './shared/rule-support.ts';
 
 const RULES = ['browser-clients-cors.1', 'browser-clients-cors.3', 'rate-limits.2', 'errors.1'] as const;
 type Rule = (typeof RULES)[number];

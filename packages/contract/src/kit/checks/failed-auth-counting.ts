@@ -13,7 +13,7 @@ import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import { type Exchange, parseRateLimit } from '../http.ts';
-import { crudNamed } from './rule-support.ts';
+import { crudNamed } from './shared/rule-support.ts';
 
 const RULES = ['rate-limits.5'] as const;
 type Rule = (typeof RULES)[number];

@@ -3,9 +3,9 @@
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
-import { withResources } from './documented.ts';
-import { json } from './finding-answers.ts';
-import { bodyWith, crudNamed, findingUpdate, type Json } from './rule-support.ts';
+import { withResources } from './shared/documented.ts';
+import { json } from './shared/finding-answers.ts';
+import { bodyWith, crudNamed, findingUpdate, type Json } from './shared/rule-support.ts';
 
 const RULES = [
   'createFinding.1',

@@ -7,7 +7,7 @@ import { defineCheck, type Instance } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import { sentenceRule, statedOfHeader, statedOfParam, statedOfResponse } from '../rules/stated.ts';
-import { type Crud, cruds } from './stateful.ts';
+import { type Crud, cruds } from './shared/stateful.ts';
 
 const RULES = [
   'idempotency-and-concurrency.1',

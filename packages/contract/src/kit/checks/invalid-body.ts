@@ -6,7 +6,7 @@ import type { Check } from '../failure.ts';
 import { statedOfBodyPart } from '../rules/stated.ts';
 import { bodyLimitBytes } from '../semantics.ts';
 import type { OperationModel } from '../spec.ts';
-import { eachOperation, idFor } from './operation.ts';
+import { eachOperation, idFor } from './shared/operation.ts';
 
 /** What the invalid-body check judges; an accepted invalid part names the rules its schema's description states. */
 const RULES = [

@@ -7,7 +7,7 @@ import type { Check } from '../failure.ts';
 import { applyMutation, createGenerator, samples } from '../generate.ts';
 import { statedFor, statedOfParam } from '../rules/stated.ts';
 import type { OperationModel } from '../spec.ts';
-import { eachOperation, idFor } from './operation.ts';
+import { eachOperation, idFor } from './shared/operation.ts';
 
 const RULES = [
   'pagination.2',

@@ -6,7 +6,7 @@ import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import { schemaRule, sentenceRule, statedFor, statedOfHeader, statedOfParam, statedOfResponse } from '../rules/stated.ts';
 import { successStatuses } from '../spec.ts';
-import { type Crud, cruds, staleMatchRules } from './stateful.ts';
+import { type Crud, cruds, staleMatchRules } from './shared/stateful.ts';
 
 const RULES = [
   'idempotency-and-concurrency.2',

@@ -16,11 +16,11 @@ import { type Json, resourceFacts } from '../model/facts.ts';
 import { quotaTracker } from '../model/quota.ts';
 import { emptyState, type ModelState } from '../model/state.ts';
 import type { Delivery } from '../receiver.ts';
-import { documentedResources } from './documented.ts';
-import { invalid, raise, replace, walk } from './model-changes.ts';
-import { type Cmd, type Condition, create, judged, ModelDifference, type Real, read, remove, replay } from './model-commands.ts';
-import { minimise, ranCommands } from './model-shrink.ts';
-import { crudNamed, parseBody } from './rule-support.ts';
+import { documentedResources } from './shared/documented.ts';
+import { invalid, raise, replace, walk } from './shared/model-changes.ts';
+import { type Cmd, type Condition, create, judged, ModelDifference, type Real, read, remove, replay } from './shared/model-commands.ts';
+import { minimise, ranCommands } from './shared/model-shrink.ts';
+import { crudNamed, parseBody } from './shared/rule-support.ts';
 
 const RULES = [
   'errors.2',

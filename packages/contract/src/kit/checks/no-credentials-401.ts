@@ -5,7 +5,14 @@ import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import type { OperationModel } from '../spec.ts';
-import { eachOperation, FAILED_AUTHENTICATION, judgeFailedAuthentication, REFUSALS, refusable, refusedRequest } from './operation.ts';
+import {
+  eachOperation,
+  FAILED_AUTHENTICATION,
+  judgeFailedAuthentication,
+  REFUSALS,
+  refusable,
+  refusedRequest,
+} from './shared/operation.ts';
 
 const RULES = [
   'authentication.1',

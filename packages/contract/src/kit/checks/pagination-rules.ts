@@ -9,9 +9,9 @@ import type { Exchange } from '../http.ts';
 import { schemaRule, statedOfParam } from '../rules/stated.ts';
 import type { OperationModel } from '../spec.ts';
 import { ContractViolation } from '../verify.ts';
-import { withResources } from './documented.ts';
-import { bodyWith, crudNamed, type Json } from './rule-support.ts';
-import type { Crud } from './stateful.ts';
+import { withResources } from './shared/documented.ts';
+import { bodyWith, crudNamed, type Json } from './shared/rule-support.ts';
+import type { Crud } from './shared/stateful.ts';
 
 const RULES = [
   'pagination.2',

@@ -4,9 +4,9 @@
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
-import { withResources } from './documented.ts';
-import { expectProblem, json } from './finding-answers.ts';
-import { bodyWith, crudNamed, findingUpdate } from './rule-support.ts';
+import { withResources } from './shared/documented.ts';
+import { expectProblem, json } from './shared/finding-answers.ts';
+import { bodyWith, crudNamed, findingUpdate } from './shared/rule-support.ts';
 
 const RULES = ['deletePolicy.2', 'deletePolicy.6'] as const;
 type Rule = (typeof RULES)[number];

@@ -11,10 +11,10 @@ import type { RuleId } from '../rules/catalogue.ts';
 import { sentenceRule } from '../rules/stated.ts';
 import type { OperationModel } from '../spec.ts';
 import { type Discrepancy, truncate } from '../verify.ts';
-import { documentedResources } from './documented.ts';
-import { PROBLEM_BASE, problemTable } from './problem-table.ts';
-import { startRequestTimeoutProbe } from './request-timeout-probe.ts';
-import { bodyWith, crudNamed, findingUpdate, type Json } from './rule-support.ts';
+import { documentedResources } from './shared/documented.ts';
+import { PROBLEM_BASE, problemTable } from './shared/problem-table.ts';
+import { startRequestTimeoutProbe } from './shared/request-timeout-probe.ts';
+import { bodyWith, crudNamed, findingUpdate, type Json } from './shared/rule-support.ts';
 
 const RULES = [
   'authentication.3',

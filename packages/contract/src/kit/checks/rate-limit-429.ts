@@ -8,7 +8,7 @@ import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import { type Exchange, parseRateLimit } from '../http.ts';
 import type { OperationModel } from '../spec.ts';
-import { PROBLEM_BASE } from './problem-table.ts';
+import { PROBLEM_BASE } from './shared/problem-table.ts';
 
 const RULES = ['rate-limits.4', 'errors.19', 'header.RetryAfter.1', 'response.TooManyRequests.1'] as const;
 type Rule = (typeof RULES)[number];

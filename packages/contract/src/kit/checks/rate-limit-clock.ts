@@ -9,8 +9,8 @@ import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import { type Exchange, parseRateLimit } from '../http.ts';
-import { crossCuttingBreaches, DEFAULT_CORS_ORIGIN } from './cross-cutting.ts';
-import { crudNamed } from './rule-support.ts';
+import { crossCuttingBreaches, DEFAULT_CORS_ORIGIN } from './shared/cross-cutting.ts';
+import { crudNamed } from './shared/rule-support.ts';
 
 const RULES = [
   'header.RateLimit.1',

@@ -4,7 +4,7 @@ import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import { sentenceRule } from '../rules/stated.ts';
 import type { OperationModel } from '../spec.ts';
-import { eachOperation, REFUSALS, refusedRequest } from './operation.ts';
+import { eachOperation, REFUSALS, refusedRequest } from './shared/operation.ts';
 
 const RULES = [
   'authentication.2',

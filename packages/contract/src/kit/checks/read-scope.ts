@@ -4,7 +4,7 @@ import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import { statedFor } from '../rules/stated.ts';
 import type { OperationModel } from '../spec.ts';
-import { documentedResources, labels } from './documented.ts';
+import { documentedResources, labels } from './shared/documented.ts';
 
 const RULES = [
   'authentication.2',

@@ -12,10 +12,10 @@ import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import type { Answer, Delivery } from '../receiver.ts';
-import { documentedResources, labels } from './documented.ts';
-import { createFinding, label } from './finding-events.ts';
-import { firstRetry, type RetryTiming } from './retry-schedule.ts';
-import { crudNamed, deliveryId, type Json, parseBody, type Sink, sink, subscribe } from './rule-support.ts';
+import { documentedResources, labels } from './shared/documented.ts';
+import { createFinding, label } from './shared/finding-events.ts';
+import { firstRetry, type RetryTiming } from './shared/retry-schedule.ts';
+import { crudNamed, deliveryId, type Json, parseBody, type Sink, sink, subscribe } from './shared/rule-support.ts';
 
 const RULES = [
   'delivery-and-retries.1',

@@ -3,9 +3,9 @@
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
-import { withResources } from './documented.ts';
-import { expectProblem, json, UNKNOWN_POLICY } from './finding-answers.ts';
-import { bodyWith, crudNamed, findingUpdate } from './rule-support.ts';
+import { withResources } from './shared/documented.ts';
+import { expectProblem, json, UNKNOWN_POLICY } from './shared/finding-answers.ts';
+import { bodyWith, crudNamed, findingUpdate } from './shared/rule-support.ts';
 
 const RULES = ['errors.5', 'schema.FindingCreate.3'] as const;
 type Rule = (typeof RULES)[number];

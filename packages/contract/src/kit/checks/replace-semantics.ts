@@ -7,8 +7,8 @@ import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import { type StatedRule, schemaDescriptionAt, statedAt } from '../rules/stated.ts';
 import { type ResourceModel, schemaAt } from '../spec.ts';
-import { documentedResources } from './documented.ts';
-import { bodyWith, crudNamed, defaultOf, type Json, newSecret } from './rule-support.ts';
+import { documentedResources } from './shared/documented.ts';
+import { bodyWith, crudNamed, defaultOf, type Json, newSecret } from './shared/rule-support.ts';
 
 const RULES = [
   'idempotency-and-concurrency.4',

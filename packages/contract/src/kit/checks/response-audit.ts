@@ -9,11 +9,11 @@ import { type Check, found } from '../failure.ts';
 import type { Exchange } from '../http.ts';
 import { statedAt } from '../rules/stated.ts';
 import type { Discrepancy } from '../verify.ts';
-import { PROBLEM_FIELDS } from './cross-cutting.ts';
-import { documentedResources } from './documented.ts';
-import { REFUSALS } from './operation.ts';
-import { PROBLEM_BASE, type ProblemRow, problemTable } from './problem-table.ts';
-import { bodyWith, crudNamed, type Json, newSecret } from './rule-support.ts';
+import { PROBLEM_FIELDS } from './shared/cross-cutting.ts';
+import { documentedResources } from './shared/documented.ts';
+import { REFUSALS } from './shared/operation.ts';
+import { PROBLEM_BASE, type ProblemRow, problemTable } from './shared/problem-table.ts';
+import { bodyWith, crudNamed, type Json, newSecret } from './shared/rule-support.ts';
 
 const RULES = [
   'authentication.4',

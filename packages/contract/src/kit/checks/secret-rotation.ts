@@ -6,9 +6,9 @@ import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import { SIGNATURE_HEADER, sameSignature, serviceSignature } from '../oracle.ts';
 import type { Delivery } from '../receiver.ts';
-import { labels, withResources } from './documented.ts';
-import { bodyWith, crudNamed, newSecret, parseBody, sink, subscribe } from './rule-support.ts';
-import { entrySignedWith, header, idAndTimeViolations, signatureEntries } from './signatures.ts';
+import { labels, withResources } from './shared/documented.ts';
+import { bodyWith, crudNamed, newSecret, parseBody, sink, subscribe } from './shared/rule-support.ts';
+import { entrySignedWith, header, idAndTimeViolations, signatureEntries } from './shared/signatures.ts';
 
 const RULES = [
   'delivery-headers.6',

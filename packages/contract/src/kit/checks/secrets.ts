@@ -3,8 +3,8 @@
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
-import { documentedResources } from './documented.ts';
-import { bodyWith, crudNamed, type Json, newSecret } from './rule-support.ts';
+import { documentedResources } from './shared/documented.ts';
+import { bodyWith, crudNamed, type Json, newSecret } from './shared/rule-support.ts';
 
 const RULES = [
   'authentication.4',

@@ -10,8 +10,8 @@ import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import type { Exchange } from '../http.ts';
 import type { ResourceModel } from '../spec.ts';
-import { createFinding } from './finding-events.ts';
-import { crudNamed, findingUpdate, type Json, sink, subscribe } from './rule-support.ts';
+import { createFinding } from './shared/finding-events.ts';
+import { crudNamed, findingUpdate, type Json, sink, subscribe } from './shared/rule-support.ts';
 
 const RULES = ['getPolicy.2', 'getFinding.2', 'getWebhook.2', 'idempotency-and-concurrency.3', 'header.ETag.2'] as const;
 type Rule = (typeof RULES)[number];

@@ -7,8 +7,8 @@ import type { Check, Judged } from '../failure.ts';
 import type { RuleId } from '../rules/catalogue.ts';
 import { leadRule, statedFor, statedOfHeader } from '../rules/stated.ts';
 import { type OperationModel, successStatuses } from '../spec.ts';
-import { eachOperation, freshItem, idFor } from './operation.ts';
-import { expectStatedFormats } from './stated-formats.ts';
+import { eachOperation, freshItem, idFor } from './shared/operation.ts';
+import { expectStatedFormats } from './shared/stated-formats.ts';
 
 /** What it judges (a stated format a value breaks names its sentence when it is one of these). */
 const RULES = [

@@ -9,8 +9,8 @@ import { CATALOGUE } from '../rules/catalogue.ts';
 import { operationAt, type StatedRule, schemaDescriptionAt } from '../rules/stated.ts';
 import { type Transitions, transitionsOf } from '../semantics.ts';
 import { schemaAt } from '../spec.ts';
-import { pathTo, updateBodies } from './state-machine.ts';
-import { type Crud, cruds } from './stateful.ts';
+import { pathTo, updateBodies } from './shared/state-machine.ts';
+import { type Crud, cruds } from './shared/stateful.ts';
 
 const RULES = [
   'updateFinding.1',

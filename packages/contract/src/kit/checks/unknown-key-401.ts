@@ -1,7 +1,14 @@
 // `unknown-key-401`: a request with a key the service does not know is refused with 401 (429 over
 // the address's failed-authentication limit).
 import { defineCheck } from '../check.ts';
-import { eachOperation, FAILED_AUTHENTICATION, judgeFailedAuthentication, REFUSALS, refusable, refusedRequest } from './operation.ts';
+import {
+  eachOperation,
+  FAILED_AUTHENTICATION,
+  judgeFailedAuthentication,
+  REFUSALS,
+  refusable,
+  refusedRequest,
+} from './shared/operation.ts';
 
 export const unknownKeyCheck = defineCheck({
   name: 'unknown-key-401',

@@ -6,7 +6,7 @@ import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import { sentenceRule } from '../rules/stated.ts';
 import { successStatuses } from '../spec.ts';
-import { type Crud, cruds, idsOf } from './stateful.ts';
+import { type Crud, cruds, idsOf } from './shared/stateful.ts';
 
 const RULES = [
   'deletePolicy.1',

@@ -5,8 +5,8 @@ import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import { statedAt } from '../rules/stated.ts';
 import { type OperationModel, successStatuses } from '../spec.ts';
-import { filterByExistingValues, filtersHold } from './filters.ts';
-import { eachOperation, freshItem, idFor } from './operation.ts';
+import { filterByExistingValues, filtersHold } from './shared/filters.ts';
+import { eachOperation, freshItem, idFor } from './shared/operation.ts';
 
 const RULES = [
   'webhooks.1',

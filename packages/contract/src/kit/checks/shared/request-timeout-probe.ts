@@ -1,7 +1,7 @@
 // A request whose header fields stop arriving, sent once per run on a connection of its own: what
 // the target answers when its header time-out passes.
-import type { KitContext } from '../context.ts';
-import { type RawAnswer, rawRequest } from '../raw-http.ts';
+import type { KitContext } from '../../context.ts';
+import { type RawAnswer, rawRequest } from '../../raw-http.ts';
 import { crudNamed } from './rule-support.ts';
 
 /** How long the kit waits for the 408 of a request whose header fields stop arriving: 10 s stated, plus slack. */

@@ -1,7 +1,7 @@
 // What the checks of a resource with every CRUD operation share: the resources that have them all,
 // the ids on a list page, and the rules a stale If-Match that is not refused breaks.
-import { type StatedRule, statedAt, statedOfHeader, statedOfParam } from '../rules/stated.ts';
-import type { ContractModel, OperationModel, ResourceModel } from '../spec.ts';
+import { type StatedRule, statedAt, statedOfHeader, statedOfParam } from '../../rules/stated.ts';
+import type { ContractModel, OperationModel, ResourceModel } from '../../spec.ts';
 
 export type Crud = Required<Pick<ResourceModel, 'create' | 'read' | 'list' | 'update' | 'delete'>> & ResourceModel;
 

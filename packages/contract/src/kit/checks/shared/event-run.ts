@@ -5,12 +5,12 @@
 // the ids the kit created or chose.
 
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
-import type { KitContext } from '../context.ts';
-import type { AnyCheck } from '../failure.ts';
-import { createGenerator, samples } from '../generate.ts';
-import { raiseEvent } from '../raise.ts';
-import type { Delivery } from '../receiver.ts';
-import type { ResourceModel, WebhookModel } from '../spec.ts';
+import type { KitContext } from '../../context.ts';
+import type { AnyCheck } from '../../failure.ts';
+import { createGenerator, samples } from '../../generate.ts';
+import { raiseEvent } from '../../raise.ts';
+import type { Delivery } from '../../receiver.ts';
+import type { ResourceModel, WebhookModel } from '../../spec.ts';
 import { attributeDeliveries } from './attribute.ts';
 
 /** Generated valid update bodies the kit picks a `resolved` one from (generated, never sent). */

@@ -1,6 +1,6 @@
 // The retry schedule the document states: when the first retry of a failed delivery is due, and
 // how much jitter it may have.
-import type { KitContext } from '../context.ts';
+import type { KitContext } from '../../context.ts';
 
 export interface RetryTiming {
   /** Why the first-retry and Retry-After waits are not judged (a target with a compressed schedule). */

@@ -3,15 +3,15 @@
 // request, and holds the answer against the executable model (kit/model/), which it then updates.
 import { randomUUID } from 'node:crypto';
 import type fc from 'fast-check';
-import type { KitContext } from '../context.ts';
-import type { Exchange } from '../http.ts';
-import { type Answer, judgeCreate, judgeDelete, judgeRead } from '../model/answers.ts';
-import { staleTag } from '../model/etags.ts';
-import type { Json } from '../model/facts.ts';
-import type { quotaTracker } from '../model/quota.ts';
-import { judgeKeyedCreate } from '../model/replays.ts';
-import { type Difference, type Known, knownOf, type ModelState } from '../model/state.ts';
-import type { OperationModel } from '../spec.ts';
+import type { KitContext } from '../../context.ts';
+import type { Exchange } from '../../http.ts';
+import { type Answer, judgeCreate, judgeDelete, judgeRead } from '../../model/answers.ts';
+import { staleTag } from '../../model/etags.ts';
+import type { Json } from '../../model/facts.ts';
+import type { quotaTracker } from '../../model/quota.ts';
+import { judgeKeyedCreate } from '../../model/replays.ts';
+import { type Difference, type Known, knownOf, type ModelState } from '../../model/state.ts';
+import type { OperationModel } from '../../spec.ts';
 import { crudNamed } from './rule-support.ts';
 
 export interface Real {

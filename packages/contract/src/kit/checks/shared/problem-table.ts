@@ -1,8 +1,8 @@
 // The problem types of the document's Errors table: each type's URI and status, and the sentence
 // that states it.
-import type { KitContext } from '../context.ts';
-import { CATALOGUE } from '../rules/catalogue.ts';
-import type { StatedRule } from '../rules/stated.ts';
+import type { KitContext } from '../../context.ts';
+import { CATALOGUE } from '../../rules/catalogue.ts';
+import type { StatedRule } from '../../rules/stated.ts';
 
 export const PROBLEM_BASE = 'https://secmon.dev/problems/';
 

@@ -1,11 +1,11 @@
 // Filters judged on real items: every item a filtered list returns matches the filter, and no item
 // that matches is left out, each failure naming where the document states what the filter keeps.
 
-import type { KitContext } from '../context.ts';
-import type { AnyCheck } from '../failure.ts';
-import { type StatedRule, statedFor, statedOfParam } from '../rules/stated.ts';
-import { transitionsOf } from '../semantics.ts';
-import { type OperationModel, schemaAt } from '../spec.ts';
+import type { KitContext } from '../../context.ts';
+import type { AnyCheck } from '../../failure.ts';
+import { type StatedRule, statedFor, statedOfParam } from '../../rules/stated.ts';
+import { transitionsOf } from '../../semantics.ts';
+import { type OperationModel, schemaAt } from '../../spec.ts';
 import { diversify } from './state-machine.ts';
 import { isCrud } from './stateful.ts';
 

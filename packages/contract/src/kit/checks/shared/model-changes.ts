@@ -3,13 +3,13 @@
 // and secret), invalid creates with several broken fields, filtered list walks, and events
 // raised through test support for one webhook.
 import { randomBytes } from 'node:crypto';
-import { judgeReplace } from '../model/answers.ts';
-import { emit } from '../model/causes.ts';
-import type { Json } from '../model/facts.ts';
-import { judgeWalk } from '../model/listing.ts';
-import { breakFields, judgeInvalid } from '../model/problems.ts';
-import { raiseEvent, SIMULATOR_PATH } from '../raise.ts';
-import type { RuleId } from '../rules/catalogue.ts';
+import { judgeReplace } from '../../model/answers.ts';
+import { emit } from '../../model/causes.ts';
+import type { Json } from '../../model/facts.ts';
+import { judgeWalk } from '../../model/listing.ts';
+import { breakFields, judgeInvalid } from '../../model/problems.ts';
+import { raiseEvent, SIMULATOR_PATH } from '../../raise.ts';
+import type { RuleId } from '../../rules/catalogue.ts';
 import { applies, type Cmd, type Condition, command, conditioned, judged, pick, send, tagFor } from './model-commands.ts';
 import { crudNamed } from './rule-support.ts';
 

@@ -1,9 +1,9 @@
 // Resources moved through their state machine by legal transitions: the update bodies that reach
 // each state, and items spread over every state and filterable value, so a filter the target
 // ignores shows.
-import type { KitContext } from '../context.ts';
-import type { AnyCheck } from '../failure.ts';
-import type { Transitions } from '../semantics.ts';
+import type { KitContext } from '../../context.ts';
+import type { AnyCheck } from '../../failure.ts';
+import type { Transitions } from '../../semantics.ts';
 import type { Crud } from './stateful.ts';
 
 export type BodyFor = (state: string) => unknown;

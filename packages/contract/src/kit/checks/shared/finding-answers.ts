@@ -1,8 +1,8 @@
 // What the finding checks share: an answer's body, a policy id no policy has, and the problem an
 // answer must be.
-import type { Check } from '../failure.ts';
-import type { Exchange } from '../http.ts';
-import type { RuleId } from '../rules/catalogue.ts';
+import type { Check } from '../../failure.ts';
+import type { Exchange } from '../../http.ts';
+import type { RuleId } from '../../rules/catalogue.ts';
 import { PROBLEM_BASE } from './problem-table.ts';
 import type { Json } from './rule-support.ts';
 

@@ -6,11 +6,11 @@
 // kit's oracle: the verdict does not reuse the code the reference server signs with.
 
 import { loadDocument } from 'secmon-api/src/document';
-import { found } from '../failure.ts';
-import { entryOver, SIGNATURE_HEADER, sameSignature, serviceSignature, standardEntry, toleranceSeconds } from '../oracle.ts';
-import type { Delivery } from '../receiver.ts';
-import type { RuleId } from '../rules/catalogue.ts';
-import type { Discrepancy } from '../verify.ts';
+import { found } from '../../failure.ts';
+import { entryOver, SIGNATURE_HEADER, sameSignature, serviceSignature, standardEntry, toleranceSeconds } from '../../oracle.ts';
+import type { Delivery } from '../../receiver.ts';
+import type { RuleId } from '../../rules/catalogue.ts';
+import type { Discrepancy } from '../../verify.ts';
 
 export const TOLERANCE_SECONDS = toleranceSeconds(loadDocument());
 

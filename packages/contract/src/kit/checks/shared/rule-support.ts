@@ -2,10 +2,10 @@
 // name, request bodies built from generated valid ones, defaults read from the schema, and a webhook
 // on a path of the kit's receiver that only this check uses.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { KitContext } from '../context.ts';
-import type { AnyCheck } from '../failure.ts';
-import type { Delivery, Responder } from '../receiver.ts';
-import { schemaAt } from '../spec.ts';
+import type { KitContext } from '../../context.ts';
+import type { AnyCheck } from '../../failure.ts';
+import type { Delivery, Responder } from '../../receiver.ts';
+import { schemaAt } from '../../spec.ts';
 import { isCrud } from './stateful.ts';
 
 export function crudNamed(ctx: KitContext, name: string) {

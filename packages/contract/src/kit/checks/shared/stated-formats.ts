@@ -2,13 +2,13 @@
 // prefix and alphabet, a timestamp in UTC with `Z`): a value that breaks the schema of one of them
 // names that schema's sentence, not only the schema, when the check judges that sentence.
 
-import type { KitContext } from '../context.ts';
-import { type AnyCheck, found } from '../failure.ts';
-import type { Exchange } from '../http.ts';
-import type { RuleId } from '../rules/catalogue.ts';
-import { schemaDescriptionAt, statedAt } from '../rules/stated.ts';
-import { type OperationModel, schemaAt } from '../spec.ts';
-import { conformance } from '../verify.ts';
+import type { KitContext } from '../../context.ts';
+import { type AnyCheck, found } from '../../failure.ts';
+import type { Exchange } from '../../http.ts';
+import type { RuleId } from '../../rules/catalogue.ts';
+import { schemaDescriptionAt, statedAt } from '../../rules/stated.ts';
+import { type OperationModel, schemaAt } from '../../spec.ts';
+import { conformance } from '../../verify.ts';
 import type { Json } from './rule-support.ts';
 
 /** The component schema a property refers to, directly or as the first part of an `allOf`. */

@@ -2,7 +2,7 @@
 // attempt twice at once: the same X-Service-Delivery, the same webhook-timestamp and the same bytes
 // within a moment. Such copies are one attempt; a retry is a later attempt (it carries its own
 // time, seconds later).
-import type { Delivery } from '../receiver.ts';
+import type { Delivery } from '../../receiver.ts';
 import { deliveryId } from './rule-support.ts';
 import { timestampOf } from './signatures.ts';
 

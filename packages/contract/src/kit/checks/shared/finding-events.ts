@@ -1,9 +1,9 @@
 // What the event checks share to cause events: a finding created (whose finding.created the
 // webhooks await), the label a webhook's event is filed under, and how long to wait for deliveries
 // that must not come.
-import type { KitContext } from '../context.ts';
-import type { AnyCheck } from '../failure.ts';
-import type { Delivery } from '../receiver.ts';
+import type { KitContext } from '../../context.ts';
+import type { AnyCheck } from '../../failure.ts';
+import type { Delivery } from '../../receiver.ts';
 import { bodyWith, crudNamed, type Json, parseBody } from './rule-support.ts';
 
 /** After the expected deliveries came, how long the kit waits for ones that must not come. */

@@ -1,13 +1,13 @@
 // What the checks every operation gets from its own entry in the document share: one instance per
 // operation, the id an item path takes, and a request refused for its credentials with what the
 // document answers to a missing, unknown or under-scoped key.
-import type { Instance } from '../check.ts';
-import type { KitContext } from '../context.ts';
-import type { Check } from '../failure.ts';
-import type { Credential, Exchange } from '../http.ts';
-import type { RuleId } from '../rules/catalogue.ts';
-import { transitionsOf } from '../semantics.ts';
-import type { ContractModel, OperationModel } from '../spec.ts';
+import type { Instance } from '../../check.ts';
+import type { KitContext } from '../../context.ts';
+import type { Check } from '../../failure.ts';
+import type { Credential, Exchange } from '../../http.ts';
+import type { RuleId } from '../../rules/catalogue.ts';
+import { transitionsOf } from '../../semantics.ts';
+import type { ContractModel, OperationModel } from '../../spec.ts';
 
 const operations = (model: ContractModel) => model.operations.filter((op) => op.kind !== 'unknown');
 

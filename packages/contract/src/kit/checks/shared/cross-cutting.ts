@@ -1,8 +1,8 @@
 // The rules every answer keeps whatever it answers: CORS headers for an allowed origin, the
 // RateLimit headers of a request with a key, and a problem document for every error.
-import { found } from '../failure.ts';
-import type { Exchange } from '../http.ts';
-import type { Discrepancy } from '../verify.ts';
+import { found } from '../../failure.ts';
+import type { Exchange } from '../../http.ts';
+import type { Discrepancy } from '../../verify.ts';
 
 export const PROBLEM_FIELDS = ['type', 'title', 'status', 'detail', 'instance'];
 

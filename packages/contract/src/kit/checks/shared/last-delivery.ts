@@ -4,9 +4,9 @@
 // 2xx means the acknowledgement was lost, so the kit waits for that retry's outcome instead of
 // judging the attempt whose answer the service never got.
 
-import type { KitContext } from '../context.ts';
-import type { Check } from '../failure.ts';
-import type { Delivery } from '../receiver.ts';
+import type { KitContext } from '../../context.ts';
+import type { Check } from '../../failure.ts';
+import type { Delivery } from '../../receiver.ts';
 import { crudNamed, type Json, type Sink } from './rule-support.ts';
 
 /** How long the kit reads last_delivery after its receiver's latest answer before it asks whether a retry is coming. */

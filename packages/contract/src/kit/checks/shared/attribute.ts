@@ -5,13 +5,13 @@
 // test event raised for one webhook (`webhook_id`) must reach only that one. Other clients' events
 // on a shared target are legal and only counted.
 
-import type { KitContext } from '../context.ts';
-import { found } from '../failure.ts';
-import type { Exchange } from '../http.ts';
-import { SIMULATOR_PATH } from '../raise.ts';
-import type { Delivery } from '../receiver.ts';
-import type { RuleId } from '../rules/catalogue.ts';
-import type { Discrepancy } from '../verify.ts';
+import type { KitContext } from '../../context.ts';
+import { found } from '../../failure.ts';
+import type { Exchange } from '../../http.ts';
+import { SIMULATOR_PATH } from '../../raise.ts';
+import type { Delivery } from '../../receiver.ts';
+import type { RuleId } from '../../rules/catalogue.ts';
+import type { Discrepancy } from '../../verify.ts';
 import { type Json, parseBody } from './rule-support.ts';
 
 /** What the target said about one webhook the kit created, over the run. */

@@ -1,8 +1,8 @@
 // What the document's rule checks share: they judge the three resources it describes in words
 // (policies, findings, webhooks) and the events their changes cause, so a document without all
 // three gets none of them.
-import type { Instance } from '../check.ts';
-import type { ContractModel } from '../spec.ts';
+import type { Instance } from '../../check.ts';
+import type { ContractModel } from '../../spec.ts';
 import { isCrud } from './stateful.ts';
 
 /** The three resources by name, each with every CRUD operation; undefined when one is missing. */
