@@ -23,6 +23,21 @@ export interface RuleProof {
   options?: Partial<KitOptions>;
 }
 
+/**
+ * A rule's proof as a family: one fault generated along an axis of the behaviour space the rule
+ * covers (every class of answer, every resource), each member breaking the rule in one cell only.
+ */
+export interface RuleFamily {
+  rule: RuleId;
+  check: CheckName;
+  subject: string;
+  /** The axis the members are generated along, for the report. */
+  axis: string;
+  /** Each cell's fault; `subject` when the cell belongs to another operation than the family's. */
+  members: { cell: string; fault: Fault | (() => Fault); subject?: string }[];
+  options?: Partial<KitOptions>;
+}
+
 /** Runs one check of one operation or webhook through a faulty proxy; it must fail: returns its report. */
 export async function failureUnder(
   target: ReferenceTarget,
@@ -100,5 +115,37 @@ export function proveRules(title: string, proofs: readonly RuleProof[]): void {
         expectRuleNamed(await failureOf(proof), proof.check, proof.rule);
       });
     }
+  });
+}
+
+/**
+ * One test per member of each family, against one reference server for the file; after them, per
+ * rule, how many members of its family the kit killed.
+ */
+export function proveFamilies(title: string, families: readonly RuleFamily[]): void {
+  let reference: ReferenceTarget;
+  const killed = new Map<RuleFamily, string[]>(families.map((family) => [family, []]));
+  beforeAll(async () => {
+    reference = await startReferenceTarget();
+  });
+  afterAll(async () => {
+    await reference?.server.close();
+    const lines = families.map(
+      (family) => `${family.rule} along ${family.axis} (${family.check}): ${killed.get(family)!.length} of ${family.members.length} killed`,
+    );
+    process.stdout.write(`proofs by family:\n  ${lines.join('\n  ')}\n`);
+  });
+  describe(title, () => {
+    for (const family of families)
+      for (const member of family.members)
+        it(`${family.rule} along ${family.axis}, ${member.cell}: ${family.check} names it`, async () => {
+          const fault = typeof member.fault === 'function' ? member.fault() : member.fault;
+          expectRuleNamed(
+            await failureUnder(reference, fault, member.subject ?? family.subject, family.check, family.options),
+            family.check,
+            family.rule,
+          );
+          killed.get(family)!.push(member.cell);
+        });
   });
 }
