@@ -9,7 +9,6 @@ import type { RuleProof } from '../prove.ts';
 
 const CREATE_POLICY = 'createPolicy (POST /v1/policies)';
 const CREATE_FINDING = 'createFinding (POST /v1/findings)';
-const POLICIES = /^\/v1\/policies(\?|$)/;
 
 /** Pointers of unknown members sent unescaped, as a validator that joins names into paths would. */
 const pointerUnescaped = field({ status: 400 }, (json) => {
