@@ -2,6 +2,7 @@
 // check that judges it run alone against the proxy, and the failure must name the rule with its
 // sentence. Proof files (packages/contract/test/proofs/) declare their proofs as data and call proveRules.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Config } from '../../../server/config.ts';
 import type { KitOptions } from '../src/kit/context.ts';
 import { type CheckName, definitionOf } from '../src/kit/registry.ts';
 import type { CheckResult } from '../src/kit/results.ts';
@@ -21,6 +22,8 @@ export interface RuleProof {
   check: CheckName;
   rule: RuleId;
   options?: Partial<KitOptions>;
+  /** A reference server of its own, configured otherwise (a low limit, the documented retry schedule), instead of the file's. */
+  target?: { retryScale?: number; overrides?: Partial<Config> };
 }
 
 /**
@@ -83,7 +86,16 @@ export function expectRuleNamed(error: string, check: CheckName, rule: RuleId): 
   expect(error).toContain(sentence.slice(0, 60));
 }
 
-/** One test per proof, all against one reference server started for the file. */
+async function underOwnTarget(proof: RuleProof, fault: Fault): Promise<string> {
+  const target = await startReferenceTarget(undefined, proof.target?.retryScale, proof.target?.overrides);
+  try {
+    return await failureUnder(target, fault, proof.subject, proof.check, proof.options);
+  } finally {
+    await target.server.close();
+  }
+}
+
+/** One test per proof, all against one reference server started for the file (or one of its own, `target`). */
 export function proveRules(title: string, proofs: readonly RuleProof[]): void {
   let reference: ReferenceTarget;
   beforeAll(async () => {
@@ -105,7 +117,7 @@ export function proveRules(title: string, proofs: readonly RuleProof[]): void {
     );
     if (same) return same.failure;
     const fault = typeof proof.fault === 'function' ? proof.fault() : proof.fault;
-    const failure = failureUnder(reference, fault, proof.subject, proof.check, proof.options);
+    const failure = proof.target ? underOwnTarget(proof, fault) : failureUnder(reference, fault, proof.subject, proof.check, proof.options);
     runs.push({ proof, failure });
     return failure;
   };
@@ -113,7 +125,7 @@ export function proveRules(title: string, proofs: readonly RuleProof[]): void {
     for (const proof of proofs) {
       it(`${proof.name}: ${proof.check} names rule ${proof.rule}`, async () => {
         expectRuleNamed(await failureOf(proof), proof.check, proof.rule);
-      });
+      }, 60_000);
     }
   });
 }
