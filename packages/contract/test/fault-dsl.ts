@@ -285,3 +285,28 @@ export function etagKept(collection: string): () => Fault {
     };
   };
 }
+
+/**
+ * Bodies under one `Idempotency-Key` compared member by member at the top level only: a body that
+ * differs from the first only below the top level replays the first answer instead of `409`.
+ */
+export function shallowIdempotency(): Fault {
+  const first = new Map<string, { top: string; answer: ProxiedResponse }>();
+  const top = (json: Record<string, unknown>) =>
+    JSON.stringify(Object.entries(json).map(([name, value]) => [name, typeof value === 'object' && value !== null ? 'nested' : value]));
+  return {
+    response: (request, response) => {
+      const key = request.headers['idempotency-key'];
+      if (request.method !== 'POST' || !key || request.body.length === 0) return undefined;
+      const sent = top(JSON.parse(request.body.toString('utf8')) as Record<string, unknown>);
+      const seen = first.get(key);
+      if (!seen) {
+        if (response.status < 300) first.set(key, { top: sent, answer: response });
+        return undefined;
+      }
+      return response.status === 409 && seen.top === sent
+        ? { ...seen.answer, headers: { ...seen.answer.headers, 'idempotent-replayed': 'true' } }
+        : undefined;
+    },
+  };
+}

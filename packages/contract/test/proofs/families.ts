@@ -1,16 +1,29 @@
 // Proofs by family: a rule broken in one cell of its axis at a time, for every cell the document
 // gives — the cross-cutting rules on each class of answer the error-answers check provokes, a
-// length limit on each length-limited field, a changed ETag on each resource — so a rule is shown
+// length limit on each length-limited field, a changed ETag on each resource, a reused
+// Idempotency-Key with a body changed below its top level on each create — so a rule is shown
 // judged everywhere it governs, not only where a hand-picked fault broke it.
 import { loadDocument } from 'secmon-api/src/document';
 import { bodySchemas, boundaryCells } from '../../src/kit/axes/boundaries.ts';
+import { flatten, type Schema } from '../../src/kit/axes/schema-fields.ts';
 import { DEFAULT_CORS_ORIGIN } from '../../src/kit/checks/cors.ts';
 import { buildModel, type OperationModel } from '../../src/kit/spec.ts';
-import { etagKept, header, lengthInBytes } from '../fault-dsl.ts';
+import { etagKept, header, lengthInBytes, shallowIdempotency } from '../fault-dsl.ts';
 import type { RuleFamily } from '../prove.ts';
 
 const model = buildModel(loadDocument());
 const pathOf = (op: OperationModel) => new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/?]+')}$`);
+
+/** Whether a request body's schema has members below its top level (an object or array member, or one of them allowed). */
+function hasNested(op: OperationModel): boolean {
+  if (!op.body) return false;
+  const nested = (schema: Schema): boolean =>
+    schema.type === 'object' ||
+    schema.type === 'array' ||
+    ((schema.oneOf ?? schema.anyOf) as unknown[] | undefined)?.some((option) => nested(flatten(model.doc, option))) === true;
+  const properties = (flatten(model.doc, { $ref: op.body.pointer }).properties ?? {}) as Record<string, unknown>;
+  return Object.values(properties).some((property) => nested(flatten(model.doc, property)));
+}
 
 /** Each maxLength of a body schema's field, with the operation the boundary check sends it on (a create before an update). */
 function lengthLimits(): { op: OperationModel; field: string; max: number }[] {
@@ -90,6 +103,17 @@ export const FAMILIES: readonly RuleFamily[] = [
     axis: 'the resources and their changes of state',
     members: model.resources.flatMap((resource) =>
       resource.read ? [{ cell: resource.name, fault: etagKept(resource.collectionPath) }] : [],
+    ),
+  },
+  {
+    rule: 'response.IdempotencyConflict.1',
+    check: 'idempotency',
+    subject: 'createPolicy (POST /v1/policies)',
+    axis: 'the creates, with a body that differs only below its top level',
+    members: model.resources.flatMap((resource) =>
+      resource.create && hasNested(resource.create)
+        ? [{ cell: resource.name, subject: resource.create.label, fault: shallowIdempotency }]
+        : [],
     ),
   },
 ];
