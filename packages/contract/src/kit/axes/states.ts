@@ -14,6 +14,7 @@ export const STATES = 'states';
 const READS = ['plain read', 'conditional read (If-None-Match)'] as const;
 /** The service disables a failing webhook only after its retries ran out. */
 const THREE_DAYS = 'a delivery retried for about three days (ten attempts) first';
+const ROTATING = 'rotating its secret (the one replaced still valid)';
 
 type Json = Record<string, unknown>;
 
@@ -63,6 +64,7 @@ export function stateAxes(model: ContractModel): StateAxes {
     'enabled',
     'disabled by the client',
     're-enabled after disabled',
+    ROTATING,
     'failing (last delivery failed, still enabled)',
     ...reasons.map((r) => `disabled by the service: ${r}`),
   ];
@@ -75,12 +77,15 @@ export function stateAxes(model: ContractModel): StateAxes {
   function replay(exchanges: readonly Exchange[], hit: (exchange: Exchange, cell: Cell) => void) {
     const known = new Map<string, Json>();
     const wasDisabled = new Set<string>();
+    // A secret replaced while one was set: the replaced one stays valid for a day (no answer says so).
+    const rotating = new Set<string>();
     const stateOf = (id: string): string | undefined => {
       const rep = known.get(id);
       if (!rep) return undefined;
       if (rep.enabled === false)
         return rep.disabled_reason ? `disabled by the service: ${String(rep.disabled_reason)}` : 'disabled by the client';
       if ((rep.last_delivery as Json | null)?.succeeded === false) return 'failing (last delivery failed, still enabled)';
+      if (rotating.has(id)) return ROTATING;
       return wasDisabled.has(id) ? 're-enabled after disabled' : 'enabled';
     };
     const inUse = (policyId: string) =>
@@ -103,6 +108,11 @@ export function stateAxes(model: ContractModel): StateAxes {
       }
       if (webhooks) {
         const id = itemId(webhooks, exchange.request.url);
+        if (id && method === 'PUT' && exchange.status === 200) {
+          const secret = (JSON.parse(exchange.request.body ?? '{}') as Json).secret;
+          if (secret === null) rotating.delete(id);
+          else if (typeof secret === 'string' && known.get(id)?.has_secret === true) rotating.add(id);
+        }
         const state = id && stateOf(id);
         if (id && state && method === 'GET' && (exchange.status === 200 || exchange.status === 304))
           hit(exchange, cell(`webhooks ${state}`, readKind(exchange)));
