@@ -16,7 +16,7 @@ import {
   webhookIdNotDeliveryId,
   wrongStandardSignature,
 } from './delivery-faults.ts';
-import { PROBLEM_TYPES } from './fault-dsl.ts';
+import { all, deliveryJson, dropDelivery, field, header, PROBLEM_TYPES, requestBody } from './fault-dsl.ts';
 import { editJson, type Fault } from './fault-proxy.ts';
 import type { RuleProof } from './prove.ts';
 
@@ -26,57 +26,33 @@ const FINDING_ITEM = /^\/v1\/findings\/fnd_[^/?]+$/;
 const WEBHOOK_ITEM = /^\/v1\/webhooks\/whk_[^/?]+$/;
 const UNKNOWN_POLICY = 'pol_00000000000000000000000000';
 
-const resolvedAtKeptOnReopen: Fault = {
-  response: (request, response) =>
-    request.method === 'PUT' && FINDING_ITEM.test(request.path) && response.status === 200
-      ? editJson(response, (json) => {
-          if (json.status === 'open' && json.resolved_at === null) json.resolved_at = '2026-01-01T00:00:00Z';
-        })
-      : undefined,
-};
-const unknownPolicyAccepted: Fault = {
-  request: (method, path, body) => {
-    if (!(method === 'POST' || method === 'PUT') || !path.startsWith('/v1/findings') || body.length === 0) return body;
-    const json = asJson(body);
-    return json.policy_id === UNKNOWN_POLICY ? asBody({ ...json, policy_id: null }) : body;
-  },
-};
+const resolvedAtKeptOnReopen = field({ method: 'PUT', path: FINDING_ITEM, status: 200 }, (json) => {
+  if (json.status === 'open' && json.resolved_at === null) json.resolved_at = '2026-01-01T00:00:00Z';
+});
+const unknownPolicyAccepted = requestBody({ path: /^\/v1\/findings/ }, (json) => {
+  if (json.policy_id === UNKNOWN_POLICY) json.policy_id = null;
+});
 /** Seen times taken in either order (the service sorts them instead of refusing). */
-const seenTimesInAnyOrder: Fault = {
-  request: (method, path, body) => {
-    if (method !== 'POST' || path !== '/v1/findings' || body.length === 0) return body;
-    const json = asJson(body) as { first_seen_at?: string; last_seen_at?: string };
-    const { first_seen_at: first, last_seen_at: last } = json;
-    return first && last && last < first ? asBody({ ...json, first_seen_at: last, last_seen_at: first }) : body;
-  },
-};
+const seenTimesInAnyOrder = requestBody({ method: 'POST', path: /^\/v1\/findings$/ }, (json) => {
+  const [first, last] = [json.first_seen_at, json.last_seen_at];
+  if (typeof first === 'string' && typeof last === 'string' && last < first) [json.first_seen_at, json.last_seen_at] = [last, first];
+});
 const policyDeletedWhileInUse: Fault = {
   response: (request, response) =>
     request.method === 'DELETE' && ITEM.test(request.path) && response.status === 409
       ? { status: 204, headers: {}, body: Buffer.alloc(0) }
       : undefined,
 };
-const alwaysCompliant: Fault = {
-  response: (request, response) =>
-    request.method === 'GET' && request.path.startsWith('/v1/policies') && response.status === 200
-      ? editJson(response, (json) => {
-          for (const item of (json.data as Record<string, unknown>[] | undefined) ?? [json]) item.compliance_status = 'compliant';
-        })
-      : undefined,
-};
-const noComplianceChangedOnDelete: Fault = {
-  delivery: (headers, body) => {
-    const json = asJson(body) as { event?: string; data?: { finding_id?: unknown } };
-    return json.event === 'compliance.changed' && json.data?.finding_id === null ? undefined : { headers, body };
-  },
-};
-const complianceChangedWithoutChange: Fault = {
-  delivery: (headers, body) => {
-    const json = asJson(body) as { event?: string; data?: Record<string, unknown> };
-    if (json.event === 'compliance.changed' && json.data) json.data.previous_status = json.data.current_status;
-    return { headers, body: asBody(json) };
-  },
-};
+const alwaysCompliant = field({ method: 'GET', path: /^\/v1\/policies/, status: 200 }, (json) => {
+  for (const item of (json.data as Record<string, unknown>[] | undefined) ?? [json]) item.compliance_status = 'compliant';
+});
+const noComplianceChangedOnDelete = dropDelivery(
+  (json) => json.event === 'compliance.changed' && (json.data as Record<string, unknown> | undefined)?.finding_id === null,
+);
+const complianceChangedWithoutChange = deliveryJson('compliance.changed', (json) => {
+  const data = json.data as Record<string, unknown> | undefined;
+  if (data) data.previous_status = data.current_status;
+});
 /** A PUT that merges into the resource (PATCH semantics): omitted fields keep the values they had. */
 function putKeepsOmittedFields(): Fault {
   const last = new Map<string, Record<string, unknown>>();
@@ -95,13 +71,9 @@ function putKeepsOmittedFields(): Fault {
     },
   };
 }
-const putWithoutSecretRemovesIt: Fault = {
-  request: (method, path, body) => {
-    if (method !== 'PUT' || !WEBHOOK_ITEM.test(path) || body.length === 0) return body;
-    const json = asJson(body);
-    return 'secret' in json ? body : asBody({ ...json, secret: null });
-  },
-};
+const putWithoutSecretRemovesIt = requestBody({ method: 'PUT', path: WEBHOOK_ITEM }, (json) => {
+  if (!('secret' in json)) json.secret = null;
+});
 /** Webhook reads echo the secret the webhook was created or updated with. */
 function secretEchoed(): Fault {
   const secrets = new Map<string, unknown>();
@@ -128,29 +100,16 @@ const cursorAcceptedWithOtherFilters: Fault = {
       ? { status: 200, headers: { 'content-type': 'application/json' }, body: asBody({ data: [], next_cursor: null }) }
       : undefined,
 };
-const conflictTypeForEvery409: Fault = {
-  response: (_request, response) =>
-    response.status === 409 ? editJson(response, (json) => void (json.type = `${PROBLEM_TYPES}conflict`)) : undefined,
-};
-const keyEchoedIn401: Fault = {
-  response: (request, response) =>
-    response.status === 401
-      ? editJson(response, (json) => void (json.detail = `Unknown API key: ${request.headers.authorization ?? ''}`))
-      : undefined,
-};
-const validationWithoutErrors: Fault = {
-  response: (_request, response) =>
-    response.status === 400 && response.headers['content-type']?.includes('problem')
-      ? editJson(response, (json) => void delete json.errors)
-      : undefined,
-};
-const noRateLimitOnUnknownRoutes: Fault = {
-  response: (_request, response) => {
-    if (response.status !== 404) return undefined;
-    const { ratelimit: _r, 'ratelimit-policy': _p, ...headers } = response.headers;
-    return { ...response, headers };
-  },
-};
+const conflictTypeForEvery409 = field({ status: 409 }, (json) => void (json.type = `${PROBLEM_TYPES}conflict`));
+const keyEchoedIn401 = field(
+  { status: 401 },
+  (json, request) => void (json.detail = `Unknown API key: ${request.headers.authorization ?? ''}`),
+);
+const validationWithoutErrors = field({ status: 400 }, (json) => void delete json.errors);
+const noRateLimitOnUnknownRoutes = all(
+  header({ status: 404 }, 'ratelimit', () => undefined),
+  header({ status: 404 }, 'ratelimit-policy', () => undefined),
+);
 const noPreflight: Fault = {
   response: (request, response) =>
     request.method === 'OPTIONS'
