@@ -92,12 +92,16 @@ const outcomes: Outcome[] = results.flatMap((result) => {
   });
   const mutant = byKey.get(key);
   if (!mutant) process.stderr.write(`bench:mutation: a result for a mutant the listing lacks: ${key}\n`);
-  return mutant && (size === undefined || wanted.has(key)) ? [{ mutant, status: result.status as Status }] : [];
+  return mutant && (size === undefined || wanted.has(key))
+    ? [{ mutant, status: result.status as Status, ...(result.statusReason ? { reason: result.statusReason.slice(0, 400) } : {}) }]
+    : [];
 });
 const report = summarise(outcomes, LEDGER);
 const text = formatReport(report);
 process.stdout.write(`\n${text}\n`);
 writeFileSync(
   join(artifacts, `report-seed${seed}-${size ?? 'all'}.json`),
-  `${JSON.stringify({ seed, size, outcomes: outcomes.map(({ mutant, status }) => ({ key: mutant.key, status })) }, null, 2)}\n`,
+  // Why each was killed (the kit's first lines): a kill by something else than the kit's verdict (a
+  // server stopped from outside) shows here.
+  `${JSON.stringify({ seed, size, outcomes: outcomes.map(({ mutant, status, reason }) => ({ key: mutant.key, status, ...(reason ? { reason } : {}) })) }, null, 2)}\n`,
 );

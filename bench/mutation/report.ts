@@ -10,6 +10,8 @@ export type Status = 'Killed' | 'Survived' | 'Timeout' | 'RuntimeError' | 'Compi
 export interface Outcome {
   mutant: Candidate;
   status: Status;
+  /** What the kit said when it killed the mutant (its first lines). */
+  reason?: string;
 }
 
 export interface Tally {
