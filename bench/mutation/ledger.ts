@@ -1,11 +1,15 @@
-// Every mutant that survived a run, with its verdict: `equivalent` (no behaviour changes) or
-// `unobservable` (behaviour changes that no client can see through the API or its webhooks), each
-// with the reason, and leaves the kill rate's denominator; a `gap` is a behaviour the contract kit
-// does not judge yet, and counts as a survivor until a check kills it (then its entry goes).
+// Every mutant that survived a run, with its verdict, each with the reason:
+// - `equivalent`: no behaviour changes;
+// - `unobservable`: behaviour changes that no client can see through the API or its webhooks
+//   (the kit runs the server in development mode, so what only production does counts here too);
+// - `unspecified`: a client can see the change, but the document does not state the behaviour
+//   (a check requiring it would fail implementations the document allows);
+// these three leave the kill rate's denominator. A `gap` is a behaviour the document states that the
+// contract kit does not judge yet, and counts as a survivor until a check kills it (then its entry goes).
 // Keys are `file:line:column:mutator:replacement` (lines from 0), as `npm run bench:mutation` prints them.
 
 export interface Verdict {
-  verdict: 'equivalent' | 'unobservable' | 'gap';
+  verdict: 'equivalent' | 'unobservable' | 'unspecified' | 'gap';
   reason: string;
 }
 

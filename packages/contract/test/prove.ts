@@ -2,6 +2,7 @@
 // check that judges it run alone against the proxy, and the failure must name the rule with its
 // sentence. Proof files (packages/contract/test/proofs/) declare their proofs as data and call proveRules.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Config } from '../../../server/config.ts';
 import type { KitOptions } from '../src/kit/context.ts';
 import { type CheckName, definitionOf } from '../src/kit/registry.ts';
 import type { CheckResult } from '../src/kit/results.ts';
@@ -20,6 +21,23 @@ export interface RuleProof {
   subject: string;
   check: CheckName;
   rule: RuleId;
+  options?: Partial<KitOptions>;
+  /** A reference server of its own, configured otherwise (a low limit, the documented retry schedule), instead of the file's. */
+  target?: { retryScale?: number; overrides?: Partial<Config> };
+}
+
+/**
+ * A rule's proof as a family: one fault generated along an axis of the behaviour space the rule
+ * covers (every class of answer, every resource), each member breaking the rule in one cell only.
+ */
+export interface RuleFamily {
+  rule: RuleId;
+  check: CheckName;
+  subject: string;
+  /** The axis the members are generated along, for the report. */
+  axis: string;
+  /** Each cell's fault; `subject` when the cell belongs to another operation than the family's. */
+  members: { cell: string; fault: Fault | (() => Fault); subject?: string }[];
   options?: Partial<KitOptions>;
 }
 
@@ -68,7 +86,16 @@ export function expectRuleNamed(error: string, check: CheckName, rule: RuleId): 
   expect(error).toContain(sentence.slice(0, 60));
 }
 
-/** One test per proof, all against one reference server started for the file. */
+async function underOwnTarget(proof: RuleProof, fault: Fault): Promise<string> {
+  const target = await startReferenceTarget(undefined, proof.target?.retryScale, proof.target?.overrides);
+  try {
+    return await failureUnder(target, fault, proof.subject, proof.check, proof.options);
+  } finally {
+    await target.server.close();
+  }
+}
+
+/** One test per proof, all against one reference server started for the file (or one of its own, `target`). */
 export function proveRules(title: string, proofs: readonly RuleProof[]): void {
   let reference: ReferenceTarget;
   beforeAll(async () => {
@@ -90,7 +117,7 @@ export function proveRules(title: string, proofs: readonly RuleProof[]): void {
     );
     if (same) return same.failure;
     const fault = typeof proof.fault === 'function' ? proof.fault() : proof.fault;
-    const failure = failureUnder(reference, fault, proof.subject, proof.check, proof.options);
+    const failure = proof.target ? underOwnTarget(proof, fault) : failureUnder(reference, fault, proof.subject, proof.check, proof.options);
     runs.push({ proof, failure });
     return failure;
   };
@@ -98,7 +125,39 @@ export function proveRules(title: string, proofs: readonly RuleProof[]): void {
     for (const proof of proofs) {
       it(`${proof.name}: ${proof.check} names rule ${proof.rule}`, async () => {
         expectRuleNamed(await failureOf(proof), proof.check, proof.rule);
-      });
+      }, 60_000);
     }
+  });
+}
+
+/**
+ * One test per member of each family, against one reference server for the file; after them, per
+ * rule, how many members of its family the kit killed.
+ */
+export function proveFamilies(title: string, families: readonly RuleFamily[]): void {
+  let reference: ReferenceTarget;
+  const killed = new Map<RuleFamily, string[]>(families.map((family) => [family, []]));
+  beforeAll(async () => {
+    reference = await startReferenceTarget();
+  });
+  afterAll(async () => {
+    await reference?.server.close();
+    const lines = families.map(
+      (family) => `${family.rule} along ${family.axis} (${family.check}): ${killed.get(family)!.length} of ${family.members.length} killed`,
+    );
+    process.stdout.write(`proofs by family:\n  ${lines.join('\n  ')}\n`);
+  });
+  describe(title, () => {
+    for (const family of families)
+      for (const member of family.members)
+        it(`${family.rule} along ${family.axis}, ${member.cell}: ${family.check} names it`, async () => {
+          const fault = typeof member.fault === 'function' ? member.fault() : member.fault;
+          expectRuleNamed(
+            await failureUnder(reference, fault, member.subject ?? family.subject, family.check, family.options),
+            family.check,
+            family.rule,
+          );
+          killed.get(family)!.push(member.cell);
+        });
   });
 }

@@ -7,6 +7,7 @@ import { defineCheck, type Instance } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import { sentenceRule, statedOfHeader, statedOfParam, statedOfResponse } from '../rules/stated.ts';
+import { hasNestedLeaves, nestedVariant } from './shared/nested-variant.ts';
 import { type Crud, cruds } from './shared/stateful.ts';
 
 const RULES = [
@@ -39,7 +40,11 @@ const REPLAYED_HEADER = 'idempotent-replayed';
 
 export async function idempotency(ctx: KitContext, resource: Crud, header: string, check: Check<Rule>): Promise<void> {
   const key = randomUUID();
-  const [first, other] = await ctx.validBodies(resource.create, 2);
+  // A first body with members below the top level, when the generator gives one: a body that
+  // differs from it only there is sent last.
+  const pool = await ctx.validBodies(resource.create, 8);
+  const first = pool.find(hasNestedLeaves) ?? pool[0];
+  const other = pool.find((body) => body !== first);
   const { id, exchange: original } = await ctx.create(resource, check, first, { [header]: key });
   const retriesSafe = sentenceRule(resource.create, new RegExp(header, 'i'));
   const replay = await ctx.send(resource.create, { body: first, headers: { [header]: key } });
@@ -77,4 +82,15 @@ export async function idempotency(ctx: KitContext, resource: Crud, header: strin
     ...statedOfResponse(resource.create, '409', /already used/),
   ];
   check.conform(resource.create, reused, { statuses: [409], rules: conflict }, `the same ${header} with another body`);
+  // Bodies that differ only below the top level: a comparison of top-level members would replay.
+  const nested = await nestedVariant(ctx, resource.create, first);
+  if (nested) {
+    const again = await ctx.send(resource.create, { body: nested.body, headers: { [header]: key } });
+    check.conform(
+      resource.create,
+      again,
+      { statuses: [409], rules: conflict },
+      `the same ${header} with a body that differs only in ${nested.at}`,
+    );
+  }
 }
