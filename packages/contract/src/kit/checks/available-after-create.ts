@@ -1,5 +1,4 @@
 // `available-after-create`: what a create answers is readable at once, by id and on the list.
-
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -15,14 +14,14 @@ export const availableAfterCreateCheck = defineCheck({
   needs: { state: true },
   exercisesSuccess: true,
   cost: { fixed: 2, perCase: 0 },
-  instances: (model, _options) =>
+  instances: (model) =>
     cruds(model).map((resource) => ({
       subjects: [resource.create.label, resource.read.label, resource.list.label],
       run: (ctx, check) => availableAfterCreate(ctx, resource, check),
     })),
 });
 
-export async function availableAfterCreate(ctx: KitContext, resource: Crud, check: Check<Rule>): Promise<void> {
+async function availableAfterCreate(ctx: KitContext, resource: Crud, check: Check<Rule>): Promise<void> {
   const { id, exchange: created } = await ctx.create(resource, check);
   const read = await ctx.send(resource.read, { id });
   check.conform(resource.read, read, { statuses: [200] }, `read right after creating ${id}`);

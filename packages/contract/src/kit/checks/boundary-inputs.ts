@@ -41,7 +41,7 @@ export const boundaryInputsCheck = defineCheck({
   needs: { state: true },
   exercisesSuccess: false,
   cost: { fixed: 60, perCase: 0 },
-  instances: (model, _options) => {
+  instances: (model) => {
     const { fields, media } = boundaryCells(model);
     const schemas = bodySchemas(model.doc, model);
     const senders = sendersOf(model);
@@ -78,7 +78,7 @@ async function target(ctx: KitContext, op: OperationModel, check: Check<Rule>): 
 const problemOf = (exchange: Exchange) => exchange.json as { type?: string; errors?: { pointer?: string }[] } | undefined;
 
 /** `boundary-inputs` for one operation: its body schema's field cells (when this operation sends them) and its media cells. */
-export async function boundaryInputs(
+async function boundaryInputs(
   ctx: KitContext,
   op: OperationModel,
   fields: readonly FieldCell[],

@@ -1,6 +1,5 @@
 // A policy's derived `compliance_status` through a finding's life (create, in progress, resolve,
 // reopen, suppress, re-link, delete) and the `compliance.changed` event on every flip, and only then.
-
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -39,7 +38,7 @@ export const complianceCheck = defineCheck({
   needs: { state: true },
   exercisesSuccess: true,
   cost: { fixed: 15, perCase: 0 },
-  instances: (model, _options) => {
+  instances: (model) => {
     const found = documentedResources(model);
     if (!found) return [];
     const { policies, findings, hook } = found;
@@ -63,7 +62,7 @@ export const complianceCheck = defineCheck({
  * `compliance.changed` per flip (previous ≠ current, the causing finding or null for a delete),
  * none for a change that flips nothing.
  */
-export async function compliance(ctx: KitContext, check: Check<Rule>): Promise<'passed' | { note: string }> {
+async function compliance(ctx: KitContext, check: Check<Rule>): Promise<'passed' | { note: string }> {
   const [policies, findings] = [crudNamed(ctx, 'policies'), crudNamed(ctx, 'findings')];
   const skipped = eventsSkipped(ctx);
   const events = skipped ? undefined : await sink(ctx, 'compliance');

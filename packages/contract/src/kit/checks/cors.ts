@@ -1,7 +1,6 @@
 // CORS as the document's *Browser clients* section states it: a preflight from an allowed origin is
 // answered without an API key and without spending quota, allows the listed request headers, is
 // not credentialed, and actual answers expose the listed response headers.
-
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -33,7 +32,7 @@ const list = (value: string | null) =>
     .map((item) => item.trim().toLowerCase())
     .filter(Boolean);
 
-export async function cors(
+async function cors(
   ctx: KitContext,
   check: Check<Rule>,
   origin: string | undefined,

@@ -1,6 +1,5 @@
 // `delivery-attribution`: a scenario that gives the target every chance to misroute an event, then
 // the verdict on every delivery the kit's webhooks got during the run (attribute.ts).
-
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -20,7 +19,7 @@ export const deliveryAttributionCheck = defineCheck({
   needs: { events: true },
   exercisesSuccess: false,
   cost: { fixed: 9, perCase: 0 },
-  instances: (model, _options) => {
+  instances: (model) => {
     const found = documentedResources(model);
     if (!found) return [];
     return [{ subjects: labels(found.hook('finding.created')), run: (ctx, check) => deliveryAttribution(ctx, check) }];
@@ -36,7 +35,7 @@ const SCENARIO = { caused: 'finding.created', raised: 'scan.completed' } as cons
  * finding.created and raises a scan.completed for that one webhook, waits for both to arrive
  * there, then judges every delivery the run's webhooks got so far.
  */
-export async function deliveryAttribution(ctx: KitContext, check: Check<Rule>): Promise<{ note: string }> {
+async function deliveryAttribution(ctx: KitContext, check: Check<Rule>): Promise<{ note: string }> {
   const [webhooks, findings] = [crudNamed(ctx, 'webhooks'), crudNamed(ctx, 'findings')];
   const subject = ctx.model.webhooks.find((w) => w.event === SCENARIO.caused)?.label ?? `webhook ${SCENARIO.caused}`;
   const target = await sink(ctx, 'attribution');

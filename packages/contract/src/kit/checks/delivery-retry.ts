@@ -1,7 +1,6 @@
 // Retries as the document states them, with receivers of the kit that fail on purpose: the retry
 // carries the same id and bytes, comes after the documented first wait (±20 %) or a longer
 // Retry-After, a redirect is a failure and is not followed, and `last_delivery` says how it ended.
-
 import { randomUUID } from 'node:crypto';
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
@@ -115,7 +114,7 @@ const retrySetups = new WeakMap<KitContext, Promise<RetrySetup>>();
  * once per run, as early as the plan allows (the check's `prepare`), so the retry waits overlap the
  * other checks.
  */
-export function startRetryProbe(ctx: KitContext, check: Check<Rule>, timing: RetryTiming): Promise<RetrySetup> {
+function startRetryProbe(ctx: KitContext, check: Check<Rule>, timing: RetryTiming): Promise<RetrySetup> {
   let setup = retrySetups.get(ctx);
   if (!setup) {
     setup = ctx.shared(async () => {
@@ -163,7 +162,7 @@ export function startRetryProbe(ctx: KitContext, check: Check<Rule>, timing: Ret
  * long Retry-After) get a retry with the same X-Service-Delivery and the same bytes, after the
  * documented wait; the redirect is not followed; a later 2xx shows in last_delivery.
  */
-export async function deliveryRetry(ctx: KitContext, check: Check<Rule>, timing: RetryTiming): Promise<'passed' | { note: string }> {
+async function deliveryRetry(ctx: KitContext, check: Check<Rule>, timing: RetryTiming): Promise<'passed' | { note: string }> {
   const subject = label(ctx, 'finding.created');
   const schedule = firstRetry(ctx);
   const { failing, followed, redirecting, refusing, refusedWith, later, failingHook, finding, retryAfterSeconds } = await startRetryProbe(

@@ -1,5 +1,4 @@
 // `delivery-semantics`: who receives what, once per event and webhook.
-
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -32,7 +31,7 @@ export const deliverySemanticsCheck = defineCheck({
   needs: { events: true },
   exercisesSuccess: true,
   cost: { fixed: 24, perCase: 0 },
-  instances: (model, _options) => {
+  instances: (model) => {
     const found = documentedResources(model);
     if (!found) return [];
     return [
@@ -46,7 +45,7 @@ export const deliverySemanticsCheck = defineCheck({
 
 const MAX_EVENT_BYTES = 64 * 1024;
 
-export async function deliverySemantics(ctx: KitContext, check: Check<Rule>): Promise<'passed' | { note: string }> {
+async function deliverySemantics(ctx: KitContext, check: Check<Rule>): Promise<'passed' | { note: string }> {
   const findings = crudNamed(ctx, 'findings');
   const created = label(ctx, 'finding.created');
   const resolvedLabel = label(ctx, 'finding.resolved');

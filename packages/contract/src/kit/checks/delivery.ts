@@ -2,7 +2,6 @@
 // are) is checked for its body against its webhook schema, its headers against the webhook's header
 // parameters, and its signatures. Other deliveries on the kit's webhooks (another client's
 // findings on a shared target) are legal; they are counted and left alone.
-
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -216,7 +215,7 @@ async function deliveryCheck(
 }
 
 /** Violations of one delivery; `secret` undefined means the delivery must carry no signature. */
-export function deliveryViolations(
+function deliveryViolations(
   ctx: KitContext,
   webhook: WebhookModel,
   rules: WebhookRules,

@@ -1,6 +1,5 @@
 // `endpoint-gone`: a 410 disables the webhook at once with endpoint_gone; nothing more is sent;
 // re-enabling clears the reason.
-
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -32,14 +31,14 @@ export const endpointGoneCheck = defineCheck({
   needs: { events: true },
   exercisesSuccess: true,
   cost: { fixed: 7, perCase: 0 },
-  instances: (model, _options) =>
+  instances: (model) =>
     withResources(model, (found) => ({
       subjects: labels(found.hook('finding.created'), found.webhooks.update.label),
       run: (ctx, check) => endpointGone(ctx, check),
     })),
 });
 
-export async function endpointGone(ctx: KitContext, check: Check<Rule>): Promise<'passed' | { note: string }> {
+async function endpointGone(ctx: KitContext, check: Check<Rule>): Promise<'passed' | { note: string }> {
   const webhooks = crudNamed(ctx, 'webhooks');
   const subject = label(ctx, 'finding.created');
   const gone = await sink(ctx, 'gone', () => ({ status: 410 }));

@@ -4,7 +4,6 @@
 // each from a browser origin: every answer allows the origin and
 // exposes the headers the document lists, every authenticated one carries the RateLimit headers,
 // every error is a problem document.
-
 import { statedStatuses } from '../axes/answers.ts';
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
@@ -35,11 +34,7 @@ const UNKNOWN_ID = '00000000000000000000000000';
 const OVER_ONE_MIB = 1024 * 1024 + 1;
 
 /** `error-answers`: every stated status below 429 provoked from a browser origin, each answer judged on the cross-cutting rules. */
-export async function errorAnswers(
-  ctx: KitContext,
-  check: Check<Rule>,
-  corsOrigin: string | undefined,
-): Promise<'passed' | { note: string }> {
+async function errorAnswers(ctx: KitContext, check: Check<Rule>, corsOrigin: string | undefined): Promise<'passed' | { note: string }> {
   const policies = crudNamed(ctx, 'policies');
   const origin = corsOrigin ?? DEFAULT_CORS_ORIGIN;
   const headers = { Origin: origin };

@@ -45,7 +45,7 @@ const WINDOW = /;\s*w=(\d+)/;
 const WHOLE_SECOND_MS = 1_100;
 
 /** The headers of each kind of request without a valid key (no Authorization: none at all). */
-export const FAILURES: Record<(typeof NO_VALID_KEY)[number], Record<string, string>> = {
+const FAILURES: Record<(typeof NO_VALID_KEY)[number], Record<string, string>> = {
   'no Authorization': {},
   'an unknown bearer key': { Authorization: 'Bearer contract-kit-unknown-key-0000' },
   'another scheme (Basic)': { Authorization: 'Basic a2l0OmtpdA==' },
@@ -69,7 +69,7 @@ function windowOf(refused: Timed): { begunBy: number; endsAfter: number } | unde
   return { begunBy: refused.answeredAt + (reset - seconds) * 1000, endsAfter: refused.sentAt + (reset - 1) * 1000 };
 }
 
-export async function failedAuthCounting(ctx: KitContext, check: Check<Rule>): Promise<'passed' | { skipped: string } | { note: string }> {
+async function failedAuthCounting(ctx: KitContext, check: Check<Rule>): Promise<'passed' | { skipped: string } | { note: string }> {
   const { list } = crudNamed(ctx, 'policies');
   const send = async (kind: (typeof NO_VALID_KEY)[number]): Promise<Timed> => {
     const sentAt = Date.now();

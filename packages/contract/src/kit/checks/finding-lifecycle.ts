@@ -1,5 +1,4 @@
 // `finding-lifecycle`: the fields the life cycle sets, clears and keeps.
-
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -29,14 +28,14 @@ export const findingLifecycleCheck = defineCheck({
   needs: { state: true },
   exercisesSuccess: true,
   cost: { fixed: 8, perCase: 0 },
-  instances: (model, _options) =>
+  instances: (model) =>
     withResources(model, ({ findings }) => ({
       subjects: [findings.update.label, findings.create.label, findings.read.label],
       run: (ctx, check) => findingLifecycle(ctx, check),
     })),
 });
 
-export async function findingLifecycle(ctx: KitContext, check: Check<Rule>): Promise<void> {
+async function findingLifecycle(ctx: KitContext, check: Check<Rule>): Promise<void> {
   const findings = crudNamed(ctx, 'findings');
   const { id, exchange } = await ctx.create(
     findings,

@@ -1,7 +1,6 @@
 // `idempotency`: a create retried with the same Idempotency-Key replays the first response (marked
 // with `Idempotent-Replayed: true` when the document declares that header); another body with it is
 // 409.
-
 import { randomUUID } from 'node:crypto';
 import { defineCheck, type Instance } from '../check.ts';
 import type { KitContext } from '../context.ts';
@@ -28,7 +27,7 @@ export const idempotencyCheck = defineCheck({
   needs: { state: true },
   exercisesSuccess: true,
   cost: { fixed: 5, perCase: 0 },
-  instances: (model, _options) =>
+  instances: (model) =>
     cruds(model).flatMap((resource): Instance[] => {
       const key = resource.create.params.find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
       if (!key || !resource.create.responses.has('409')) return [];
@@ -38,7 +37,7 @@ export const idempotencyCheck = defineCheck({
 
 const REPLAYED_HEADER = 'idempotent-replayed';
 
-export async function idempotency(ctx: KitContext, resource: Crud, header: string, check: Check<Rule>): Promise<void> {
+async function idempotency(ctx: KitContext, resource: Crud, header: string, check: Check<Rule>): Promise<void> {
   const key = randomUUID();
   // A first body with members below the top level, when the generator gives one: a body that
   // differs from it only there is sent last.

@@ -1,6 +1,5 @@
 // `invalid-parameters`: malformed path ids and invalid or unknown query parameters: each a 4xx
 // problem.
-
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -30,7 +29,7 @@ export const invalidParametersCheck = defineCheck({
   needs: {},
   exercisesSuccess: false,
   cost: { fixed: 2, perCase: 0.3 },
-  instances: (model, _options) =>
+  instances: (model) =>
     eachOperation(
       model,
       () => true,
@@ -38,7 +37,7 @@ export const invalidParametersCheck = defineCheck({
     ),
 });
 
-export async function invalidParameters(ctx: KitContext, op: OperationModel, check: Check<Rule>, cases: number): Promise<void> {
+async function invalidParameters(ctx: KitContext, op: OperationModel, check: Check<Rule>, cases: number): Promise<void> {
   const generator = createGenerator(ctx.model.doc);
   // A delete that wrongly ignores a bad query parameter deletes its target: never the shared fixture.
   const validId = await idFor(ctx, op, op.kind === 'delete');

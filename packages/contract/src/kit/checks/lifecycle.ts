@@ -1,6 +1,5 @@
 // `lifecycle`: update with the current ETag (a new ETag, `version` up by exactly one), a stale
 // If-Match (412, nothing changes), If-None-Match (304 / 200), then delete with If-Match.
-
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -43,14 +42,14 @@ export const lifecycleCheck = defineCheck({
   needs: { state: true },
   exercisesSuccess: true,
   cost: { fixed: 5, perCase: 0 },
-  instances: (model, _options) =>
+  instances: (model) =>
     cruds(model).map((resource) => ({
       subjects: [resource.create, resource.read, resource.list, resource.update, resource.delete].map((op) => op.label),
       run: (ctx, check) => lifecycle(ctx, resource, check),
     })),
 });
 
-export async function lifecycle(ctx: KitContext, resource: Crud, check: Check<Rule>): Promise<void> {
+async function lifecycle(ctx: KitContext, resource: Crud, check: Check<Rule>): Promise<void> {
   const { id, exchange: created } = await ctx.create(resource, check);
   const versionOf = (json: unknown) => (json as { version?: unknown }).version;
   const firstVersion = versionOf(created.json);

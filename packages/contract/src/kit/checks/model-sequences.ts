@@ -5,7 +5,6 @@
 // model (kit/model/). A difference is shrunk to the shortest sequence that still shows it and
 // reported with the rule it breaks. Only the kit's own resources are asserted on, so another
 // client using the target at the same time cannot fail it.
-
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { defineCheck } from '../check.ts';
@@ -71,7 +70,7 @@ export const modelSequencesCheck = defineCheck({
   needs: { state: true },
   exercisesSuccess: true,
   cost: { fixed: 3, perCase: 5 },
-  instances: (model, _options) => {
+  instances: (model) => {
     const found = documentedResources(model);
     if (!found) return [];
     const { policies, findings, webhooks } = found;
@@ -190,9 +189,9 @@ function openings(): Cmd[][] {
  * How many sequences a run executes for the kit's case count, the openings included (24 by default
  * gives 12); a time budget that samples every check down to one case gets the first opening alone.
  */
-export const sequencesFor = (cases: number) => (cases < 2 ? 1 : Math.max(2, Math.ceil(cases / 2)));
+const sequencesFor = (cases: number) => (cases < 2 ? 1 : Math.max(2, Math.ceil(cases / 2)));
 
-export async function modelSequences(ctx: KitContext, subject: string, check: Check<Rule>, cases: number): Promise<{ note: string }> {
+async function modelSequences(ctx: KitContext, subject: string, check: Check<Rule>, cases: number): Promise<{ note: string }> {
   const facts = resourceFacts(ctx.model);
   const bodies = await pools(ctx);
   let sequences = 0;

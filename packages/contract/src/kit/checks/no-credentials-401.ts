@@ -1,6 +1,5 @@
 // `no-credentials-401`: a request without an Authorization header is refused with 401 naming the
 // Bearer scheme (429 over the address's failed-authentication limit).
-
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';

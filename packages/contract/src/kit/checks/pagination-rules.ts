@@ -1,7 +1,6 @@
 // The paging rules the document states in words beyond what every page's schema shows: the default
 // `limit`, cursors bound to the filters they were issued with (and malformed ones refused), and a
 // walk that stays stable while other clients add items.
-
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -34,7 +33,7 @@ export const paginationRulesCheck = defineCheck({
   needs: { state: true },
   exercisesSuccess: true,
   cost: { fixed: 24, perCase: 0 },
-  instances: (model, _options) =>
+  instances: (model) =>
     withResources(model, (found) => ({
       subjects: [found.policies.list.label],
       run: (ctx, check, cases) => paginationRules(ctx, check, cases),
@@ -42,7 +41,7 @@ export const paginationRulesCheck = defineCheck({
 });
 
 /** The default page size the document states ("`limit` is 1 to 100 (default 20)"). */
-export function defaultLimit(ctx: KitContext): number | undefined {
+function defaultLimit(ctx: KitContext): number | undefined {
   const match = /\(default (\d+)\)/.exec(ctx.model.doc.info.description ?? '');
   return match ? Number(match[1]) : undefined;
 }
@@ -51,7 +50,7 @@ type Page = { data: Json[]; next_cursor: string | null };
 const page = (exchange: Exchange) => exchange.json as Page;
 
 /** `pagination-rules`, on the policies list (the one list whose items the kit can make alike). */
-export async function paginationRules(ctx: KitContext, check: Check<Rule>, cases: number): Promise<void> {
+async function paginationRules(ctx: KitContext, check: Check<Rule>, cases: number): Promise<void> {
   const policies = crudNamed(ctx, 'policies');
   const list = policies.list;
   const limit = defaultLimit(ctx);

@@ -1,6 +1,5 @@
 // A list walked by cursors with a small limit: no item twice, none the kit created left out, newest
 // first, and a last page whose `next_cursor` is null; each failure names where the document says so.
-
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -32,7 +31,7 @@ export const paginationCheck = defineCheck({
   needs: { state: true },
   exercisesSuccess: true,
   cost: { fixed: 6, perCase: 0.2 },
-  instances: (model, _options) =>
+  instances: (model) =>
     cruds(model).map((resource) => ({
       subjects: [resource.list.label],
       run: (ctx, check, cases) => pagination(ctx, resource, check, cases),
@@ -44,7 +43,7 @@ const PAGE_ITEMS = 5;
 const MAX_PAGES = 2_000;
 
 /** Walks every page with a small limit: no duplicates, nothing created is missed, newest first. */
-export async function pagination(ctx: KitContext, resource: Crud, check: Check<Rule>, cases: number): Promise<void> {
+async function pagination(ctx: KitContext, resource: Crud, check: Check<Rule>, cases: number): Promise<void> {
   // At least two pages of the kit's own; more when the generated cases allow (a time budget samples
   // them down). Its items that earlier checks left count (a list on the read key spends none of the
   // writes' quota); only the rest are created.

@@ -1,6 +1,5 @@
 // `policy-in-use`: a policy open or in-progress findings reference cannot be deleted; afterwards
 // the others lose the reference.
-
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -18,14 +17,14 @@ export const policyInUseCheck = defineCheck({
   needs: { state: true },
   exercisesSuccess: true,
   cost: { fixed: 8, perCase: 0 },
-  instances: (model, _options) =>
+  instances: (model) =>
     withResources(model, (found) => ({
       subjects: [found.policies.delete.label, found.findings.update.label],
       run: (ctx, check) => policyInUse(ctx, check),
     })),
 });
 
-export async function policyInUse(ctx: KitContext, check: Check<Rule>): Promise<void> {
+async function policyInUse(ctx: KitContext, check: Check<Rule>): Promise<void> {
   const [policies, findings] = [crudNamed(ctx, 'policies'), crudNamed(ctx, 'findings')];
   const { id: policyId } = await ctx.create(policies, check);
   const { id: findingId, exchange } = await ctx.create(findings, check, await bodyWith(ctx, findings.create, { policy_id: policyId }));

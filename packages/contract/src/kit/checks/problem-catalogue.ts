@@ -1,7 +1,6 @@
 // Problem details as the document's *Errors* section states them: each problem type of its table
 // provoked once where a client can provoke it, answered with that type and status (the audit of
 // every answer, response-audit.ts, reads the same table).
-
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import { type Check, found } from '../failure.ts';
@@ -51,7 +50,7 @@ export const problemCatalogueCheck = defineCheck({
   needs: { state: true },
   exercisesSuccess: false,
   cost: { fixed: 19, perCase: 0 },
-  instances: (model, _options) => {
+  instances: (model) => {
     const found = documentedResources(model);
     if (!found) return [];
     const { policies, findings, webhooks } = found;
@@ -77,7 +76,7 @@ const NOT_PROVOKED: Record<string, string> = {
 };
 
 /** `problem-catalogue`: every problem type of the table that a client can provoke, provoked once. */
-export async function problemCatalogue(ctx: KitContext, check: Check<Rule>): Promise<'passed' | { note: string }> {
+async function problemCatalogue(ctx: KitContext, check: Check<Rule>): Promise<'passed' | { note: string }> {
   const table = problemTable(ctx);
   const row = (type: string) => table.find((r) => r.type === type);
   const [policies, findings, webhooks] = [crudNamed(ctx, 'policies'), crudNamed(ctx, 'findings'), crudNamed(ctx, 'webhooks')];

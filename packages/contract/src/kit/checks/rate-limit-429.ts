@@ -2,7 +2,6 @@
 // up quickly, sends requests until the target answers 429, which must carry Retry-After, the
 // RateLimit headers and a problem body. Uses the read key when there is one, so the write key
 // keeps its quota for cleanup.
-
 import { defineCheck, PROBE_WAVE } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -104,7 +103,7 @@ async function useUpWindow(
   };
 }
 
-export async function rateLimitProbe(
+async function rateLimitProbe(
   ctx: KitContext,
   op: OperationModel,
   check: Check<Rule>,

@@ -4,7 +4,6 @@
 // a window may end only when `t` said it would. After the 429 probe, a request sent before its
 // Retry-After has passed is refused again, with a Retry-After no later than the first one said, and
 // both 429s meet the cross-cutting rules (CORS, RateLimit headers, a problem document).
-
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -42,11 +41,7 @@ const APART_MS = 300;
 /** `t` is whole seconds: each reading may be rounded by up to one. */
 const ROUNDING = 1;
 
-export async function rateLimitClock(
-  ctx: KitContext,
-  check: Check<Rule>,
-  corsOrigin: string | undefined,
-): Promise<'passed' | { note: string }> {
+async function rateLimitClock(ctx: KitContext, check: Check<Rule>, corsOrigin: string | undefined): Promise<'passed' | { note: string }> {
   const { list } = crudNamed(ctx, 'policies');
   const readings: { exchange: Exchange; at: number; remaining: number; reset: number }[] = [];
   for (let i = 0; i < SAMPLES; i++) {

@@ -30,7 +30,7 @@ export const readOnlyKeyCheck = defineCheck({
   needs: { readKey: true },
   exercisesSuccess: false,
   cost: { fixed: 0, perCase: 0 },
-  instances: (model, _options) =>
+  instances: (model) =>
     eachOperation(
       model,
       (op) => op.scopes.includes('write') && op.responses.has('403'),

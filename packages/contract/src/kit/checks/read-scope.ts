@@ -25,7 +25,7 @@ export const readScopeCheck = defineCheck({
   needs: { state: true, readKey: true },
   exercisesSuccess: true,
   cost: { fixed: 0, perCase: 0 },
-  instances: (model, _options) => {
+  instances: (model) => {
     if (!documentedResources(model)) return [];
     return [{ subjects: model.resources.flatMap((r) => labels(r.list?.label, r.read?.label)), run: (ctx, check) => readScope(ctx, check) }];
   },
@@ -35,7 +35,7 @@ export const readScopeCheck = defineCheck({
 const readScoped = (op: OperationModel, status: number) =>
   status === 401 || status === 403 ? statedFor(op, /Needs the `read` scope/) : [];
 
-export async function readScope(ctx: KitContext, check: Check<Rule>): Promise<void | { skipped: string }> {
+async function readScope(ctx: KitContext, check: Check<Rule>): Promise<void | { skipped: string }> {
   if (!ctx.http.hasReadKey) return { skipped: 'no --read-key given' };
   for (const resource of ctx.model.resources) {
     if (resource.list) {

@@ -74,7 +74,7 @@ const forToken = (token: string) => (d: Delivery) => JSON.stringify(parseBody(d)
 const setups = new WeakMap<KitContext, Promise<Prepared>>();
 
 /** Set up once per run, before the first check (the check's `prepare`), so the retries' waits overlap the run. */
-export function startReceiverAnswers(ctx: KitContext, check: Check<Rule>): Promise<Prepared> {
+function startReceiverAnswers(ctx: KitContext, check: Check<Rule>): Promise<Prepared> {
   let setup = setups.get(ctx);
   if (!setup) {
     setup = ctx.shared(() => prepareReceiverAnswers(ctx, check));
@@ -113,7 +113,7 @@ async function prepareReceiverAnswers(ctx: KitContext, check: Check<Rule>): Prom
   return { token, hooks };
 }
 
-export async function receiverAnswers(ctx: KitContext, check: Check<Rule>, timing: RetryTiming): Promise<'passed'> {
+async function receiverAnswers(ctx: KitContext, check: Check<Rule>, timing: RetryTiming): Promise<'passed'> {
   const { token, hooks } = await startReceiverAnswers(ctx, check);
   const webhooks = crudNamed(ctx, 'webhooks');
   const subject = label(ctx, EVENT);

@@ -1,5 +1,4 @@
 // `references`: a `policy_id` must name an existing policy, on create and on update.
-
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -17,14 +16,14 @@ export const referencesCheck = defineCheck({
   needs: { state: true },
   exercisesSuccess: false,
   cost: { fixed: 4, perCase: 0 },
-  instances: (model, _options) =>
+  instances: (model) =>
     withResources(model, (found) => ({
       subjects: [found.findings.create.label, found.findings.update.label],
       run: (ctx, check) => references(ctx, check),
     })),
 });
 
-export async function references(ctx: KitContext, check: Check<Rule>): Promise<void> {
+async function references(ctx: KitContext, check: Check<Rule>): Promise<void> {
   const findings = crudNamed(ctx, 'findings');
   const onCreate = await ctx.send(findings.create, { body: await bodyWith(ctx, findings.create, { policy_id: UNKNOWN_POLICY }) });
   expectProblem(

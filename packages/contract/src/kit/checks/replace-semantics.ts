@@ -1,6 +1,5 @@
 // `replace-semantics`: a resource created with every defaulted field set to something else, then
 // replaced with only the required fields, reads back with each of those fields at its default.
-
 import { isDeepStrictEqual } from 'node:util';
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
@@ -37,7 +36,7 @@ export const replaceSemanticsCheck = defineCheck({
   needs: { state: true },
   exercisesSuccess: true,
   cost: { fixed: 4, perCase: 0 },
-  instances: (model, _options) => {
+  instances: (model) => {
     const found = documentedResources(model);
     if (!found) return [];
     return [found.policies, found.findings, found.webhooks].map((resource) => ({
@@ -67,7 +66,7 @@ function defaultRule(ctx: KitContext, body: Json, property: Json, name: string):
   return at.flatMap((where) => (where ? statedAt(where, /^Defaults to/) : []))[0];
 }
 
-export async function replaceSemantics(ctx: KitContext, resource: Crud, check: Check<Rule>, cases: number): Promise<void> {
+async function replaceSemantics(ctx: KitContext, resource: Crud, check: Check<Rule>, cases: number): Promise<void> {
   const schema = schemaAt(ctx.model.doc, resource.update.body!.pointer);
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const properties = (schema.properties ?? {}) as Record<string, Json>;
@@ -111,7 +110,7 @@ export async function replaceSemantics(ctx: KitContext, resource: Crud, check: C
  * `webhook-secret`: omitted keeps the secret, `null` removes it, a string replaces it (has_secret
  * tells); a webhook disabled by its owner has no disabled_reason.
  */
-export async function webhookSecret(ctx: KitContext, check: Check<Rule>): Promise<void> {
+async function webhookSecret(ctx: KitContext, check: Check<Rule>): Promise<void> {
   const webhooks = crudNamed(ctx, 'webhooks');
   const { id, exchange } = await ctx.create(webhooks, check, await bodyWith(ctx, webhooks.create, { secret: newSecret(), enabled: true }));
   const created = exchange.json as Json;

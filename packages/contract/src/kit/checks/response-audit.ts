@@ -2,7 +2,6 @@
 // documents with a type the Errors table gives their status, validation problems list `errors` with
 // JSON Pointers into the request, authenticated answers carry the rate-limit headers, ETags are
 // strong, and no answer echoes an API key or a secret the kit sent.
-
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import { type Check, found } from '../failure.ts';
@@ -43,7 +42,7 @@ export const responseAuditCheck = defineCheck({
   needs: { state: true },
   exercisesSuccess: false,
   cost: { fixed: 3, perCase: 0 },
-  instances: (model, _options) => {
+  instances: (model) => {
     if (!documentedResources(model)) return [];
     const subjects = model.operations.filter((op) => op.kind !== 'unknown').map((op) => op.label);
     return [{ subjects, run: (ctx, check) => responseAudit(ctx, check) }];
@@ -54,7 +53,7 @@ const JSON_POINTER = /^(\/([^~/]|~[01])*)*$/;
 const REQUEST_PARTS = new Set(['body', 'query', 'path', 'headers']);
 
 /** `response-audit`: a few answers of its own, then every exchange of the run so far. */
-export async function responseAudit(ctx: KitContext, check: Check<Rule>): Promise<'passed' | { note: string }> {
+async function responseAudit(ctx: KitContext, check: Check<Rule>): Promise<'passed' | { note: string }> {
   const [policies, webhooks] = [crudNamed(ctx, 'policies'), crudNamed(ctx, 'webhooks')];
   await ctx.send(policies.list, { auth: REFUSALS['unknown-key-401'].auth, acceptRateLimit: true });
   const invalid = await ctx.send(policies.create, { body: { name: '', kit_unknown_field: 1 } });

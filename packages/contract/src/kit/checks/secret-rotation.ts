@@ -34,7 +34,7 @@ export const secretRotationCheck = defineCheck({
   needs: { events: true },
   exercisesSuccess: true,
   cost: { fixed: 11, perCase: 0 },
-  instances: (model, _options) =>
+  instances: (model) =>
     withResources(model, (found) => ({
       subjects: labels(found.hook('finding.created'), found.webhooks.update.label),
       run: (ctx, check) => secretRotation(ctx, check),

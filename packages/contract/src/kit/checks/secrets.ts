@@ -23,7 +23,7 @@ export const secretsCheck = defineCheck({
   needs: { state: true },
   exercisesSuccess: true,
   cost: { fixed: 5, perCase: 0 },
-  instances: (model, _options) => {
+  instances: (model) => {
     const found = documentedResources(model);
     if (!found) return [];
     const { webhooks } = found;
@@ -36,7 +36,7 @@ export const secretsCheck = defineCheck({
   },
 });
 
-export async function secrets(ctx: KitContext, check: Check<Rule>): Promise<void> {
+async function secrets(ctx: KitContext, check: Check<Rule>): Promise<void> {
   const webhooks = crudNamed(ctx, 'webhooks');
   const secret = newSecret();
   const { id, exchange } = await ctx.create(webhooks, check, await bodyWith(ctx, webhooks.create, { secret }));

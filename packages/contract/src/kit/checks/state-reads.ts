@@ -4,7 +4,6 @@
 // disabled by the service (410). In each state a plain read answers the state; `If-None-Match` with the current tag
 // answers 304; with the tag from before the change it answers 200 and the new representation,
 // unless the representation did not change.
-
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -115,7 +114,7 @@ async function waitForState(
   return undefined;
 }
 
-export async function stateReads(ctx: KitContext, check: Check<Rule>, withEvents: boolean): Promise<'passed' | { note: string }> {
+async function stateReads(ctx: KitContext, check: Check<Rule>, withEvents: boolean): Promise<'passed' | { note: string }> {
   const [policies, findings, webhooks] = [crudNamed(ctx, 'policies'), crudNamed(ctx, 'findings'), crudNamed(ctx, 'webhooks')];
   // A policy, before and once an open finding references it.
   const policy = await ctx.create(policies, check);

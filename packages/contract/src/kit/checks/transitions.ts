@@ -1,7 +1,6 @@
 // A state machine the document describes, from outside: every legal move answers 200 with the new
 // state, every illegal one 409 and changes nothing; and items spread over every state, so a filter
 // a target ignores shows.
-
 import { defineCheck, type Instance } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -33,7 +32,7 @@ export const transitionsCheck = defineCheck({
   needs: { state: true },
   exercisesSuccess: true,
   cost: { fixed: 21, perCase: 0 },
-  instances: (model, _options) =>
+  instances: (model) =>
     cruds(model).flatMap((resource): Instance[] => {
       const machine = transitionsOf(model, resource.update);
       return machine ? [{ subjects: [resource.update.label], run: (ctx, check) => transitions(ctx, resource, machine, check) }] : [];
@@ -47,7 +46,7 @@ export const transitionsCheck = defineCheck({
  * the refusals moved nothing), then takes a legal move not yet tried; when its state has none left,
  * it walks legal moves to a state that has.
  */
-export async function transitions(ctx: KitContext, resource: Crud, machine: Transitions, check: Check<Rule>): Promise<void> {
+async function transitions(ctx: KitContext, resource: Crud, machine: Transitions, check: Check<Rule>): Promise<void> {
   const states = [...machine.allowed.keys()];
   const bodyFor = await updateBodies(ctx, resource, machine);
   const rules = transitionRules(ctx, resource, machine);

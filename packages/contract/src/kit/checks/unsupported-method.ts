@@ -16,7 +16,7 @@ export const unsupportedMethodCheck = defineCheck({
   needs: { state: true },
   exercisesSuccess: false,
   cost: { fixed: 1, perCase: 0 },
-  instances: (model, _options) => {
+  instances: (model) => {
     const paths = new Map<string, OperationModel[]>();
     for (const op of model.operations.filter((candidate) => candidate.kind !== 'unknown'))
       paths.set(op.path, [...(paths.get(op.path) ?? []), op]);
@@ -29,7 +29,7 @@ export const unsupportedMethodCheck = defineCheck({
   },
 });
 
-export async function unsupportedMethod(ctx: KitContext, operations: OperationModel[], check: Check<Rule>): Promise<void> {
+async function unsupportedMethod(ctx: KitContext, operations: OperationModel[], check: Check<Rule>): Promise<void> {
   const [first] = operations;
   const documented = new Set(operations.map((op) => op.method.toUpperCase()));
   const method = ['PATCH', 'PUT', 'POST', 'DELETE'].find((candidate) => !documented.has(candidate));

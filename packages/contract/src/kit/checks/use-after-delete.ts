@@ -1,6 +1,5 @@
 // `use-after-delete`: once a delete succeeded, the resource is gone from reads, updates, deletes
 // and the list.
-
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -26,14 +25,14 @@ export const useAfterDeleteCheck = defineCheck({
   needs: { state: true },
   exercisesSuccess: true,
   cost: { fixed: 4, perCase: 0 },
-  instances: (model, _options) =>
+  instances: (model) =>
     cruds(model).map((resource) => ({
       subjects: [resource.delete.label, resource.read.label, resource.update.label, resource.list.label],
       run: (ctx, check) => useAfterDelete(ctx, resource, check),
     })),
 });
 
-export async function useAfterDelete(ctx: KitContext, resource: Crud, check: Check<Rule>): Promise<void> {
+async function useAfterDelete(ctx: KitContext, resource: Crud, check: Check<Rule>): Promise<void> {
   const { id } = await ctx.create(resource, check);
   const [update] = await ctx.validBodies(resource.update, 1);
   // "Deletes the …": what the delete's description says first.

@@ -1,5 +1,4 @@
 // `valid-input`: generated valid bodies and query parameters: each a 2xx.
-
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -38,13 +37,7 @@ export const validInputCheck = defineCheck({
     ),
 });
 
-export async function validInput(
-  ctx: KitContext,
-  op: OperationModel,
-  check: Check<Rule>,
-  freshItem: boolean,
-  cases: number,
-): Promise<void> {
+async function validInput(ctx: KitContext, op: OperationModel, check: Check<Rule>, freshItem: boolean, cases: number): Promise<void> {
   const statuses = successStatuses(op);
   const bodies = await ctx.validBodies(op, cases);
   for (const body of bodies) {
