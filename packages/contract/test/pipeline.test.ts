@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { parseApiKeys, testConfig } from '../../../server/config.ts';
 import { type RunningServer, startServer } from '../../../server/server.ts';
 import { KIT_PREFIX } from '../src/kit/cases.ts';
-import { groupByDeliveryId } from '../src/kit/checks/delivery.ts';
+import { groupByDeliveryId } from '../src/kit/checks/shared/delivery-groups.ts';
 import { createKitContext } from '../src/kit/context.ts';
 import { createHttpClient } from '../src/kit/http.ts';
 import type { Delivery } from '../src/kit/receiver.ts';

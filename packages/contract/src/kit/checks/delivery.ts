@@ -10,6 +10,7 @@ import type { Delivery } from '../receiver.ts';
 import { statedOfWebhook, type WebhookRules } from '../rules/stated.ts';
 import type { WebhookModel } from '../spec.ts';
 import { ajvDetails, type Discrepancy, headerViolations, naming, truncate } from '../verify.ts';
+import { groupByDeliveryId } from './shared/delivery-groups.ts';
 import { eventOf, eventRun, parse } from './shared/event-run.ts';
 import { signatureViolations, standardHeaderViolations, TOLERANCE_SECONDS } from './shared/signatures.ts';
 
@@ -78,39 +79,6 @@ export const deliveryCheckDefinition = defineCheck({
   instances: (model) =>
     model.webhooks.map((webhook) => ({ subjects: [webhook.label], run: (ctx, check) => deliveryCheck(ctx, webhook, check) })),
 });
-
-export interface DeliveryGroup {
-  /** The X-Service-Delivery value. */
-  id: string;
-  delivery: Delivery;
-  /** How many more times the same delivery arrived (retries after a lost acknowledgement). */
-  retries: number;
-}
-
-/**
- * Deliveries grouped by X-Service-Delivery. The document allows a retry with the same id and the
- * byte-identical body; one id carrying two different bodies is a violation.
- */
-export function groupByDeliveryId(deliveries: Delivery[]): { groups: DeliveryGroup[]; violations: Discrepancy[] } {
-  const groups = new Map<string, DeliveryGroup>();
-  const violations: Discrepancy[] = [];
-  for (const delivery of deliveries) {
-    const id = String(delivery.headers['x-service-delivery']);
-    const group = groups.get(id);
-    if (!group) {
-      groups.set(id, { id, delivery, retries: 0 });
-    } else if (group.delivery.raw.equals(delivery.raw)) {
-      group.retries++;
-    } else {
-      violations.push({
-        aspect: 'expectation',
-        message: `X-Service-Delivery ${id} came with two different bodies: a retry must resend the same bytes, and another event needs another id`,
-        details: [truncate(group.delivery.raw.toString('utf8'), 300), truncate(delivery.raw.toString('utf8'), 300)],
-      });
-    }
-  }
-  return { groups: [...groups.values()], violations };
-}
 
 /** Every delivery of the webhook's event type conforms: body schema, headers, signature, data. */
 async function deliveryCheck(
