@@ -6,8 +6,7 @@ import type { KitContext } from '../context.ts';
 import { type Check, found } from '../failure.ts';
 import type { Exchange } from '../http.ts';
 import { type RawAnswer, rawRequest } from '../raw-http.ts';
-import type { RuleId } from '../rules/catalogue.ts';
-import { sentenceRule } from '../rules/stated.ts';
+import { type StatedRule, sentenceRule } from '../rules/stated.ts';
 import type { OperationModel } from '../spec.ts';
 import { type Discrepancy, truncate } from '../verify.ts';
 import { documentedResources } from './shared/documented.ts';
@@ -40,6 +39,7 @@ const RULES = [
   'schema.Problem.8',
   'schema.ProblemError.2',
   'schema.WebhookUrl.2',
+  'errors.1',
 ] as const;
 type Rule = (typeof RULES)[number];
 
@@ -87,7 +87,7 @@ async function problemCatalogue(ctx: KitContext, check: Check<Rule>): Promise<'p
   const provoked: string[] = [];
   const notes: string[] = [];
 
-  const expectType = (op: OperationModel, exchange: Exchange, type: string, what: string, instance?: string, also: RuleId[] = []) => {
+  const expectType = (op: OperationModel, exchange: Exchange, type: string, what: string, instance?: string, also: StatedRule[] = []) => {
     const wanted = row(type);
     if (!wanted) return;
     provoked.push(type);
@@ -95,22 +95,25 @@ async function problemCatalogue(ctx: KitContext, check: Check<Rule>): Promise<'p
     const violations: Discrepancy[] = [];
     if (exchange.status !== wanted.status || problem?.type !== PROBLEM_BASE + type) {
       const message = `${what}: expected ${wanted.status} with type ${PROBLEM_BASE}${type}, got ${exchange.status} ${String(problem?.type ?? exchange.mediaType)}`;
-      violations.push(...found({ rule: [wanted.rule, ...also], observed: message }));
+      violations.push(...found<Rule>({ rule: [wanted.rule, ...also], observed: message }));
       // A type that is none of the catalogue's URIs cannot be branched on, which is what a stable type is for.
       if (problem?.type !== undefined && !table.some((r) => problem.type === PROBLEM_BASE + r.type))
         violations.push(
-          ...found({ rule: 'schema.Problem.4', observed: `${what}: the type ${String(problem.type)} is none of the catalogue's URIs` }),
+          ...found<Rule>({
+            rule: 'schema.Problem.4',
+            observed: `${what}: the type ${String(problem.type)} is none of the catalogue's URIs`,
+          }),
         );
     } else if (exchange.mediaType !== 'application/problem+json') {
       violations.push(
-        ...found({
+        ...found<Rule>({
           rule: 'errors.1',
           observed: `${what}: the ${exchange.status} is ${exchange.mediaType || 'without a body'}, not application/problem+json`,
         }),
       );
     } else if (instance !== undefined && problem.instance !== instance) {
       violations.push(
-        ...found({
+        ...found<Rule>({
           rule: 'schema.Problem.8',
           observed: `${what}: instance is ${JSON.stringify(problem.instance)}, not the request path ${instance}`,
         }),

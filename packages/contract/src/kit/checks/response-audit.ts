@@ -94,7 +94,7 @@ function auditOne(exchange: Exchange, table: ProblemRow[], secrets: Set<string>)
   for (const secret of secrets) {
     if (secret && text.includes(secret))
       violations.push(
-        ...found({
+        ...found<Rule>({
           rule: 'authentication.4',
           observed: 'the answer contains an API key or a webhook secret the kit sent',
           details: [`${secret.slice(0, 4)}…`],
@@ -106,7 +106,7 @@ function auditOne(exchange: Exchange, table: ProblemRow[], secrets: Set<string>)
     for (const header of ['ratelimit', 'ratelimit-policy']) {
       if (!exchange.headers.has(header))
         violations.push(
-          ...found({ rule: 'rate-limits.2', observed: `an authenticated ${exchange.status} answer has no ${header} header` }),
+          ...found<Rule>({ rule: 'rate-limits.2', observed: `an authenticated ${exchange.status} answer has no ${header} header` }),
         );
     }
     violations.push(...quotaHeaderViolations(exchange.headers.get('ratelimit-policy'), exchange.headers.get('ratelimit')));
@@ -114,15 +114,18 @@ function auditOne(exchange: Exchange, table: ProblemRow[], secrets: Set<string>)
   const etag = exchange.headers.get('etag');
   if (etag?.startsWith('W/')) {
     for (const rule of ['header.ETag.1' as const, ...statedAt('/info/description', /strong `ETag`/)])
-      violations.push(...found({ rule, observed: `the ETag ${etag} is weak; the document promises strong ETags` }));
+      violations.push(...found<Rule>({ rule, observed: `the ETag ${etag} is weak; the document promises strong ETags` }));
   }
   if (exchange.status >= 400) {
     const problem = exchange.json as Json | undefined;
     // A target under a database fault answers 503 anywhere: judged whenever one occurs.
     if ((exchange.status === 429 || exchange.status === 503) && !/^\d+$/.test(exchange.headers.get('retry-after') ?? '')) {
-      const rule = exchange.status === 429 ? 'errors.19' : problem?.type === `${PROBLEM_BASE}storage-full` ? 'errors.23' : 'errors.22';
+      // The Errors table's row for the answer states its Retry-After.
+      const type =
+        exchange.status === 429 ? 'rate-limited' : problem?.type === `${PROBLEM_BASE}storage-full` ? 'storage-full' : 'service-unavailable';
+      const rule = table.find((row) => row.type === type)?.rule ?? [];
       violations.push(
-        ...found({
+        ...found<Rule>({
           rule,
           observed: `a ${exchange.status} without Retry-After in seconds (got ${JSON.stringify(exchange.headers.get('retry-after'))})`,
         }),
@@ -131,21 +134,24 @@ function auditOne(exchange: Exchange, table: ProblemRow[], secrets: Set<string>)
     const types = table.filter((row) => row.status === exchange.status);
     if (exchange.mediaType !== 'application/problem+json' || !problem) {
       const what = `a ${exchange.status} answer is ${exchange.mediaType || 'without a body'}, not a problem document`;
-      violations.push(...found({ rule: 'errors.1', observed: what }), ...found({ rule: 'schema.Problem.1', observed: what }));
+      violations.push(...found<Rule>({ rule: 'errors.1', observed: what }), ...found<Rule>({ rule: 'schema.Problem.1', observed: what }));
     } else if (PROBLEM_FIELDS.some((name) => !(name in problem))) {
       const missing = PROBLEM_FIELDS.filter((name) => !(name in problem));
-      violations.push(...found({ rule: 'errors.1', observed: `a ${exchange.status} problem without ${missing.join(', ')}` }));
+      violations.push(...found<Rule>({ rule: 'errors.1', observed: `a ${exchange.status} problem without ${missing.join(', ')}` }));
     } else if (problem.status !== exchange.status) {
       violations.push(
-        ...found({ rule: 'schema.Problem.6', observed: `a ${exchange.status} problem says status ${JSON.stringify(problem.status)}` }),
+        ...found<Rule>({
+          rule: 'schema.Problem.6',
+          observed: `a ${exchange.status} problem says status ${JSON.stringify(problem.status)}`,
+        }),
       );
     } else if (types.length === 0) {
       violations.push(
-        ...found({ rule: 'errors.1', observed: `status ${exchange.status} has no problem type in the document's catalogue` }),
+        ...found<Rule>({ rule: 'errors.1', observed: `status ${exchange.status} has no problem type in the document's catalogue` }),
       );
     } else if (!types.some((row) => problem.type === PROBLEM_BASE + row.type)) {
       violations.push(
-        ...found({
+        ...found<Rule>({
           rule: types[0]!.rule,
           observed: `a ${exchange.status} has type ${String(problem.type)}; the catalogue's types for ${exchange.status}: ${types.map((r) => r.type).join(', ')}`,
         }),
@@ -153,12 +159,12 @@ function auditOne(exchange: Exchange, table: ProblemRow[], secrets: Set<string>)
     } else if (problem.type === `${PROBLEM_BASE}validation-error`) {
       const errors = problem.errors as { pointer?: unknown }[] | undefined;
       if (!Array.isArray(errors) || errors.length === 0)
-        violations.push(...found({ rule: 'errors.2', observed: 'a validation problem without errors' }));
+        violations.push(...found<Rule>({ rule: 'errors.2', observed: 'a validation problem without errors' }));
       for (const error of errors ?? []) {
         const pointer = String(error.pointer);
         if (!JSON_POINTER.test(pointer) || !REQUEST_PARTS.has(pointer.split('/')[1] ?? '')) {
           violations.push(
-            ...found({
+            ...found<Rule>({
               rule: 'schema.ProblemError.2',
               observed: `errors[].pointer ${JSON.stringify(error.pointer)} is not a JSON Pointer into { body, query, path, headers }`,
             }),
@@ -180,13 +186,18 @@ function quotaHeaderViolations(policy: string | null, limit: string | null): Dis
   if (policy === null || limit === null) return [];
   const [q, w, r, t] = [parameter(policy, 'q'), parameter(policy, 'w'), parameter(limit, 'r'), parameter(limit, 't')];
   if (q === undefined || w === undefined)
-    return [...found({ rule: 'header.RateLimitPolicy.1', observed: `RateLimit-Policy ${policy} does not state q and w in whole numbers` })];
+    return [
+      ...found<Rule>({ rule: 'header.RateLimitPolicy.1', observed: `RateLimit-Policy ${policy} does not state q and w in whole numbers` }),
+    ];
   if (r === undefined || t === undefined)
-    return [...found({ rule: 'header.RateLimit.1', observed: `RateLimit ${limit} does not state r and t in whole numbers` })];
+    return [...found<Rule>({ rule: 'header.RateLimit.1', observed: `RateLimit ${limit} does not state r and t in whole numbers` })];
   // Which of the two is wrong cannot be told from outside: the answer names both.
   if (r > q || t > w) {
     const what = `RateLimit ${limit} gives more than its policy ${policy} allows (r ≤ q, t ≤ w)`;
-    return [...found({ rule: 'header.RateLimit.1', observed: what }), ...found({ rule: 'header.RateLimitPolicy.1', observed: what })];
+    return [
+      ...found<Rule>({ rule: 'header.RateLimit.1', observed: what }),
+      ...found<Rule>({ rule: 'header.RateLimitPolicy.1', observed: what }),
+    ];
   }
   return [];
 }
@@ -198,5 +209,5 @@ function everyPartNamed(invalid: Exchange): Discrepancy[] {
   const unnamed = [['/body/name'], ['/body/kit_unknown_field', '/body']].filter((part) => !part.some((p) => pointers.includes(p)));
   if (unnamed.length === 0) return [];
   const what = `errors ${JSON.stringify(pointers)} name no invalid part at ${unnamed.map((part) => part[0]).join(', ')}`;
-  return [...found({ rule: 'schema.Problem.9', observed: what }), ...found({ rule: 'response.BadRequest.2', observed: what })];
+  return [...found<Rule>({ rule: 'schema.Problem.9', observed: what }), ...found<Rule>({ rule: 'response.BadRequest.2', observed: what })];
 }
