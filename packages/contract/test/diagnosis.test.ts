@@ -1,17 +1,21 @@
 // A failure a team can act on in one read: the rule whose sentence the observation contradicts
 // heads it (never a context rule it did not break), one fault is one report however many checks
 // saw it, JUnit fails only the testcase of the operation that shows it, with the cause as its message.
+import { loadDocument } from 'secmon-api/src/document';
 import { describe, expect, it } from 'vitest';
 import { faultsOf } from '../src/kit/faults.ts';
 import type { Exchange } from '../src/kit/http.ts';
 import { junitReport } from '../src/kit/junit.ts';
+import { planChecks } from '../src/kit/plan.ts';
 import type { CheckName } from '../src/kit/registry.ts';
 import { symptomOf, symptomTest } from '../src/kit/repro-judge.ts';
 import type { CheckResult } from '../src/kit/results.ts';
 import { headline } from '../src/kit/rules/headline.ts';
-import { traceFailure } from '../src/kit/rules/trace.ts';
+import { formatRuleSummary, ruleCoverage, traceFailure } from '../src/kit/rules/trace.ts';
+import { buildModel } from '../src/kit/spec.ts';
 import { ContractViolation, type Discrepancy, rulesViolated } from '../src/kit/verify.ts';
 import { violationsOf } from '../src/kit/violation.ts';
+import { passedResults } from './suite.ts';
 
 const GET_POLICY = 'getPolicy (GET /v1/policies/{id})';
 const LIST_FINDINGS = 'listFindings (GET /v1/findings)';
@@ -167,5 +171,28 @@ describe('observations that name each other’s rule are one fault', () => {
     const faults = faultsOf(results);
     expect(faults).toHaveLength(1);
     expect(faults[0]!.seen.map((s) => s.check)).toEqual(['transitions', 'problem-catalogue']);
+  });
+});
+
+describe('the rule summary of a run', () => {
+  it('counts a fault whose cause is a schema, which fails no rule, and says what it broke', () => {
+    const model = buildModel(loadDocument());
+    const schemaFault = failed(GET_POLICY, 'success-response', GET_POLICY, [missingUpdatedAt]);
+    const results = passedResults(planChecks(model, { profile: 'stateful', hasReadKey: true })).map((result) =>
+      result.id === schemaFault.id ? schemaFault : result,
+    );
+    const [counts, ...lines] = formatRuleSummary(ruleCoverage(model.doc, results));
+    expect(counts).toMatch(/ \(\d+ passed, 0 failed, \d+ skipped, \d+ not run; and 1 schema fault no rule states\)/);
+    expect(lines).toContain(
+      `  ✗ schema fault: the schema at ${SCHEMA}: \`updated_at\` is required — observed / must have required property 'updated_at'`,
+    );
+  });
+
+  it('says nothing of schema faults when there are none', () => {
+    const model = buildModel(loadDocument());
+    const [counts] = formatRuleSummary(
+      ruleCoverage(model.doc, passedResults(planChecks(model, { profile: 'stateful', hasReadKey: true }))),
+    );
+    expect(counts).toMatch(/ \(\d+ passed, 0 failed, \d+ skipped, \d+ not run\)/);
   });
 });
