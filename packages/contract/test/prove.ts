@@ -52,10 +52,11 @@ export async function failureUnder(
 
 /** A failure carries a replay of the requests that led to it, with the keys as variables, never their values. */
 function expectReproduction(result: CheckResult, keys: string[]): void {
-  const { shell, http } = result.reproduction!;
-  expect(shell).toMatch(/^send 1 \d{3} [A-Z]+ /m);
-  expect(http).toMatch(/^# @name step1\n[A-Z]+ \{\{baseUrl\}\}\//m);
-  for (const key of keys) expect(`${shell}${http}`).not.toContain(key);
+  const { script, runner, http } = result.reproduction!;
+  if (runner === 'sh') expect(script).toMatch(/^send 1 \d{3} [A-Z]+ /m);
+  else expect(script).toMatch(/^const STEPS = \[\n \{\n {2}"step": 1,/m);
+  expect(http).toMatch(/^# @name step1\n(\{\{\n[^]*?\n\}\}\n)?[A-Z]+ \{\{baseUrl\}\}\//m);
+  for (const key of keys) expect(`${script}${http}`).not.toContain(key);
 }
 
 /** The failure's headline names the check and the rule, and the report quotes the rule's sentence. */
