@@ -1,7 +1,6 @@
 // A delivery's replay on its own, against a small target in this process that sends each webhook
 // a signed delivery when a finding is created: it starts its receiver, points its webhook there
 // with a secret of its own, judges the signature it gets, deletes the webhook, and says so.
-import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +14,7 @@ import { deliveryReproduction, deliverySymptomOf } from '../src/kit/repro-delive
 import { headline } from '../src/kit/rules/headline.ts';
 import { ContractViolation, rulesViolated } from '../src/kit/verify.ts';
 import { violationsOf } from '../src/kit/violation.ts';
+import { runReplay } from './replay-run.ts';
 
 const FINDING_CREATED = 'findingCreated (webhook finding.created)';
 const RUN_SECRET = 'kit_0123456789abcdef0123456789abcdef';
@@ -123,17 +123,7 @@ async function replayAgainst(wrong: boolean): Promise<{ code: number; stdout: st
   expect(runner).toBe('node');
   const file = join(scratch, `replay-${wrong}.mjs`);
   writeFileSync(file, script);
-  const env = {
-    PATH: process.env.PATH,
-    SECMON_BASE_URL: target.url,
-    SECMON_API_KEY: 'key-from-the-environment',
-    SECMON_EVENT_TIMEOUT: '5000',
-  };
-  const ran = await new Promise<{ code: number; stdout: string }>((resolve) =>
-    execFile(process.execPath, [file], { env, encoding: 'utf8', timeout: 30_000 }, (error, stdout) =>
-      resolve({ code: error ? Number(error.code) : 0, stdout }),
-    ),
-  );
+  const ran = await runReplay(file, runner, target.url, { apiKey: 'key-from-the-environment' });
   return { ...ran, target, file };
 }
 

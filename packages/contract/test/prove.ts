@@ -1,15 +1,20 @@
 // Proving a rule: the reference server behind a fault proxy that breaks exactly that rule, the one
 // check that judges it run alone against the proxy, and the failure must name the rule with its
 // sentence. Proof files (packages/contract/test/proofs/) declare their proofs as data and call proveRules.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KitOptions } from '../src/kit/context.ts';
 import { type CheckName, definitionOf } from '../src/kit/registry.ts';
+import { writeReproductions } from '../src/kit/repro-files.ts';
 import type { CheckResult } from '../src/kit/results.ts';
 import { CATALOGUE, type RuleId } from '../src/kit/rules/catalogue.ts';
 import { runKit } from '../src/kit/runner.ts';
 import type { Violation } from '../src/kit/violation.ts';
 import { type Fault, startFaultProxy } from './fault-proxy.ts';
 import { type ReferenceTarget, startReferenceTarget } from './reference-target.ts';
+import { runReplay } from './replay-run.ts';
 
 export interface RuleProof {
   /** What the faulty implementation does, in a few words. */
@@ -23,13 +28,17 @@ export interface RuleProof {
   options?: Partial<KitOptions>;
 }
 
-/** Runs one check of one operation or webhook through a faulty proxy; it must fail: returns its report. */
+/**
+ * Runs one check of one operation or webhook through a faulty proxy; it must fail: returns its
+ * report. With `replayAlone`, its replay is also run on its own against the proxy and the target.
+ */
 export async function failureUnder(
   target: ReferenceTarget,
   fault: Fault,
   subject: string,
   check: CheckName,
   options: Partial<KitOptions> = {},
+  replayAlone = false,
 ): Promise<string> {
   const proxy = await startFaultProxy(target.server.url, fault);
   try {
@@ -44,6 +53,7 @@ export async function failureUnder(
     const judged: readonly string[] = definitionOf(check).rules;
     const quotes = (v: Violation) => v.subject?.what !== undefined && (v.sentence ?? '').includes(`\`${v.subject.what}\``);
     expect(run.results[0]!.violations!.flatMap((v) => (v.rule && !judged.includes(v.rule) && !quotes(v) ? [v.rule] : []))).toEqual([]);
+    if (replayAlone) await expectReplayed(run.results[0]!, proxy.url, target);
     return run.results[0]!.error!;
   } finally {
     await proxy.close();
@@ -59,6 +69,27 @@ function expectReproduction(result: CheckResult, keys: string[]): void {
   for (const key of keys) expect(`${script}${http}`).not.toContain(key);
 }
 
+/**
+ * A failure's replay, written as the CLI writes it and run on its own: against the faulty target
+ * it says "reproduced" with the failure's headline (exit 1), against the correct one "not
+ * reproduced" (exit 0).
+ */
+export async function expectReplayed(result: CheckResult, faultyUrl: string, target: ReferenceTarget): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'replay-'));
+  try {
+    const [file] = writeReproductions(dir, [result]).values();
+    const { runner } = result.reproduction!;
+    const faulty = await runReplay(file!, runner, faultyUrl, target.kit);
+    expect(faulty.stdout, faulty.stdout).toMatch(/^reproduced: \S/m);
+    expect(faulty.code, faulty.stdout).toBe(1);
+    const correct = await runReplay(file!, runner, target.server.url, target.kit);
+    expect(correct.stdout, correct.stdout).toMatch(/^not reproduced$/m);
+    expect(correct.code, correct.stdout).toBe(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** The failure's headline names the check and the rule, and the report quotes the rule's sentence. */
 export function expectRuleNamed(error: string, check: CheckName, rule: RuleId): void {
   expect(error.split('\n')[0]).toMatch(
@@ -69,8 +100,12 @@ export function expectRuleNamed(error: string, check: CheckName, rule: RuleId): 
   expect(error).toContain(sentence.slice(0, 60));
 }
 
-/** One test per proof, all against one reference server started for the file. */
-export function proveRules(title: string, proofs: readonly RuleProof[]): void {
+/**
+ * One test per proof, all against one reference server started for the file; the proof named
+ * `replayed` (the family's sample) also runs its failure's replay on its own.
+ */
+export function proveRules(title: string, proofs: readonly RuleProof[], replayed?: string): void {
+  if (replayed !== undefined && !proofs.some((proof) => proof.name === replayed)) throw new Error(`no proof named ${replayed}`);
   let reference: ReferenceTarget;
   beforeAll(async () => {
     reference = await startReferenceTarget();
@@ -91,13 +126,14 @@ export function proveRules(title: string, proofs: readonly RuleProof[]): void {
     );
     if (same) return same.failure;
     const fault = typeof proof.fault === 'function' ? proof.fault() : proof.fault;
-    const failure = failureUnder(reference, fault, proof.subject, proof.check, proof.options);
+    const failure = failureUnder(reference, fault, proof.subject, proof.check, proof.options, proof.name === replayed);
     runs.push({ proof, failure });
     return failure;
   };
   describe(title, () => {
     for (const proof of proofs) {
-      it(`${proof.name}: ${proof.check} names rule ${proof.rule}`, async () => {
+      const alone = proof.name === replayed ? '; its replay alone reproduces it' : '';
+      it(`${proof.name}: ${proof.check} names rule ${proof.rule}${alone}`, async () => {
         expectRuleNamed(await failureOf(proof), proof.check, proof.rule);
       });
     }
