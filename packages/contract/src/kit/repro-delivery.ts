@@ -119,7 +119,7 @@ function startReceiver(listen, publicUrl) {
     server.once("error", reject);
     server.listen(Number(port), host, () => {
       const local = "http://" + (host.includes(":") ? "[" + host + "]" : host) + ":" + server.address().port;
-      resolve({ url: (publicUrl || local).replace(/\\/+$/, ""), deliveries, close: () => (server.closeAllConnections(), server.close()) });
+      resolve({ url: (publicUrl || local).replace(/\\/+$/, ""), deliveries, close: () => { server.closeAllConnections(); server.close(); } });
     });
   });
 }`;
