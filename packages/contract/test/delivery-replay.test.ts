@@ -1,6 +1,7 @@
-// A delivery's replay on its own, against a small target in this process that sends each webhook
-// a signed delivery when a finding is created: it starts its receiver, points its webhook there
-// with a secret of its own, judges the signature it gets, deletes the webhook, and says so.
+// A delivery's replay on its own, against a small target in this process that sends each webhook a
+// delivery when a finding is created, right or with one fault: the replay starts its receiver,
+// points its webhook there with a secret of its own, judges what it gets as the kit did, deletes
+// the webhook, and says whether the fault is there.
 import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,14 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Exchange } from '../src/kit/http.ts';
-import { deliveryReproduction, deliverySymptomOf } from '../src/kit/repro-delivery.ts';
+import { type DeliveryFault, deliveryReproduction, deliverySymptomOf } from '../src/kit/repro-delivery.ts';
 import { headline } from '../src/kit/rules/headline.ts';
-import { ContractViolation, rulesViolated } from '../src/kit/verify.ts';
-import { violationsOf } from '../src/kit/violation.ts';
+import { ContractViolation, type Discrepancy, rulesViolated } from '../src/kit/verify.ts';
+import { type Violation, violationsOf } from '../src/kit/violation.ts';
 import { runReplay } from './replay-run.ts';
 
 const FINDING_CREATED = 'findingCreated (webhook finding.created)';
 const RUN_SECRET = 'kit_0123456789abcdef0123456789abcdef';
+const SCHEMA = '#/webhooks/finding.created/post/requestBody/content/application~1json/schema';
 
 const exchange = (path: string, body: unknown, status: number, json: unknown): Exchange => ({
   request: {
@@ -44,14 +46,75 @@ const RUN = [
   exchange('/v1/findings', { title: 'kit-finding' }, 201, { id: 'fnd_run0000001' }),
 ];
 
-const wrongSignature = () => {
-  const error = new ContractViolation(
-    FINDING_CREATED,
-    'delivery',
-    rulesViolated(['delivery-headers.1'], "X-Service-Signature does not verify against the raw body and the webhook's secret"),
-  );
-  return violationsOf('delivery', error, RUN)[0]!;
+const violationOf = (discrepancies: Discrepancy[]): Violation =>
+  violationsOf('delivery', new ContractViolation(FINDING_CREATED, 'delivery', discrepancies), RUN)[0]!;
+
+interface Sent {
+  headers: Record<string, string>;
+  body: string;
+}
+/** What the target sends a webhook with `secret` for a finding: undefined sends nothing. */
+type Sender = (secret: string) => Sent | undefined;
+
+const hmac = (secret: string, ...parts: string[]) => parts.reduce((h, part) => h.update(part), createHmac('sha256', secret));
+/** A delivery of `data`, signed both ways as the document says (the webhook-signature entry keyed with `entryKey`). */
+const delivery = (secret: string, data: Record<string, unknown> = { finding_id: 'fnd_1abcdef' }, entryKey = secret): Sent => {
+  const body = JSON.stringify({ event: 'finding.created', data });
+  const [id, time] = ['msg_1', String(Math.floor(Date.now() / 1000))];
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'x-service-event': 'finding.created',
+      'x-service-signature': `sha256=${hmac(secret, body).digest('hex')}`,
+      'webhook-id': id,
+      'webhook-timestamp': time,
+      'webhook-signature': `v1,${hmac(entryKey, `${id}.${time}.`, body).digest('base64')}`,
+    },
+  };
 };
+
+const CASES: { fault: DeliveryFault; violation: Violation; faulty: Sender }[] = [
+  {
+    fault: { signature: 'X-Service-Signature' },
+    violation: violationOf(
+      rulesViolated(['delivery-headers.1'], "X-Service-Signature does not verify against the raw body and the webhook's secret"),
+    ),
+    faulty: (secret) => {
+      const sent = delivery(secret);
+      return { ...sent, headers: { ...sent.headers, 'x-service-signature': `sha256=${hmac(`${secret}-not`, sent.body).digest('hex')}` } };
+    },
+  },
+  {
+    fault: { signature: 'webhook-signature' },
+    violation: violationOf(
+      rulesViolated(
+        ['param.StandardSignatureHeader.1'],
+        "no webhook-signature entry is the v1, base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{raw body} with the webhook's secret",
+      ),
+    ),
+    faulty: (secret) => delivery(secret, undefined, `${secret}-not`),
+  },
+  {
+    fault: { missing: { at: '/data', name: 'finding_id' } },
+    violation: violationOf([
+      {
+        aspect: 'response-schema',
+        message: `the body breaks the finding.created schema (${SCHEMA})`,
+        details: [`/data must have required property 'finding_id' (value: {})`],
+        pointer: SCHEMA,
+      },
+    ]),
+    faulty: (secret) => delivery(secret, {}),
+  },
+  {
+    fault: { absent: true },
+    violation: violationOf(
+      rulesViolated(['findingCreated.1'], 'no finding.created delivery reached the receiver after: POST /v1/findings (fnd_run0000001)'),
+    ),
+    faulty: () => undefined,
+  },
+];
 
 interface Target {
   url: string;
@@ -60,8 +123,8 @@ interface Target {
   server: Server;
 }
 
-/** Webhooks and findings; each finding created is delivered to every webhook, signed right or (`wrong`) with another key. */
-async function startTarget(wrong: boolean): Promise<Target> {
+/** Webhooks and findings; each finding created is sent to every webhook as `send` makes it. */
+async function startTarget(send: Sender): Promise<Target> {
   const webhooks = new Map<string, { url: string; secret: string }>();
   const target: Target = { url: '', secrets: [], deleted: [], server: createServer() };
   target.server.on('request', async (req, res) => {
@@ -80,17 +143,8 @@ async function startTarget(wrong: boolean): Promise<Target> {
     } else if (req.method === 'POST' && path === '/v1/findings') {
       res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'fnd_1abcdef' }));
       for (const { url, secret } of webhooks.values()) {
-        const body = JSON.stringify({ event: 'finding.created', data: { finding_id: 'fnd_1abcdef' } });
-        const key = wrong ? `${secret}-not` : secret;
-        await fetch(url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'x-service-event': 'finding.created',
-            'x-service-signature': `sha256=${createHmac('sha256', key).update(body).digest('hex')}`,
-          },
-          body,
-        });
+        const sent = send(secret);
+        if (sent) await fetch(url, { method: 'POST', ...sent });
       }
     } else res.writeHead(404).end();
   });
@@ -107,46 +161,53 @@ afterEach(() => {
   for (const target of targets.splice(0)) target.server.close();
 });
 
-/** Writes the replay, runs it alone with node against a target: its output and exit code. */
-async function replayAgainst(wrong: boolean): Promise<{ code: number; stdout: string; target: Target; file: string }> {
-  const target = await startTarget(wrong);
+/** Writes the violation's replay and runs it alone with node against a target sending as `send` does. */
+async function replayAgainst(violation: Violation, send: Sender) {
+  const target = await startTarget(send);
   targets.push(target);
-  const violation = wrongSignature();
-  const symptom = deliverySymptomOf(violation)!;
   const { script, runner } = deliveryReproduction(RUN, {
     title: 'findingCreated › delivery',
     report: 'the report',
     baseUrl: 'http://run.example',
-    symptom,
+    symptom: deliverySymptomOf(violation)!,
     headline: headline(violation),
   });
   expect(runner).toBe('node');
-  const file = join(scratch, `replay-${wrong}.mjs`);
+  const file = join(scratch, `replay-${targets.length}-${Date.now()}.mjs`);
   writeFileSync(file, script);
   const ran = await runReplay(file, runner, target.url, { apiKey: 'key-from-the-environment' });
   return { ...ran, target, file };
 }
 
 describe('a delivery failure replays on its own', () => {
-  it('names the signature fault it judges', () => {
-    expect(deliverySymptomOf(wrongSignature())).toEqual({ event: 'finding.created', fault: { signature: 'X-Service-Signature' } });
-  });
+  for (const { fault, violation, faulty } of CASES) {
+    const kind = 'signature' in fault ? fault.signature : Object.keys(fault)[0];
+    it(`${kind}: the symptom it judges is the one the kit saw`, () => {
+      expect(deliverySymptomOf(violation)).toEqual({ event: 'finding.created', fault });
+    });
 
-  it('against a target that signs wrongly: reproduced (exit 1), with its own secret, and its webhook deleted', async () => {
-    const { code, stdout, target, file } = await replayAgainst(true);
-    expect(stdout).toMatch(/^reproduced: rule delivery-headers\.1: /m);
-    expect(code).toBe(1);
-    expect(target.secrets).toHaveLength(1);
-    expect(target.secrets[0]).toMatch(/^replay_[0-9a-f]{48}$/);
-    expect(target.deleted).toEqual(['whk_1abcdef']);
-    const text = readFileSync(file, 'utf8');
-    for (const secret of [RUN_SECRET, 'key-from-the-environment', ...target.secrets]) expect(text).not.toContain(secret);
-  });
+    it(`${kind}: reproduced (exit 1) against a target with the fault, with a secret of its own and its webhook deleted`, async () => {
+      const { code, stdout, target, file } = await replayAgainst(violation, faulty);
+      expect(stdout).toContain(`reproduced: ${headline(violation)}`);
+      expect(code).toBe(1);
+      expect(target.secrets).toHaveLength(1);
+      expect(target.secrets[0]).toMatch(/^replay_[0-9a-f]{48}$/);
+      expect(target.deleted).toEqual(['whk_1abcdef']);
+      const text = readFileSync(file, 'utf8');
+      for (const secret of [RUN_SECRET, 'key-from-the-environment', ...target.secrets]) expect(text).not.toContain(secret);
+    });
 
-  it('against a target that signs as the document says: not reproduced (exit 0)', async () => {
-    const { code, stdout, target } = await replayAgainst(false);
-    expect(stdout).toMatch(/^not reproduced$/m);
-    expect(code).toBe(0);
-    expect(target.deleted).toHaveLength(1);
+    it(`${kind}: not reproduced (exit 0) against a target sending as the document says`, async () => {
+      const { code, stdout, target } = await replayAgainst(violation, (secret) => delivery(secret));
+      expect(stdout).toMatch(/^not reproduced$/m);
+      expect(code).toBe(0);
+      expect(target.deleted).toEqual(['whk_1abcdef']);
+    });
+  }
+
+  it('a violation of a delivery it cannot judge (a value other than the one caused) gets no delivery replay', () => {
+    expect(deliverySymptomOf(violationOf(rulesViolated(['findingCreated.1'], 'data.finding_id is "fnd_x", expected "fnd_y"')))).toBe(
+      undefined,
+    );
   });
 });
