@@ -174,6 +174,31 @@ describe('observations that name each other’s rule are one fault', () => {
   });
 });
 
+describe('deliveries come from one sender', () => {
+  const created = 'findingCreated (webhook finding.created)';
+  const resolved = 'findingResolved (webhook finding.resolved)';
+  const wrongSignature = (hook: string) =>
+    failed(
+      hook,
+      'delivery',
+      hook,
+      rulesViolated(['delivery-headers.1'], "X-Service-Signature does not verify against the raw body and the webhook's secret"),
+    );
+
+  it('a rule of every delivery broken in two webhooks’ deliveries is one fault, reported under the first', () => {
+    const faults = faultsOf([wrongSignature(created), wrongSignature(resolved)]);
+    expect(faults).toHaveLength(1);
+    expect(faults[0]!.operation).toBe(created);
+    expect(faults[0]!.seen.map((s) => s.id)).toEqual([`${created} › delivery`, `${resolved} › delivery`]);
+  });
+
+  it('a sentence of one webhook’s own, broken in two webhooks, is two faults', () => {
+    const own = (hook: string, rule: 'findingCreated.1' | 'findingResolved.1') =>
+      failed(hook, 'delivery', hook, rulesViolated([rule], 'data.finding_id is "fnd_x", expected "fnd_y"'));
+    expect(faultsOf([own(created, 'findingCreated.1'), own(resolved, 'findingResolved.1')])).toHaveLength(2);
+  });
+});
+
 describe('the rule summary of a run', () => {
   it('counts a fault whose cause is a schema, which fails no rule, and says what it broke', () => {
     const model = buildModel(loadDocument());

@@ -2,6 +2,7 @@
 // same operation's answers, seen by several checks or cases) are one fault, reported once, under
 // the operation whose answers show it, with where else it was seen and one replay. The console,
 // JUnit and the rule summary all count these.
+import { ownerOf } from './cause.ts';
 import type { CheckResult } from './results.ts';
 import { headline } from './rules/headline.ts';
 import type { Violation } from './violation.ts';
@@ -21,9 +22,19 @@ export interface Fault {
   seen: { id: string; check: string; count: number }[];
 }
 
+/**
+ * Where a fault lives: the operation judged, except that every webhook's deliveries come from one
+ * sender, so a rule of all deliveries (a signature header, not one event's own sentence) broken in
+ * several webhooks' deliveries is one fault.
+ */
+function scopeOf(v: Violation, fallback: string): string {
+  const operation = v.subject?.operation ?? fallback;
+  return / \(webhook [^)]+\)$/.test(operation) && v.rule !== undefined && ownerOf(v.rule) === undefined ? 'every delivery' : operation;
+}
+
 // The headline rule, else the field or parameter: one sentence or one field broken in one operation is one fault.
 const faultKey = (v: Violation, fallback: string) =>
-  JSON.stringify([v.subject?.operation ?? fallback, v.rule ?? v.subject?.what ?? v.pointer ?? v.observed.split('\n')[0]]);
+  JSON.stringify([scopeOf(v, fallback), v.rule ?? v.subject?.what ?? v.pointer ?? v.observed.split('\n')[0]]);
 
 /** Two observations of one operation where each names the other's headline rule among its own. */
 const sameCause = (a: Violation, b: Violation) =>
