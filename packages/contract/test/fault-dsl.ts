@@ -239,3 +239,74 @@ export function rawAnswer(from: number, to: number, type: string): Fault {
     },
   };
 }
+
+/**
+ * A length limit counted in UTF-8 bytes instead of characters: a matching request whose `field` is
+ * within `max` characters but over `max` bytes is refused as invalid (after the upstream took it).
+ */
+export function lengthInBytes(match: Omit<Match, 'status'>, field: string, max: number): Fault {
+  return {
+    response: (request, response) => {
+      if (!hits(match, request, response) || response.status >= 300 || request.body.length === 0) return undefined;
+      const value = (JSON.parse(request.body.toString('utf8')) as Record<string, unknown>)[field];
+      if (typeof value !== 'string' || Buffer.byteLength(value) <= max) return undefined;
+      const problem = {
+        type: `${PROBLEM_TYPES}validation-error`,
+        title: 'Request validation failed',
+        status: 400,
+        detail: 'The request has 1 invalid part.',
+        instance: request.path,
+        errors: [{ pointer: `/body/${field}`, message: `must NOT have more than ${max} characters` }],
+      };
+      return {
+        status: 400,
+        headers: { ...response.headers, 'content-type': 'application/problem+json' },
+        body: Buffer.from(JSON.stringify(problem)),
+      };
+    },
+  };
+}
+
+/** The ETag of each item under `collection` (a path like `/v1/findings`) kept from its first answer, whatever changes: a conditional read with it answers 304. */
+export function etagKept(collection: string): () => Fault {
+  const item = new RegExp(`^${collection}/([^/?]+)$`);
+  return () => {
+    const first = new Map<string, string>();
+    return {
+      response: (request, response) => {
+        const id = item.exec(request.path)?.[1];
+        if (!id || !response.headers.etag) return undefined;
+        const tag = first.get(id) ?? response.headers.etag;
+        first.set(id, tag);
+        if (request.method === 'GET' && request.headers['if-none-match'] === tag)
+          return { status: 304, headers: { ...response.headers, etag: tag }, body: Buffer.alloc(0) };
+        return { ...response, headers: { ...response.headers, etag: tag } };
+      },
+    };
+  };
+}
+
+/**
+ * Bodies under one `Idempotency-Key` compared member by member at the top level only: a body that
+ * differs from the first only below the top level replays the first answer instead of `409`.
+ */
+export function shallowIdempotency(): Fault {
+  const first = new Map<string, { top: string; answer: ProxiedResponse }>();
+  const top = (json: Record<string, unknown>) =>
+    JSON.stringify(Object.entries(json).map(([name, value]) => [name, typeof value === 'object' && value !== null ? 'nested' : value]));
+  return {
+    response: (request, response) => {
+      const key = request.headers['idempotency-key'];
+      if (request.method !== 'POST' || !key || request.body.length === 0) return undefined;
+      const sent = top(JSON.parse(request.body.toString('utf8')) as Record<string, unknown>);
+      const seen = first.get(key);
+      if (!seen) {
+        if (response.status < 300) first.set(key, { top: sent, answer: response });
+        return undefined;
+      }
+      return response.status === 409 && seen.top === sent
+        ? { ...seen.answer, headers: { ...seen.answer.headers, 'idempotent-replayed': 'true' } }
+        : undefined;
+    },
+  };
+}

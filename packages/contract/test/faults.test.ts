@@ -12,9 +12,9 @@ import type { CheckName } from '../src/kit/registry.ts';
 import { buildModel } from '../src/kit/spec.ts';
 import type { Fault } from './fault-proxy.ts';
 import { FAULTS } from './implementation-faults.ts';
-import { expectRuleNamed, failureUnder as failureOf } from './prove.ts';
+import { failureUnder as failureOf, proveRules } from './prove.ts';
 import { type ReferenceTarget, startReferenceTarget } from './reference-target.ts';
-import { CREATED, RULE_FAULTS } from './rule-faults.ts';
+import { RULE_PROOFS } from './rule-faults.ts';
 import { passedResults } from './suite.ts';
 
 let reference: ReferenceTarget;
@@ -46,49 +46,7 @@ describe('the kit fails on a broken implementation', () => {
 
 // Faults that break a rule the document states only in words (rule-faults.ts); each is caught by
 // the check that judges that rule, and the report names the rule (id and sentence).
-const retryAfterIgnored: Fault = {
-  deliveryAnswer: ({ status, headers }) => {
-    const { 'retry-after': _dropped, ...rest } = headers;
-    return { status, headers: rest };
-  },
-};
-
-describe('the kit fails on an implementation that breaks a rule the document states in words', () => {
-  for (const [name, fault, subject, check, rule, options] of RULE_FAULTS) {
-    it(`${name}: ${check} names rule ${rule}`, async () => {
-      expectRuleNamed(await failureUnder(fault, subject, check, options), check, rule);
-    });
-  }
-
-  it('a failed-authentication 429 without Retry-After: unknown-key-401 names rule rate-limits.5', async () => {
-    const throttled = await startReferenceTarget(undefined, undefined, { authFailuresPerMinute: 1 });
-    try {
-      for (let i = 0; i < 2; i++) await fetch(`${throttled.server.url}/v1/policies`);
-      const noRetryAfter: Fault = {
-        response: (_request, response) =>
-          response.status === 429
-            ? { ...response, headers: Object.fromEntries(Object.entries(response.headers).filter(([name]) => name !== 'retry-after')) }
-            : undefined,
-      };
-      const error = await failureUnder(noRetryAfter, 'listPolicies (GET /v1/policies)', 'unknown-key-401', {}, throttled);
-      expect(error).toMatch(/rule rate-limits\.5: a 429 for failed authentication lacks retry-after/);
-    } finally {
-      await throttled.server.close();
-    }
-  });
-
-  it('a Retry-After longer than the first wait ignored: delivery-retry names rule delivery-and-retries.4', async () => {
-    const documented = await startReferenceTarget(undefined, 1);
-    try {
-      const error = await failureUnder(retryAfterIgnored, CREATED, 'delivery-retry', {}, documented);
-      expect(error).toMatch(
-        /rule delivery-and-retries\.4: a receiver asked for Retry-After: \d+ \(longer than the first wait\) and the retry came after \d+\.\d s/,
-      );
-    } finally {
-      await documented.server.close();
-    }
-  }, 60_000);
-});
+proveRules('the kit fails on an implementation that breaks a rule the document states in words', RULE_PROOFS);
 
 describe('the coverage gate', () => {
   it('fails for an operation added to the document that the kit derives no checks for', () => {

@@ -22,7 +22,7 @@ const REPLAYED = 'If-Match compared weakly (a W/ tag accepted)';
 describe('faults the model-based sequences catch', () => {
   for (const { name, fault, rule } of modelProofs()) {
     it(`${name}: caught, naming rule ${rule}${name === REPLAYED ? '; its replay alone reproduces it' : ''}`, async () => {
-      const proxy = await startFaultProxy(reference.server.url, fault);
+      const proxy = await startFaultProxy(reference.server.url, typeof fault === 'function' ? fault() : fault);
       try {
         const run = await runKit(
           { ...reference.kit, baseUrl: proxy.url, eventTimeoutMs: 3_000 },
@@ -42,7 +42,7 @@ describe('faults the model-based sequences catch', () => {
 describe('a failure of model-sequences', () => {
   it('is shrunk to the shortest sequence that still breaks the rule, printed step by step', async () => {
     const weak = modelProofs().find((proof) => proof.rule === 'idempotency-and-concurrency.3')!;
-    const proxy = await startFaultProxy(reference.server.url, weak.fault);
+    const proxy = await startFaultProxy(reference.server.url, typeof weak.fault === 'function' ? weak.fault() : weak.fault);
     try {
       const run = await runKit({ ...reference.kit, baseUrl: proxy.url }, { only: (planned) => planned.check === 'model-sequences' });
       const error = run.results[0]!.error!;

@@ -9,6 +9,7 @@ import type { RuleId } from '../src/kit/rules/catalogue.ts';
 import { buildModel, schemaAt } from '../src/kit/spec.ts';
 import { all, field, header, requestBody, requestHeader, status } from './fault-dsl.ts';
 import type { Fault } from './fault-proxy.ts';
+import type { RuleProof } from './prove.ts';
 
 const TWO_HOURS = 2 * 60 * 60 * 1000;
 const shifted = (value: unknown) => (typeof value === 'string' ? new Date(Date.parse(value) + TWO_HOURS).toISOString() : value);
@@ -93,11 +94,15 @@ const NAMED: Record<string, { fault: Fault; rule: RuleId }> = {
   'events are still sent to a webhook disabled by its owner': { fault: ignoresDisabling(), rule: 'webhooks.2' },
 };
 
-export interface Proof {
-  name: string;
-  fault: Fault;
-  rule: RuleId;
-}
+/** The subject model-sequences is filed under: its first operation. */
+const SEQUENCES = 'createPolicy (POST /v1/policies)';
+const proof = (name: string, fault: Fault, rule: RuleId): RuleProof => ({
+  name,
+  fault,
+  rule,
+  check: 'model-sequences',
+  subject: SEQUENCES,
+});
 
 /** What the target chooses (ids, times) or changes on its own (the last delivery): no fault of the model's to prove. */
 const CHOSEN = new Set(['id', 'created_at', 'updated_at', 'last_delivery', 'first_seen_at', 'last_seen_at', 'resolved_at', 'policy_id']);
@@ -132,13 +137,13 @@ function otherValue(name: string, value: unknown): unknown {
 }
 
 /** Every proof of model-sequences: the faults named above, then the generated ones. */
-export function modelProofs(): Proof[] {
-  return [...Object.entries(NAMED).map(([name, { fault, rule }]) => ({ name, fault, rule })), ...generatedProofs()];
+export function modelProofs(): RuleProof[] {
+  return [...Object.entries(NAMED).map(([name, { fault, rule }]) => proof(name, fault, rule)), ...generatedProofs()];
 }
 
-function generatedProofs(): Proof[] {
+function generatedProofs(): RuleProof[] {
   const model = buildModel(loadDocument());
-  const proofs: Proof[] = [];
+  const proofs: RuleProof[] = [];
   for (const resource of model.resources) {
     const pointer = resource.read?.responses.get('200')?.content.get('application/json');
     if (!pointer || !resource.create || !resource.update) continue;
@@ -149,14 +154,16 @@ function generatedProofs(): Proof[] {
     ] as const) {
       const path = replace ? new RegExp(`^${resource.collectionPath}/[^/?]+$`) : new RegExp(`^${resource.collectionPath}$`);
       for (const name of fields) {
-        proofs.push({
-          name: `${method} ${resource.collectionPath} answers another ${name}`,
-          fault: field({ method, path, status }, (json) => {
-            const other = otherValue(name, json[name]);
-            if (other !== undefined) json[name] = other;
-          }),
-          rule: ruleOfField(resource.name, name, replace),
-        });
+        proofs.push(
+          proof(
+            `${method} ${resource.collectionPath} answers another ${name}`,
+            field({ method, path, status }, (json) => {
+              const other = otherValue(name, json[name]);
+              if (other !== undefined) json[name] = other;
+            }),
+            ruleOfField(resource.name, name, replace),
+          ),
+        );
       }
     }
   }

@@ -3,26 +3,16 @@
 // checked without a proof fails here, and so does a proof of a rule the kit says is owed.
 import { describe, expect, it } from 'vitest';
 import { checksJudging } from '../src/kit/registry.ts';
-import { CATALOGUE, type RuleId } from '../src/kit/rules/catalogue.ts';
+import { CATALOGUE } from '../src/kit/rules/catalogue.ts';
 import { statusOf } from '../src/kit/rules/rule.ts';
 import { NOT_YET_PROVEN } from '../src/kit/rules/unproven.ts';
-import { modelProofs } from './model-proofs.ts';
-import { FAMILY_PROOFS } from './proofs/index.ts';
-import { RULE_FAULTS } from './rule-faults.ts';
-
-/** What faults.test.ts proves beyond its rule faults (a throttled target, the documented schedule), and retry-faults.test.ts. */
-const PROVEN_ELSEWHERE: RuleId[] = ['rate-limits.5', 'delivery-and-retries.4'];
+import { LEDGER } from './proofs/index.ts';
 
 const sorted = (ids: Iterable<string>) => [...new Set(ids)].sort();
 
 describe('the proof ledger', () => {
   const checked = CATALOGUE.filter((entry) => statusOf(entry) === 'checked' && checksJudging(entry.id).length > 0).map((e) => e.id);
-  const proofs = sorted([
-    ...RULE_FAULTS.map((fault) => fault[4]),
-    ...PROVEN_ELSEWHERE,
-    ...modelProofs().map((proof) => proof.rule),
-    ...FAMILY_PROOFS.map((proof) => proof.rule),
-  ]);
+  const proofs = sorted([...LEDGER.proofs.map((proof) => proof.rule), ...LEDGER.families.map((family) => family.rule)]);
 
   it('has a proving fault for exactly the checked rules the kit does not list as not proven yet', () => {
     const owed = new Set<string>(NOT_YET_PROVEN);

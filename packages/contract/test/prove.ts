@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Config } from '../../../server/config.ts';
 import type { KitOptions } from '../src/kit/context.ts';
 import { type CheckName, definitionOf } from '../src/kit/registry.ts';
 import { writeReproductions } from '../src/kit/repro-files.ts';
@@ -25,6 +26,23 @@ export interface RuleProof {
   subject: string;
   check: CheckName;
   rule: RuleId;
+  options?: Partial<KitOptions>;
+  /** A reference server of its own, configured otherwise (a low limit, the documented retry schedule), instead of the file's. */
+  target?: { retryScale?: number; overrides?: Partial<Config> };
+}
+
+/**
+ * A rule's proof as a family: one fault generated along an axis of the behaviour space the rule
+ * covers (every class of answer, every resource), each member breaking the rule in one cell only.
+ */
+export interface RuleFamily {
+  rule: RuleId;
+  check: CheckName;
+  subject: string;
+  /** The axis the members are generated along, for the report. */
+  axis: string;
+  /** Each cell's fault; `subject` when the cell belongs to another operation than the family's. */
+  members: { cell: string; fault: Fault | (() => Fault); subject?: string }[];
   options?: Partial<KitOptions>;
 }
 
@@ -100,9 +118,18 @@ export function expectRuleNamed(error: string, check: CheckName, rule: RuleId): 
   expect(error).toContain(sentence.slice(0, 60));
 }
 
+async function underOwnTarget(proof: RuleProof, fault: Fault, replayAlone: boolean): Promise<string> {
+  const target = await startReferenceTarget(undefined, proof.target?.retryScale, proof.target?.overrides);
+  try {
+    return await failureUnder(target, fault, proof.subject, proof.check, proof.options, replayAlone);
+  } finally {
+    await target.server.close();
+  }
+}
+
 /**
- * One test per proof, all against one reference server started for the file; the proof named
- * `replayed` (the family's sample) also runs its failure's replay on its own.
+ * One test per proof, all against one reference server started for the file (or one of its own,
+ * `target`); the proof named `replayed` (the family's sample) also runs its failure's replay on its own.
  */
 export function proveRules(title: string, proofs: readonly RuleProof[], replayed?: string): void {
   if (replayed !== undefined && !proofs.some((proof) => proof.name === replayed)) throw new Error(`no proof named ${replayed}`);
@@ -126,7 +153,10 @@ export function proveRules(title: string, proofs: readonly RuleProof[], replayed
     );
     if (same) return same.failure;
     const fault = typeof proof.fault === 'function' ? proof.fault() : proof.fault;
-    const failure = failureUnder(reference, fault, proof.subject, proof.check, proof.options, proof.name === replayed);
+    const alone = proof.name === replayed;
+    const failure = proof.target
+      ? underOwnTarget(proof, fault, alone)
+      : failureUnder(reference, fault, proof.subject, proof.check, proof.options, alone);
     runs.push({ proof, failure });
     return failure;
   };
@@ -135,7 +165,39 @@ export function proveRules(title: string, proofs: readonly RuleProof[], replayed
       const alone = proof.name === replayed ? '; its replay alone reproduces it' : '';
       it(`${proof.name}: ${proof.check} names rule ${proof.rule}${alone}`, async () => {
         expectRuleNamed(await failureOf(proof), proof.check, proof.rule);
-      });
+      }, 60_000);
     }
+  });
+}
+
+/**
+ * One test per member of each family, against one reference server for the file; after them, per
+ * rule, how many members of its family the kit killed.
+ */
+export function proveFamilies(title: string, families: readonly RuleFamily[]): void {
+  let reference: ReferenceTarget;
+  const killed = new Map<RuleFamily, string[]>(families.map((family) => [family, []]));
+  beforeAll(async () => {
+    reference = await startReferenceTarget();
+  });
+  afterAll(async () => {
+    await reference?.server.close();
+    const lines = families.map(
+      (family) => `${family.rule} along ${family.axis} (${family.check}): ${killed.get(family)!.length} of ${family.members.length} killed`,
+    );
+    process.stdout.write(`proofs by family:\n  ${lines.join('\n  ')}\n`);
+  });
+  describe(title, () => {
+    for (const family of families)
+      for (const member of family.members)
+        it(`${family.rule} along ${family.axis}, ${member.cell}: ${family.check} names it`, async () => {
+          const fault = typeof member.fault === 'function' ? member.fault() : member.fault;
+          expectRuleNamed(
+            await failureUnder(reference, fault, member.subject ?? family.subject, family.check, family.options),
+            family.check,
+            family.rule,
+          );
+          killed.get(family)!.push(member.cell);
+        });
   });
 }

@@ -1,9 +1,6 @@
 // The rule faults: one fault per rule the document states in words, each breaking exactly that rule
 // on the reference server; faults.test.ts runs each against the one check that judges the rule, and
 // the proof ledger (proofs.test.ts) counts the rules they prove.
-import type { KitOptions } from '../src/kit/context.ts';
-import type { CheckName } from '../src/kit/registry.ts';
-import type { RuleId } from '../src/kit/rules/catalogue.ts';
 import {
   asBody,
   asJson,
@@ -19,8 +16,9 @@ import {
   webhookIdNotDeliveryId,
   wrongStandardSignature,
 } from './delivery-faults.ts';
-import { PROBLEM_TYPES } from './fault-dsl.ts';
+import { all, deliveryJson, dropDelivery, field, header, PROBLEM_TYPES, requestBody } from './fault-dsl.ts';
 import { editJson, type Fault } from './fault-proxy.ts';
+import type { RuleProof } from './prove.ts';
 
 const ITEM = /^\/v1\/policies\/pol_[^/?]+$/;
 
@@ -28,57 +26,33 @@ const FINDING_ITEM = /^\/v1\/findings\/fnd_[^/?]+$/;
 const WEBHOOK_ITEM = /^\/v1\/webhooks\/whk_[^/?]+$/;
 const UNKNOWN_POLICY = 'pol_00000000000000000000000000';
 
-const resolvedAtKeptOnReopen: Fault = {
-  response: (request, response) =>
-    request.method === 'PUT' && FINDING_ITEM.test(request.path) && response.status === 200
-      ? editJson(response, (json) => {
-          if (json.status === 'open' && json.resolved_at === null) json.resolved_at = '2026-01-01T00:00:00Z';
-        })
-      : undefined,
-};
-const unknownPolicyAccepted: Fault = {
-  request: (method, path, body) => {
-    if (!(method === 'POST' || method === 'PUT') || !path.startsWith('/v1/findings') || body.length === 0) return body;
-    const json = asJson(body);
-    return json.policy_id === UNKNOWN_POLICY ? asBody({ ...json, policy_id: null }) : body;
-  },
-};
+const resolvedAtKeptOnReopen = field({ method: 'PUT', path: FINDING_ITEM, status: 200 }, (json) => {
+  if (json.status === 'open' && json.resolved_at === null) json.resolved_at = '2026-01-01T00:00:00Z';
+});
+const unknownPolicyAccepted = requestBody({ path: /^\/v1\/findings/ }, (json) => {
+  if (json.policy_id === UNKNOWN_POLICY) json.policy_id = null;
+});
 /** Seen times taken in either order (the service sorts them instead of refusing). */
-const seenTimesInAnyOrder: Fault = {
-  request: (method, path, body) => {
-    if (method !== 'POST' || path !== '/v1/findings' || body.length === 0) return body;
-    const json = asJson(body) as { first_seen_at?: string; last_seen_at?: string };
-    const { first_seen_at: first, last_seen_at: last } = json;
-    return first && last && last < first ? asBody({ ...json, first_seen_at: last, last_seen_at: first }) : body;
-  },
-};
+const seenTimesInAnyOrder = requestBody({ method: 'POST', path: /^\/v1\/findings$/ }, (json) => {
+  const [first, last] = [json.first_seen_at, json.last_seen_at];
+  if (typeof first === 'string' && typeof last === 'string' && last < first) [json.first_seen_at, json.last_seen_at] = [last, first];
+});
 const policyDeletedWhileInUse: Fault = {
   response: (request, response) =>
     request.method === 'DELETE' && ITEM.test(request.path) && response.status === 409
       ? { status: 204, headers: {}, body: Buffer.alloc(0) }
       : undefined,
 };
-const alwaysCompliant: Fault = {
-  response: (request, response) =>
-    request.method === 'GET' && request.path.startsWith('/v1/policies') && response.status === 200
-      ? editJson(response, (json) => {
-          for (const item of (json.data as Record<string, unknown>[] | undefined) ?? [json]) item.compliance_status = 'compliant';
-        })
-      : undefined,
-};
-const noComplianceChangedOnDelete: Fault = {
-  delivery: (headers, body) => {
-    const json = asJson(body) as { event?: string; data?: { finding_id?: unknown } };
-    return json.event === 'compliance.changed' && json.data?.finding_id === null ? undefined : { headers, body };
-  },
-};
-const complianceChangedWithoutChange: Fault = {
-  delivery: (headers, body) => {
-    const json = asJson(body) as { event?: string; data?: Record<string, unknown> };
-    if (json.event === 'compliance.changed' && json.data) json.data.previous_status = json.data.current_status;
-    return { headers, body: asBody(json) };
-  },
-};
+const alwaysCompliant = field({ method: 'GET', path: /^\/v1\/policies/, status: 200 }, (json) => {
+  for (const item of (json.data as Record<string, unknown>[] | undefined) ?? [json]) item.compliance_status = 'compliant';
+});
+const noComplianceChangedOnDelete = dropDelivery(
+  (json) => json.event === 'compliance.changed' && (json.data as Record<string, unknown> | undefined)?.finding_id === null,
+);
+const complianceChangedWithoutChange = deliveryJson('compliance.changed', (json) => {
+  const data = json.data as Record<string, unknown> | undefined;
+  if (data) data.previous_status = data.current_status;
+});
 /** A PUT that merges into the resource (PATCH semantics): omitted fields keep the values they had. */
 function putKeepsOmittedFields(): Fault {
   const last = new Map<string, Record<string, unknown>>();
@@ -97,13 +71,9 @@ function putKeepsOmittedFields(): Fault {
     },
   };
 }
-const putWithoutSecretRemovesIt: Fault = {
-  request: (method, path, body) => {
-    if (method !== 'PUT' || !WEBHOOK_ITEM.test(path) || body.length === 0) return body;
-    const json = asJson(body);
-    return 'secret' in json ? body : asBody({ ...json, secret: null });
-  },
-};
+const putWithoutSecretRemovesIt = requestBody({ method: 'PUT', path: WEBHOOK_ITEM }, (json) => {
+  if (!('secret' in json)) json.secret = null;
+});
 /** Webhook reads echo the secret the webhook was created or updated with. */
 function secretEchoed(): Fault {
   const secrets = new Map<string, unknown>();
@@ -130,29 +100,16 @@ const cursorAcceptedWithOtherFilters: Fault = {
       ? { status: 200, headers: { 'content-type': 'application/json' }, body: asBody({ data: [], next_cursor: null }) }
       : undefined,
 };
-const conflictTypeForEvery409: Fault = {
-  response: (_request, response) =>
-    response.status === 409 ? editJson(response, (json) => void (json.type = `${PROBLEM_TYPES}conflict`)) : undefined,
-};
-const keyEchoedIn401: Fault = {
-  response: (request, response) =>
-    response.status === 401
-      ? editJson(response, (json) => void (json.detail = `Unknown API key: ${request.headers.authorization ?? ''}`))
-      : undefined,
-};
-const validationWithoutErrors: Fault = {
-  response: (_request, response) =>
-    response.status === 400 && response.headers['content-type']?.includes('problem')
-      ? editJson(response, (json) => void delete json.errors)
-      : undefined,
-};
-const noRateLimitOnUnknownRoutes: Fault = {
-  response: (_request, response) => {
-    if (response.status !== 404) return undefined;
-    const { ratelimit: _r, 'ratelimit-policy': _p, ...headers } = response.headers;
-    return { ...response, headers };
-  },
-};
+const conflictTypeForEvery409 = field({ status: 409 }, (json) => void (json.type = `${PROBLEM_TYPES}conflict`));
+const keyEchoedIn401 = field(
+  { status: 401 },
+  (json, request) => void (json.detail = `Unknown API key: ${request.headers.authorization ?? ''}`),
+);
+const validationWithoutErrors = field({ status: 400 }, (json) => void delete json.errors);
+const noRateLimitOnUnknownRoutes = all(
+  header({ status: 404 }, 'ratelimit', () => undefined),
+  header({ status: 404 }, 'ratelimit-policy', () => undefined),
+);
 const noPreflight: Fault = {
   response: (request, response) =>
     request.method === 'OPTIONS'
@@ -171,102 +128,242 @@ const noPreflight: Fault = {
 
 const FINDINGS_PUT = 'updateFinding (PUT /v1/findings/{id})';
 export const CREATED = 'findingCreated (webhook finding.created)';
-export const RULE_FAULTS: [name: string, fault: Fault, subject: string, check: CheckName, rule: RuleId, options?: Partial<KitOptions>][] = [
-  ['resolved_at kept after reopening', resolvedAtKeptOnReopen, FINDINGS_PUT, 'finding-lifecycle', 'updateFinding.3'],
-  ['last_seen_at before first_seen_at accepted', seenTimesInAnyOrder, FINDINGS_PUT, 'finding-lifecycle', 'schema.FindingCreate.2'],
-  ['an unknown policy_id accepted', unknownPolicyAccepted, 'createFinding (POST /v1/findings)', 'references', 'schema.FindingCreate.3'],
-  [
-    'a policy deleted while an open finding references it',
-    policyDeletedWhileInUse,
-    'deletePolicy (DELETE /v1/policies/{id})',
-    'policy-in-use',
-    'deletePolicy.2',
-  ],
-  ['compliance_status always compliant', alwaysCompliant, 'getPolicy (GET /v1/policies/{id})', 'compliance', 'createFinding.2'],
-  [
-    'no compliance.changed when a finding is deleted',
-    noComplianceChangedOnDelete,
-    'getPolicy (GET /v1/policies/{id})',
-    'compliance',
-    'updateFinding.4',
-    { eventTimeoutMs: 2_000 },
-  ],
-  [
-    'compliance.changed with previous_status equal to current_status',
-    complianceChangedWithoutChange,
-    'getPolicy (GET /v1/policies/{id})',
-    'compliance',
-    'complianceChanged.1',
-  ],
-  [
-    'a policy PUT keeping omitted fields',
-    putKeepsOmittedFields(),
-    'updatePolicy (PUT /v1/policies/{id})',
-    'replace-semantics',
-    'updatePolicy.1',
-  ],
-  [
-    'a webhook PUT without secret removing it',
-    putWithoutSecretRemovesIt,
-    'updateWebhook (PUT /v1/webhooks/{id})',
-    'replace-semantics',
-    'schema.WebhookUpdate.2',
-  ],
-  ['webhook secrets echoed on reads', secretEchoed(), 'getWebhook (GET /v1/webhooks/{id})', 'secrets', 'authentication.4'],
-  ['a default limit of 10', defaultLimitTen, 'listPolicies (GET /v1/policies)', 'pagination-rules', 'pagination.2'],
-  [
-    'a cursor accepted with other filters',
-    cursorAcceptedWithOtherFilters,
-    'listPolicies (GET /v1/policies)',
-    'pagination-rules',
-    'pagination.4',
-  ],
-  ['one problem type for every 409', conflictTypeForEvery409, 'listPolicies (GET /v1/policies)', 'problem-catalogue', 'errors.15'],
-  ['the API key echoed in a 401 detail', keyEchoedIn401, 'listPolicies (GET /v1/policies)', 'response-audit', 'authentication.4'],
-  ['validation problems without errors', validationWithoutErrors, 'listPolicies (GET /v1/policies)', 'response-audit', 'errors.2'],
-  [
-    'no RateLimit headers on unknown routes',
-    noRateLimitOnUnknownRoutes,
-    'listPolicies (GET /v1/policies)',
-    'response-audit',
-    'rate-limits.2',
-  ],
-  [
-    'no CORS preflight',
-    noPreflight,
-    'listPolicies (GET /v1/policies)',
-    'cors',
-    'browser-clients-cors.1',
-    { corsOrigin: 'http://localhost:5173' },
-  ],
-  ['events sent to disabled webhooks', disabledWebhooksReceive, CREATED, 'delivery-semantics', 'schema.WebhookCreate.2'],
-  [
-    'a kit-caused event sent to a webhook that says it is disabled',
-    disabledButDelivering,
-    CREATED,
-    'delivery-attribution',
-    'schema.WebhookCreate.2',
-  ],
-  [
-    'a test event raised for one webhook sent to every subscriber',
-    targetIgnored,
-    CREATED,
-    'delivery-attribution',
-    'test-support-not-part-of-the-v1-contract.4',
-  ],
-  ['finding.resolved also sent when a finding is suppressed', resolvedSentOnSuppress, CREATED, 'delivery-semantics', 'findingResolved.2'],
-  ['one X-Service-Delivery shared by several webhooks', oneDeliveryIdForAllWebhooks, CREATED, 'delivery-semantics', 'delivery-headers.3'],
-  [
-    'a new X-Service-Delivery on every retry',
-    newDeliveryIdOnRetry,
-    CREATED,
-    'delivery-retry',
-    'delivery-headers.3',
-    { skipRetryTiming: 'compressed schedule' },
-  ],
-  ['410 Gone not disabling the webhook', goneNotDisabling, CREATED, 'endpoint-gone', 'delivery-and-retries.3', { eventTimeoutMs: 2_000 }],
-  ['a webhook-id other than X-Service-Delivery', webhookIdNotDeliveryId, CREATED, 'delivery', 'param.StandardIdHeader.1'],
-  ['a webhook-signature no secret made', wrongStandardSignature, CREATED, 'delivery', 'param.StandardSignatureHeader.1'],
-  ['a webhook-timestamp 10 minutes old', staleTimestamp, CREATED, 'delivery', 'param.StandardTimestampHeader.1'],
-  ['one webhook-signature entry after the secret was replaced', oneEntryAfterRotation, CREATED, 'secret-rotation', 'rotating-a-secret.1'],
+/** A receiver's Retry-After taken out of its answer on the way back: the service schedules as if it had none. */
+const retryAfterIgnored: Fault = {
+  deliveryAnswer: ({ status, headers }) => {
+    const { 'retry-after': _dropped, ...rest } = headers;
+    return { status, headers: rest };
+  },
+};
+
+/**
+ * A failed-authentication 429 without Retry-After: on a target that allows one failure a minute, a
+ * failure is asked again, so the answer is the 429 (the kit's request being the second failure).
+ */
+const failedAuth429WithoutRetryAfter: Fault = {
+  response: async (request, response, upstream) => {
+    const throttled = response.status === 401 ? await upstream(request.method, request.path, request.headers) : response;
+    if (throttled.status !== 429) return undefined;
+    const { 'retry-after': _dropped, ...headers } = throttled.headers;
+    return { ...throttled, headers };
+  },
+};
+
+export const RULE_PROOFS: readonly RuleProof[] = [
+  {
+    name: 'resolved_at kept after reopening',
+    fault: resolvedAtKeptOnReopen,
+    subject: FINDINGS_PUT,
+    check: 'finding-lifecycle',
+    rule: 'updateFinding.3',
+  },
+  {
+    name: 'last_seen_at before first_seen_at accepted',
+    fault: seenTimesInAnyOrder,
+    subject: FINDINGS_PUT,
+    check: 'finding-lifecycle',
+    rule: 'schema.FindingCreate.2',
+  },
+  {
+    name: 'an unknown policy_id accepted',
+    fault: unknownPolicyAccepted,
+    subject: 'createFinding (POST /v1/findings)',
+    check: 'references',
+    rule: 'schema.FindingCreate.3',
+  },
+  {
+    name: 'a policy deleted while an open finding references it',
+    fault: policyDeletedWhileInUse,
+    subject: 'deletePolicy (DELETE /v1/policies/{id})',
+    check: 'policy-in-use',
+    rule: 'deletePolicy.2',
+  },
+  {
+    name: 'compliance_status always compliant',
+    fault: alwaysCompliant,
+    subject: 'getPolicy (GET /v1/policies/{id})',
+    check: 'compliance',
+    rule: 'createFinding.2',
+  },
+  {
+    name: 'no compliance.changed when a finding is deleted',
+    fault: noComplianceChangedOnDelete,
+    subject: 'getPolicy (GET /v1/policies/{id})',
+    check: 'compliance',
+    rule: 'updateFinding.4',
+    options: { eventTimeoutMs: 2_000 },
+  },
+  {
+    name: 'compliance.changed with previous_status equal to current_status',
+    fault: complianceChangedWithoutChange,
+    subject: 'getPolicy (GET /v1/policies/{id})',
+    check: 'compliance',
+    rule: 'complianceChanged.1',
+  },
+  {
+    name: 'a policy PUT keeping omitted fields',
+    fault: putKeepsOmittedFields(),
+    subject: 'updatePolicy (PUT /v1/policies/{id})',
+    check: 'replace-semantics',
+    rule: 'updatePolicy.1',
+  },
+  {
+    name: 'a webhook PUT without secret removing it',
+    fault: putWithoutSecretRemovesIt,
+    subject: 'updateWebhook (PUT /v1/webhooks/{id})',
+    check: 'replace-semantics',
+    rule: 'schema.WebhookUpdate.2',
+  },
+  {
+    name: 'webhook secrets echoed on reads',
+    fault: secretEchoed(),
+    subject: 'getWebhook (GET /v1/webhooks/{id})',
+    check: 'secrets',
+    rule: 'authentication.4',
+  },
+  {
+    name: 'a default limit of 10',
+    fault: defaultLimitTen,
+    subject: 'listPolicies (GET /v1/policies)',
+    check: 'pagination-rules',
+    rule: 'pagination.2',
+  },
+  {
+    name: 'a cursor accepted with other filters',
+    fault: cursorAcceptedWithOtherFilters,
+    subject: 'listPolicies (GET /v1/policies)',
+    check: 'pagination-rules',
+    rule: 'pagination.4',
+  },
+  {
+    name: 'one problem type for every 409',
+    fault: conflictTypeForEvery409,
+    subject: 'listPolicies (GET /v1/policies)',
+    check: 'problem-catalogue',
+    rule: 'errors.15',
+  },
+  {
+    name: 'the API key echoed in a 401 detail',
+    fault: keyEchoedIn401,
+    subject: 'listPolicies (GET /v1/policies)',
+    check: 'response-audit',
+    rule: 'authentication.4',
+  },
+  {
+    name: 'validation problems without errors',
+    fault: validationWithoutErrors,
+    subject: 'listPolicies (GET /v1/policies)',
+    check: 'response-audit',
+    rule: 'errors.2',
+  },
+  {
+    name: 'no RateLimit headers on unknown routes',
+    fault: noRateLimitOnUnknownRoutes,
+    subject: 'listPolicies (GET /v1/policies)',
+    check: 'response-audit',
+    rule: 'rate-limits.2',
+  },
+  {
+    name: 'no CORS preflight',
+    fault: noPreflight,
+    subject: 'listPolicies (GET /v1/policies)',
+    check: 'cors',
+    rule: 'browser-clients-cors.1',
+    options: { corsOrigin: 'http://localhost:5173' },
+  },
+  {
+    name: 'events sent to disabled webhooks',
+    fault: disabledWebhooksReceive,
+    subject: CREATED,
+    check: 'delivery-semantics',
+    rule: 'schema.WebhookCreate.2',
+  },
+  {
+    name: 'a kit-caused event sent to a webhook that says it is disabled',
+    fault: disabledButDelivering,
+    subject: CREATED,
+    check: 'delivery-attribution',
+    rule: 'schema.WebhookCreate.2',
+  },
+  {
+    name: 'a test event raised for one webhook sent to every subscriber',
+    fault: targetIgnored,
+    subject: CREATED,
+    check: 'delivery-attribution',
+    rule: 'test-support-not-part-of-the-v1-contract.4',
+  },
+  {
+    name: 'finding.resolved also sent when a finding is suppressed',
+    fault: resolvedSentOnSuppress,
+    subject: CREATED,
+    check: 'delivery-semantics',
+    rule: 'findingResolved.2',
+  },
+  {
+    name: 'one X-Service-Delivery shared by several webhooks',
+    fault: oneDeliveryIdForAllWebhooks,
+    subject: CREATED,
+    check: 'delivery-semantics',
+    rule: 'delivery-headers.3',
+  },
+  {
+    name: 'a new X-Service-Delivery on every retry',
+    fault: newDeliveryIdOnRetry,
+    subject: CREATED,
+    check: 'delivery-retry',
+    rule: 'delivery-headers.3',
+    options: { skipRetryTiming: 'compressed schedule' },
+  },
+  {
+    name: '410 Gone not disabling the webhook',
+    fault: goneNotDisabling,
+    subject: CREATED,
+    check: 'endpoint-gone',
+    rule: 'delivery-and-retries.3',
+    options: { eventTimeoutMs: 2_000 },
+  },
+  {
+    name: 'a webhook-id other than X-Service-Delivery',
+    fault: webhookIdNotDeliveryId,
+    subject: CREATED,
+    check: 'delivery',
+    rule: 'param.StandardIdHeader.1',
+  },
+  {
+    name: 'a webhook-signature no secret made',
+    fault: wrongStandardSignature,
+    subject: CREATED,
+    check: 'delivery',
+    rule: 'param.StandardSignatureHeader.1',
+  },
+  {
+    name: 'a webhook-timestamp 10 minutes old',
+    fault: staleTimestamp,
+    subject: CREATED,
+    check: 'delivery',
+    rule: 'param.StandardTimestampHeader.1',
+  },
+  {
+    name: 'one webhook-signature entry after the secret was replaced',
+    fault: oneEntryAfterRotation,
+    subject: CREATED,
+    check: 'secret-rotation',
+    rule: 'rotating-a-secret.1',
+  },
+  {
+    name: 'a failed-authentication 429 without Retry-After',
+    fault: failedAuth429WithoutRetryAfter,
+    subject: 'listPolicies (GET /v1/policies)',
+    check: 'unknown-key-401',
+    rule: 'rate-limits.5',
+    target: { overrides: { authFailuresPerMinute: 1 } },
+  },
+  {
+    name: 'a Retry-After longer than the first wait ignored',
+    fault: retryAfterIgnored,
+    subject: CREATED,
+    check: 'delivery-retry',
+    rule: 'delivery-and-retries.4',
+    target: { retryScale: 1 },
+  },
 ];

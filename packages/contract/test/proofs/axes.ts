@@ -9,35 +9,12 @@ import type { RuleProof } from '../prove.ts';
 
 const CREATE_POLICY = 'createPolicy (POST /v1/policies)';
 const CREATE_FINDING = 'createFinding (POST /v1/findings)';
-const POLICIES = /^\/v1\/policies(\?|$)/;
 
 /** Pointers of unknown members sent unescaped, as a validator that joins names into paths would. */
 const pointerUnescaped = field({ status: 400 }, (json) => {
   for (const error of (json.errors as { pointer: string }[] | undefined) ?? [])
     error.pointer = error.pointer.replace(/~1/g, '/').replace(/~0/g, '~');
 });
-
-/** A policy name's limit counted in UTF-8 bytes instead of characters. */
-const lengthInBytes: Fault = {
-  response: (request, response) => {
-    if (request.method !== 'POST' || !POLICIES.test(request.path) || response.status !== 201) return undefined;
-    const name = (JSON.parse(request.body.toString('utf8')) as { name?: string }).name ?? '';
-    if (Buffer.byteLength(name) <= 128) return undefined;
-    const problem = {
-      type: 'https://secmon.dev/problems/validation-error',
-      title: 'Request validation failed',
-      status: 400,
-      detail: 'The request has 1 invalid part.',
-      instance: '/v1/policies',
-      errors: [{ pointer: '/body/name', message: 'must NOT have more than 128 characters' }],
-    };
-    return {
-      status: 400,
-      headers: { ...response.headers, 'content-type': 'application/problem+json' },
-      body: Buffer.from(JSON.stringify(problem)),
-    };
-  },
-};
 
 /** A timestamp with an offset taken as the same instant in UTC instead of refused. */
 const offsetAccepted = requestBody({ method: 'POST', path: /^\/v1\/findings$/ }, (json) => {
@@ -65,31 +42,6 @@ const charsetRefused: Fault = {
   },
 };
 
-/** A finding's ETag kept when only its status changes: a conditional read with the old tag answers 304. */
-const etagKeptOnStatusChange = (): Fault => {
-  const first = new Map<string, string>();
-  return {
-    response: (request, response) => {
-      const id = /^\/v1\/findings\/(fnd_[^/?]+)$/.exec(request.path)?.[1];
-      if (!id || !response.headers.etag) return undefined;
-      const tag = first.get(id) ?? response.headers.etag;
-      first.set(id, tag);
-      if (request.method === 'GET' && request.headers['if-none-match'] === tag)
-        return { status: 304, headers: { ...response.headers, etag: tag }, body: Buffer.alloc(0) };
-      return { ...response, headers: { ...response.headers, etag: tag } };
-    },
-  };
-};
-
-/** Error answers without the CORS headers (added only on success). */
-const corsOnErrorsDropped: Fault = {
-  response: (request, response) => {
-    if (response.status < 400 || !request.headers.origin) return undefined;
-    const { 'access-control-allow-origin': _dropped, ...headers } = response.headers;
-    return { ...response, headers };
-  },
-};
-
 /** `t` counting down ten times as fast as the clock. */
 const fastClock = (): Fault => {
   const started = Date.now();
@@ -113,13 +65,6 @@ export const PROOFS: readonly RuleProof[] = [
     rule: 'schema.ProblemError.2',
   },
   {
-    name: 'a length limit counted in UTF-8 bytes',
-    fault: lengthInBytes,
-    subject: CREATE_POLICY,
-    check: 'boundary-inputs',
-    rule: 'limits.2',
-  },
-  {
     name: 'a timestamp with an offset accepted',
     fault: offsetAccepted,
     subject: CREATE_FINDING,
@@ -132,20 +77,6 @@ export const PROOFS: readonly RuleProof[] = [
     subject: CREATE_POLICY,
     check: 'boundary-inputs',
     rule: 'errors.18',
-  },
-  {
-    name: 'an ETag kept across a status change',
-    fault: etagKeptOnStatusChange,
-    subject: 'getFinding (GET /v1/findings/{id})',
-    check: 'state-reads',
-    rule: 'header.ETag.2',
-  },
-  {
-    name: 'no CORS headers on error answers',
-    fault: corsOnErrorsDropped,
-    subject: 'listPolicies (GET /v1/policies)',
-    check: 'error-answers',
-    rule: 'browser-clients-cors.1',
   },
   {
     name: "RateLimit's t faster than the clock",

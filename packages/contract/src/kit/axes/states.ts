@@ -4,6 +4,8 @@
 // document lists), policies in use or not; each state followed by a plain and a conditional read.
 // The cells come from the document (the status enum and its transition table, `disabled_reason`'s
 // enum); a run's exchanges, replayed in order, say which it reached.
+
+import { resolveRef } from 'secmon-api/src/document';
 import type { Exchange } from '../http.ts';
 import { transitionsOf } from '../semantics.ts';
 import type { ContractModel, ResourceModel } from '../spec.ts';
@@ -14,6 +16,7 @@ export const STATES = 'states';
 const READS = ['plain read', 'conditional read (If-None-Match)'] as const;
 /** The service disables a failing webhook only after its retries ran out. */
 const THREE_DAYS = 'a delivery retried for about three days (ten attempts) first';
+const ROTATING = 'rotating its secret (the one replaced still valid)';
 
 type Json = Record<string, unknown>;
 
@@ -36,15 +39,36 @@ function itemId(resource: ResourceModel, url: string): string | undefined {
 const readKind = (exchange: Exchange) =>
   Object.keys(exchange.request.headers).some((h) => h.toLowerCase() === 'if-none-match') ? READS[1] : READS[0];
 
-/** The state axes of the document's resources; a resource the document gives no states adds none. */
-export function stateAxes(model: ContractModel): StateAxes {
-  const lifecycle = model.resources.flatMap((resource) => {
+/**
+ * The resources with a life cycle: the status property of each one's update body, its statuses
+ * (the enum) and allowed moves, and for a status whose body requires a member with an enumerated
+ * reason (`if status is resolved then resolution.reason is one of …`), that member and its reasons.
+ */
+export function lifecycles(model: ContractModel) {
+  return model.resources.flatMap((resource) => {
     const transitions = transitionsOf(model, resource.update);
     if (!transitions || !resource.update) return [];
     const body = flatten(model.doc, { $ref: resource.update.body!.pointer });
     const statuses = (flatten(model.doc, (body.properties as Json)[transitions.property]).enum as string[]) ?? [];
-    return [{ resource, property: transitions.property, statuses, allowed: transitions.allowed }];
+    const reasons = new Map<string, { member: string; field: string; values: string[] }>();
+    // The conditional parts, which flattening leaves out.
+    const conditions = (resolveRef<Json>(model.doc, { $ref: resource.update.body!.pointer }).allOf as Json[] | undefined) ?? [];
+    for (const part of conditions) {
+      const branch = resolveRef<Json>(model.doc, part);
+      const status = ((branch.if as Json | undefined)?.properties as Json | undefined)?.[transitions.property] as Json | undefined;
+      const then = ((branch.then as Json | undefined)?.properties ?? {}) as Json;
+      for (const [member, schema] of Object.entries(then))
+        for (const [field, inner] of Object.entries(((schema as Json).properties ?? {}) as Json))
+          if (typeof status?.const === 'string' && Array.isArray((inner as Json).enum))
+            reasons.set(status.const, { member, field, values: (inner as Json).enum as string[] });
+    }
+    return [{ resource, property: transitions.property, statuses, allowed: transitions.allowed, reasons }];
   });
+}
+
+/** The state axes of the document's resources; a resource the document gives no states adds none. */
+export function stateAxes(model: ContractModel): StateAxes {
+  const lifecycle = lifecycles(model);
   const webhooks = model.resources.find((r) => r.name === 'webhooks');
   const reasons = webhooks?.read ? serviceReasons(model, webhooks) : [];
   const policies = model.resources.find((r) => r.name === 'policies');
@@ -63,6 +87,7 @@ export function stateAxes(model: ContractModel): StateAxes {
     'enabled',
     'disabled by the client',
     're-enabled after disabled',
+    ROTATING,
     'failing (last delivery failed, still enabled)',
     ...reasons.map((r) => `disabled by the service: ${r}`),
   ];
@@ -75,12 +100,15 @@ export function stateAxes(model: ContractModel): StateAxes {
   function replay(exchanges: readonly Exchange[], hit: (exchange: Exchange, cell: Cell) => void) {
     const known = new Map<string, Json>();
     const wasDisabled = new Set<string>();
+    // A secret replaced while one was set: the replaced one stays valid for a day (no answer says so).
+    const rotating = new Set<string>();
     const stateOf = (id: string): string | undefined => {
       const rep = known.get(id);
       if (!rep) return undefined;
       if (rep.enabled === false)
         return rep.disabled_reason ? `disabled by the service: ${String(rep.disabled_reason)}` : 'disabled by the client';
       if ((rep.last_delivery as Json | null)?.succeeded === false) return 'failing (last delivery failed, still enabled)';
+      if (rotating.has(id)) return ROTATING;
       return wasDisabled.has(id) ? 're-enabled after disabled' : 'enabled';
     };
     const inUse = (policyId: string) =>
@@ -103,6 +131,11 @@ export function stateAxes(model: ContractModel): StateAxes {
       }
       if (webhooks) {
         const id = itemId(webhooks, exchange.request.url);
+        if (id && method === 'PUT' && exchange.status === 200) {
+          const secret = (JSON.parse(exchange.request.body ?? '{}') as Json).secret;
+          if (secret === null) rotating.delete(id);
+          else if (typeof secret === 'string' && known.get(id)?.has_secret === true) rotating.add(id);
+        }
         const state = id && stateOf(id);
         if (id && state && method === 'GET' && (exchange.status === 200 || exchange.status === 304))
           hit(exchange, cell(`webhooks ${state}`, readKind(exchange)));

@@ -3,6 +3,7 @@
 // and secret), invalid creates with several broken fields, filtered list walks, and events
 // raised through test support for one webhook.
 import { randomBytes } from 'node:crypto';
+import { lifecycles } from '../axes/states.ts';
 import { judgeReplace } from '../model/answers.ts';
 import { emit } from '../model/causes.ts';
 import type { Json } from '../model/facts.ts';
@@ -10,24 +11,33 @@ import { judgeWalk } from '../model/listing.ts';
 import { breakFields, judgeInvalid } from '../model/problems.ts';
 import { raiseEvent, SIMULATOR_PATH } from '../raise.ts';
 import type { RuleId } from '../rules/catalogue.ts';
+import type { ContractModel } from '../spec.ts';
 import type { Cmd } from './model-commands.ts';
 import { applies, type Condition, command, conditioned, judged, pick, send, tagFor } from './model-commands.ts';
 import { crudNamed } from './rule-support.ts';
 
-const STATUSES = ['open', 'in_progress', 'resolved', 'suppressed'];
-const REASONS: Record<string, string[]> = { resolved: ['fixed', 'duplicate'], suppressed: ['false_positive', 'wont_fix'] };
+/** A finding's next status and the reason it needs, drawn from the life cycle the document states (every status, every reason). */
+function lifecycleStep(model: ContractModel, resource: string, variant: number): Json {
+  const cycle = lifecycles(model).find((c) => c.resource.name === resource);
+  if (!cycle) return {};
+  const status = cycle.statuses[variant % cycle.statuses.length]!;
+  const reason = cycle.reasons.get(status);
+  return {
+    [cycle.property]: status,
+    ...(reason
+      ? { [reason.member]: { [reason.field]: reason.values[Math.floor(variant / cycle.statuses.length) % reason.values.length] } }
+      : {}),
+  };
+}
 
-function replacement(resource: string, current: Json, variant: number, pool: Json[], policies: string[]): Json {
+function replacement(model: ContractModel, resource: string, current: Json, variant: number, pool: Json[], policies: string[]): Json {
   if (resource === 'policies') return { ...pool[variant % pool.length]! };
   if (resource === 'findings') {
-    const status = STATUSES[variant % STATUSES.length]!;
-    const reasons = REASONS[status];
     return {
       title: current.title,
       severity: current.severity,
-      status,
+      ...lifecycleStep(model, resource, variant),
       ...(variant % 5 === 0 ? {} : { description: current.description }),
-      ...(reasons ? { resolution: { reason: reasons[variant % reasons.length] } } : {}),
       ...(policies.length > 0 && variant % 3 !== 0 ? { policy_id: policies[variant % policies.length] } : {}),
     };
   }
@@ -42,7 +52,7 @@ export function replace(resource: string, index: number, variant: number, condit
     const known = pick(state, resource, index)!;
     const policies = [...state.known.values()].filter((k) => k.resource === 'policies').map((k) => k.id);
     const current = { ...known.expected, url: (known.seen as Json | undefined)?.url ?? known.expected.url };
-    const body = replacement(resource, current, variant, real.pools[resource]!, policies);
+    const body = replacement(real.ctx.model, resource, current, variant, real.pools[resource]!, policies);
     const tag = tagFor(known, condition);
     const answer = await send(real, crudNamed(real.ctx, resource).update, {
       id: known.id,

@@ -1,7 +1,7 @@
 // Every resource state followed by a plain and a conditional read: each finding status (reached by
 // allowed transitions from a fresh finding), a policy before and once a finding references it, a
-// webhook disabled, re-enabled, failing (its receiver answers 500) and disabled by the service
-// (410). In each state a plain read answers the state; `If-None-Match` with the current tag
+// webhook disabled, re-enabled, rotating its secret, failing (its receiver answers 500) and
+// disabled by the service (410). In each state a plain read answers the state; `If-None-Match` with the current tag
 // answers 304; with the tag from before the change it answers 200 and the new representation,
 // unless the representation did not change.
 import type { KitContext } from '../context.ts';
@@ -9,7 +9,7 @@ import type { Exchange } from '../http.ts';
 import type { RuleId } from '../rules/catalogue.ts';
 import type { ResourceModel } from '../spec.ts';
 import { createFinding } from './delivery-rules.ts';
-import { breach, crudNamed, findingUpdate, type Json, sink, subscribe } from './rule-support.ts';
+import { breach, crudNamed, findingUpdate, type Json, newSecret, sink, subscribe } from './rule-support.ts';
 
 const NOT_MODIFIED: Record<string, RuleId> = { policies: 'getPolicy.2', findings: 'getFinding.2', webhooks: 'getWebhook.2' };
 const POLL_MS = 100;
@@ -111,9 +111,9 @@ export async function stateReads(ctx: KitContext, check: string, withEvents: boo
   // Webhooks point at the kit's receiver, which a target that cannot reach it (events out of
   // scope, such as a production target refusing private addresses) would refuse to store.
   if (!withEvents) return { note: 'events skipped: webhook states not reached' };
-  // A webhook disabled by the client and enabled again.
+  // A webhook disabled by the client, enabled again, then rotating its secret.
   const sunk = await sink(ctx, 'state-reads');
-  const hook = await subscribe(ctx, check, sunk.url, ['finding.created']);
+  const hook = await subscribe(ctx, check, sunk.url, ['finding.created'], { secret: newSecret() });
   seen = await readsIn(ctx, webhooks, hook.id, 'enabled', check);
   for (const enabled of [false, true]) {
     const body = { url: hook.json.url, events: hook.json.events, description: hook.json.description, enabled };
@@ -126,6 +126,15 @@ export async function stateReads(ctx: KitContext, check: string, withEvents: boo
     );
     seen = await readsIn(ctx, webhooks, hook.id, enabled ? 're-enabled' : 'disabled by the client', check, seen);
   }
+  const rotation = { url: hook.json.url, events: hook.json.events, description: hook.json.description, enabled: true, secret: newSecret() };
+  ctx.expect(
+    webhooks.update,
+    check,
+    await ctx.send(webhooks.update, { id: hook.id, body: rotation }),
+    { statuses: [200] },
+    'replacing its secret',
+  );
+  await readsIn(ctx, webhooks, hook.id, 'rotating its secret', check, seen);
   await ctx.send(webhooks.delete, { id: hook.id });
   // Webhooks whose receivers fail (500) and are gone (410), each read once the service says so.
   const [failing, gone] = await Promise.all([

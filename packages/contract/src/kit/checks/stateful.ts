@@ -7,6 +7,7 @@ import type { RuleId } from '../rules/catalogue.ts';
 import { schemaRule, sentenceRule, statedAt, statedFor, statedOfHeader, statedOfParam, statedOfResponse } from '../rules/stated.ts';
 import { type OperationModel, type ResourceModel, successStatuses } from '../spec.ts';
 import { ContractViolation, rulesViolated } from '../verify.ts';
+import { hasNestedLeaves, nestedVariant } from './nested-variant.ts';
 
 export type Crud = Required<Pick<ResourceModel, 'create' | 'read' | 'list' | 'update' | 'delete'>> & ResourceModel;
 
@@ -199,7 +200,11 @@ const REPLAYED_HEADER = 'idempotent-replayed';
  */
 export async function idempotency(ctx: KitContext, resource: Crud, header: string, check: string): Promise<void> {
   const key = randomUUID();
-  const [first, other] = await ctx.validBodies(resource.create, 2);
+  // A first body with members below the top level, when the generator gives one: a body that
+  // differs from it only there is sent last.
+  const pool = await ctx.validBodies(resource.create, 8);
+  const first = pool.find(hasNestedLeaves) ?? pool[0];
+  const other = pool.find((body) => body !== first);
   const { id, exchange: original } = await ctx.create(resource, check, first, { [header]: key });
   const retriesSafe = sentenceRule(resource.create, new RegExp(header, 'i'));
   const replay = await ctx.send(resource.create, { body: first, headers: { [header]: key } });
@@ -240,6 +245,18 @@ export async function idempotency(ctx: KitContext, resource: Crud, header: strin
     ...statedOfResponse(resource.create, '409', /already used/),
   ];
   ctx.expect(resource.create, check, reused, { statuses: [409], rules: conflict }, `the same ${header} with another body`);
+  // Bodies that differ only below the top level: a comparison of top-level members would replay.
+  const nested = await nestedVariant(ctx, resource.create, first);
+  if (nested) {
+    const again = await ctx.send(resource.create, { body: nested.body, headers: { [header]: key } });
+    ctx.expect(
+      resource.create,
+      check,
+      again,
+      { statuses: [409], rules: conflict },
+      `the same ${header} with a body that differs only in ${nested.at}`,
+    );
+  }
 }
 
 /** The ids on one page of a list answer. */

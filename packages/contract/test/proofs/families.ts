@@ -1,0 +1,119 @@
+// Proofs by family: a rule broken in one cell of its axis at a time, for every cell the document
+// gives — the cross-cutting rules on each class of answer the error-answers check provokes, a
+// length limit on each length-limited field, a changed ETag on each resource, a reused
+// Idempotency-Key with a body changed below its top level on each create — so a rule is shown
+// judged everywhere it governs, not only where a hand-picked fault broke it.
+import { loadDocument } from 'secmon-api/src/document';
+import { bodySchemas, boundaryCells } from '../../src/kit/axes/boundaries.ts';
+import { flatten, type Schema } from '../../src/kit/axes/schema-fields.ts';
+import { DEFAULT_CORS_ORIGIN } from '../../src/kit/checks/cors.ts';
+import { buildModel, type OperationModel } from '../../src/kit/spec.ts';
+import { etagKept, header, lengthInBytes, shallowIdempotency } from '../fault-dsl.ts';
+import type { RuleFamily } from '../prove.ts';
+
+const model = buildModel(loadDocument());
+const pathOf = (op: OperationModel) => new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/?]+')}$`);
+
+/** Whether a request body's schema has members below its top level (an object or array member, or one of them allowed). */
+function hasNested(op: OperationModel): boolean {
+  if (!op.body) return false;
+  const nested = (schema: Schema): boolean =>
+    schema.type === 'object' ||
+    schema.type === 'array' ||
+    ((schema.oneOf ?? schema.anyOf) as unknown[] | undefined)?.some((option) => nested(flatten(model.doc, option))) === true;
+  const properties = (flatten(model.doc, { $ref: op.body.pointer }).properties ?? {}) as Record<string, unknown>;
+  return Object.values(properties).some((property) => nested(flatten(model.doc, property)));
+}
+
+/** Each maxLength of a body schema's field, with the operation the boundary check sends it on (a create before an update). */
+function lengthLimits(): { op: OperationModel; field: string; max: number }[] {
+  const senders = new Map<string, OperationModel>();
+  for (const [op, body] of [...bodySchemas(model.doc, model)].sort(([a], [b]) => Number(b.kind === 'create') - Number(a.kind === 'create')))
+    if (!senders.has(body.name)) senders.set(body.name, op);
+  return boundaryCells(model).fields.flatMap((cell) => {
+    const max = /^maxLength (\d+)$/.exec(cell.axis.slice(cell.axis.indexOf(' ') + 1))?.[1];
+    const op = senders.get(cell.schemaName);
+    return max && op && cell.inside ? [{ op, field: cell.field, max: Number(max) }] : [];
+  });
+}
+
+const LIST_POLICIES = 'listPolicies (GET /v1/policies)';
+/** The statuses error-answers provokes on the reference server, each a cell of the answer-class axis. */
+const ANSWERS = [200, 201, 204, 304, 400, 401, 403, 404, 409, 412, 413, 415];
+const AXIS = 'the classes of answer';
+const options = { corsOrigin: DEFAULT_CORS_ORIGIN };
+
+const along = (statuses: number[], fault: (status: number) => RuleFamily['members'][number]['fault']) =>
+  statuses.map((status) => ({ cell: String(status), fault: fault(status) }));
+
+export const FAMILIES: readonly RuleFamily[] = [
+  {
+    rule: 'browser-clients-cors.1',
+    check: 'error-answers',
+    subject: LIST_POLICIES,
+    axis: AXIS,
+    members: along(ANSWERS, (status) => header({ status }, 'access-control-allow-origin', () => undefined)),
+    options,
+  },
+  {
+    rule: 'browser-clients-cors.3',
+    check: 'error-answers',
+    subject: LIST_POLICIES,
+    axis: AXIS,
+    members: along(ANSWERS, (status) => header({ status }, 'access-control-expose-headers', () => undefined)),
+    options,
+  },
+  {
+    rule: 'rate-limits.2',
+    check: 'error-answers',
+    subject: LIST_POLICIES,
+    axis: `${AXIS} to a valid key`,
+    members: along(
+      ANSWERS.filter((status) => status !== 401),
+      (status) => header({ status }, 'ratelimit', () => undefined),
+    ),
+    options,
+  },
+  {
+    rule: 'errors.1',
+    check: 'error-answers',
+    subject: LIST_POLICIES,
+    axis: 'the classes of error answer',
+    members: along(
+      ANSWERS.filter((status) => status >= 400),
+      (status) => header({ status }, 'content-type', () => 'application/json'),
+    ),
+    options,
+  },
+  {
+    rule: 'limits.2',
+    check: 'boundary-inputs',
+    subject: 'createPolicy (POST /v1/policies)',
+    axis: 'the length-limited fields',
+    members: lengthLimits().map(({ op, field, max }) => ({
+      cell: `${op.label.split(' ')[0]} ${field} (${max})`,
+      subject: op.label,
+      fault: lengthInBytes({ method: op.method.toUpperCase(), path: pathOf(op) }, field, max),
+    })),
+  },
+  {
+    rule: 'header.ETag.2',
+    check: 'state-reads',
+    subject: 'getFinding (GET /v1/findings/{id})',
+    axis: 'the resources and their changes of state',
+    members: model.resources.flatMap((resource) =>
+      resource.read ? [{ cell: resource.name, fault: etagKept(resource.collectionPath) }] : [],
+    ),
+  },
+  {
+    rule: 'response.IdempotencyConflict.1',
+    check: 'idempotency',
+    subject: 'createPolicy (POST /v1/policies)',
+    axis: 'the creates, with a body that differs only below its top level',
+    members: model.resources.flatMap((resource) =>
+      resource.create && hasNested(resource.create)
+        ? [{ cell: resource.name, subject: resource.create.label, fault: shallowIdempotency }]
+        : [],
+    ),
+  },
+];
