@@ -73,18 +73,24 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 /** A webhook create or replace pointed at the replay's receiver (same path) with its secret, where the run gave one. */
 function retargeted(exchange: Exchange): Exchange {
   const { method, url, body } = exchange.request;
-  if ((method !== 'POST' && method !== 'PUT') || !WEBHOOK_WRITE.test(new URL(url).pathname) || body === undefined) return exchange;
+  if ((method !== 'POST' && method !== 'PUT') || !WEBHOOK_WRITE.test(new URL(url).pathname)) return exchange;
+  const json = parsed(body);
+  if (typeof json.url !== 'string' || !URL.canParse(json.url)) return exchange;
+  const edited = {
+    ...json,
+    url: `${RECEIVER_URL}${new URL(json.url).pathname}`,
+    ...(typeof json.secret === 'string' ? { secret: SECRET } : {}),
+  };
+  return { ...exchange, request: { ...exchange.request, body: JSON.stringify(edited) } };
+}
+
+/** A request body's JSON object; empty when it is none (a body the kit sent malformed on purpose). */
+function parsed(body: string | undefined): { url?: unknown; secret?: unknown } {
   try {
-    const json = JSON.parse(body) as { url?: unknown; secret?: unknown };
-    if (typeof json.url !== 'string' || !URL.canParse(json.url)) return exchange;
-    const edited = {
-      ...json,
-      url: `${RECEIVER_URL}${new URL(json.url).pathname}`,
-      ...(typeof json.secret === 'string' ? { secret: SECRET } : {}),
-    };
-    return { ...exchange, request: { ...exchange.request, body: JSON.stringify(edited) } };
+    const json = JSON.parse(body ?? '') as unknown;
+    return json && typeof json === 'object' && !Array.isArray(json) ? json : {};
   } catch {
-    return exchange;
+    return {};
   }
 }
 
@@ -93,9 +99,9 @@ const isCreate = (exchange: Exchange) => exchange.request.method === 'POST' && /
 /** The receiver paths whose deliveries are judged: the signed webhooks' (all the run's webhooks when none was signed). */
 function watchedPaths(exchanges: readonly Exchange[]): string[] {
   const writes = exchanges.filter(isCreate).flatMap((e) => {
-    const json = JSON.parse(e.request.body ?? '{}') as { url?: unknown; secret?: unknown };
-    return typeof json.url === 'string' && json.url.startsWith(RECEIVER_URL)
-      ? [{ path: json.url.slice(RECEIVER_URL.length), signed: json.secret === SECRET }]
+    const { url, secret } = parsed(e.request.body);
+    return typeof url === 'string' && url.startsWith(RECEIVER_URL)
+      ? [{ path: url.slice(RECEIVER_URL.length), signed: secret === SECRET }]
       : [];
   });
   const signed = writes.filter((w) => w.signed);
@@ -126,7 +132,13 @@ function startReceiver(listen, publicUrl) {
 
 const WAIT = `/** The deliveries of the event at the watched paths: once one came (and a moment for the rest), or when time is up. */
 async function awaitDeliveries(receiver, watched, timeoutMs) {
-  const eventOf = (d) => { try { return JSON.parse(d.raw.toString("utf8")).event; } catch { return d.headers["x-service-event"]; } };
+  const eventOf = (d) => {
+    try {
+      const { event } = JSON.parse(d.raw.toString("utf8"));
+      if (typeof event === "string") return event;
+    } catch {}
+    return d.headers["x-service-event"];
+  };
   const found = () => receiver.deliveries.filter((d) => watched.paths.includes(d.path) && eventOf(d) === watched.event);
   const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   for (const deadline = Date.now() + timeoutMs; found().length === 0 && Date.now() < deadline; ) await pause(100);
