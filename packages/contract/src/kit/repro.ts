@@ -5,6 +5,8 @@
 // taken from the replay's own answers, so the requests reach the resources the replay creates, not
 // the run's (deleted since); a list is preceded by the creates that filled it. Both end with a
 // verdict: the last answer judged against what the kit expected ("reproduced" or "not reproduced").
+// A fault that shows in a delivery rather than an answer is replayed by repro-delivery.ts instead,
+// from the same parts.
 import type { Exchange } from './http.ts';
 import { httpJudge, type Symptom, shellJudge } from './repro-judge.ts';
 
