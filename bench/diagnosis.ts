@@ -18,7 +18,7 @@ import { buildPackage, packPackage } from '../scripts/packages.ts';
 import { root } from '../scripts/pipeline.ts';
 
 const FAULTS = [
-  { name: 'limit-ignored', what: 'a list ignoring `limit`', cause: /`limit`/ },
+  { name: 'limit-ignored', what: 'a list ignoring `limit`', cause: /\blimit\b/ },
   { name: 'missing-field', what: 'a read answer missing a required field', cause: /`updated_at`/ },
   { name: 'forbidden-transition', what: 'a finding transition the life cycle forbids', cause: / → / },
   { name: 'wrong-signature', what: 'a delivery with a wrong signature', cause: /X-Service-Signature/ },
@@ -144,7 +144,8 @@ for (const { name, what, cause } of FAULTS) {
   const junit = existsSync(join(out, 'junit.xml')) ? readFileSync(join(out, 'junit.xml'), 'utf8') : '';
   const messages = [...junit.matchAll(/<failure message="([^"]*)"/g)].map((m) => m[1]!);
   const junitCell = `${messages.length} failing${messages.length === 1 && cause.test(messages[0]!) ? ', states the cause' : ''}`;
-  const headline = /^✗ (.*)$/m.exec(kit.output)?.[1] ?? '(none)';
+  // A fault's headline, not a check's progress line (`✗ [36/143] …`).
+  const headline = /^✗ (?!\[\d)(.*)$/m.exec(kit.output)?.[1] ?? '(none)';
   const asDescribed =
     kit.code === 1 && violations === 1 && replays.every((c) => c.startsWith('✓')) && messages.length === 1 && cause.test(messages[0]!);
   allAsDescribed &&= asDescribed;

@@ -174,6 +174,32 @@ describe('observations that name each other’s rule are one fault', () => {
   });
 });
 
+describe('forbidden transitions of one operation are one fault', () => {
+  it('two checks meeting two different forbidden moves of updateFinding, under different rules', () => {
+    const update = 'updateFinding (PUT /v1/findings/{id})';
+    const faults = faultsOf([
+      failed(
+        update,
+        'transitions',
+        update,
+        rulesViolated(['updateFinding.2'], 'expected 409 (resolved → in_progress is not allowed), got 200'),
+      ),
+      failed(
+        'listPolicies (GET /v1/policies)',
+        'problem-catalogue',
+        update,
+        rulesViolated(
+          ['errors.13'],
+          'resolved → suppressed: expected 409 with type https://secmon.dev/problems/invalid-transition, got 200',
+        ),
+      ),
+    ]);
+    expect(faults).toHaveLength(1);
+    expect(faults[0]!.violation.rule).toBe('updateFinding.2');
+    expect(faults[0]!.seen.map((s) => s.check)).toEqual(['transitions', 'problem-catalogue']);
+  });
+});
+
 describe('deliveries come from one sender', () => {
   const created = 'findingCreated (webhook finding.created)';
   const resolved = 'findingResolved (webhook finding.resolved)';

@@ -36,11 +36,18 @@ function scopeOf(v: Violation, fallback: string): string {
 const faultKey = (v: Violation, fallback: string) =>
   JSON.stringify([scopeOf(v, fallback), v.rule ?? v.subject?.what ?? v.pointer ?? v.observed.split('\n')[0]]);
 
-/** Two observations of one operation where each names the other's headline rule among its own. */
+const isTransition = (v: Violation) => v.subject?.what?.includes(' → ') === true;
+
+/**
+ * Two observations of one operation where each names the other's headline rule among its own, or
+ * two status changes its life cycle forbids, accepted: one table of transitions decides them all.
+ */
 const sameCause = (a: Violation, b: Violation) =>
   a.subject?.operation !== undefined &&
   a.subject.operation === b.subject?.operation &&
-  ((b.rule !== undefined && (a.also ?? []).includes(b.rule)) || (a.rule !== undefined && (b.also ?? []).includes(a.rule)));
+  ((isTransition(a) && isTransition(b)) ||
+    (b.rule !== undefined && (a.also ?? []).includes(b.rule)) ||
+    (a.rule !== undefined && (b.also ?? []).includes(a.rule)));
 
 /**
  * The faults of the failed results, in the order first seen. A failure whose violations all belong
