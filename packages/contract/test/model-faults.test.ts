@@ -22,7 +22,8 @@ const REPLAYED = 'If-Match compared weakly (a W/ tag accepted)';
 describe('faults the model-based sequences catch', () => {
   for (const { name, fault, rule } of modelProofs()) {
     it(`${name}: caught, naming rule ${rule}${name === REPLAYED ? '; its replay alone reproduces it' : ''}`, async () => {
-      const proxy = await startFaultProxy(reference.server.url, typeof fault === 'function' ? fault() : fault);
+      const made = typeof fault === 'function' ? fault() : fault;
+      const proxy = await startFaultProxy(reference.server.url, made);
       try {
         const run = await runKit(
           { ...reference.kit, baseUrl: proxy.url, eventTimeoutMs: 3_000 },
@@ -31,7 +32,7 @@ describe('faults the model-based sequences catch', () => {
         const [result] = run.results;
         expect(result?.outcome, result?.note).toBe('failed');
         expect(result?.error).toContain(`rule ${rule}`);
-        if (name === REPLAYED) await expectReplayed(result!, proxy.url, reference);
+        if (name === REPLAYED) await expectReplayed(result!, typeof fault === 'function' ? fault() : made);
       } finally {
         await proxy.close();
       }

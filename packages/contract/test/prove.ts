@@ -48,7 +48,7 @@ export interface RuleFamily {
 
 /**
  * Runs one check of one operation or webhook through a faulty proxy; it must fail: returns its
- * report. With `replayAlone`, its replay is also run on its own against the proxy and the target.
+ * report. With `replayAlone`, its replay is also run on its own (expectReplayed).
  */
 export async function failureUnder(
   target: ReferenceTarget,
@@ -71,7 +71,7 @@ export async function failureUnder(
     const judged: readonly string[] = definitionOf(check).rules;
     const quotes = (v: Violation) => v.subject?.what !== undefined && (v.sentence ?? '').includes(`\`${v.subject.what}\``);
     expect(run.results[0]!.violations!.flatMap((v) => (v.rule && !judged.includes(v.rule) && !quotes(v) ? [v.rule] : []))).toEqual([]);
-    if (replayAlone) await expectReplayed(run.results[0]!, proxy.url, target);
+    if (replayAlone) await expectReplayed(run.results[0]!, fault);
     return run.results[0]!.error!;
   } finally {
     await proxy.close();
@@ -88,22 +88,26 @@ function expectReproduction(result: CheckResult, keys: string[]): void {
 }
 
 /**
- * A failure's replay, written as the CLI writes it and run on its own: against the faulty target
- * it says "reproduced" with the failure's headline (exit 1), against the correct one "not
- * reproduced" (exit 0).
+ * A failure's replay, written as the CLI writes it and run on its own against freshly started
+ * targets, as a team would run it later (what the run left behind, such as the idempotency keys it
+ * used, is not there): with `fault` it says "reproduced" (exit 1), without "not reproduced" (exit 0).
  */
-export async function expectReplayed(result: CheckResult, faultyUrl: string, target: ReferenceTarget): Promise<void> {
+export async function expectReplayed(result: CheckResult, fault: Fault): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'replay-'));
+  const target = await startReferenceTarget();
+  const proxy = await startFaultProxy(target.server.url, fault);
   try {
     const [file] = writeReproductions(dir, [result]).values();
     const { runner } = result.reproduction!;
-    const faulty = await runReplay(file!, runner, faultyUrl, target.kit);
+    const faulty = await runReplay(file!, runner, proxy.url, target.kit);
     expect(faulty.stdout, faulty.stdout).toMatch(/^reproduced: \S/m);
     expect(faulty.code, faulty.stdout).toBe(1);
     const correct = await runReplay(file!, runner, target.server.url, target.kit);
     expect(correct.stdout, correct.stdout).toMatch(/^not reproduced$/m);
     expect(correct.code, correct.stdout).toBe(0);
   } finally {
+    await proxy.close();
+    await target.server.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
