@@ -28,7 +28,8 @@ const server = await spawnServer({
 const kit = spawnSync(
   process.execPath,
   [
-    'packages/contract/src/cli.ts',
+    // Another build of the kit (a previous release's, to compare kill rates on one sample) when given.
+    process.env.SECMON_MUTATION_KIT ?? 'packages/contract/src/cli.ts',
     '--base-url',
     server.url,
     '--api-key',

@@ -1,11 +1,15 @@
-// Every mutant that survived a run, with its verdict: `equivalent` (no behaviour changes) or
-// `unobservable` (behaviour changes that no client can see through the API or its webhooks), each
-// with the reason, and leaves the kill rate's denominator; a `gap` is a behaviour the contract kit
-// does not judge yet, and counts as a survivor until a check kills it (then its entry goes).
+// Every mutant that survived a run, with its verdict, each with the reason:
+// - `equivalent`: no behaviour changes;
+// - `unobservable`: behaviour changes that no client can see through the API or its webhooks
+//   (the kit runs the server in development mode, so what only production does counts here too);
+// - `unspecified`: a client can see the change, but the document does not state the behaviour
+//   (a check requiring it would fail implementations the document allows);
+// these three leave the kill rate's denominator. A `gap` is a behaviour the document states that the
+// contract kit does not judge yet, and counts as a survivor until a check kills it (then its entry goes).
 // Keys are `file:line:column:mutator:replacement` (lines from 0), as `npm run bench:mutation` prints them.
 
 export interface Verdict {
-  verdict: 'equivalent' | 'unobservable' | 'gap';
+  verdict: 'equivalent' | 'unobservable' | 'unspecified' | 'gap';
   reason: string;
 }
 
@@ -44,5 +48,486 @@ export const LEDGER: Record<string, Verdict> = {
     verdict: 'unobservable',
     reason:
       'a `.invalid` name without the final dot is then asked of the system resolver, which also fails it; only the time to fail differs',
+  },
+  'packages/core/src/domain/cursor.ts:39:80:Regex:/[a-z]{3}_[0-9a-z]{26}$/': {
+    verdict: 'unobservable',
+    reason:
+      "cursors are opaque: the id inside one is only malformed in a cursor forged in the reference server's own encoding, which no client of the document can produce",
+  },
+  'packages/core/src/domain/cursor.ts:39:80:Regex:/^[a-z]{3}_[0-9a-z]{26}/': {
+    verdict: 'unobservable',
+    reason:
+      "cursors are opaque: the id inside one is only malformed in a cursor forged in the reference server's own encoding, which no client of the document can produce",
+  },
+  'packages/core/src/domain/etag.ts:18:19:MethodExpression:part': {
+    verdict: 'unspecified',
+    reason:
+      'only a list of entity tags with spaces around its commas reaches it; the document states If-None-Match/If-Match with one tag ("if the current ETag is this one"), not RFC 9110\'s lists, and Node strips a single value\'s surrounding spaces',
+  },
+  'packages/core/src/domain/etag.ts:19:22:ConditionalExpression:true': {
+    verdict: 'equivalent',
+    reason: 'empty list members kept: an empty member never equals a current tag nor `*`',
+  },
+  'packages/core/src/domain/etag.ts:19:31:StringLiteral:"Stryker was here!"': {
+    verdict: 'equivalent',
+    reason: 'empty list members kept: an empty member never equals a current tag nor `*`',
+  },
+  "packages/core/src/domain/etag.ts:31:9:MethodExpression:listOf(header).every(tag => tag === '*' || tag.replace(/^W\\//, '') === current)":
+    {
+      verdict: 'unspecified',
+      reason: 'differs only for a list of several tags; the document states If-None-Match with one tag, not RFC 9110 lists',
+    },
+  'packages/core/src/domain/etag.ts:31:38:ConditionalExpression:false': {
+    verdict: 'unspecified',
+    reason: '`If-None-Match: *` no longer matches: the document does not state `*`',
+  },
+  'packages/core/src/domain/etag.ts:31:46:StringLiteral:""': {
+    verdict: 'unspecified',
+    reason: '`If-None-Match: *` no longer matches: the document does not state `*`',
+  },
+  'packages/core/src/domain/etag.ts:31:65:Regex:/W\\//': {
+    verdict: 'unspecified',
+    reason:
+      "differs only for tags with `W/` inside them (the reference server's tags never hold one) or weak tags; the document states neither",
+  },
+  'packages/core/src/domain/etag.ts:31:73:StringLiteral:"Stryker was here!"': {
+    verdict: 'unspecified',
+    reason:
+      'weak tags (`W/"…"`) in If-None-Match no longer match: the document states comparison with the current ETag, not RFC 9110\'s weak comparison',
+  },
+  'packages/core/src/domain/idempotency.ts:9:62:ConditionalExpression:false': {
+    verdict: 'unspecified',
+    reason:
+      'the canonical member order of a remembered body changes: two bodies differ only when the same members are sent in another order, and the document does not say whether that is "the same body"',
+  },
+  'packages/core/src/domain/idempotency.ts:9:62:ConditionalExpression:true': {
+    verdict: 'unspecified',
+    reason:
+      'the canonical member order of a remembered body changes: two bodies differ only when the same members are sent in another order, and the document does not say whether that is "the same body"',
+  },
+  'packages/core/src/domain/idempotency.ts:9:62:EqualityOperator:a >= b': {
+    verdict: 'unspecified',
+    reason:
+      'the canonical member order of a remembered body changes: two bodies differ only when the same members are sent in another order, and the document does not say whether that is "the same body"',
+  },
+  'packages/core/src/domain/idempotency.ts:9:62:EqualityOperator:a <= b': {
+    verdict: 'unspecified',
+    reason:
+      'the canonical member order of a remembered body changes: two bodies differ only when the same members are sent in another order, and the document does not say whether that is "the same body"',
+  },
+  'packages/core/src/domain/idempotency.ts:9:70:UnaryOperator:+1': {
+    verdict: 'unspecified',
+    reason:
+      'the canonical member order of a remembered body changes: two bodies differ only when the same members are sent in another order, and the document does not say whether that is "the same body"',
+  },
+  'packages/core/src/use-cases/recipients.ts:17:11:ConditionalExpression:true': {
+    verdict: 'equivalent',
+    reason:
+      'a test event for one webhook reaches this only after the test-support route refused a webhook that is not enabled or not subscribed; the check here repeats it',
+  },
+  'packages/core/src/use-cases/recipients.ts:17:11:LogicalOperator:webhook || receives(webhook, type)': {
+    verdict: 'equivalent',
+    reason:
+      'a test event for one webhook reaches this only after the test-support route refused a webhook that is missing, not enabled or not subscribed',
+  },
+  'packages/core/src/use-cases/recipients.ts:17:63:ArrayDeclaration:["Stryker was here"]': {
+    verdict: 'equivalent',
+    reason: 'the branch for a webhook that does not receive the type; the test-support route refused such a webhook before',
+  },
+  'packages/core/src/use-cases/recipients.ts:19:24:ArrayDeclaration:["Stryker was here"]': {
+    verdict: 'unobservable',
+    reason:
+      'an extra delivery row for a webhook id that does not exist: the next claim cancels it as belonging to a deleted webhook, and nothing is sent',
+  },
+  'packages/core/src/use-cases/recipients.ts:21:42:ObjectLiteral:{}': {
+    verdict: 'equivalent',
+    reason:
+      'the store lists every webhook and the code keeps those that are enabled and subscribed: the same recipients, read less efficiently',
+  },
+  'packages/core/src/use-cases/recipients.ts:22:17:MethodExpression:rows': {
+    verdict: 'equivalent',
+    reason:
+      'without the slice a page of 101 rows is taken whole and the next read starts after its last row: every recipient once, as before',
+  },
+  'packages/core/src/use-cases/recipients.ts:23:16:MethodExpression:page': {
+    verdict: 'equivalent',
+    reason: 'the store already returns only enabled webhooks subscribed to the type: the filter in code keeps every row',
+  },
+  'packages/core/src/use-cases/recipients.ts:24:11:ConditionalExpression:false': {
+    verdict: 'unobservable',
+    reason: 'only a type with more than 100 enabled subscribers has a second page; a kit run never has that many',
+  },
+  'packages/core/src/use-cases/recipients.ts:24:11:EqualityOperator:rows.length >= PAGE': {
+    verdict: 'unobservable',
+    reason: 'differs only with exactly 100 enabled subscribers to one type; a kit run never has that many',
+  },
+  'packages/core/src/use-cases/recipients.ts:25:20:UnaryOperator:+1': {
+    verdict: 'unobservable',
+    reason: "the next page's start matters only with more than 100 enabled subscribers to one type; a kit run never has that many",
+  },
+  'packages/core/src/use-cases/webhook-health.ts:31:28:StringLiteral:""': {
+    verdict: 'unobservable',
+    reason: 'a webhook is disabled as failing only after about three days of retries; no run of the kit lasts that long',
+  },
+  'server/http/auth-throttle.ts:31:13:MethodExpression:Math.min(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + WINDOW_SECONDS * 1000) - Date.now()) / 1000))':
+    {
+      verdict: 'gap',
+      reason:
+        "a failed-authentication 429's Retry-After of one second while the window runs on: failed-auth-counting does not yet hold Retry-After against the window's end (a request after it must get 401), which costs waiting the window out",
+    },
+  'server/http/auth-throttle.ts:31:35:ArithmeticOperator:((resetTime?.getTime() ?? Date.now() + WINDOW_SECONDS * 1000) - Date.now()) * 1000':
+    {
+      verdict: 'gap',
+      reason:
+        "a failed-authentication 429's Retry-After far longer than the window its policy states (w=60): failed-auth-counting does not yet compare Retry-After with w",
+    },
+  'server/http/auth-throttle.ts:31:36:ArithmeticOperator:(resetTime?.getTime() ?? Date.now() + WINDOW_SECONDS * 1000) + Date.now()': {
+    verdict: 'gap',
+    reason:
+      "a failed-authentication 429's Retry-After far longer than the window its policy states (w=60): failed-auth-counting does not yet compare Retry-After with w",
+  },
+  'server/http/auth-throttle.ts:31:37:LogicalOperator:resetTime?.getTime() && Date.now() + WINDOW_SECONDS * 1000': {
+    verdict: 'gap',
+    reason:
+      "a failed-authentication 429's Retry-After of the whole window instead of what is left of it: failed-auth-counting does not yet hold Retry-After against the window's end",
+  },
+  'server/http/auth-throttle.ts:31:37:OptionalChaining:resetTime.getTime': {
+    verdict: 'equivalent',
+    reason: 'the memory store always gives a reset time',
+  },
+  'server/http/auth-throttle.ts:31:61:ArithmeticOperator:Date.now() - WINDOW_SECONDS * 1000': {
+    verdict: 'equivalent',
+    reason: 'the fallback for a store without reset times; the memory store always gives one',
+  },
+  'server/http/auth-throttle.ts:31:74:ArithmeticOperator:WINDOW_SECONDS / 1000': {
+    verdict: 'equivalent',
+    reason: 'the fallback for a store without reset times; the memory store always gives one',
+  },
+  'server/http/body.ts:13:58:StringLiteral:""': {
+    verdict: 'unspecified',
+    reason: "the wording of the message for a missing body; the document fixes the error's pointer, not its text",
+  },
+  'server/http/client-errors.ts:11:79:BlockStatement:{}': {
+    verdict: 'unobservable',
+    reason: 'only a connection the client already reset or cannot write to: no answer can reach that client either way',
+  },
+  'server/http/client-errors.ts:12:4:CallExpression:;': {
+    verdict: 'unobservable',
+    reason: 'only a connection the client already reset or cannot write to: no answer can reach that client either way',
+  },
+  'server/http/database-health.ts:73:53:BooleanLiteral:true': {
+    verdict: 'unobservable',
+    reason: "readiness when the database does not answer; the kit's target's database always answers",
+  },
+  'server/http/database-health.ts:77:6:CallExpression:;': {
+    verdict: 'unobservable',
+    reason: 'readiness bookkeeping after a failed write; nothing in a kit run fails to write',
+  },
+  'server/http/docs-page.ts:39:10:ConditionalExpression:true': {
+    verdict: 'unobservable',
+    reason: 'the /docs page, not the API the document describes',
+  },
+  'server/http/docs-page.ts:39:10:ConditionalExpression:false': {
+    verdict: 'unobservable',
+    reason: 'the /docs page, not the API the document describes',
+  },
+  'server/http/docs-page.ts:39:10:EqualityOperator:current === version': {
+    verdict: 'unobservable',
+    reason: 'the /docs page, not the API the document describes',
+  },
+  'server/http/docs-page.ts:84:39:ArrayDeclaration:["Stryker was here"]': {
+    verdict: 'unobservable',
+    reason: 'the /docs page, not the API the document describes',
+  },
+  'server/http/logging.ts:22:88:ObjectLiteral:{}': {
+    verdict: 'unobservable',
+    reason: 'log lines only (level, redaction paths, base fields): nothing a client receives',
+  },
+  'server/http/logging.ts:22:99:StringLiteral:""': {
+    verdict: 'unobservable',
+    reason: 'log lines only (level, redaction paths, base fields): nothing a client receives',
+  },
+  'server/http/logging.ts:26:19:Regex:/[\\w.:-]{1,128}$/': {
+    verdict: 'unspecified',
+    reason:
+      'which incoming X-Request-Id values the server keeps instead of making its own: the document lists X-Request-Id as a header browsers may read, not what it holds',
+  },
+  'server/http/logging.ts:26:19:Regex:/^[\\w.:-]{1,128}/': {
+    verdict: 'unspecified',
+    reason:
+      'which incoming X-Request-Id values the server keeps instead of making its own: the document lists X-Request-Id as a header browsers may read, not what it holds',
+  },
+  'server/http/logging.ts:26:19:Regex:/^[\\w.:-]$/': {
+    verdict: 'unspecified',
+    reason:
+      'which incoming X-Request-Id values the server keeps instead of making its own: the document lists X-Request-Id as a header browsers may read, not what it holds',
+  },
+  'server/http/logging.ts:26:19:Regex:/^[^\\w.:-]{1,128}$/': {
+    verdict: 'unspecified',
+    reason:
+      'which incoming X-Request-Id values the server keeps instead of making its own: the document lists X-Request-Id as a header browsers may read, not what it holds',
+  },
+  'server/http/logging.ts:26:19:Regex:/^[\\W.:-]{1,128}$/': {
+    verdict: 'unspecified',
+    reason:
+      'which incoming X-Request-Id values the server keeps instead of making its own: the document lists X-Request-Id as a header browsers may read, not what it holds',
+  },
+  'server/http/problems.ts:41:28:StringLiteral:"Stryker was here!"': {
+    verdict: 'gap',
+    reason:
+      "an error the validator reports without a path gets a pointer that is not a JSON Pointer; the kit provokes no such error yet (the pilot's case: an unknown query parameter beside an invalid one)",
+  },
+  'server/http/rate-limit.ts:20:15:ConditionalExpression:true': {
+    verdict: 'unspecified',
+    reason:
+      "the name of a limited key's policy: the document names only `unlimited` (for a key without quota) and leaves other names to the implementation",
+  },
+  'server/http/rate-limit.ts:20:15:ConditionalExpression:false': {
+    verdict: 'unspecified',
+    reason:
+      "the name of a limited key's policy: the document names only `unlimited` (for a key without quota) and leaves other names to the implementation",
+  },
+  'server/http/rate-limit.ts:20:15:EqualityOperator:limit !== 0': {
+    verdict: 'unspecified',
+    reason:
+      "the name of a limited key's policy: the document names only `unlimited` (for a key without quota) and leaves other names to the implementation",
+  },
+  'server/http/validator.ts:31:18:OptionalChaining:error.status': {
+    verdict: 'equivalent',
+    reason: '`error` is always set where the status is read',
+  },
+  'server/routes/webhooks.ts:17:6:ConditionalExpression:false': {
+    verdict: 'unobservable',
+    reason:
+      "the kit runs the server in development mode, where loopback receivers are allowed and these refusals (production's) are not reached; accepting every URL is what the document allows outside production",
+  },
+  'server/routes/webhooks.ts:18:91:ArrayDeclaration:[]': {
+    verdict: 'unspecified',
+    reason: 'a url-not-allowed problem without `errors`: the document does not require `errors` on this type',
+  },
+  'server/routes/webhooks.ts:18:92:ObjectLiteral:{}': {
+    verdict: 'gap',
+    reason:
+      "a url-not-allowed problem whose `errors` item has no pointer or message: problem-catalogue checks the answer's type, not its body against the problem schema",
+  },
+  'server/routes/webhooks.ts:18:103:StringLiteral:""': {
+    verdict: 'unspecified',
+    reason: "the wording of a url-not-allowed problem's title or message, which the document does not fix",
+  },
+  'server/store/sqlite/gate.ts:103:26:StringLiteral:""': {
+    verdict: 'unobservable',
+    reason: 'the rollback of a nested transaction that failed inside the database; nothing in a kit run makes one fail',
+  },
+  'server/store/sqlite/outbox.ts:162:52:UnaryOperator:+Infinity': {
+    verdict: 'unobservable',
+    reason:
+      'the next due time looked up from the start: without it the dispatcher still wakes every second, inside every timing the document states',
+  },
+  'server/store/sqlite/outbox.ts:166:9:OptionalChaining:row.next': {
+    verdict: 'equivalent',
+    reason: 'the row is always present (an aggregate)',
+  },
+  'server/store/sqlite/store.ts:99:66:LogicalOperator:txStore && store': {
+    verdict: 'unobservable',
+    reason: 'which store the gate gives nested calls of a recording transaction, which makes none',
+  },
+  'server/store/sqlite/store.ts:103:19:ArrowFunction:() => undefined': {
+    verdict: 'unobservable',
+    reason: "the dispatcher's next wake-up: without it it still wakes every second, inside every timing the document states",
+  },
+  'server/store/sqlite/store.ts:103:35:ArrowFunction:() => undefined': {
+    verdict: 'unobservable',
+    reason: "the dispatcher's next wake-up: without it it still wakes every second, inside every timing the document states",
+  },
+  'server/store/sqlite/store.ts:111:87:BooleanLiteral:true': {
+    verdict: 'unobservable',
+    reason: "readiness when the database does not answer; the kit's target's database always answers",
+  },
+  'server/store/sqlite/store.ts:128:45:BlockStatement:{}': {
+    verdict: 'unobservable',
+    reason: 'a test helper that empties the tables; the server never calls it',
+  },
+  'server/store/sqlite/store.ts:130:10:StringLiteral:""': {
+    verdict: 'unobservable',
+    reason: 'a test helper that empties the tables; the server never calls it',
+  },
+  'server/store/sqlite/store.ts:132:13:StringLiteral:""': {
+    verdict: 'unobservable',
+    reason: 'a test helper that empties the tables; the server never calls it',
+  },
+  'server/store/sqlite/store.ts:134:41:StringLiteral:``': {
+    verdict: 'unobservable',
+    reason: 'a test helper that empties the tables; the server never calls it',
+  },
+  'server/webhooks/claim.ts:58:22:ArithmeticOperator:limit + claimed.length': {
+    verdict: 'gap',
+    reason:
+      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it (how many due rows a claim reads per free slot)",
+  },
+  'server/webhooks/dispatcher.ts:91:17:ArrowFunction:() => undefined': {
+    verdict: 'gap',
+    reason:
+      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it (the count of another process's leases)",
+  },
+  'server/webhooks/dispatcher.ts:91:25:MethodExpression:Math.min(0, (leased.get(id) ?? 0) - endpoints.describe(id).inFlight)': {
+    verdict: 'gap',
+    reason:
+      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it (the count of another process's leases)",
+  },
+  'server/webhooks/dispatcher.ts:91:37:ArithmeticOperator:(leased.get(id) ?? 0) + endpoints.describe(id).inFlight': {
+    verdict: 'gap',
+    reason:
+      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it (the count of another process's leases)",
+  },
+  'server/webhooks/dispatcher.ts:91:38:LogicalOperator:leased.get(id) && 0': {
+    verdict: 'gap',
+    reason:
+      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it (the count of another process's leases)",
+  },
+  'server/webhooks/dispatcher.ts:177:22:StringLiteral:""': {
+    verdict: 'unobservable',
+    reason: "a log line's text",
+  },
+  'server/webhooks/dispatcher.ts:178:15:ConditionalExpression:true': {
+    verdict: 'unobservable',
+    reason: 'which log line is written when a circuit closes',
+  },
+  'server/webhooks/dispatcher.ts:178:15:ConditionalExpression:false': {
+    verdict: 'unobservable',
+    reason: 'which log line is written when a circuit closes',
+  },
+  "server/webhooks/dispatcher.ts:178:15:EqualityOperator:circuit !== 'closed'": {
+    verdict: 'unobservable',
+    reason: 'which log line is written when a circuit closes',
+  },
+  'server/webhooks/dispatcher.ts:178:27:StringLiteral:""': {
+    verdict: 'unobservable',
+    reason: 'which log line is written when a circuit closes',
+  },
+  'server/webhooks/endpoints.ts:155:10:ConditionalExpression:false': {
+    verdict: 'gap',
+    reason:
+      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+  },
+  'server/webhooks/endpoints.ts:155:41:ConditionalExpression:true': {
+    verdict: 'gap',
+    reason:
+      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+  },
+  'server/webhooks/endpoints.ts:155:41:ConditionalExpression:false': {
+    verdict: 'gap',
+    reason:
+      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+  },
+  'server/webhooks/endpoints.ts:155:41:EqualityOperator:candidate.attempts >= 0': {
+    verdict: 'gap',
+    reason:
+      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+  },
+  'server/webhooks/endpoints.ts:155:41:EqualityOperator:candidate.attempts <= 0': {
+    verdict: 'gap',
+    reason:
+      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+  },
+  'server/webhooks/endpoints.ts:155:73:BooleanLiteral:true': {
+    verdict: 'gap',
+    reason:
+      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+  },
+  'server/webhooks/endpoints.ts:156:39:ArithmeticOperator:(planned.get(candidate.webhookId) ?? 0) - 1': {
+    verdict: 'gap',
+    reason:
+      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+  },
+  'server/webhooks/endpoints.ts:156:40:LogicalOperator:planned.get(candidate.webhookId) && 0': {
+    verdict: 'gap',
+    reason:
+      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+  },
+  'server/webhooks/endpoints.ts:157:6:UpdateOperator:plannedTotal--': {
+    verdict: 'gap',
+    reason:
+      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+  },
+  'server/webhooks/endpoints.ts:158:10:ConditionalExpression:true': {
+    verdict: 'gap',
+    reason:
+      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+  },
+  'server/webhooks/endpoints.ts:158:10:ConditionalExpression:false': {
+    verdict: 'gap',
+    reason:
+      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+  },
+  'server/webhooks/endpoints.ts:158:10:EqualityOperator:this.#state(candidate.webhookId).failures >= 0': {
+    verdict: 'gap',
+    reason:
+      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+  },
+  'server/webhooks/endpoints.ts:158:10:EqualityOperator:this.#state(candidate.webhookId).failures <= 0': {
+    verdict: 'gap',
+    reason:
+      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+  },
+  'server/webhooks/endpoints.ts:158:57:UpdateOperator:plannedFailing--': {
+    verdict: 'gap',
+    reason:
+      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+  },
+  'server/webhooks/endpoints.ts:169:10:CallExpression:;': {
+    verdict: 'gap',
+    reason:
+      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+  },
+  'server/webhooks/ssrf.ts:101:70:ObjectLiteral:{}': {
+    verdict: 'unspecified',
+    reason: "the wording of a refusal's reason in the `url-not-allowed` problem, which the document does not fix",
+  },
+  'server/webhooks/ssrf.ts:102:12:StringLiteral:""': {
+    verdict: 'unspecified',
+    reason: "the wording of a refusal's reason, which the document does not fix",
+  },
+  'server/webhooks/ssrf.ts:103:11:StringLiteral:""': {
+    verdict: 'unspecified',
+    reason: "the wording of a refusal's reason, which the document does not fix",
+  },
+  'server/webhooks/ssrf.ts:104:16:StringLiteral:""': {
+    verdict: 'unspecified',
+    reason: "the wording of a refusal's reason, which the document does not fix",
+  },
+  'server/webhooks/ssrf.ts:105:9:StringLiteral:""': {
+    verdict: 'unspecified',
+    reason: "the wording of a refusal's reason, which the document does not fix",
+  },
+  'server/webhooks/ssrf.ts:106:12:StringLiteral:""': {
+    verdict: 'unspecified',
+    reason: "the wording of a refusal's reason, which the document does not fix",
+  },
+  'server/webhooks/ssrf.ts:107:18:StringLiteral:""': {
+    verdict: 'unspecified',
+    reason: "the wording of a refusal's reason, which the document does not fix",
+  },
+  'server/webhooks/ssrf.ts:108:15:StringLiteral:""': {
+    verdict: 'unspecified',
+    reason: "the wording of a refusal's reason, which the document does not fix",
+  },
+  'server/webhooks/ssrf.ts:109:12:StringLiteral:""': {
+    verdict: 'unspecified',
+    reason: "the wording of a refusal's reason, which the document does not fix",
+  },
+  "server/webhooks/ssrf.ts:115:28:LogicalOperator:kind === 'loopback' || mode === 'development'": {
+    verdict: 'unobservable',
+    reason:
+      "the kit runs the server in development mode, where loopback receivers are allowed and these refusals (production's) are not reached; loopback and public stay allowed in development either way",
+  },
+  'server/webhooks/ssrf.ts:115:28:ConditionalExpression:true': {
+    verdict: 'unobservable',
+    reason:
+      "the kit runs the server in development mode, where loopback receivers are allowed and these refusals (production's) are not reached; accepting every address is what the document allows outside production",
+  },
+  'server/webhooks/ssrf.ts:115:51:ConditionalExpression:true': {
+    verdict: 'unobservable',
+    reason:
+      "the kit runs the server in development mode, where loopback receivers are allowed and these refusals (production's) are not reached; accepting every address is what the document allows outside production",
   },
 };

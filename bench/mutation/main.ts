@@ -3,7 +3,7 @@
 // (kill.ts), sampled by seed and stratified by folder and mutator; the report gives the kill rate
 // over mutants a client can observe, per folder and per kind of mutation, and every survivor the
 // ledger (ledger.ts) has no verdict for. Not part of `npm test`: a mutant costs a kit run (~30 s).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Stryker } from '@stryker-mutator/core';
@@ -19,6 +19,7 @@ const USAGE = `usage: npm run bench:mutation -- [options]
   --seed <s>       which sample (default 1); the kit's own generated inputs use it too
   --file <path>    only this file's mutants (repeatable), e.g. the one a change touched
   --incremental    reuse the previous run's results for code that did not change (Stryker's incremental mode)
+  --report <file>  run nothing: report a previous run's outcomes (artifacts/mutation/report-*.json) with the ledger as it is now
 mutates: ${MUTATED_FOLDERS.join(', ')}`;
 
 let args;
@@ -30,6 +31,7 @@ try {
       seed: { type: 'string', default: '1' },
       file: { type: 'string', multiple: true },
       incremental: { type: 'boolean' },
+      report: { type: 'string' },
     },
   }).values;
 } catch (error) {
@@ -49,6 +51,15 @@ const whole = (value: string | undefined, name: string) => {
 };
 const size = whole(args.sample, 'sample');
 const seed = whole(args.seed, 'seed')!;
+
+if (args.report) {
+  // The listing gives each recorded key its folder and mutator again; a key whose code changed since is left out.
+  const recorded = JSON.parse(readFileSync(args.report, 'utf8')) as { outcomes: { key: string; status: Status }[] };
+  const byKey = new Map((await listCandidates(root, sourceFiles(root))).map((c) => [c.key, c]));
+  const outcomes = recorded.outcomes.flatMap(({ key, status }) => (byKey.has(key) ? [{ mutant: byKey.get(key)!, status }] : []));
+  process.stdout.write(`${formatReport(summarise(outcomes, LEDGER))}\n`);
+  process.exit(0);
+}
 
 const files = args.file ?? sourceFiles(root);
 const candidates = await listCandidates(root, files);
@@ -92,12 +103,16 @@ const outcomes: Outcome[] = results.flatMap((result) => {
   });
   const mutant = byKey.get(key);
   if (!mutant) process.stderr.write(`bench:mutation: a result for a mutant the listing lacks: ${key}\n`);
-  return mutant && (size === undefined || wanted.has(key)) ? [{ mutant, status: result.status as Status }] : [];
+  return mutant && (size === undefined || wanted.has(key))
+    ? [{ mutant, status: result.status as Status, ...(result.statusReason ? { reason: result.statusReason.slice(0, 400) } : {}) }]
+    : [];
 });
 const report = summarise(outcomes, LEDGER);
 const text = formatReport(report);
 process.stdout.write(`\n${text}\n`);
 writeFileSync(
   join(artifacts, `report-seed${seed}-${size ?? 'all'}.json`),
-  `${JSON.stringify({ seed, size, outcomes: outcomes.map(({ mutant, status }) => ({ key: mutant.key, status })) }, null, 2)}\n`,
+  // Why each was killed (the kit's first lines): a kill by something else than the kit's verdict (a
+  // server stopped from outside) shows here.
+  `${JSON.stringify({ seed, size, outcomes: outcomes.map(({ mutant, status, reason }) => ({ key: mutant.key, status, ...(reason ? { reason } : {}) })) }, null, 2)}\n`,
 );

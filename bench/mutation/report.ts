@@ -1,5 +1,5 @@
 // What a mutation run comes to: per folder and per kind of mutation, the mutants killed against
-// those that changed behaviour a client can see (the ledger's equivalent and unobservable
+// those that changed behaviour a client can see (the ledger's equivalent, unobservable and unspecified
 // survivors are left out), and the survivors still without a verdict.
 import type { Candidate } from './candidates.ts';
 import type { Verdict } from './ledger.ts';
@@ -10,6 +10,8 @@ export type Status = 'Killed' | 'Survived' | 'Timeout' | 'RuntimeError' | 'Compi
 export interface Outcome {
   mutant: Candidate;
   status: Status;
+  /** What the kit said when it killed the mutant (its first lines). */
+  reason?: string;
 }
 
 export interface Tally {
@@ -48,7 +50,7 @@ export function summarise(outcomes: readonly Outcome[], ledger: Readonly<Record<
     ]) {
       tally.mutants++;
       if (!survived) tally.killed++;
-      else if (verdict === 'equivalent' || verdict === 'unobservable') tally.excused++;
+      else if (verdict !== undefined && verdict !== 'gap') tally.excused++;
       else tally.survived++;
     }
   }
@@ -71,7 +73,7 @@ export function formatReport(report: MutationReport): string {
     '',
     ...table('mutator', sorted(report.byMutator)),
     '',
-    `kill rate over mutants a client can observe: ${percent(report.total)} (${report.total.killed} of ${report.total.killed + report.total.survived}; ${report.total.excused} equivalent or unobservable, by the ledger)`,
+    `kill rate over mutants a client can observe: ${percent(report.total)} (${report.total.killed} of ${report.total.killed + report.total.survived}; ${report.total.excused} equivalent, unobservable or unspecified, by the ledger)`,
     ...report.gaps.map((m) => `  gap (ledger): ${m.key}`),
     ...report.unjudged.map((m) => `  survivor without a verdict: ${m.key}`),
   ].join('\n');

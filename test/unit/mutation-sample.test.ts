@@ -1,6 +1,6 @@
 // The mutation benchmark's sampling and report, without running a mutant: the same seed picks the
 // same mutants, every stratum is reached before any is taken twice, a pick pays for the mutants
-// nested in it, and the kill rate leaves out what the ledger calls equivalent or unobservable.
+// nested in it, and the kill rate leaves out what the ledger calls equivalent, unobservable or unspecified.
 import { describe, expect, it } from 'vitest';
 import type { Candidate } from '../../bench/mutation/candidates.ts';
 import { formatReport, summarise } from '../../bench/mutation/report.ts';
@@ -64,7 +64,9 @@ describe('the mutation report', () => {
     expect(report.total).toEqual({ mutants: 4, killed: 2, survived: 1, excused: 1 });
     expect(report.unjudged).toEqual([d]);
     const text = formatReport(report);
-    expect(text).toContain('kill rate over mutants a client can observe: 66.7 % (2 of 3; 1 equivalent or unobservable, by the ledger)');
+    expect(text).toContain(
+      'kill rate over mutants a client can observe: 66.7 % (2 of 3; 1 equivalent, unobservable or unspecified, by the ledger)',
+    );
     expect(text).toContain(`survivor without a verdict: ${d!.key}`);
   });
 
