@@ -203,23 +203,22 @@ export function deliveryReproduction(exchanges: readonly Exchange[], options: De
       Object.values(e.request.headers).some((value) => value.includes(variable === 'SECMON_API_KEY' ? '<api-key>' : '<read-key>')),
     ),
   );
-  const watched = { event: options.symptom.event, paths: watchedPaths(sent) };
-  return {
-    script: moduleScript(sent, produced, options, keys, watched),
-    runner: 'node',
-    http: httpFile(sent, produced, options, keys, watched),
-  };
+  const replay: Replay = { sent, produced, options, keys, watched: { event: options.symptom.event, paths: watchedPaths(sent) } };
+  return { script: moduleScript(replay), runner: 'node', http: httpFile(replay) };
+}
+
+/** What both files are written from: the requests to send, the values they produce, the keys they need and what to judge. */
+interface Replay {
+  sent: readonly Exchange[];
+  produced: readonly Produced[];
+  options: DeliveryReplayOptions;
+  keys: string[];
+  watched: { event: string; paths: string[] };
 }
 
 type Piece = string | { v: string };
 
-function moduleScript(
-  sent: readonly Exchange[],
-  produced: readonly Produced[],
-  options: DeliveryReplayOptions,
-  keys: string[],
-  watched: { event: string; paths: string[] },
-): string {
+function moduleScript({ sent, produced, options, keys, watched }: Replay): string {
   const template = (text: string, step: number): Piece[] =>
     pieces(text, literalsOf(produced, options.baseUrl, step, EXTRA)).map((piece) => (piece.variable ? { v: piece.text } : piece.text));
   const steps = sent.map((exchange, index) => {
@@ -302,13 +301,7 @@ process.exit(seen ? 1 : 0);
 `;
 }
 
-function httpFile(
-  sent: readonly Exchange[],
-  produced: readonly Produced[],
-  options: DeliveryReplayOptions,
-  keys: string[],
-  watched: { event: string; paths: string[] },
-): string {
+function httpFile({ sent, produced, options, keys, watched }: Replay): string {
   const substitutions = (step: number) =>
     literalsOf(produced, options.baseUrl, step, EXTRA).map(([literal, variable]) => [literal, httpVariable(variable)] as const);
   // A JavaScript expression for a request's URL in the file's scripts, where its variables are names.
