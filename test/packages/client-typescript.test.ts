@@ -4,10 +4,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { run } from '../../scripts/outsider.ts';
 import { root } from '../../scripts/pipeline.ts';
 import { installedBeforeAll, rootManifest } from './installed.ts';
 import { expectRejectedAtMark } from './misuse.ts';
-import { run } from './outsider.ts';
 
 describe('secmon-api in a TypeScript project with a stock strict nodenext tsconfig', () => {
   const consumer = installedBeforeAll('typescript', (tarballs) => [tarballs.client], {

@@ -9,11 +9,11 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { deliveryHeaders } from '../../common/delivery-headers.ts';
 import { sign } from '../../packages/api/src/signing.ts';
 import { WRITER_KEY } from '../../packages/contract/test/reference-target.ts';
+import { installedPackages, machineNode, outsiderEnv, run } from '../../scripts/outsider.ts';
 import { root } from '../../scripts/pipeline.ts';
 import { launchChromium } from '../browser/chromium.ts';
 import { document, exampleEvent, readmeExample } from './examples.ts';
 import { installedBeforeAll, listen } from './installed.ts';
-import { installedPackages, machineNode, outsiderEnv, run } from './outsider.ts';
 import { referenceBeforeAll } from './reference.ts';
 
 const reference = referenceBeforeAll();

@@ -14,8 +14,8 @@ import {
   lostAcknowledgements,
   withoutSimulator,
 } from '../../packages/contract/test/legal-variations.ts';
+import { machineNode, outsiderEnv, run } from '../../scripts/outsider.ts';
 import { installedBeforeAll } from './installed.ts';
-import { machineNode, outsiderEnv, run } from './outsider.ts';
 import { referenceBeforeAll } from './reference.ts';
 
 const reference = referenceBeforeAll();

@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultProxy } from '../../packages/contract/test/fault-proxy.ts';
+import { machineNode, outsiderEnv, run } from '../../scripts/outsider.ts';
 import { installedBeforeAll } from './installed.ts';
-import { machineNode, outsiderEnv, run } from './outsider.ts';
 import { referenceBeforeAll } from './reference.ts';
 
 const kitProject = installedBeforeAll('kit-versions', (tarballs) => [tarballs.contract]);

@@ -13,10 +13,10 @@ import { disabledButDelivering, targetIgnored } from '../../packages/contract/te
 import { all, requestHeader } from '../../packages/contract/test/fault-dsl.ts';
 import { type Fault, startFaultProxy } from '../../packages/contract/test/fault-proxy.ts';
 import { preflightWithPathMethods } from '../../packages/contract/test/path-methods.ts';
+import { machineNode, outsiderEnv, type Ran, run } from '../../scripts/outsider.ts';
 import { root } from '../../scripts/pipeline.ts';
 import { document, readmeExample } from './examples.ts';
 import { installedBeforeAll, listen } from './installed.ts';
-import { machineNode, outsiderEnv, type Ran, run } from './outsider.ts';
 import { referenceBeforeAll } from './reference.ts';
 
 const reference = referenceBeforeAll();

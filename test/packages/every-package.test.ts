@@ -3,11 +3,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { outsiderEnv, run } from '../../scripts/outsider.ts';
 import { manifestOf, PACKAGES, type PackageName } from '../../scripts/packages.ts';
 import { root } from '../../scripts/pipeline.ts';
 import { document } from './examples.ts';
 import { rootManifest } from './installed.ts';
-import { outsiderEnv, run } from './outsider.ts';
 import { packedTarballs, type Tarballs } from './tarballs.ts';
 
 const NAMES = Object.keys(PACKAGES) as PackageName[];

@@ -7,8 +7,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import { createProject, npmInstall } from '../../scripts/outsider.ts';
 import { root } from '../../scripts/pipeline.ts';
-import { createProject, npmInstall } from './outsider.ts';
 import { packedTarballs, type Tarballs } from './tarballs.ts';
 
 /** The repository's manifest: registry packages installed beside ours take its exact ranges. */

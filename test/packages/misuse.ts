@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { Ran } from './outsider.ts';
+import type { Ran } from '../../scripts/outsider.ts';
 
 /** Asserts that `result` (tsc over `misuse/tsconfig.json`) rejects `file` of `misuseDir` at its marked line only. */
 export function expectRejectedAtMark(misuseDir: string, file: string, result: Ran): void {

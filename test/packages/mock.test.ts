@@ -7,9 +7,9 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { verifySignature } from '../../packages/api/src/signing.ts';
+import { outsiderEnv, run } from '../../scripts/outsider.ts';
 import { document } from './examples.ts';
 import { installedBeforeAll, listen } from './installed.ts';
-import { outsiderEnv, run } from './outsider.ts';
 
 describe('secmon-mock, the mock and the event sender', () => {
   const mock = installedBeforeAll('mock', (tarballs) => [tarballs.mock]);

@@ -11,12 +11,12 @@ import type { AddressInfo } from 'node:net';
 import { extname, join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { installedPackages, npmInstall, run } from '../../scripts/outsider.ts';
 import { root } from '../../scripts/pipeline.ts';
 import { launchChromium } from '../browser/chromium.ts';
 import { readmeExample } from './examples.ts';
 import { installedBeforeAll, rootManifest, scratchProject } from './installed.ts';
 import { expectRejectedAtMark } from './misuse.ts';
-import { installedPackages, npmInstall, run } from './outsider.ts';
 
 const { devDependencies } = rootManifest;
 const EXAMPLE = join(root, 'examples/frontend');

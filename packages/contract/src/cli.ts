@@ -199,7 +199,7 @@ if (faults.length > 0) {
     const script = scripts.get(result.id);
     const heads = reported.get(result.id)!.flatMap((fault) => [`✗ ${fault.headline}`, seenLine(fault)]);
     process.stdout.write(
-      `${heads.join('\n')}\n${result.error}\n${script ? `  replay: sh ${script} (and ${script.replace(/\.sh$/, '.http')})\n` : ''}\n`,
+      `${heads.join('\n')}\n${result.error}\n${script ? `  replay: ${result.reproduction!.runner} ${script} (and ${script.replace(/\.(sh|mjs)$/, '.http')})\n` : ''}\n`,
     );
   }
 }

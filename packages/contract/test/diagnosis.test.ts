@@ -1,18 +1,22 @@
 // A failure a team can act on in one read: the rule whose sentence the observation contradicts
 // heads it (never a context rule it did not break), one fault is one report however many checks
 // saw it, JUnit fails only the testcase of the operation that shows it, with the cause as its message.
+import { loadDocument } from 'secmon-api/src/document';
 import { describe, expect, it } from 'vitest';
 import { found } from '../src/kit/failure.ts';
 import { faultsOf } from '../src/kit/faults.ts';
 import type { Exchange } from '../src/kit/http.ts';
 import { junitReport } from '../src/kit/junit.ts';
+import { planChecks } from '../src/kit/plan.ts';
 import type { CheckName } from '../src/kit/registry.ts';
 import { symptomOf, symptomTest } from '../src/kit/repro-judge.ts';
 import type { CheckResult } from '../src/kit/results.ts';
 import { headline } from '../src/kit/rules/headline.ts';
-import { traceFailure } from '../src/kit/rules/trace.ts';
+import { formatRuleSummary, ruleCoverage, traceFailure } from '../src/kit/rules/trace.ts';
+import { buildModel } from '../src/kit/spec.ts';
 import { ContractViolation, type Discrepancy } from '../src/kit/verify.ts';
 import { violationsOf } from '../src/kit/violation.ts';
+import { passedResults } from './suite.ts';
 
 const GET_POLICY = 'getPolicy (GET /v1/policies/{id})';
 const LIST_FINDINGS = 'listFindings (GET /v1/findings)';
@@ -171,5 +175,82 @@ describe('observations that name each other’s rule are one fault', () => {
     const faults = faultsOf(results);
     expect(faults).toHaveLength(1);
     expect(faults[0]!.seen.map((s) => s.check)).toEqual(['transitions', 'problem-catalogue']);
+  });
+});
+
+describe('forbidden transitions of one operation are one fault', () => {
+  it('two checks meeting two different forbidden moves of updateFinding, under different rules', () => {
+    const update = 'updateFinding (PUT /v1/findings/{id})';
+    const faults = faultsOf([
+      failed(
+        update,
+        'transitions',
+        update,
+        found({ rule: ['updateFinding.2'], observed: 'expected 409 (resolved → in_progress is not allowed), got 200' }),
+      ),
+      failed(
+        'listPolicies (GET /v1/policies)',
+        'problem-catalogue',
+        update,
+        found({
+          rule: ['errors.13'],
+          observed: 'resolved → suppressed: expected 409 with type https://secmon.dev/problems/invalid-transition, got 200',
+        }),
+      ),
+    ]);
+    expect(faults).toHaveLength(1);
+    expect(faults[0]!.violation.rule).toBe('updateFinding.2');
+    expect(faults[0]!.seen.map((s) => s.check)).toEqual(['transitions', 'problem-catalogue']);
+  });
+});
+
+describe('deliveries come from one sender', () => {
+  const created = 'findingCreated (webhook finding.created)';
+  const resolved = 'findingResolved (webhook finding.resolved)';
+  const wrongSignature = (hook: string) =>
+    failed(
+      hook,
+      'delivery',
+      hook,
+      found({
+        rule: ['delivery-headers.1'],
+        observed: "X-Service-Signature does not verify against the raw body and the webhook's secret",
+      }),
+    );
+
+  it('a rule of every delivery broken in two webhooks’ deliveries is one fault, reported under the first', () => {
+    const faults = faultsOf([wrongSignature(created), wrongSignature(resolved)]);
+    expect(faults).toHaveLength(1);
+    expect(faults[0]!.operation).toBe(created);
+    expect(faults[0]!.seen.map((s) => s.id)).toEqual([`${created} › delivery`, `${resolved} › delivery`]);
+  });
+
+  it('a sentence of one webhook’s own, broken in two webhooks, is two faults', () => {
+    const own = (hook: string, rule: 'findingCreated.1' | 'findingResolved.1') =>
+      failed(hook, 'delivery', hook, found({ rule: [rule], observed: 'data.finding_id is "fnd_x", expected "fnd_y"' }));
+    expect(faultsOf([own(created, 'findingCreated.1'), own(resolved, 'findingResolved.1')])).toHaveLength(2);
+  });
+});
+
+describe('the rule summary of a run', () => {
+  it('counts a fault whose cause is a schema, which fails no rule, and says what it broke', () => {
+    const model = buildModel(loadDocument());
+    const schemaFault = failed(GET_POLICY, 'success-response', GET_POLICY, [missingUpdatedAt]);
+    const results = passedResults(planChecks(model, { profile: 'stateful', hasReadKey: true })).map((result) =>
+      result.id === schemaFault.id ? schemaFault : result,
+    );
+    const [counts, ...lines] = formatRuleSummary(ruleCoverage(model.doc, results));
+    expect(counts).toMatch(/ \(\d+ passed, 0 failed, \d+ skipped, \d+ not run; and 1 schema fault no rule states\)/);
+    expect(lines).toContain(
+      `  ✗ schema fault: the schema at ${SCHEMA}: \`updated_at\` is required — observed / must have required property 'updated_at'`,
+    );
+  });
+
+  it('says nothing of schema faults when there are none', () => {
+    const model = buildModel(loadDocument());
+    const [counts] = formatRuleSummary(
+      ruleCoverage(model.doc, passedResults(planChecks(model, { profile: 'stateful', hasReadKey: true }))),
+    );
+    expect(counts).toMatch(/ \(\d+ passed, 0 failed, \d+ skipped, \d+ not run\)/);
   });
 });

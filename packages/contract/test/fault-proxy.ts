@@ -7,6 +7,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadDocument } from 'secmon-api/src/document';
 import { type RawRewrite, STALL_MS, startRawRelay } from './raw-relay.ts';
 
 export interface ProxiedResponse {
@@ -129,13 +130,19 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<{
   };
 }
 
+/** The document's bounds of a webhook URL: one outside them is refused, not relayed. */
+const WEBHOOK_URL = (loadDocument().components?.schemas?.WebhookUrl ?? {}) as { minLength?: number; maxLength?: number };
+
 /** Webhook create/update bodies get their (valid) `url` pointed at the relay, which forwards to the original. */
 function relayWebhookUrls(method: string, path: string, body: Buffer, self: string): Buffer {
   if (!/^\/v1\/webhooks(\/|$)/.test(path) || (method !== 'POST' && method !== 'PUT') || body.length === 0) return body;
   try {
     const json = JSON.parse(body.toString('utf8')) as { url?: unknown };
-    // A URL the service must refuse goes through as it is, so the refusal is still the upstream's.
-    if (typeof json.url !== 'string' || !/^https?:\/\/\S+$/.test(json.url)) return body;
+    // A URL the service must refuse goes through as it is, so the refusal is still the upstream's
+    // (the relay's own URL is long enough to hide one too short).
+    const { minLength = 0, maxLength = Number.POSITIVE_INFINITY } = WEBHOOK_URL;
+    if (typeof json.url !== 'string' || !/^https?:\/\/\S+$/.test(json.url) || json.url.length < minLength || json.url.length > maxLength)
+      return body;
     json.url = `${self}${RELAY}${Buffer.from(json.url).toString('base64url')}`;
     return Buffer.from(JSON.stringify(json));
   } catch {

@@ -1,12 +1,11 @@
 // The command line against a broken implementation: `npm run contract` must exit 1 naming the
 // operation, check, request and schema error, write a JUnit failure, and leave reproductions that
 // show the same fault when run on their own against the same target.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { KitOptions } from '../src/kit/context.ts';
 import { writeReproductions } from '../src/kit/repro-files.ts';
@@ -14,6 +13,7 @@ import { runKit } from '../src/kit/runner.ts';
 import { startFaultProxy } from './fault-proxy.ts';
 import { dropPolicyName, versionSkips } from './implementation-faults.ts';
 import { contents, type ReferenceTarget, startReferenceTarget } from './reference-target.ts';
+import { runReplay } from './replay-run.ts';
 
 let reference: ReferenceTarget;
 
@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 /**
- * Runs a written reproduction against a target (in this process: not blocking it); the status and
+ * Runs a written reproduction against a target (in a child process: not blocking it); the status and
  * JSON body of each step's answer. It must say the fault is there ("reproduced", exit 1).
  */
 async function replay(
@@ -34,11 +34,7 @@ async function replay(
   baseUrl: string,
   kit: KitOptions,
 ): Promise<{ status: number; json: Record<string, unknown> | undefined }[]> {
-  const env = { PATH: process.env.PATH, SECMON_BASE_URL: baseUrl, SECMON_API_KEY: kit.apiKey, SECMON_READ_KEY: kit.readKey };
-  const ran = await promisify(execFile)('sh', [script], { env, encoding: 'utf8', timeout: 30_000 }).then(
-    ({ stdout }) => ({ stdout, code: 0 }),
-    (error: { stdout: string; code: number }) => error,
-  );
+  const ran = await runReplay(script, 'sh', baseUrl, kit);
   expect(ran.code, ran.stdout).toBe(1);
   expect(ran.stdout).toMatch(/^reproduced: /m);
   return ran.stdout

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKit } from '../src/kit/runner.ts';
 import { startFaultProxy } from './fault-proxy.ts';
 import { modelProofs } from './model-proofs.ts';
+import { expectReplayed } from './prove.ts';
 import { type ReferenceTarget, startReferenceTarget } from './reference-target.ts';
 
 let reference: ReferenceTarget;
@@ -15,10 +16,14 @@ afterAll(async () => {
   await reference?.server.close();
 });
 
+/** The family's sample whose replay is also run on its own. */
+const REPLAYED = 'If-Match compared weakly (a W/ tag accepted)';
+
 describe('faults the model-based sequences catch', () => {
   for (const { name, fault, rule } of modelProofs()) {
-    it(`${name}: caught, naming rule ${rule}`, async () => {
-      const proxy = await startFaultProxy(reference.server.url, typeof fault === 'function' ? fault() : fault);
+    it(`${name}: caught, naming rule ${rule}${name === REPLAYED ? '; its replay alone reproduces it' : ''}`, async () => {
+      const made = typeof fault === 'function' ? fault() : fault;
+      const proxy = await startFaultProxy(reference.server.url, made);
       try {
         const run = await runKit(
           { ...reference.kit, baseUrl: proxy.url, eventTimeoutMs: 3_000 },
@@ -27,6 +32,7 @@ describe('faults the model-based sequences catch', () => {
         const [result] = run.results;
         expect(result?.outcome, result?.note).toBe('failed');
         expect(result?.error).toContain(`rule ${rule}`);
+        if (name === REPLAYED) await expectReplayed(result!, typeof fault === 'function' ? fault() : made);
       } finally {
         await proxy.close();
       }

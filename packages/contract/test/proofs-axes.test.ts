@@ -5,4 +5,8 @@
 import { PROOFS } from './proofs/axes.ts';
 import { proveRules } from './prove.ts';
 
-proveRules('rules broken only in cells of the behaviour space, each proven by a fault', PROOFS);
+proveRules(
+  'rules broken only in cells of the behaviour space, each proven by a fault',
+  PROOFS,
+  'application/json with a charset refused with 415',
+);

@@ -3,4 +3,4 @@
 import { PROOFS } from './proofs/requests.ts';
 import { proveRules } from './prove.ts';
 
-proveRules('requests rules, each proven by a fault that breaks it', PROOFS);
+proveRules('requests rules, each proven by a fault that breaks it', PROOFS, 'If-Match ignored');

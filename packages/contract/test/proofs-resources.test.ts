@@ -3,4 +3,4 @@
 import { PROOFS } from './proofs/resources.ts';
 import { proveRules } from './prove.ts';
 
-proveRules('resources rules, each proven by a fault that breaks it', PROOFS);
+proveRules('resources rules, each proven by a fault that breaks it', PROOFS, 'a policy an in-progress finding references deleted');

@@ -1,16 +1,21 @@
 // Proving a rule: the reference server behind a fault proxy that breaks exactly that rule, the one
 // check that judges it run alone against the proxy, and the failure must name the rule with its
 // sentence. Proof files (packages/contract/test/proofs/) declare their proofs as data and call proveRules.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../../server/config.ts';
 import type { KitOptions } from '../src/kit/context.ts';
 import { type CheckName, definitionOf } from '../src/kit/registry.ts';
+import { writeReproductions } from '../src/kit/repro-files.ts';
 import type { CheckResult } from '../src/kit/results.ts';
 import { CATALOGUE, type RuleId } from '../src/kit/rules/catalogue.ts';
 import { runKit } from '../src/kit/runner.ts';
 import type { Violation } from '../src/kit/violation.ts';
 import { type Fault, startFaultProxy } from './fault-proxy.ts';
 import { type ReferenceTarget, startReferenceTarget } from './reference-target.ts';
+import { runReplay } from './replay-run.ts';
 
 export interface RuleProof {
   /** What the faulty implementation does, in a few words. */
@@ -41,13 +46,17 @@ export interface RuleFamily {
   options?: Partial<KitOptions>;
 }
 
-/** Runs one check of one operation or webhook through a faulty proxy; it must fail: returns its report. */
+/**
+ * Runs one check of one operation or webhook through a faulty proxy; it must fail: returns its
+ * report. With `replayAlone`, its replay is also run on its own (expectReplayed).
+ */
 export async function failureUnder(
   target: ReferenceTarget,
   fault: Fault,
   subject: string,
   check: CheckName,
   options: Partial<KitOptions> = {},
+  replayAlone = false,
 ): Promise<string> {
   const proxy = await startFaultProxy(target.server.url, fault);
   try {
@@ -62,6 +71,7 @@ export async function failureUnder(
     const judged: readonly string[] = definitionOf(check).rules;
     const quotes = (v: Violation) => v.subject?.what !== undefined && (v.sentence ?? '').includes(`\`${v.subject.what}\``);
     expect(run.results[0]!.violations!.flatMap((v) => (v.rule && !judged.includes(v.rule) && !quotes(v) ? [v.rule] : []))).toEqual([]);
+    if (replayAlone) await expectReplayed(run.results[0]!, fault);
     return run.results[0]!.error!;
   } finally {
     await proxy.close();
@@ -70,10 +80,36 @@ export async function failureUnder(
 
 /** A failure carries a replay of the requests that led to it, with the keys as variables, never their values. */
 function expectReproduction(result: CheckResult, keys: string[]): void {
-  const { shell, http } = result.reproduction!;
-  expect(shell).toMatch(/^send 1 \d{3} [A-Z]+ /m);
-  expect(http).toMatch(/^# @name step1\n[A-Z]+ \{\{baseUrl\}\}\//m);
-  for (const key of keys) expect(`${shell}${http}`).not.toContain(key);
+  const { script, runner, http } = result.reproduction!;
+  if (runner === 'sh') expect(script).toMatch(/^send 1 \d{3} [A-Z]+ /m);
+  else expect(script).toMatch(/^const STEPS = \[\n \{\n {2}"step": 1,/m);
+  expect(http).toMatch(/^# @name step1\n(\{\{\n[\s\S]*?\n\}\}\n)?[A-Z]+ \{\{baseUrl\}\}\//m);
+  for (const key of keys) expect(`${script}${http}`).not.toContain(key);
+}
+
+/**
+ * A failure's replay, written as the CLI writes it and run on its own against freshly started
+ * targets, as a team would run it later (what the run left behind, such as the idempotency keys it
+ * used, is not there): with `fault` it says "reproduced" (exit 1), without "not reproduced" (exit 0).
+ */
+export async function expectReplayed(result: CheckResult, fault: Fault): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'replay-'));
+  const target = await startReferenceTarget();
+  const proxy = await startFaultProxy(target.server.url, fault);
+  try {
+    const [file] = writeReproductions(dir, [result]).values();
+    const { runner } = result.reproduction!;
+    const faulty = await runReplay(file!, runner, proxy.url, target.kit);
+    expect(faulty.stdout, faulty.stdout).toMatch(/^reproduced: \S/m);
+    expect(faulty.code, faulty.stdout).toBe(1);
+    const correct = await runReplay(file!, runner, target.server.url, target.kit);
+    expect(correct.stdout, correct.stdout).toMatch(/^not reproduced$/m);
+    expect(correct.code, correct.stdout).toBe(0);
+  } finally {
+    await proxy.close();
+    await target.server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The failure's headline names the check and the rule, and the report quotes the rule's sentence. */
@@ -86,17 +122,21 @@ export function expectRuleNamed(error: string, check: CheckName, rule: RuleId): 
   expect(error).toContain(sentence.slice(0, 60));
 }
 
-async function underOwnTarget(proof: RuleProof, fault: Fault): Promise<string> {
+async function underOwnTarget(proof: RuleProof, fault: Fault, replayAlone: boolean): Promise<string> {
   const target = await startReferenceTarget(undefined, proof.target?.retryScale, proof.target?.overrides);
   try {
-    return await failureUnder(target, fault, proof.subject, proof.check, proof.options);
+    return await failureUnder(target, fault, proof.subject, proof.check, proof.options, replayAlone);
   } finally {
     await target.server.close();
   }
 }
 
-/** One test per proof, all against one reference server started for the file (or one of its own, `target`). */
-export function proveRules(title: string, proofs: readonly RuleProof[]): void {
+/**
+ * One test per proof, all against one reference server started for the file (or one of its own,
+ * `target`); the proof named `replayed` (the family's sample) also runs its failure's replay on its own.
+ */
+export function proveRules(title: string, proofs: readonly RuleProof[], replayed?: string): void {
+  if (replayed !== undefined && !proofs.some((proof) => proof.name === replayed)) throw new Error(`no proof named ${replayed}`);
   let reference: ReferenceTarget;
   beforeAll(async () => {
     reference = await startReferenceTarget();
@@ -117,13 +157,17 @@ export function proveRules(title: string, proofs: readonly RuleProof[]): void {
     );
     if (same) return same.failure;
     const fault = typeof proof.fault === 'function' ? proof.fault() : proof.fault;
-    const failure = proof.target ? underOwnTarget(proof, fault) : failureUnder(reference, fault, proof.subject, proof.check, proof.options);
+    const alone = proof.name === replayed;
+    const failure = proof.target
+      ? underOwnTarget(proof, fault, alone)
+      : failureUnder(reference, fault, proof.subject, proof.check, proof.options, alone);
     runs.push({ proof, failure });
     return failure;
   };
   describe(title, () => {
     for (const proof of proofs) {
-      it(`${proof.name}: ${proof.check} names rule ${proof.rule}`, async () => {
+      const alone = proof.name === replayed ? '; its replay alone reproduces it' : '';
+      it(`${proof.name}: ${proof.check} names rule ${proof.rule}${alone}`, async () => {
         expectRuleNamed(await failureOf(proof), proof.check, proof.rule);
       }, 60_000);
     }

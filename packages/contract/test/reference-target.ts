@@ -1,16 +1,13 @@
 // The reference server as a contract-kit target: started in-process through its public factory
 // (port 0, a fresh database of the suite's store, known keys, development mode so loopback
 // webhooks are allowed, retries compressed with the SECMON_RETRY_SCALE setting unless asked not to).
-import { type Config, parseApiKeys, testConfig } from '../../../server/config.ts';
+import type { Config } from '../../../server/config.ts';
 import { type RunningServer, startServer } from '../../../server/server.ts';
 import { testDatabase } from '../../../test/support/database.ts';
 import type { KitOptions } from '../src/kit/context.ts';
+import { KIT_RATE_LIMIT, READER_KEY, referenceConfig, WRITER_KEY } from './reference-config.ts';
 
-export const WRITER_KEY = 'contract-writer-3b8f1d';
-export const READER_KEY = 'contract-reader-9c2e4a';
-
-/** High enough that the kit never waits; the 429 probe gets its own low-quota server. */
-export const KIT_RATE_LIMIT = 100_000;
+export { KIT_RATE_LIMIT, READER_KEY, WRITER_KEY };
 
 export interface ReferenceTarget {
   server: RunningServer;
@@ -27,14 +24,7 @@ export async function startReferenceTarget(
   retryScale = 0.001,
   overrides: Partial<Config> = {},
 ): Promise<ReferenceTarget> {
-  const config = testConfig({
-    apiKeys: parseApiKeys(`${WRITER_KEY}:read+write,${READER_KEY}:read`),
-    usingDefaultKeys: false,
-    rateLimitPerMinute,
-    database: await testDatabase(),
-    ...overrides,
-  });
-  config.delivery = { ...config.delivery, retryScale };
+  const config = referenceConfig(await testDatabase(), rateLimitPerMinute, retryScale, overrides);
   const server = await startServer(config);
   return { server, kit: { baseUrl: server.url, apiKey: WRITER_KEY, readKey: READER_KEY, profile: 'stateful' } };
 }

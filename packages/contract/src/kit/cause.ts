@@ -22,6 +22,9 @@ const CONTEXT = [/^authentication\./, /^pagination\.1$/];
 /** A rule of one operation or webhook: its id starts with that name (`listPolicies.1`). */
 const OWNER = /^([a-z]+(?:[A-Z][a-z0-9]*)+)\./;
 
+/** The operation or webhook a rule belongs to (`listPolicies` for `listPolicies.1`); undefined for a rule of the whole document. */
+export const ownerOf = (id: string): string | undefined => OWNER.exec(id)?.[1];
+
 const operationName = (label: string | undefined) => label?.split(' ')[0];
 
 /** `open → resolved`, a field path, or a word of the message that a candidate sentence quotes in backticks. */
@@ -74,7 +77,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 
 const isContext = (id: string, subject: Subject) => {
   if (CONTEXT.some((pattern) => pattern.test(id))) return true;
-  const owner = OWNER.exec(id)?.[1];
+  const owner = ownerOf(id);
   return owner !== undefined && subject.operation !== undefined && owner !== operationName(subject.operation);
 };
 
@@ -92,7 +95,7 @@ export interface Cause {
  * another is named. Ties keep the check's order; the subject operation's own rules come first.
  */
 export function causeOf(subject: Subject, message: string, named: readonly CatalogueEntry[], judged: readonly CatalogueEntry[]): Cause {
-  const own = (entry: CatalogueEntry) => OWNER.exec(entry.id)?.[1] === operationName(subject.operation);
+  const own = (entry: CatalogueEntry) => ownerOf(entry.id) === operationName(subject.operation);
   const rank = (entries: readonly CatalogueEntry[]) =>
     entries
       .filter((entry) => !isContext(entry.id, subject))

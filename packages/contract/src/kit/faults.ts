@@ -2,6 +2,7 @@
 // same operation's answers, seen by several checks or cases) are one fault, reported once, under
 // the operation whose answers show it, with where else it was seen and one replay. The console,
 // JUnit and the rule summary all count these.
+import { ownerOf } from './cause.ts';
 import type { CheckResult } from './results.ts';
 import { headline } from './rules/headline.ts';
 import type { Violation } from './violation.ts';
@@ -21,15 +22,32 @@ export interface Fault {
   seen: { id: string; check: string; count: number }[];
 }
 
+/**
+ * Where a fault lives: the operation judged, except that every webhook's deliveries come from one
+ * sender, so a rule of all deliveries (a signature header, not one event's own sentence) broken in
+ * several webhooks' deliveries is one fault.
+ */
+function scopeOf(v: Violation, fallback: string): string {
+  const operation = v.subject?.operation ?? fallback;
+  return / \(webhook [^)]+\)$/.test(operation) && v.rule !== undefined && ownerOf(v.rule) === undefined ? 'every delivery' : operation;
+}
+
 // The headline rule, else the field or parameter: one sentence or one field broken in one operation is one fault.
 const faultKey = (v: Violation, fallback: string) =>
-  JSON.stringify([v.subject?.operation ?? fallback, v.rule ?? v.subject?.what ?? v.pointer ?? v.observed.split('\n')[0]]);
+  JSON.stringify([scopeOf(v, fallback), v.rule ?? v.subject?.what ?? v.pointer ?? v.observed.split('\n')[0]]);
 
-/** Two observations of one operation where each names the other's headline rule among its own. */
+const isTransition = (v: Violation) => v.subject?.what?.includes(' → ') === true;
+
+/**
+ * Two observations of one operation where each names the other's headline rule among its own, or
+ * two status changes its life cycle forbids, accepted: one table of transitions decides them all.
+ */
 const sameCause = (a: Violation, b: Violation) =>
   a.subject?.operation !== undefined &&
   a.subject.operation === b.subject?.operation &&
-  ((b.rule !== undefined && (a.also ?? []).includes(b.rule)) || (a.rule !== undefined && (b.also ?? []).includes(a.rule)));
+  ((isTransition(a) && isTransition(b)) ||
+    (b.rule !== undefined && (a.also ?? []).includes(b.rule)) ||
+    (a.rule !== undefined && (b.also ?? []).includes(a.rule)));
 
 /**
  * The faults of the failed results, in the order first seen. A failure whose violations all belong

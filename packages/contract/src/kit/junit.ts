@@ -50,7 +50,7 @@ function testCases(results: readonly CheckResult<string>[]): TestCase[] {
   for (const mine of under.values()) {
     const result = mine[0]!.result;
     const classname = subjectName(mine[0]!.operation);
-    const replay = result.reproduction ? `\n\nReproduction (sh):\n${result.reproduction.shell}` : '';
+    const replay = result.reproduction ? `\n\nReproduction (${result.reproduction.runner}):\n${result.reproduction.script}` : '';
     const headline = mine.length > 1 ? `${mine[0]!.headline} (and ${mine.length - 1} more)` : mine[0]!.headline;
     const failure = {
       // The version a rule arrived in belongs in the message too: a dashboard shows only the message.

@@ -1,5 +1,6 @@
-// Writes each failure's reproduction (repro.ts) as two files in a folder: `<n>-<check id>.sh`
-// (executable) and `.http`, numbered in the order the failures were reported.
+// Writes each failure's reproduction (repro.ts, repro-delivery.ts) as two files in a folder:
+// `<n>-<check id>.sh` (or `.mjs` for a delivery's, run with node; executable) and `.http`, numbered
+// in the order the failures were reported.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckResult } from './results.ts';
@@ -15,8 +16,9 @@ export function writeReproductions(dir: string, results: CheckResult[]): Map<str
       .replace(/[^A-Za-z0-9._-]+/g, '-')
       .replace(/^-|-$/g, '')
       .slice(0, 80)}`;
-    const script = join(dir, `${name}.sh`);
-    writeFileSync(script, result.reproduction!.shell, { mode: 0o755 });
+    const { script: text, runner } = result.reproduction!;
+    const script = join(dir, `${name}.${runner === 'sh' ? 'sh' : 'mjs'}`);
+    writeFileSync(script, text, { mode: 0o755 });
     writeFileSync(join(dir, `${name}.http`), result.reproduction!.http);
     written.set(result.id, script);
   });

@@ -19,11 +19,8 @@ export interface Symptom {
 /** The symptom of `violation` in the answer it judged (the last of its exchanges). */
 export function symptomOf(violation: Violation, judged: Exchange): Symptom {
   const status = judged.status;
-  const missing = violation.observed
-    .split('\n')
-    .map((line) => /^(\/\S*) must have required property '([^']+)'/.exec(line))
-    .find(Boolean);
-  if (missing) return { status, missing: { at: missing[1] === '/' ? '' : missing[1]!, name: missing[2]! } };
+  const missing = missingField(violation);
+  if (missing) return { status, missing };
   const limit = new URL(judged.request.url).searchParams.get('limit');
   const data = (judged.json as { data?: unknown } | undefined)?.data;
   if (violation.subject?.what === 'limit' && limit && Array.isArray(data) && data.length > Number(limit))
@@ -33,13 +30,26 @@ export function symptomOf(violation: Violation, judged: Exchange): Symptom {
   return keys ? { status, keys } : { status };
 }
 
+/** A field the schema requires that the judged body lacked: the object's JSON pointer and the field. */
+export function missingField(violation: Violation): { at: string; name: string } | undefined {
+  const found = violation.observed
+    .split('\n')
+    .map((line) => /^(\/\S*) must have required property '([^']+)'/.exec(line))
+    .find(Boolean);
+  return found ? { at: found[1] === '/' ? '' : found[1]!, name: found[2]! } : undefined;
+}
+
+/** A JavaScript expression for the value at JSON `pointer` in `body` (undefined where the path ends). */
+export function pointerExpression(pointer: string): string {
+  return `${JSON.stringify(pointer)}.split("/").slice(1).reduce((node, key) => node == null ? node : node[key.replace(/~1/g, "/").replace(/~0/g, "~")], body)`;
+}
+
 /**
  * A JavaScript function body over `status` and `body` (the parsed answer, or undefined) that
  * returns whether the symptom is there; the same text runs under node and in an httpyac handler.
  */
 export function symptomTest(symptom: Symptom): string {
-  const at = (pointer: string) =>
-    `${JSON.stringify(pointer)}.split("/").slice(1).reduce((node, key) => node == null ? node : node[key.replace(/~1/g, "/").replace(/~0/g, "~")], body)`;
+  const at = pointerExpression;
   const conditions = [`status === ${symptom.status}`];
   if (symptom.missing) {
     const object = at(symptom.missing.at);

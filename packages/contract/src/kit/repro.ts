@@ -5,11 +5,13 @@
 // taken from the replay's own answers, so the requests reach the resources the replay creates, not
 // the run's (deleted since); a list is preceded by the creates that filled it. Both end with a
 // verdict: the last answer judged against what the kit expected ("reproduced" or "not reproduced").
+// A fault that shows in a delivery rather than an answer is replayed by repro-delivery.ts instead,
+// from the same parts.
 import type { Exchange } from './http.ts';
 import { httpJudge, type Symptom, shellJudge } from './repro-judge.ts';
 
 /** A value an answer gave that later requests use: where it comes from, and how each format names it. */
-interface Produced {
+export interface Produced {
   value: string;
   step: number;
   from: { field: string } | { header: string };
@@ -18,7 +20,10 @@ interface Produced {
 }
 
 export interface Reproduction {
-  shell: string;
+  /** The replay to run alone: a POSIX shell script of curl commands, or a Node ES module (a delivery's, which starts its own receiver). */
+  script: string;
+  /** How to run `script`: `sh <file>.sh` or `node <file>.mjs`. */
+  runner: 'sh' | 'node';
   http: string;
 }
 
@@ -30,7 +35,7 @@ interface ReplayOptions {
   verdict?: { symptom: Symptom; headline: string };
 }
 
-const KEYS: [role: string, variable: string][] = [
+export const KEYS: [role: string, variable: string][] = [
   ['<api-key>', 'SECMON_API_KEY'],
   ['<read-key>', 'SECMON_READ_KEY'],
 ];
@@ -77,7 +82,7 @@ function createsListedBy(all: readonly Exchange[], list: Exchange): Exchange[] {
 const requestText = (exchange: Exchange) =>
   [exchange.request.url, ...Object.values(exchange.request.headers), exchange.request.body ?? ''].join('\n');
 
-function producedBy(exchange: Exchange, step: number): Produced[] {
+export function producedBy(exchange: Exchange, step: number): Produced[] {
   if (exchange.status < 200 || exchange.status >= 300) return [];
   const json = exchange.json as Record<string, unknown> | undefined;
   const produced: Produced[] = [];
@@ -98,40 +103,41 @@ function producedBy(exchange: Exchange, step: number): Produced[] {
   return produced;
 }
 
+/**
+ * What to replace in step `step`'s request, longest values first so a value that contains another
+ * is replaced whole: the target's URL, the keys by role, the values earlier answers produced, and
+ * `extra` literals; each with the name of the variable it becomes.
+ */
+export function literalsOf(
+  produced: readonly Produced[],
+  baseUrl: string,
+  step: number,
+  extra: readonly (readonly [literal: string, variable: string])[] = [],
+): (readonly [literal: string, variable: string])[] {
+  const byLength = produced.filter((p) => p.step < step).sort((a, b) => b.value.length - a.value.length);
+  return [[baseUrl, 'SECMON_BASE_URL'], ...KEYS, ...extra, ...byLength.map((p) => [p.value, p.shell] as const)];
+}
+
+/** The .http file's name of a variable: the file's own for the target and keys, `{{NAME}}` for the others. */
+const HTTP_NAMES: Record<string, string> = { SECMON_BASE_URL: 'baseUrl', SECMON_API_KEY: 'apiKey', SECMON_READ_KEY: 'readKey' };
+export const httpVariable = (variable: string) => `{{${HTTP_NAMES[variable] ?? variable}}}`;
+
 /** Both formats of one failure's exchanges; `baseUrl` is the target's, replaced by a variable. */
 export function reproduction(exchanges: Exchange[], options: ReplayOptions): Reproduction {
   const produced = exchanges.flatMap((exchange, index) => producedBy(exchange, index + 1));
-  // The longest first, so a value that contains another is replaced whole.
-  const byLength = [...produced].sort((a, b) => b.value.length - a.value.length);
-  const substitutions = (step: number, name: (p: Produced) => string, base: string, key: (variable: string) => string) => [
-    [options.baseUrl, base] as const,
-    ...KEYS.map(([role, variable]) => [role, key(variable)] as const),
-    ...byLength.filter((p) => p.step < step).map((p) => [p.value, name(p)] as const),
-  ];
+  const named = (step: number, name: (variable: string) => string) =>
+    literalsOf(produced, options.baseUrl, step).map(([literal, variable]) => [literal, name(variable)] as const);
   return {
-    shell: shellScript(exchanges, produced, options, (step) =>
-      substitutions(
-        step,
-        (p) => `\${${p.shell}}`,
-        `\${SECMON_BASE_URL}`,
-        (variable) => `\${${variable}}`,
-      ),
-    ),
-    http: httpFile(exchanges, produced, options, (step) =>
-      substitutions(
-        step,
-        (p) => p.http,
-        '{{baseUrl}}',
-        (variable) => (variable === 'SECMON_API_KEY' ? '{{apiKey}}' : '{{readKey}}'),
-      ),
-    ),
+    script: shellScript(exchanges, produced, options, (step) => named(step, (variable) => `\${${variable}}`)),
+    runner: 'sh',
+    http: httpFile(exchanges, produced, options, (step) => named(step, httpVariable)),
   };
 }
 
-type Substitutions = (step: number) => (readonly [literal: string, replacement: string])[];
+export type Substitutions = (step: number) => (readonly [literal: string, replacement: string])[];
 
 /** `text` with every literal replaced, as pieces: literal text, or a replacement. */
-function pieces(text: string, substitutions: ReturnType<Substitutions>): { text: string; variable: boolean }[] {
+export function pieces(text: string, substitutions: ReturnType<Substitutions>): { text: string; variable: boolean }[] {
   for (const [literal, replacement] of substitutions) {
     const at = text.indexOf(literal);
     if (literal === '' || at < 0) continue;
@@ -152,7 +158,7 @@ function shellWord(text: string, substitutions: ReturnType<Substitutions>): stri
   return parts.join('') || "''";
 }
 
-const commented = (text: string) =>
+export const commented = (text: string) =>
   text
     .split('\n')
     .map((line) => `# ${line}`.trimEnd())
@@ -216,23 +222,9 @@ function shellScript(exchanges: Exchange[], produced: Produced[], options: Repla
 }
 
 function httpFile(exchanges: Exchange[], produced: Produced[], options: ReplayOptions, substitutions: Substitutions): string {
-  const plain = (text: string, step: number) =>
-    pieces(text, substitutions(step))
-      .map((piece) => piece.text)
-      .join('');
-  const requests = exchanges.map((exchange, index) => {
-    const step = index + 1;
-    const { method, url, headers, body } = exchange.request;
-    return [
-      `### ${step}. ${method} (the run got ${exchange.status})`,
-      `# @name step${step}`,
-      `${method} ${plain(url, step)}`,
-      ...Object.entries(headers).map(([name, value]) => `${name}: ${plain(value, step)}`),
-      ...(body === undefined ? [] : ['', plain(body, step)]),
-      ...handler(produced.filter((p) => p.step === step)),
-      ...(options.verdict && step === exchanges.length ? ['', httpJudge(options.verdict.symptom, options.verdict.headline)] : []),
-      '',
-    ].join('\n');
+  const verdict = options.verdict;
+  const requests = httpRequests(exchanges, produced, substitutions, {
+    after: (step) => (verdict && step === exchanges.length ? ['', httpJudge(verdict.symptom, verdict.headline)] : []),
   });
   return [
     `# secmon-contract reproduction: ${options.title}`,
@@ -244,12 +236,48 @@ function httpFile(exchanges: Exchange[], produced: Produced[], options: ReplayOp
     '# What the kit reported:',
     commented(options.report),
     '',
-    `@baseUrl = {{$processEnv SECMON_BASE_URL}}`,
-    '@apiKey = {{$processEnv SECMON_API_KEY}}',
-    '@readKey = {{$processEnv SECMON_READ_KEY}}',
+    ...HTTP_VARIABLES,
     '',
     ...requests,
   ].join('\n');
+}
+
+/** The .http file's variables: the target and the keys, from the environment. */
+export const HTTP_VARIABLES = [
+  '@baseUrl = {{$processEnv SECMON_BASE_URL}}',
+  '@apiKey = {{$processEnv SECMON_API_KEY}}',
+  '@readKey = {{$processEnv SECMON_READ_KEY}}',
+];
+
+/**
+ * The .http file's requests, each named `step<n>`, with a handler keeping what later ones use;
+ * `around` adds lines of script before a step's request line or after its handler.
+ */
+export function httpRequests(
+  exchanges: readonly Exchange[],
+  produced: readonly Produced[],
+  substitutions: Substitutions,
+  around: { before?(step: number): string[]; after?(step: number): string[] } = {},
+): string[] {
+  const plain = (text: string, step: number) =>
+    pieces(text, substitutions(step))
+      .map((piece) => piece.text)
+      .join('');
+  return exchanges.map((exchange, index) => {
+    const step = index + 1;
+    const { method, url, headers, body } = exchange.request;
+    return [
+      `### ${step}. ${method} (the run got ${exchange.status})`,
+      `# @name step${step}`,
+      ...(around.before?.(step) ?? []),
+      `${method} ${plain(url, step)}`,
+      ...Object.entries(headers).map(([name, value]) => `${name}: ${plain(value, step)}`),
+      ...(body === undefined ? [] : ['', plain(body, step)]),
+      ...handler(produced.filter((p) => p.step === step)),
+      ...(around.after?.(step) ?? []),
+      '',
+    ].join('\n');
+  });
 }
 
 /** A response handler keeping what later requests use (httpyac and JetBrains run these). */

@@ -4,6 +4,7 @@ import type { KitContext } from './context.ts';
 import type { Exchange } from './http.ts';
 import type { PlannedCheck } from './plan.ts';
 import { exchangesLeadingTo, reproduction as replay } from './repro.ts';
+import { deliveryReproduction, deliverySymptomOf, webhookEventOf } from './repro-delivery.ts';
 import { symptomOf } from './repro-judge.ts';
 import type { CheckResult, KnownLimit } from './results.ts';
 import { headline } from './rules/headline.ts';
@@ -91,12 +92,17 @@ export async function runCheck(
     );
     const own = headed?.exchanges ?? [];
     const judgedExchange = own.at(-1);
-    const reproduction = replay(exchangesLeadingTo(ctx.exchanges, own), {
-      title: planned.id,
-      report: failure.error,
-      baseUrl: ctx.http.baseUrl,
-      ...(headed && judgedExchange ? { verdict: { symptom: symptomOf(headed, judgedExchange), headline: headline(headed) } } : {}),
-    });
+    const exchanges = exchangesLeadingTo(ctx.exchanges, own);
+    const replayed = { title: planned.id, report: failure.error, baseUrl: ctx.http.baseUrl };
+    const delivery = headed && deliverySymptomOf(headed);
+    // A delivery's fault shows in what the target sends, not in its last answer: only a receiver judges it.
+    const answerShowsIt = headed && judgedExchange && !webhookEventOf(headed);
+    const reproduction = delivery
+      ? deliveryReproduction(exchanges, { ...replayed, symptom: delivery, headline: headline(headed) })
+      : replay(exchanges, {
+          ...replayed,
+          ...(answerShowsIt ? { verdict: { symptom: symptomOf(headed, judgedExchange), headline: headline(headed) } } : {}),
+        });
     return { ...describePlanned(planned), outcome: 'failed', ...failure, reproduction };
   }
 }

@@ -79,6 +79,11 @@ export interface RuleCoverage {
   /** With a scope: the version judged, and how many of the document's rules and informative sentences are newer (not in `rows`). */
   scope?: { target: string; later: { rules: number; informative: number } };
   counts: Record<RuleVerdict, number> & { rules: number; checked: number; proven: number };
+  /**
+   * After a run: its faults whose cause is a schema, not a sentence (a required field missing, a
+   * field of the wrong type). They fail no rule, so the rule counts alone would hide them.
+   */
+  schemaFaults?: string[];
   /** Sentences of the document the catalogue lacks, and checked rules with no check in the run's plan. */
   uncovered: RuleRow[];
 }
@@ -101,7 +106,9 @@ export function ruleCoverage(
   const stale = new Set(drift.stale);
   const all: RuleRow[] = [];
   // A fault counts once: on its headline rule, however many checks met it under other rules.
-  const headlines = new Set(results ? faultsOf(results).flatMap((fault) => (fault.violation.rule ? [fault.violation.rule] : [])) : []);
+  const faults = results ? faultsOf(results) : [];
+  const headlines = new Set(faults.flatMap((fault) => (fault.violation.rule ? [fault.violation.rule] : [])));
+  const schemaFaults = faults.filter((fault) => !fault.violation.rule && fault.violation.subject?.what).map((fault) => fault.headline);
   for (const entry of catalogue) {
     if (stale.has(entry)) continue;
     const checked = statusOf(entry) === 'checked';
@@ -173,6 +180,7 @@ export function ruleCoverage(
     rows,
     counts,
     uncovered: rows.filter((r) => r.verdict === 'uncovered'),
+    ...(results ? { schemaFaults } : {}),
     ...(scope ? { scope: { target: scope.target, later } } : {}),
   };
 }
@@ -182,12 +190,17 @@ export function formatRuleSummary(report: RuleCoverage): string[] {
   const { counts } = report;
   // After a run (not for the catalogue alone), what the checks said.
   const ran = counts.checked > 0 && report.rows.every((r) => r.verdict !== 'checked');
-  const run = ran ? ` (${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, ${counts['not run']} not run)` : '';
+  const schema = report.schemaFaults?.length ?? 0;
+  const schemaClause = schema > 0 ? `; and ${schema} schema fault${schema === 1 ? '' : 's'} no rule states` : '';
+  const run = ran
+    ? ` (${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, ${counts['not run']} not run${schemaClause})`
+    : '';
   const of = report.scope ? `the descriptions of version ${report.scope.target}` : "the document's descriptions";
   const lines = [
     `${counts.rules} rules in ${of}: ${counts.checked} checked${run}, ${counts['not observable']} not observable from outside, ${counts.uncovered} not covered; ${counts.informative} informative sentences`,
     `  of the ${counts.checked} checked, ${counts.proven} proven (a fault breaking exactly the rule fails its check naming it), ${counts.checked - counts.proven} not proven yet`,
   ];
+  for (const fault of report.schemaFaults ?? []) lines.push(`  ✗ schema fault: ${fault}`);
   const later = report.scope?.later;
   if (later && later.rules + later.informative > 0)
     lines.push(
