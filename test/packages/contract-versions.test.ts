@@ -56,7 +56,9 @@ describe('npx secmon-contract --contract-version', () => {
     const result = await kit(standIn.url, 'standin-newest');
     expect(result.code, result.output).toBe(1);
     const messages = failureMessages(junit('standin-newest'));
-    expect(messages.length).toBeGreaterThan(5);
+    // What 1.1.0 added that a 1.0.0 implementation lacks, each fault once however many checks and
+    // webhooks met it (one failing testcase per fault, the others skipped).
+    expect(messages.length).toBeGreaterThanOrEqual(2);
     expect(messages.filter((message) => !message.includes('new in 1.1.0'))).toEqual([]);
     // A dashboard's message is the fault's headline: the rule first (the Standard Webhooks headers
     // are what 1.1.0 added), then the version it arrived in.
