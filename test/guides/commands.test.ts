@@ -55,8 +55,8 @@ function problemWith(command: string): string | undefined {
       if (!OUR_BINS.has(bin) && !existsSync(join(ROOT, 'node_modules/.bin', bin))) return `npx ${bin}: no such program`;
       continue;
     }
-    // Replays a script the command before it wrote (the kit's reproductions): there is no file to look for.
-    if (program === 'sh') continue;
+    // Replays a script a kit run wrote (its reproductions: shell, or Node for a delivery): there is no file to look for.
+    if (program === 'sh' || (program === 'node' && /\/repro\/[^ ]+\.mjs$/.test(verb ?? ''))) continue;
     return `no check knows ${program}`;
   }
   return undefined;
@@ -70,6 +70,7 @@ describe('the commands of the README and the guides', () => {
 
   it('finds a command that names what does not exist', () => {
     expect(problemWith('npm run no-such-script')).toBe('npm run no-such-script: no such script');
+    expect(problemWith('node scripts/anything.mjs')).toBe('no check knows node');
     expect(problemWith('npx no-such-program --flag')).toBe('npx no-such-program: no such program');
     expect(problemWith('npm install left-pad')).toBe('npm install left-pad: neither a tarball of this repository nor a dependency of one');
     expect(problemWith('npm install -D /path/to/secmon-mock-0.9.0.tgz msw')).toBe(
