@@ -4,7 +4,7 @@
 // Idempotency-Key with a body changed below its top level on each create — so a rule is shown
 // judged everywhere it governs, not only where a hand-picked fault broke it.
 import { loadDocument } from 'secmon-api/src/document';
-import { bodySchemas, boundaryCells } from '../../src/kit/axes/boundaries.ts';
+import { boundaryCells, sendersOf } from '../../src/kit/axes/boundaries.ts';
 import { flatten, type Schema } from '../../src/kit/axes/schema-fields.ts';
 import { DEFAULT_CORS_ORIGIN } from '../../src/kit/checks/shared/cross-cutting.ts';
 import { buildModel, type OperationModel } from '../../src/kit/spec.ts';
@@ -27,9 +27,7 @@ function hasNested(op: OperationModel): boolean {
 
 /** Each maxLength of a body schema's field, with the operation the boundary check sends it on (a create before an update). */
 function lengthLimits(): { op: OperationModel; field: string; max: number }[] {
-  const senders = new Map<string, OperationModel>();
-  for (const [op, body] of [...bodySchemas(model.doc, model)].sort(([a], [b]) => Number(b.kind === 'create') - Number(a.kind === 'create')))
-    if (!senders.has(body.name)) senders.set(body.name, op);
+  const senders = sendersOf(model);
   return boundaryCells(model).fields.flatMap((cell) => {
     const max = /^maxLength (\d+)$/.exec(cell.axis.slice(cell.axis.indexOf(' ') + 1))?.[1];
     const op = senders.get(cell.schemaName);

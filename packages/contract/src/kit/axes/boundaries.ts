@@ -154,6 +154,14 @@ export function bodySchemas(doc: OpenApiDocument, model: ContractModel): Map<Ope
   );
 }
 
+/** The operation that sends a body schema's field cells: the first that takes it, a create before an update. */
+export function sendersOf(model: ContractModel): Map<string, OperationModel> {
+  const senders = new Map<string, OperationModel>();
+  const ordered = [...bodySchemas(model.doc, model)].sort(([a], [b]) => Number(b.kind === 'create') - Number(a.kind === 'create'));
+  for (const [op, body] of ordered) if (!senders.has(body.name)) senders.set(body.name, op);
+  return senders;
+}
+
 /** Every boundary cell of the document: each body schema's once (however many operations take it), each operation's media types. */
 export function boundaryCells(model: ContractModel): { fields: FieldCell[]; media: MediaCell[] } {
   const schemas = bodySchemas(model.doc, model);

@@ -4,13 +4,13 @@
 // another case, unknown members whose pointers need `~0` and `~1`; and the body's media type in
 // the spellings HTTP treats as equal (accepted), another type (415) and an empty body (400).
 import { escapePointer } from 'secmon-api/src/document';
-import { bodySchemas, boundaryCells, DATE_TIME, type FieldCell, type MediaCell } from '../axes/boundaries.ts';
+import { bodySchemas, boundaryCells, DATE_TIME, type FieldCell, type MediaCell, sendersOf } from '../axes/boundaries.ts';
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import type { Exchange } from '../http.ts';
 import type { RuleId } from '../rules/catalogue.ts';
-import type { ContractModel, OperationModel } from '../spec.ts';
+import type { OperationModel } from '../spec.ts';
 import { PROBLEM_BASE } from './shared/problem-table.ts';
 import type { Json } from './shared/rule-support.ts';
 
@@ -25,14 +25,6 @@ const RULES = [
   'schema.ProblemError.2',
 ] as const;
 type Rule = (typeof RULES)[number];
-
-/** The operation that sends a body schema's field cells: the first that takes it, a create before an update. */
-function sendersOf(model: ContractModel): Map<string, OperationModel> {
-  const senders = new Map<string, OperationModel>();
-  const ordered = [...bodySchemas(model.doc, model)].sort(([a], [b]) => Number(b.kind === 'create') - Number(a.kind === 'create'));
-  for (const [op, body] of ordered) if (!senders.has(body.name)) senders.set(body.name, op);
-  return senders;
-}
 
 export const boundaryInputsCheck = defineCheck({
   name: 'boundary-inputs',
