@@ -41,6 +41,19 @@ export interface GeneratorOptions {
 const SHORT_TEXT = 24;
 const MAX_GENERATED_ITEMS = 3;
 
+// Building a pattern's arbitrary walks the whole regular expression (tens of milliseconds for an id
+// pattern with a repeated class); arbitraries are immutable, so each pattern is built once per process.
+const patternArbitraries = new Map<string, fc.Arbitrary<string>>();
+function patternArbitrary(pattern: string, min: number, max: number): fc.Arbitrary<string> {
+  const key = `${min}:${max}:${pattern}`;
+  let built = patternArbitraries.get(key);
+  if (!built) {
+    built = fc.stringMatching(new RegExp(pattern)).filter((value) => value.length >= min && value.length <= max);
+    patternArbitraries.set(key, built);
+  }
+  return built;
+}
+
 export function createGenerator(doc: OpenApiDocument, options: GeneratorOptions = {}) {
   const overrides = options.overrides ?? {};
   const deref = (schema: Schema): Schema => resolveRef<Schema>(doc, schema as Schema & { $ref: string });
@@ -97,7 +110,7 @@ export function createGenerator(doc: OpenApiDocument, options: GeneratorOptions 
       default:
         break;
     }
-    if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern)).filter(fits);
+    if (schema.pattern) return patternArbitrary(schema.pattern, min, max);
     const short = fc.string({ minLength: min, maxLength: Math.max(min, Math.min(max, SHORT_TEXT)) });
     return max > SHORT_TEXT ? fc.oneof({ weight: 5, arbitrary: short }, { weight: 1, arbitrary: fc.constant('x'.repeat(max)) }) : short;
   }
