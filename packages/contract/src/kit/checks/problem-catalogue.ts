@@ -76,18 +76,18 @@ const NOT_PROVOKED: Record<string, string> = {
 };
 
 /**
- * The answer against what its operation documents for that status (body schema, headers), as
- * `check.conform` reads other answers; a break inside `errors` names the sentence that gives its
- * items' form. A status the operation does not document (a route or method it does not have) is
- * the audit's to judge.
+ * The problem's body against the schema its operation documents for that status, as `check.conform`
+ * reads other answers (its media type and headers are judged above and by the checks of their own
+ * rules); a break inside `errors` names the sentence that gives its items' form. A status the
+ * operation does not document (a route or method it does not have) is the audit's to judge.
  */
-function documentedProblemBreaks(ctx: KitContext, op: OperationModel, exchange: Exchange): Discrepancy[] {
+function problemBodyBreaks(ctx: KitContext, op: OperationModel, exchange: Exchange): Discrepancy[] {
   if (!op.responses.has(String(exchange.status))) return [];
-  return conformance(ctx.sentValidator, op, exchange).map((discrepancy) =>
-    discrepancy.aspect === 'response-schema' && discrepancy.details.some((line) => line.startsWith('/errors'))
-      ? { ...discrepancy, rule: 'errors.2' satisfies Rule }
-      : discrepancy,
-  );
+  return conformance(ctx.sentValidator, op, exchange)
+    .filter((discrepancy) => discrepancy.aspect === 'response-schema')
+    .map((discrepancy) =>
+      discrepancy.details.some((line) => line.startsWith('/errors')) ? { ...discrepancy, rule: 'errors.2' satisfies Rule } : discrepancy,
+    );
 }
 
 /** `problem-catalogue`: every problem type of the table that a client can provoke, provoked once. */
@@ -134,7 +134,7 @@ async function problemCatalogue(ctx: KitContext, check: Check<Rule>): Promise<'p
         }),
       );
     }
-    violations.push(...documentedProblemBreaks(ctx, op, exchange));
+    violations.push(...problemBodyBreaks(ctx, op, exchange));
     if (violations.length > 0) check.failAll({ at: op, found: violations, exchange });
   };
   const pathOf = (exchange: Exchange) => new URL(exchange.request.url).pathname;
