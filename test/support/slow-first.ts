@@ -9,8 +9,6 @@ const SLOW = [
   'test/packages/contract.test',
   'test/browser/server-docs',
   'packages/mock/test/launcher',
-  'test/packages/contract-versions',
-  'test/packages/contract-variations',
   'packages/contract/test/model-faults',
   'packages/contract/test/ci-quota',
   'packages/contract/test/proofs-deliveries',
