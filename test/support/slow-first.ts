@@ -8,6 +8,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const SLOW = [
   'test/packages/contract.test',
   'test/browser/server-docs',
+  'test/browser/docs-walk',
   'packages/mock/test/launcher',
   'packages/contract/test/model-faults',
   'packages/contract/test/ci-quota',
