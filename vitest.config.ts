@@ -18,6 +18,10 @@ const NODE_OPTIONS = process.env.NODE_OPTIONS?.includes('--conditions=secmon-sou
 // - everything else that reaches a store (test/store/ is the store conformance suite, test/server/,
 //   test/webhooks/, the kit against the reference server) runs twice: on embedded SQLite, and on
 //   PostgreSQL in a throw-away cluster (test/support/postgres-setup.ts).
+// - a file named `*.scenario.test.ts` is a big scenario (a whole packed-kit run per situation, a
+//   run on the real clock for minutes): not part of `npm test`, run by `npm run bench:scenarios`;
+//   the rules it exercises are each proven by a faster test in `npm test`.
+const SCENARIOS = '**/*.scenario.test.ts';
 const ON_BOTH_STORES = [
   'test/store/**/*.test.ts',
   'test/server/**/*.test.ts',
@@ -35,6 +39,10 @@ export default defineConfig({
     // Suites start servers and child processes on their own ports and spend much of their time
     // waiting on them: three workers keep the 2 cores busy.
     maxWorkers: 3,
+    // Every file stops the servers and processes it starts and resets what it changes, so a worker
+    // keeps its module cache from one file to the next instead of importing and transforming the
+    // server, the kit and the document again for each: a third less CPU for the whole suite.
+    isolate: false,
     sequence: { sequencer: SlowFirst },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
@@ -43,7 +51,7 @@ export default defineConfig({
         test: {
           name: 'sqlite',
           include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
-          exclude: ['test/unit/**', 'test/**/postgres/**', 'test/multi-instance/**', 'test/support/**'],
+          exclude: ['test/unit/**', 'test/**/postgres/**', 'test/multi-instance/**', 'test/support/**', SCENARIOS],
           // The package tests' files share one build and pack of the packages per run.
           globalSetup: ['test/packages/tarballs-setup.ts'],
         },
@@ -53,9 +61,13 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: [...ON_BOTH_STORES, 'test/multi-instance/**/*.test.ts', 'test/support/**/*.test.ts'],
-          exclude: ['test/**/sqlite/**'],
+          exclude: ['test/**/sqlite/**', SCENARIOS],
           globalSetup: ['test/support/postgres-setup.ts'],
         },
+      },
+      {
+        extends: true,
+        test: { name: 'scenarios', include: [SCENARIOS], globalSetup: ['test/packages/tarballs-setup.ts'] },
       },
     ],
   },

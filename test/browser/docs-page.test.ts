@@ -1,6 +1,6 @@
 // The page `npm run docs` renders (dist/docs.html), built into a scratch folder and served from a
 // loopback server, the way a reader opens it: it renders and works offline. Its sections are
-// walked one by one in server-docs.test.ts, which serves the same page.
+// walked one by one in docs-walk.scenario.test.ts (`npm run bench:scenarios`), which serves the same page.
 
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

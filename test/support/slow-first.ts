@@ -8,9 +8,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const SLOW = [
   'test/packages/contract.test',
   'test/browser/server-docs',
+  'test/browser/docs-walk',
   'packages/mock/test/launcher',
-  'test/packages/contract-versions',
-  'test/packages/contract-variations',
   'packages/contract/test/model-faults',
   'packages/contract/test/ci-quota',
   'packages/contract/test/proofs-deliveries',

