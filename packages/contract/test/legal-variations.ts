@@ -80,18 +80,21 @@ function delayedDeliveries(): Fault {
 export /**
  * Failed authentication limited per address in fixed windows of `seconds` that begin at a failure,
  * `t` rounded up, every answer `paceMs` late (so a short window can end during the kit's probe).
- * Requests whose Authorization matches `uncounted` are not counted (a fault).
+ * Requests whose Authorization matches `uncounted` are not counted, and `retryAfter` states another
+ * wait than the seconds left (faults).
  */
 function failedAuthWindows({
   limit,
   seconds,
   paceMs = 0,
   uncounted,
+  retryAfter = (left) => left,
 }: {
   limit: number;
   seconds: number;
   paceMs?: number;
   uncounted?: RegExp;
+  retryAfter?: (left: number) => number;
 }): Fault {
   const name = `"failed-auth-${limit}-in-${seconds}s"`;
   let window = { endsAt: 0, used: 0 };
@@ -102,8 +105,12 @@ function failedAuthWindows({
       const now = Date.now();
       if (now >= window.endsAt) window = { endsAt: now + seconds * 1000, used: 0 };
       if (uncounted?.test(request.headers.authorization ?? '') || ++window.used <= limit) return undefined;
-      const t = String(Math.ceil((window.endsAt - now) / 1000));
-      return rateLimited({ 'ratelimit-policy': `${name}; q=${limit}; w=${seconds}`, ratelimit: `${name}; r=0; t=${t}`, 'retry-after': t });
+      const t = Math.ceil((window.endsAt - now) / 1000);
+      return rateLimited({
+        'ratelimit-policy': `${name}; q=${limit}; w=${seconds}`,
+        ratelimit: `${name}; r=0; t=${t}`,
+        'retry-after': String(retryAfter(t)),
+      });
     },
   };
 }

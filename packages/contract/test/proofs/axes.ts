@@ -92,6 +92,21 @@ export const PROOFS: readonly RuleProof[] = [
     check: 'failed-auth-counting',
     rule: 'rate-limits.5',
   },
+  ...(
+    [
+      ['Retry-After in milliseconds, far past the window', (left: number) => left * 1000],
+      ['Retry-After the whole window whatever part of it has passed', () => 60],
+      ['Retry-After of one second while the window runs on', () => 1],
+    ] as const
+  ).map(
+    ([name, retryAfter]): RuleProof => ({
+      name: `a failed-authentication 429's ${name}`,
+      fault: () => failedAuthWindows({ limit: 8, seconds: 60, retryAfter }),
+      subject: 'listPolicies (GET /v1/policies)',
+      check: 'failed-auth-counting',
+      rule: 'rate-limits.5',
+    }),
+  ),
   {
     name: 'a redirect at a retry reported as succeeded',
     fault: redirectSucceeds,

@@ -90,6 +90,13 @@ export const PROOFS: readonly RuleProof[] = [
     'schema.Problem.8',
   ),
   catalogue(
+    'a refused webhook URL whose errors item names neither pointer nor message',
+    field({ status: 400 }, (json) => {
+      if (json.type === 'https://secmon.dev/problems/url-not-allowed') json.errors = [{}];
+    }),
+    'errors.2',
+  ),
+  catalogue(
     'pointers written with dots',
     field({ status: 400 }, (json) => {
       for (const error of (json.errors as { pointer: string }[] | undefined) ?? [])

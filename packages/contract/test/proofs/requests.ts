@@ -114,6 +114,17 @@ const limitClamped: Fault = {
         )
       : path,
 };
+/** A validation problem's entry for an unknown query parameter, when others are named beside it, rewritten by `edit` (undefined: dropped). */
+const unknownBesideOthers = (edit: (pointer: string) => string | undefined) =>
+  field({ method: 'GET', path: collection(POLICIES), status: 400 }, (json) => {
+    const errors = json.errors as { pointer: string }[] | undefined;
+    if (!errors || errors.length < 2) return;
+    json.errors = errors.flatMap((error) => {
+      if (!error.pointer.startsWith('/query/contract_kit_unknown')) return [error];
+      const pointer = edit(error.pointer);
+      return pointer === undefined ? [] : [{ ...error, pointer }];
+    });
+  });
 /** A cursor used without the filters it was issued with accepted (an empty page). */
 const cursorUnbound: Fault = {
   response: (request, response) =>
@@ -239,6 +250,20 @@ export const PROOFS: readonly RuleProof[] = [
   pagination(POLICIES, 'policy pages oldest first', oldestFirst(POLICIES), 'schema.PolicyList.1'),
   pagination(WEBHOOKS, 'webhook pages oldest first', oldestFirst(WEBHOOKS), 'schema.WebhookList.1'),
   other('a limit over 100 accepted', limitClamped, list(POLICIES), 'invalid-parameters', 'param.Limit.1'),
+  other(
+    'an unknown query parameter beside an invalid one reported with an empty pointer',
+    unknownBesideOthers(() => ''),
+    list(POLICIES),
+    'invalid-parameters',
+    'schema.ProblemError.2',
+  ),
+  other(
+    'an unknown query parameter beside an invalid one left out of errors',
+    unknownBesideOthers(() => undefined),
+    list(POLICIES),
+    'invalid-parameters',
+    'errors.2',
+  ),
   pagination(POLICIES, 'the cursor parameter ignored', cursorIgnored(POLICIES), 'param.Cursor.1'),
   other('a first page without cursor refused', cursorRequired, list(POLICIES), 'pagination-rules', 'param.Cursor.2'),
   filterIgnored(POLICIES, 'enabled', 'param.EnabledFilter.1'),

@@ -5,14 +5,20 @@
 // ends every kind gets 429.
 //
 // Only what one window holds is judged, and the window is the one the 429 states: it ends `t`
-// seconds after that answer (whole seconds, rounded up; `Retry-After` when `RateLimit` is absent) and began `w` seconds before its end, so
-// failures sent before it began may have fallen in an earlier window that reset, and a request
-// sent after it may have ended is owed nothing.
+// seconds after that answer (whole seconds, rounded up; `Retry-After` when `RateLimit` is absent)
+// and began `w` seconds before its end, so failures sent before it began may have fallen in an
+// earlier window that reset, and a request sent after it may have ended is owed nothing.
+//
+// `Retry-After` is the wait until that window ends, so it is held against what the kit knows of
+// the window: never longer than `w`, and never past the end of a window holding the last `q`
+// failures the kit sent (fixed or sliding, such a window began by the earliest of them). A short
+// wait is also taken at its word: a failure sent once it is over is answered 401 again.
 import { credentialKind, NO_VALID_KEY } from '../axes/answers.ts';
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import { type Exchange, parseRateLimit } from '../http.ts';
+import type { OperationModel } from '../spec.ts';
 import { crudNamed } from './shared/rule-support.ts';
 
 const RULES = ['rate-limits.5'] as const;
@@ -43,6 +49,8 @@ const QUOTA = /;\s*q=(\d+)/;
 const WINDOW = /;\s*w=(\d+)/;
 /** A little over a second: `t` is whole seconds. */
 const WHOLE_SECOND_MS = 1_100;
+/** The longest `Retry-After` the kit waits out to see the window end. */
+const WAITED_OUT_SECONDS = 5;
 
 /** The headers of each kind of request without a valid key (no Authorization: none at all). */
 const FAILURES: Record<(typeof NO_VALID_KEY)[number], Record<string, string>> = {
@@ -108,8 +116,10 @@ async function failedAuthCounting(ctx: KitContext, check: Check<Rule>): Promise<
       observed: `${inWindow.length} failed authentications of ${NO_VALID_KEY.length} kinds in turn were answered 401 within the window of the first 429, over the address's limit of ${limit}: some kind is not counted`,
       exchange: refused.exchange,
     });
+  const followUps: Timed[] = [];
   for (const kind of NO_VALID_KEY) {
     const answer = await send(kind);
+    if (answer.exchange.status === 429) followUps.push(answer);
     const owed = !window || answer.answeredAt < window.endsAfter;
     if (owed && (answer.exchange.status !== 429 || credentialKind(answer.exchange) !== kind))
       check.fail({
@@ -119,7 +129,73 @@ async function failedAuthCounting(ctx: KitContext, check: Check<Rule>): Promise<
         exchange: answer.exchange,
       });
   }
+  const refusals = [refused, ...followUps];
+  const stated = { limit, seconds: Number(WINDOW.exec(refused.exchange.headers.get('ratelimit-policy') ?? '')?.[1]) };
+  for (const broken of retryAfterBreaks(refusals, failures, stated))
+    check.fail({ at: list, rule: 'rate-limits.5', observed: broken.observed, exchange: broken.exchange });
+  await expectWindowEnd(followUps.at(-1) ?? refused, send, check, list);
   return {
     note: `the first 429 came after ${inWindow.length} failures in its window, ${failures.length} in all (limit ${Number.isFinite(limit) ? limit : 'not stated'})`,
   };
+}
+
+const retryAfterOf = (answer: Timed) => {
+  const value = answer.exchange.headers.get('retry-after') ?? '';
+  return /^\d+$/.test(value) ? Number(value) : undefined;
+};
+
+/**
+ * Each 429's `Retry-After` against the window: at most `w`, and at most the time left of a window
+ * that began by the earliest of the last `q` failures before it (answered by then, so counted by
+ * then), rounded up to the whole second.
+ */
+function retryAfterBreaks(
+  refusals: readonly Timed[],
+  failures: readonly Timed[],
+  { limit, seconds }: { limit: number; seconds: number },
+): { observed: string; exchange: Exchange }[] {
+  if (!Number.isFinite(seconds)) return [];
+  const begunBy = Number.isFinite(limit) ? failures[Math.max(0, failures.length - limit)]?.answeredAt : undefined;
+  return refusals.flatMap((refusal) => {
+    const wait = retryAfterOf(refusal);
+    if (wait === undefined) return [];
+    if (wait > seconds)
+      return [
+        {
+          observed: `a failed-authentication 429 says Retry-After ${wait}, longer than the window of ${seconds} s its RateLimit-Policy states`,
+          exchange: refusal.exchange,
+        },
+      ];
+    if (begunBy === undefined) return [];
+    const left = Math.ceil((begunBy + seconds * 1000 - refusal.sentAt) / 1000);
+    return wait > left
+      ? [
+          {
+            observed: `a failed-authentication 429 says Retry-After ${wait}, but its ${seconds}-second window held failures the kit had sent ${((refusal.sentAt - begunBy) / 1000).toFixed(1)} s before, so it ends within ${left} s`,
+            exchange: refusal.exchange,
+          },
+        ]
+      : [];
+  });
+}
+
+/** A short `Retry-After` waited out (and a second more, for its rounding): the next failure starts a new window, so it is answered 401. */
+async function expectWindowEnd(
+  last: Timed,
+  send: (kind: (typeof NO_VALID_KEY)[number]) => Promise<Timed>,
+  check: Check<Rule>,
+  list: OperationModel,
+): Promise<void> {
+  const wait = retryAfterOf(last);
+  if (wait === undefined || wait > WAITED_OUT_SECONDS) return;
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, last.answeredAt + wait * 1000 + WHOLE_SECOND_MS - Date.now())));
+  const kind = NO_VALID_KEY[0];
+  const after = await send(kind);
+  if (after.exchange.status !== 401)
+    check.fail({
+      at: list,
+      rule: 'rate-limits.5',
+      observed: `a failed-authentication 429 said Retry-After ${wait}; a request with ${kind} sent ${((after.sentAt - last.answeredAt) / 1000).toFixed(1)} s after it answered ${after.exchange.status}, not 401`,
+      exchange: after.exchange,
+    });
 }

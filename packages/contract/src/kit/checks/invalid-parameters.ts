@@ -1,12 +1,18 @@
 // `invalid-parameters`: malformed path ids and invalid or unknown query parameters: each a 4xx
-// problem.
+// problem. An unknown query parameter is also sent beside an invalid one: a validation problem then
+// names both, each with a JSON Pointer to the parameter, whichever part of the implementation
+// finds each.
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
-import type { Check } from '../failure.ts';
+import { type Check, found } from '../failure.ts';
 import { applyMutation, createGenerator, samples } from '../generate.ts';
+import type { Exchange } from '../http.ts';
 import { statedFor, statedOfParam } from '../rules/stated.ts';
 import type { OperationModel } from '../spec.ts';
+import type { Discrepancy } from '../verify.ts';
 import { eachOperation, idFor } from './shared/operation.ts';
+import { PROBLEM_BASE } from './shared/problem-table.ts';
+import { isRequestPointer, queryPointer } from './shared/request-pointers.ts';
 
 const RULES = [
   'pagination.2',
@@ -17,10 +23,13 @@ const RULES = [
   'param.PolicyIdPath.2',
   'param.FindingIdPath.2',
   'param.WebhookIdPath.2',
+  'errors.2',
+  'schema.ProblemError.2',
 ] as const;
 type Rule = (typeof RULES)[number];
 
 const MAX_BAD_VALUES = 8;
+const UNKNOWN = 'contract_kit_unknown';
 
 export const invalidParametersCheck = defineCheck({
   name: 'invalid-parameters',
@@ -42,6 +51,7 @@ async function invalidParameters(ctx: KitContext, op: OperationModel, check: Che
   // A delete that wrongly ignores a bad query parameter deletes its target: never the shared fixture.
   const validId = await idFor(ctx, op, op.kind === 'delete');
   let sent = 0;
+  let badQuery: { name: string; text: string } | undefined;
   for (const param of op.params.filter((p) => p.in === 'path' || p.in === 'query')) {
     const schema = { $ref: param.pointer };
     const [base] = samples(generator.arbitrary(schema), 1, ctx.options.seed);
@@ -64,12 +74,21 @@ async function invalidParameters(ctx: KitContext, op: OperationModel, check: Che
       const what = `${param.in} parameter ${param.name}=${JSON.stringify(text)}: ${mutation.what}`;
       check.conform(op, exchange, { ...expected, rules }, what);
       sent++;
+      if (param.in === 'query') badQuery ??= { name: param.name, text };
     }
   }
   const [body] = await ctx.validBodies(op, 1);
-  const unknown = await ctx.send(op, { id: validId, query: { contract_kit_unknown: '1' }, ...(body === undefined ? {} : { body }) });
+  const withBody = body === undefined ? {} : { body };
+  const unknown = await ctx.send(op, { id: validId, query: { [UNKNOWN]: '1' }, ...withBody });
   const refused = statedFor(op, /Unknown query parameters/);
-  check.conform(op, unknown, { range: '4xx', rules: refused }, 'unknown query parameter contract_kit_unknown');
+  check.conform(op, unknown, { range: '4xx', rules: refused }, `unknown query parameter ${UNKNOWN}`);
+  if (badQuery) {
+    const both = await ctx.send(op, { id: validId, query: { [badQuery.name]: badQuery.text, [UNKNOWN]: '1' }, ...withBody });
+    const what = `unknown query parameter ${UNKNOWN} beside ${badQuery.name}=${JSON.stringify(badQuery.text)}`;
+    check.conform(op, both, { range: '4xx', rules: refused }, what);
+    const unnamed = invalidPartsUnnamed(both, [UNKNOWN, badQuery.name], what);
+    if (unnamed.length > 0) check.failAll({ at: op, found: unnamed, exchange: both });
+  }
   if (sent === 0 && op.params.some((p) => p.in !== 'header')) throw new Error(`${op.label}: no invalid parameter could be generated`);
 }
 
@@ -79,4 +98,27 @@ function parameterIsValid(ctx: KitContext, pointer: string, text: string): boole
   if (/^-?\d+(\.\d+)?$/.test(text)) candidates.push(Number(text));
   if (text === 'true' || text === 'false') candidates.push(text === 'true');
   return candidates.some((candidate) => ctx.validator.validate(pointer, candidate).valid);
+}
+
+/** A validation problem's `errors` against the query parameters sent invalid: each named by its pointer, and no pointer outside the request. */
+function invalidPartsUnnamed(exchange: Exchange, names: readonly string[], what: string): Discrepancy[] {
+  const problem = exchange.json as { type?: unknown; errors?: { pointer?: unknown }[] } | undefined;
+  if (problem?.type !== `${PROBLEM_BASE}validation-error` || !Array.isArray(problem.errors)) return [];
+  const pointers = problem.errors.map((error) => error.pointer);
+  const outside = pointers.filter((pointer) => typeof pointer !== 'string' || !isRequestPointer(pointer));
+  const unnamed = names.map(queryPointer).filter((pointer) => !pointers.includes(pointer));
+  return [
+    ...(outside.length > 0
+      ? found<Rule>({
+          rule: 'schema.ProblemError.2',
+          observed: `${what}: errors[].pointer ${outside.map((p) => JSON.stringify(p)).join(', ')} is not a JSON Pointer into { body, query, path, headers }`,
+        })
+      : []),
+    ...(unnamed.length > 0
+      ? found<Rule>({
+          rule: 'errors.2',
+          observed: `${what}: errors names no ${unnamed.join(' or ')} (its pointers: ${JSON.stringify(pointers)})`,
+        })
+      : []),
+  ];
 }

@@ -8,7 +8,7 @@ import type { Exchange } from '../http.ts';
 import { type RawAnswer, rawRequest } from '../raw-http.ts';
 import { type StatedRule, sentenceRule } from '../rules/stated.ts';
 import type { OperationModel } from '../spec.ts';
-import { type Discrepancy, truncate } from '../verify.ts';
+import { conformance, type Discrepancy, truncate } from '../verify.ts';
 import { documentedResources } from './shared/documented.ts';
 import { PROBLEM_BASE, problemTable } from './shared/problem-table.ts';
 import { startRequestTimeoutProbe } from './shared/request-timeout-probe.ts';
@@ -75,6 +75,21 @@ const NOT_PROVOKED: Record<string, string> = {
   'storage-full': 'needs the target out of storage',
 };
 
+/**
+ * The problem's body against the schema its operation documents for that status, as `check.conform`
+ * reads other answers (its media type and headers are judged above and by the checks of their own
+ * rules); a break inside `errors` names the sentence that gives its items' form. A status the
+ * operation does not document (a route or method it does not have) is the audit's to judge.
+ */
+function problemBodyBreaks(ctx: KitContext, op: OperationModel, exchange: Exchange): Discrepancy[] {
+  if (!op.responses.has(String(exchange.status))) return [];
+  return conformance(ctx.sentValidator, op, exchange)
+    .filter((discrepancy) => discrepancy.aspect === 'response-schema')
+    .map((discrepancy) =>
+      discrepancy.details.some((line) => line.startsWith('/errors')) ? { ...discrepancy, rule: 'errors.2' satisfies Rule } : discrepancy,
+    );
+}
+
 /** `problem-catalogue`: every problem type of the table that a client can provoke, provoked once. */
 async function problemCatalogue(ctx: KitContext, check: Check<Rule>): Promise<'passed' | { note: string }> {
   const table = problemTable(ctx);
@@ -119,6 +134,7 @@ async function problemCatalogue(ctx: KitContext, check: Check<Rule>): Promise<'p
         }),
       );
     }
+    violations.push(...problemBodyBreaks(ctx, op, exchange));
     if (violations.length > 0) check.failAll({ at: op, found: violations, exchange });
   };
   const pathOf = (exchange: Exchange) => new URL(exchange.request.url).pathname;

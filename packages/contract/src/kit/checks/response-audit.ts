@@ -12,6 +12,7 @@ import { PROBLEM_FIELDS } from './shared/cross-cutting.ts';
 import { documentedResources } from './shared/documented.ts';
 import { REFUSALS } from './shared/operation.ts';
 import { PROBLEM_BASE, type ProblemRow, problemTable } from './shared/problem-table.ts';
+import { isRequestPointer } from './shared/request-pointers.ts';
 import { bodyWith, crudNamed, type Json, newSecret } from './shared/rule-support.ts';
 
 const RULES = [
@@ -48,9 +49,6 @@ export const responseAuditCheck = defineCheck({
     return [{ subjects, run: (ctx, check) => responseAudit(ctx, check) }];
   },
 });
-
-const JSON_POINTER = /^(\/([^~/]|~[01])*)*$/;
-const REQUEST_PARTS = new Set(['body', 'query', 'path', 'headers']);
 
 /** `response-audit`: a few answers of its own, then every exchange of the run so far. */
 async function responseAudit(ctx: KitContext, check: Check<Rule>): Promise<'passed' | { note: string }> {
@@ -162,7 +160,7 @@ function auditOne(exchange: Exchange, table: ProblemRow[], secrets: Set<string>)
         violations.push(...found<Rule>({ rule: 'errors.2', observed: 'a validation problem without errors' }));
       for (const error of errors ?? []) {
         const pointer = String(error.pointer);
-        if (!JSON_POINTER.test(pointer) || !REQUEST_PARTS.has(pointer.split('/')[1] ?? '')) {
+        if (!isRequestPointer(pointer)) {
           violations.push(
             ...found<Rule>({
               rule: 'schema.ProblemError.2',
