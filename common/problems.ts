@@ -1,6 +1,7 @@
 // The catalogue of RFC 9457 problem kinds (the table in the document's Errors section): one type
 // URI, status and title per kind, shared by the reference server and the mock's contract shim.
 import type { components } from '../generated/schema.d.ts';
+import { escapePointer } from '../packages/api/src/document.ts';
 
 export type Problem = components['schemas']['Problem'];
 export type ProblemDetail = components['schemas']['ProblemError'];
@@ -48,9 +49,9 @@ export const PAYLOAD_TOO_LARGE_DETAIL = `The request body exceeds the limit of $
 /** `The request has 2 invalid parts.`: the detail of a validation problem. */
 export const invalidPartsDetail = (count: number) => `The request has ${count} invalid part${count === 1 ? '' : 's'}.`;
 
-/** One `{ pointer, message }` per query parameter name (each once) that `known` does not list. */
+/** One `{ pointer, message }` per query parameter name (each once) that `known` does not list; a name's `~` and `/` escaped as RFC 6901 says. */
 export function unknownQueryParameters(known: ReadonlySet<string>, names: Iterable<string>): ProblemDetail[] {
   return [...new Set(names)]
     .filter((name) => !known.has(name))
-    .map((name) => ({ pointer: `/query/${name}`.slice(0, 512), message: 'is not a known parameter' }));
+    .map((name) => ({ pointer: `/query/${escapePointer(name)}`.slice(0, 512), message: 'is not a known parameter' }));
 }

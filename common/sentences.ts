@@ -4,7 +4,7 @@
 // paragraph or list item is split into sentences, a table row is one statement (its cells joined
 // by " | "), a fenced code block is one statement, headings are titles and are skipped. `summary` fields are titles too and are not extracted. Example objects
 // (`example`, `examples`) are illustrations, not statements, and are skipped with all they hold.
-import type { OpenApiDocument } from '../packages/api/src/document.ts';
+import { escapePointer, type OpenApiDocument } from '../packages/api/src/document.ts';
 
 export interface Sentence {
   /** JSON pointer of the description the sentence is in. */
@@ -17,8 +17,6 @@ export interface Sentence {
 
 const SKIPPED_KEYS = new Set(['example', 'examples']);
 
-const escapeKey = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
-
 /** Every description sentence of the document, in document order. */
 export function documentSentences(doc: OpenApiDocument): Sentence[] {
   const out: Sentence[] = [];
@@ -30,7 +28,7 @@ export function documentSentences(doc: OpenApiDocument): Sentence[] {
     if (typeof value !== 'object' || value === null) return;
     for (const [key, child] of Object.entries(value)) {
       if (SKIPPED_KEYS.has(key)) continue;
-      const at = `${pointer}/${escapeKey(key)}`;
+      const at = `${pointer}/${escapePointer(key)}`;
       if (key === 'description' && typeof child === 'string') out.push(...splitDescription(child).map((s) => ({ at, ...s })));
       else walk(child, at);
     }

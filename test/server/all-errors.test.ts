@@ -45,6 +45,12 @@ describe('every validation error at once', () => {
     ]);
   });
 
+  it("an unknown query parameter's name is escaped in its pointer (RFC 6901: ~ as ~0, / as ~1)", async () => {
+    const response = await t.fetch(`/v1/policies?${encodeURIComponent('a/b~c')}=1`);
+    expect(response.status).toBe(400);
+    expect((await readProblem(response)).errors).toEqual([{ pointer: '/query/a~1b~0c', message: 'is not a known parameter' }]);
+  });
+
   it('an unknown query parameter alone is still refused, with the same message as the mock', async () => {
     const response = await t.fetch('/v1/policies?colour=red');
     expect(response.status).toBe(400);
