@@ -250,7 +250,7 @@ export const LEDGER: Record<string, Verdict> = {
     reason:
       'which incoming X-Request-Id values the server keeps instead of making its own: the document lists X-Request-Id as a header browsers may read, not what it holds',
   },
-  'server/http/problems.ts:41:28:StringLiteral:"Stryker was here!"': {
+  'server/http/problems.ts:46:34:StringLiteral:"Stryker was here!"': {
     verdict: 'equivalent',
     reason:
       "no request reaches it: every error item the validator throws has a path (Ajv's instancePath, the path each of its BadRequests is given), unknown query parameters come with their pointer (validator.ts), and errors without items take the fallback with path ''; invalid-parameters sends an unknown query parameter beside an invalid one and judges both pointers, which this mutant leaves intact",

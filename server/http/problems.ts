@@ -36,18 +36,26 @@ interface HttpishError {
 }
 
 // express-openapi-validator reports `errors[].path` as '/body/x', '/query/limit', '/path/id',
-// '/headers/if-match', which is the pointer format the document promises.
+// '/headers/if-match', which is the pointer format the document promises. A path it cannot
+// percent-decode is reported with the raw URL path as `path` ("malformed uri"): that is the request's
+// path as a whole, `/path`, never the URL itself.
+const REQUEST_PART = /^\/(body|query|path|headers)(\/|$)/;
+const MALFORMED_URI = /^malformed uri/i;
+
 function validatorErrors(errors: NonNullable<HttpishError['errors']>): ProblemDetail[] {
-  return errors.slice(0, 100).map((error) => ({
-    pointer: (error.path ?? '')
-      .replace(/^\.?(body|query|path|headers|params)[./]/, '/$1/')
-      .replace(/^\/params\//, '/path/')
-      .slice(0, 512),
-    message: (error.errorCode?.startsWith('additionalProperties') || error.errorCode?.startsWith('unevaluatedProperties')
-      ? 'is not a known field'
-      : (error.message ?? 'is invalid')
-    ).slice(0, 1024),
-  }));
+  return errors.slice(0, 100).map((error) => {
+    const mapped = (error.path ?? '').replace(/^\.?(body|query|path|headers|params)[./]/, '/$1/').replace(/^\/params\//, '/path/');
+    const malformed = MALFORMED_URI.test(error.message ?? '');
+    return {
+      pointer: (REQUEST_PART.test(mapped) ? mapped : malformed ? '/path' : '').slice(0, 512),
+      message: (malformed
+        ? 'is not a valid percent-encoded URI path'
+        : error.errorCode?.startsWith('additionalProperties') || error.errorCode?.startsWith('unevaluatedProperties')
+          ? 'is not a known field'
+          : (error.message ?? 'is invalid')
+      ).slice(0, 1024),
+    };
+  });
 }
 
 // V8's parse messages quote the body around the error, which may hold a secret: keep only the position.

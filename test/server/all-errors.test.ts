@@ -45,6 +45,15 @@ describe('every validation error at once', () => {
     ]);
   });
 
+  it('a path that is not valid percent-encoding is refused naming the path, not the URL, beside the other invalid parts', async () => {
+    const response = await t.fetch('/v1/findings/%E0%A4?colour=red');
+    expect(response.status).toBe(400);
+    expect((await readProblem(response)).errors).toEqual([
+      { pointer: '/query/colour', message: 'is not a known parameter' },
+      { pointer: '/path', message: 'is not a valid percent-encoded URI path' },
+    ]);
+  });
+
   it("an unknown query parameter's name is escaped in its pointer (RFC 6901: ~ as ~0, / as ~1)", async () => {
     const response = await t.fetch(`/v1/policies?${encodeURIComponent('a/b~c')}=1`);
     expect(response.status).toBe(400);

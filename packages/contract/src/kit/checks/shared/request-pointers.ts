@@ -1,5 +1,6 @@
 // Where a validation problem's `errors[].pointer` may point: a JSON Pointer (RFC 6901) into the
 // request seen as `{ body, query, path, headers }`, as the ProblemError schema describes it.
+import { escapePointer } from 'secmon-api/src/document';
 
 const JSON_POINTER = /^(\/([^~/]|~[01])*)*$/;
 const REQUEST_PARTS = new Set(['body', 'query', 'path', 'headers']);
@@ -8,4 +9,4 @@ const REQUEST_PARTS = new Set(['body', 'query', 'path', 'headers']);
 export const isRequestPointer = (pointer: string): boolean => JSON_POINTER.test(pointer) && REQUEST_PARTS.has(pointer.split('/')[1] ?? '');
 
 /** The pointer to a query parameter: its name is one segment, `~` and `/` escaped. */
-export const queryPointer = (name: string): string => `/query/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+export const queryPointer = (name: string): string => `/query/${escapePointer(name)}`;
