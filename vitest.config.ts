@@ -19,7 +19,7 @@ const NODE_OPTIONS = process.env.NODE_OPTIONS?.includes('--conditions=secmon-sou
 //   test/webhooks/, the kit against the reference server) runs twice: on embedded SQLite, and on
 //   PostgreSQL in a throw-away cluster (test/support/postgres-setup.ts).
 // - a file named `*.scenario.test.ts` is a big scenario (a whole packed-kit run per situation, a
-//   run on the real clock for minutes): not part of `npm test`, run by `npm run bench:scenarios`;
+//   run on the real clock for minutes, wall-clock deadlines under load): not part of `npm test`, run by `npm run bench:scenarios`;
 //   the rules it exercises are each proven by a faster test in `npm test`.
 const SCENARIOS = '**/*.scenario.test.ts';
 const ON_BOTH_STORES = [

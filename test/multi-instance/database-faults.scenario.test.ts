@@ -2,7 +2,8 @@
 // own: restarted (connections ended, refused for a moment) and stalled (every process stopped, so
 // queries wait for an answer that does not come). Both instances stay up; every answer is 201 or a
 // documented 503 with Retry-After, within the configured deadline; /readyz answers within 2 s;
-// the log names the cause; nothing acknowledged is lost.
+// the log names the cause; nothing acknowledged is lost. A scenario (`npm run bench:scenarios`): its
+// deadlines are wall-clock promises a machine busy with other test files cannot keep.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Answer, FaultLoad } from '../../scripts/fault-load.ts';
 import { type Cluster, startCluster } from '../../scripts/postgres/cluster.ts';
