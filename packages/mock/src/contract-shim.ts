@@ -109,6 +109,9 @@ export function startShim(options: ShimOptions): Promise<Shim> {
       );
     }
     const authorised = /^Bearer\s+\S/i.test(req.headers.authorization ?? '');
+    // Unknown query parameters are reported with whatever else Prism finds wrong in the request, as
+    // the server names every invalid part at once.
+    let unknown: ProblemDetail[] = [];
     // Prism answers missing credentials (401) itself, as the contract says.
     if (method !== 'OPTIONS' && authorised) {
       const route = findRoute(routes, url.pathname);
@@ -121,10 +124,7 @@ export function startShim(options: ShimOptions): Promise<Shim> {
       if (body === 'too-large') {
         return sendProblem('payload-too-large', PAYLOAD_TOO_LARGE_DETAIL);
       }
-      const errors = unknownQueryParameters(query, url.searchParams.keys());
-      if (errors.length > 0) {
-        return sendProblem('validation-error', invalidPartsDetail(errors.length), errors);
-      }
+      unknown = unknownQueryParameters(query, url.searchParams.keys());
       if (body.length > 0 && isJson(req.headers['content-type']) && !parses(body)) {
         return sendProblem('malformed-json', 'The request body is not valid JSON.');
       }
@@ -146,9 +146,9 @@ export function startShim(options: ShimOptions): Promise<Shim> {
       redirect: 'manual',
     });
     const violations = answer.status === 400 ? parseViolations(answer.headers.get('sl-violations')) : [];
-    if (violations.length > 0) {
+    if (violations.length > 0 || unknown.length > 0) {
       await answer.body?.cancel();
-      const errors = violations.slice(0, 100).map(toProblemError);
+      const errors = [...unknown, ...violations.map(toProblemError)].slice(0, 100);
       return sendProblem('validation-error', invalidPartsDetail(errors.length), errors, rateLimitHeaders(answer.headers));
     }
     const out: Record<string, string> = {};
