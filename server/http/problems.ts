@@ -104,7 +104,9 @@ export function problemHandler(logger: Logger, health?: DatabaseHealth): ErrorRe
     for (const [name, value] of Object.entries(http.headers ?? {})) res.setHeader(name, value);
     switch (http.status) {
       case 400: {
-        const errors = validatorErrors(http.errors ?? [{ path: '', message: http.message ?? 'is invalid' }]);
+        // A 400 without items comes from reading the body (a Content-Encoding it does not decode, a
+        // body cut short), never from the validator, which always lists them.
+        const errors = validatorErrors(http.errors ?? [{ path: '/body', message: `could not be read (${http.message ?? 'invalid'})` }]);
         return sendProblem(req, res, 'validation-error', invalidPartsDetail(errors.length), errors);
       }
       case 404:

@@ -54,6 +54,18 @@ describe('every validation error at once', () => {
     ]);
   });
 
+  it('a body its Content-Encoding does not decode is refused pointing at /body', async () => {
+    const response = await t.fetch('/v1/policies', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: '{"name":"not gzip"}',
+    });
+    expect(response.status).toBe(400);
+    const [error] = (await readProblem(response)).errors!;
+    expect(error!.pointer).toBe('/body');
+    expect(error!.message).toMatch(/^could not be read \(/);
+  });
+
   it("an unknown query parameter's name is escaped in its pointer (RFC 6901: ~ as ~0, / as ~1)", async () => {
     const response = await t.fetch(`/v1/policies?${encodeURIComponent('a/b~c')}=1`);
     expect(response.status).toBe(400);
