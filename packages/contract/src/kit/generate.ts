@@ -41,6 +41,9 @@ export interface GeneratorOptions {
 const SHORT_TEXT = 24;
 const MAX_GENERATED_ITEMS = 3;
 
+/** Whether a string's length is within a schema's `minLength` and `maxLength`. */
+const lengthWithin = (min: number, max: number) => (value: string) => value.length >= min && value.length <= max;
+
 // Building a pattern's arbitrary walks the whole regular expression (tens of milliseconds for an id
 // pattern with a repeated class); arbitraries are immutable, so each pattern is built once per process.
 const patternArbitraries = new Map<string, fc.Arbitrary<string>>();
@@ -48,7 +51,7 @@ function patternArbitrary(pattern: string, min: number, max: number): fc.Arbitra
   const key = `${min}:${max}:${pattern}`;
   let built = patternArbitraries.get(key);
   if (!built) {
-    built = fc.stringMatching(new RegExp(pattern)).filter((value) => value.length >= min && value.length <= max);
+    built = fc.stringMatching(new RegExp(pattern)).filter(lengthWithin(min, max));
     patternArbitraries.set(key, built);
   }
   return built;
@@ -95,7 +98,7 @@ export function createGenerator(doc: OpenApiDocument, options: GeneratorOptions 
   function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
     const min = schema.minLength ?? 0;
     const max = schema.maxLength ?? 256;
-    const fits = (value: string) => value.length >= min && value.length <= max;
+    const fits = lengthWithin(min, max);
     switch (schema.format) {
       case 'date-time':
         return fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date(), noInvalidDate: true }).map((date) => date.toISOString());

@@ -66,13 +66,19 @@ interface Timed {
   answeredAt: number;
 }
 
+/** A 429's `Retry-After` in whole seconds; undefined when it is absent or an HTTP date. */
+const retryAfterOf = (answer: Timed) => {
+  const value = answer.exchange.headers.get('retry-after') ?? '';
+  return /^\d+$/.test(value) ? Number(value) : undefined;
+};
+
+/** The window `w` an answer's `RateLimit-Policy` states, in seconds (NaN without one). */
+const policySecondsOf = (answer: Timed) => Number(WINDOW.exec(answer.exchange.headers.get('ratelimit-policy') ?? '')?.[1]);
+
 /** The 429's window as far as its headers let a client know it: the latest it can have begun, the earliest it can end. */
 function windowOf(refused: Timed): { begunBy: number; endsAfter: number } | undefined {
-  const retryAfter = refused.exchange.headers.get('retry-after') ?? '';
-  const reset =
-    parseRateLimit(refused.exchange.headers.get('ratelimit'))?.resetSeconds ?? (/^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined);
-  const policy = refused.exchange.headers.get('ratelimit-policy') ?? '';
-  const seconds = Number(WINDOW.exec(policy)?.[1]);
+  const reset = parseRateLimit(refused.exchange.headers.get('ratelimit'))?.resetSeconds ?? retryAfterOf(refused);
+  const seconds = policySecondsOf(refused);
   if (reset === undefined || !Number.isFinite(seconds)) return undefined;
   return { begunBy: refused.answeredAt + (reset - seconds) * 1000, endsAfter: refused.sentAt + (reset - 1) * 1000 };
 }
@@ -130,7 +136,7 @@ async function failedAuthCounting(ctx: KitContext, check: Check<Rule>): Promise<
       });
   }
   const refusals = [refused, ...followUps];
-  const stated = { limit, seconds: Number(WINDOW.exec(refused.exchange.headers.get('ratelimit-policy') ?? '')?.[1]) };
+  const stated = { limit, seconds: policySecondsOf(refused) };
   for (const broken of retryAfterBreaks(refusals, failures, stated))
     check.fail({ at: list, rule: 'rate-limits.5', observed: broken.observed, exchange: broken.exchange });
   await expectWindowEnd(followUps.at(-1) ?? refused, send, check, list);
@@ -138,11 +144,6 @@ async function failedAuthCounting(ctx: KitContext, check: Check<Rule>): Promise<
     note: `the first 429 came after ${inWindow.length} failures in its window, ${failures.length} in all (limit ${Number.isFinite(limit) ? limit : 'not stated'})`,
   };
 }
-
-const retryAfterOf = (answer: Timed) => {
-  const value = answer.exchange.headers.get('retry-after') ?? '';
-  return /^\d+$/.test(value) ? Number(value) : undefined;
-};
 
 /**
  * Each 429's `Retry-After` against the window: at most `w`, and at most the time left of a window
