@@ -36,8 +36,8 @@ describe('secmon-contract, the contract kit', () => {
   });
 
   // npm start as a newcomer runs it (development mode, its default keys), on a free port and a
-  // throw-away database, then the README's kit line as printed against it: one run, read by the two
-  // tests below. The probe spends the read key's whole quota: 3,000 a minute (the run's other
+  // throw-away database, then the README's kit line as printed against it, with `--coverage` (which
+  // only adds the behaviour-space table to what it prints): one run, read by the three tests below. The probe spends the read key's whole quota: 3,000 a minute (the run's other
   // requests on one key stay under 1,000) proves the same probe as the default 10,000 at a third of
   // the requests, and a loaded machine never sees the window run out mid-probe. That the default
   // stays within the probe's reach on the loopback is test/unit/kit-rate-probe.test.ts's.
@@ -61,7 +61,7 @@ describe('secmon-contract, the contract kit', () => {
     const line = readmeExample('contract', 'sh')
       .split('\n')
       .find((text) => text.startsWith('npx --no-install secmon-contract --base-url http://127.0.0.1:3000 '))!;
-    const result = await run('sh', ['-c', line.replace(':3000', `:${port}`)], {
+    const result = await run('sh', ['-c', `${line.replace(':3000', `:${port}`)} --coverage`], {
       cwd: kit.dir,
       env: { ...outsiderEnv(machineNode()), RW_KEY: 'dev-admin', RO_KEY: 'dev-reader' },
       timeoutMs: 240_000,
@@ -88,6 +88,19 @@ describe('secmon-contract, the contract kit', () => {
     expect(result.code, result.output).toBe(0);
     expect(result.output).toMatch(/\d+ checks: (\d+) passed, 0 failed, 0 skipped, 0 known limits — gate PASSED/);
     expect(result.output).toMatch(/✓ \[\d+\/\d+\] listPolicies \(GET \/v1\/policies\) › rate-limit-429/);
+  }, 300_000);
+
+  it('the default run exercises every cell of the behaviour space a run from outside can reach', async () => {
+    const { result } = await readmeLineOnNpmStart();
+    const space = result.output.slice(result.output.indexOf('Behaviour space'));
+    expect(
+      result.output.split('\n').filter((line) => line.startsWith('✗ ')),
+      space,
+    ).toEqual([]);
+    expect(space.match(/^.*NOT exercised$/gm) ?? [], space).toEqual([]);
+    const [, exercised, reachable] = /^(\d+) of (\d+) cells exercised/m.exec(space) ?? [];
+    expect(Number(exercised)).toBeGreaterThan(0);
+    expect(exercised).toBe(reachable);
   }, 300_000);
 
   /** The packed kit's verdict on the reference server behind `fault`: a short default run. */
