@@ -239,9 +239,11 @@ export function describeDocsInBrowser(
         .last();
     }
 
+    // Redoc renders a section after its sidebar entry is clicked, later on a loaded machine: wait for it.
     async function visible(locator: ReturnType<Page['locator']>, what: string): Promise<void> {
-      const shown = await locator.filter({ visible: true }).count();
-      expect(shown, `${what} is visible`).toBeGreaterThan(0);
+      await expect
+        .poll(() => locator.filter({ visible: true }).count(), { message: `${what} is visible`, timeout: 10_000 })
+        .toBeGreaterThan(0);
     }
 
     /** The names of the fields of an event's `data`, read from the document. */

@@ -1,61 +1,61 @@
 // Faults nobody wrote a check for, caught by the model-based sequences: each is a few declarative
 // lines over the reference server (fault-dsl.ts), and the default sequences must fail naming the
 // rule it breaks. The run is the one check, not the whole kit.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runKit } from '../src/kit/runner.ts';
 import { startFaultProxy } from './fault-proxy.ts';
 import { modelProofs } from './model-proofs.ts';
 import { expectReplayed } from './prove.ts';
-import { type ReferenceTarget, startReferenceTarget } from './reference-target.ts';
+import { targetPool } from './reference-target.ts';
 
-let reference: ReferenceTarget;
-beforeAll(async () => {
-  reference = await startReferenceTarget();
-});
-afterAll(async () => {
-  await reference?.server.close();
-});
+// Each run waits mostly on its events: two at a time, each on a reference server it holds alone.
+const targets = targetPool(2);
+afterAll(() => targets.close());
 
 /** The family's sample whose replay is also run on its own. */
 const REPLAYED = 'If-Match compared weakly (a W/ tag accepted)';
 
-describe('faults the model-based sequences catch', () => {
+describe.concurrent('faults the model-based sequences catch', () => {
   for (const { name, fault, rule } of modelProofs()) {
     it(`${name}: caught, naming rule ${rule}${name === REPLAYED ? '; its replay alone reproduces it' : ''}`, async () => {
       const made = typeof fault === 'function' ? fault() : fault;
-      const proxy = await startFaultProxy(reference.server.url, made);
-      try {
-        const run = await runKit(
-          { ...reference.kit, baseUrl: proxy.url, eventTimeoutMs: 3_000 },
-          { only: (planned) => planned.check === 'model-sequences' },
-        );
-        const [result] = run.results;
-        expect(result?.outcome, result?.note).toBe('failed');
-        expect(result?.error).toContain(`rule ${rule}`);
-        if (name === REPLAYED) await expectReplayed(result!, typeof fault === 'function' ? fault() : made);
-      } finally {
-        await proxy.close();
-      }
-    }, 120_000);
+      const result = await targets.use(async (reference) => {
+        const proxy = await startFaultProxy(reference.server.url, made);
+        try {
+          const run = await runKit(
+            { ...reference.kit, baseUrl: proxy.url, eventTimeoutMs: 3_000 },
+            { only: (planned) => planned.check === 'model-sequences' },
+          );
+          return run.results[0];
+        } finally {
+          await proxy.close();
+        }
+      });
+      expect(result?.outcome, result?.note).toBe('failed');
+      expect(result?.error).toContain(`rule ${rule}`);
+      if (name === REPLAYED) await expectReplayed(result!, typeof fault === 'function' ? fault() : made);
+    }, 240_000);
   }
 });
 
 describe('a failure of model-sequences', () => {
   it('is shrunk to the shortest sequence that still breaks the rule, printed step by step', async () => {
     const weak = modelProofs().find((proof) => proof.rule === 'idempotency-and-concurrency.3')!;
-    const proxy = await startFaultProxy(reference.server.url, typeof weak.fault === 'function' ? weak.fault() : weak.fault);
-    try {
-      const run = await runKit({ ...reference.kit, baseUrl: proxy.url }, { only: (planned) => planned.check === 'model-sequences' });
-      const error = run.results[0]!.error!;
-      expect(error).toMatch(
-        /shortest failing sequence \(2 steps, seed \d+, after \d+ shrinks\):\n +1\. create policies #\d+.*\n +2\. (replace|delete) policies\[0\].* with If-Match \(weak tag\)\n/,
-      );
-      expect(error).toMatch(/failed at: (replace|delete) policies\[0\].* with If-Match \(weak tag\)/);
-      expect(error).toMatch(
-        /last requests of the failing sequence:\n +POST \S+\/v1\/policies → 201\n +(PUT|DELETE) \S+\/v1\/policies\/\S+ → 2\d\d\n/,
-      );
-    } finally {
-      await proxy.close();
-    }
-  }, 60_000);
+    const error = await targets.use(async (reference) => {
+      const proxy = await startFaultProxy(reference.server.url, typeof weak.fault === 'function' ? weak.fault() : weak.fault);
+      try {
+        const run = await runKit({ ...reference.kit, baseUrl: proxy.url }, { only: (planned) => planned.check === 'model-sequences' });
+        return run.results[0]!.error!;
+      } finally {
+        await proxy.close();
+      }
+    });
+    expect(error).toMatch(
+      /shortest failing sequence \(2 steps, seed \d+, after \d+ shrinks\):\n +1\. create policies #\d+.*\n +2\. (replace|delete) policies\[0\].* with If-Match \(weak tag\)\n/,
+    );
+    expect(error).toMatch(/failed at: (replace|delete) policies\[0\].* with If-Match \(weak tag\)/);
+    expect(error).toMatch(
+      /last requests of the failing sequence:\n +POST \S+\/v1\/policies → 201\n +(PUT|DELETE) \S+\/v1\/policies\/\S+ → 2\d\d\n/,
+    );
+  }, 240_000);
 });

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../../server/config.ts';
 import type { KitOptions } from '../src/kit/context.ts';
 import { type CheckName, definitionOf } from '../src/kit/registry.ts';
@@ -14,8 +14,14 @@ import { CATALOGUE, type RuleId } from '../src/kit/rules/catalogue.ts';
 import { runKit } from '../src/kit/runner.ts';
 import type { Violation } from '../src/kit/violation.ts';
 import { type Fault, startFaultProxy } from './fault-proxy.ts';
-import { type ReferenceTarget, startReferenceTarget } from './reference-target.ts';
+import { type ReferenceTarget, startReferenceTarget, targetPool } from './reference-target.ts';
 import { runReplay } from './replay-run.ts';
+
+// A file's proofs wait mostly on deliveries and time-outs: they run concurrently, two at a time (two
+// reference servers, each held by one proof while it runs). A proof's time-out counts its wait
+// for a server as well.
+const TARGETS = 2;
+const PROOF_TIMEOUT_MS = 180_000;
 
 export interface RuleProof {
   /** What the faulty implementation does, in a few words. */
@@ -137,13 +143,8 @@ async function underOwnTarget(proof: RuleProof, fault: Fault, replayAlone: boole
  */
 export function proveRules(title: string, proofs: readonly RuleProof[], replayed?: string): void {
   if (replayed !== undefined && !proofs.some((proof) => proof.name === replayed)) throw new Error(`no proof named ${replayed}`);
-  let reference: ReferenceTarget;
-  beforeAll(async () => {
-    reference = await startReferenceTarget();
-  });
-  afterAll(async () => {
-    await reference?.server.close();
-  });
+  const targets = targetPool(TARGETS);
+  afterAll(() => targets.close());
   // A fault that breaks several rules fails the same run for each: the run is made once, and each
   // rule's test reads its report.
   const runs: { proof: RuleProof; failure: Promise<string> }[] = [];
@@ -160,16 +161,20 @@ export function proveRules(title: string, proofs: readonly RuleProof[], replayed
     const alone = proof.name === replayed;
     const failure = proof.target
       ? underOwnTarget(proof, fault, alone)
-      : failureUnder(reference, fault, proof.subject, proof.check, proof.options, alone);
+      : targets.use((reference) => failureUnder(reference, fault, proof.subject, proof.check, proof.options, alone));
     runs.push({ proof, failure });
     return failure;
   };
-  describe(title, () => {
+  describe.concurrent(title, () => {
     for (const proof of proofs) {
       const alone = proof.name === replayed ? '; its replay alone reproduces it' : '';
-      it(`${proof.name}: ${proof.check} names rule ${proof.rule}${alone}`, async () => {
-        expectRuleNamed(await failureOf(proof), proof.check, proof.rule);
-      }, 60_000);
+      it(
+        `${proof.name}: ${proof.check} names rule ${proof.rule}${alone}`,
+        async () => {
+          expectRuleNamed(await failureOf(proof), proof.check, proof.rule);
+        },
+        PROOF_TIMEOUT_MS,
+      );
     }
   });
 }
@@ -179,29 +184,29 @@ export function proveRules(title: string, proofs: readonly RuleProof[], replayed
  * rule, how many members of its family the kit killed.
  */
 export function proveFamilies(title: string, families: readonly RuleFamily[]): void {
-  let reference: ReferenceTarget;
+  const targets = targetPool(TARGETS);
   const killed = new Map<RuleFamily, string[]>(families.map((family) => [family, []]));
-  beforeAll(async () => {
-    reference = await startReferenceTarget();
-  });
   afterAll(async () => {
-    await reference?.server.close();
+    await targets.close();
     const lines = families.map(
       (family) => `${family.rule} along ${family.axis} (${family.check}): ${killed.get(family)!.length} of ${family.members.length} killed`,
     );
     process.stdout.write(`proofs by family:\n  ${lines.join('\n  ')}\n`);
   });
-  describe(title, () => {
+  describe.concurrent(title, () => {
     for (const family of families)
       for (const member of family.members)
-        it(`${family.rule} along ${family.axis}, ${member.cell}: ${family.check} names it`, async () => {
-          const fault = typeof member.fault === 'function' ? member.fault() : member.fault;
-          expectRuleNamed(
-            await failureUnder(reference, fault, member.subject ?? family.subject, family.check, family.options),
-            family.check,
-            family.rule,
-          );
-          killed.get(family)!.push(member.cell);
-        });
+        it(
+          `${family.rule} along ${family.axis}, ${member.cell}: ${family.check} names it`,
+          async () => {
+            const fault = typeof member.fault === 'function' ? member.fault() : member.fault;
+            const failure = await targets.use((reference) =>
+              failureUnder(reference, fault, member.subject ?? family.subject, family.check, family.options),
+            );
+            expectRuleNamed(failure, family.check, family.rule);
+            killed.get(family)!.push(member.cell);
+          },
+          PROOF_TIMEOUT_MS,
+        );
   });
 }

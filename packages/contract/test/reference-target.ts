@@ -29,6 +29,42 @@ export async function startReferenceTarget(
   return { server, kit: { baseUrl: server.url, apiKey: WRITER_KEY, readKey: READER_KEY, profile: 'stateful' } };
 }
 
+/**
+ * Reference targets for a file's concurrent tests, started as they are first needed, at most `size`:
+ * a test holds one alone while it runs (deliveries it provokes reach only its own webhooks), and
+ * the next test waiting takes it over.
+ */
+export function targetPool(size: number) {
+  const started: Promise<ReferenceTarget>[] = [];
+  const idle: ReferenceTarget[] = [];
+  const waiting: ((target: ReferenceTarget) => void)[] = [];
+  const acquire = (): Promise<ReferenceTarget> => {
+    const free = idle.pop();
+    if (free) return Promise.resolve(free);
+    if (started.length < size) return started[started.push(startReferenceTarget()) - 1]!;
+    return new Promise((resolve) => waiting.push(resolve));
+  };
+  const release = (target: ReferenceTarget) => {
+    const next = waiting.shift();
+    if (next) next(target);
+    else idle.push(target);
+  };
+  return {
+    async use<T>(work: (target: ReferenceTarget) => Promise<T>): Promise<T> {
+      const target = await acquire();
+      try {
+        return await work(target);
+      } finally {
+        release(target);
+      }
+    },
+    async close(): Promise<void> {
+      const targets = await Promise.allSettled(started);
+      await Promise.all(targets.map((target) => (target.status === 'fulfilled' ? target.value.server.close() : undefined)));
+    },
+  };
+}
+
 const COLLECTIONS = ['/v1/policies', '/v1/findings', '/v1/webhooks'];
 
 /** Every item of every collection on the target, by id, with its name or title. */
