@@ -4,7 +4,7 @@
 // the reproductions it writes are proven against a broken implementation in faults-cli.test.ts.
 
 import { loadDocument } from 'secmon-api/src/document';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { KitOptions } from '../src/kit/context.ts';
 import { coverage } from '../src/kit/coverage.ts';
 import { planChecks } from '../src/kit/plan.ts';
@@ -13,25 +13,19 @@ import { buildModel } from '../src/kit/spec.ts';
 import type { Fault } from './fault-proxy.ts';
 import { FAULTS } from './implementation-faults.ts';
 import { failureUnder as failureOf, proveRules } from './prove.ts';
-import { type ReferenceTarget, startReferenceTarget } from './reference-target.ts';
+import { targetPool } from './reference-target.ts';
 import { RULE_PROOFS } from './rule-faults.ts';
 import { passedResults } from './suite.ts';
 
-let reference: ReferenceTarget;
+// The faults run side by side, two at a time, each on a reference server it holds alone.
+const targets = targetPool(2);
+afterAll(() => targets.close());
 
-beforeAll(async () => {
-  reference = await startReferenceTarget();
-});
+/** Runs one check of one operation or webhook through a faulty proxy. */
+const failureUnder = (fault: Fault, subject: string, check: CheckName, options: Partial<KitOptions> = {}) =>
+  targets.use((reference) => failureOf(reference, fault, subject, check, options));
 
-afterAll(async () => {
-  await reference?.server.close();
-});
-
-/** Runs one check of one operation or webhook through a faulty proxy (the shared reference server by default). */
-const failureUnder = (fault: Fault, subject: string, check: CheckName, options: Partial<KitOptions> = {}, target = reference) =>
-  failureOf(target, fault, subject, check, options);
-
-describe('the kit fails on a broken implementation', () => {
+describe.concurrent('the kit fails on a broken implementation', () => {
   for (const [name, fault, subject, check, says, reportedOn = subject] of FAULTS) {
     it(`${name}: ${subject.split(' ')[0]} fails ${check}`, async () => {
       const error = await failureUnder(fault, subject, check);
