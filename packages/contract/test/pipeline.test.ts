@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { parseApiKeys, testConfig } from '../../../server/config.ts';
 import { type RunningServer, startServer } from '../../../server/server.ts';
 import { KIT_PREFIX } from '../src/kit/cases.ts';
@@ -28,9 +28,14 @@ interface Cli {
   stderr: string;
 }
 
-function startCli(args: string[], onStdout?: (text: string, child: ReturnType<typeof spawn>) => void): Promise<Cli> {
+/** The CLI in a process of its own, killed when the test that started it (`test`) finishes. */
+function startCli(
+  test: Pick<TestContext, 'onTestFinished'>,
+  args: string[],
+  onStdout?: (text: string, child: ReturnType<typeof spawn>) => void,
+): Promise<Cli> {
   const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-  onTestFinished(() => void (child.exitCode === null && child.signalCode === null && child.kill('SIGKILL')));
+  test.onTestFinished(() => void (child.exitCode === null && child.signalCode === null && child.kill('SIGKILL')));
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => {
@@ -56,7 +61,8 @@ const kitArgs = (target: string) => [
   '--compressed-retries',
 ];
 
-describe('the target holds what it held before', () => {
+// Its runs compare the target's contents before and after: one at a time, beside the production target's.
+describe.concurrent('the target holds what it held before', () => {
   let reference: ReferenceTarget;
 
   beforeAll(async () => {
@@ -70,18 +76,18 @@ describe('the target holds what it held before', () => {
   });
   afterAll(() => reference?.server.close());
 
-  it('after a clean run', async () => {
+  it('after a clean run', { concurrent: false, timeout: 120_000 }, async (test) => {
     const before = await contents(reference.server.url);
-    const run = await startCli(kitArgs(reference.server.url));
+    const run = await startCli(test, kitArgs(reference.server.url));
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/contract kit finished in [\d.]+ s \(\d+ requests, \d+ of them on the API key's quota\)/);
     expect(await contents(reference.server.url)).toEqual(before);
-  }, 120_000);
+  });
 
-  it('after a run stopped by SIGINT in the middle', async () => {
+  it('after a run stopped by SIGINT in the middle', { concurrent: false, timeout: 120_000 }, async (test) => {
     const before = await contents(reference.server.url);
     let interrupted = false;
-    const run = await startCli(kitArgs(reference.server.url), (stdout, child) => {
+    const run = await startCli(test, kitArgs(reference.server.url), (stdout, child) => {
       // Stop once the kit is inside the stateful checks, with resources of every kind created.
       if (!interrupted && /\[\d+\/\d+\] \w+ \(POST \/v1\/webhooks\) › valid-input/.test(stdout)) {
         interrupted = true;
@@ -92,9 +98,9 @@ describe('the target holds what it held before', () => {
     expect(run.stdout).toContain('SIGINT: stopping after cleanup');
     expect(run.code).toBe(130);
     expect(await contents(reference.server.url)).toEqual(before);
-  }, 120_000);
+  });
 
-  it('names what it writes with a recognisable prefix, so leftovers of a killed run can be found', async () => {
+  it('names what it writes with a recognisable prefix, so leftovers of a killed run can be found', { concurrent: false }, async () => {
     const ctx = createKitContext({ ...reference.kit, events: 'skip' });
     const policies = ctx.model.resources.find((resource) => resource.name === 'policies')!;
     const bodies = (await ctx.validBodies(policies.create!, 8)) as { name: string }[];
@@ -103,7 +109,7 @@ describe('the target holds what it held before', () => {
   });
 });
 
-describe('a production-mode target behind a rate limit', () => {
+describe.concurrent('a production-mode target behind a rate limit', () => {
   let server: RunningServer;
 
   beforeAll(async () => {
@@ -118,12 +124,12 @@ describe('a production-mode target behind a rate limit', () => {
   });
   afterAll(() => server?.close());
 
-  it('gets a clean verdict with the events declared out of scope, skipped with the reason in console and JUnit', async () => {
+  it('gets a clean verdict with the events declared out of scope, skipped with the reason in console and JUnit', async (test) => {
     const scratch = mkdtempSync(join(tmpdir(), 'kit-production-'));
-    onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
+    test.onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
     const junit = join(scratch, 'junit.xml');
     const before = await contents(server.url);
-    const run = await startCli([...kitArgs(server.url), '--events', 'skip', '--report', junit]);
+    const run = await startCli(test, [...kitArgs(server.url), '--events', 'skip', '--report', junit]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain('gate PASSED');
     expect(run.stdout).toMatch(/– \[\d+\/\d+\] findingCreated \(webhook finding\.created\) › delivery .*events skipped \(--events skip\)/);
@@ -138,13 +144,13 @@ describe('a production-mode target behind a rate limit', () => {
 });
 
 describe('a target that does not answer', () => {
-  it('gets one line and exit 2 before any check runs', async () => {
+  it('gets one line and exit 2 before any check runs', async (test) => {
     const dead = createServer();
     dead.listen(0, '127.0.0.1');
     await once(dead, 'listening');
     const port = (dead.address() as AddressInfo).port;
     await new Promise<void>((resolve) => dead.close(() => resolve()));
-    const run = await startCli(['--base-url', `http://127.0.0.1:${port}`, '--api-key', WRITER_KEY]);
+    const run = await startCli(test, ['--base-url', `http://127.0.0.1:${port}`, '--api-key', WRITER_KEY]);
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual([
       `secmon-contract: http://127.0.0.1:${port} does not answer (connect ECONNREFUSED 127.0.0.1:${port}); no check was run`,
