@@ -34,6 +34,7 @@ const LAYERS: { name: string; holds: (path: string) => boolean }[] = [
         'repro',
         'repro-judge',
         'repro-files',
+        'repro-keys',
         'repro-delivery',
         'version-judge',
         'usage',

@@ -20,6 +20,7 @@ import {
   type Reproduction,
 } from './repro.ts';
 import { missingField, pointerExpression } from './repro-judge.ts';
+import { httpFreshKeys, idempotencyKeysOf, moduleFreshKey } from './repro-keys.ts';
 import type { Violation } from './violation.ts';
 
 /** What the faulty delivery showed, judged again on the replay's own delivery. */
@@ -203,7 +204,16 @@ export function deliveryReproduction(exchanges: readonly Exchange[], options: De
       Object.values(e.request.headers).some((value) => value.includes(variable === 'SECMON_API_KEY' ? '<api-key>' : '<read-key>')),
     ),
   );
-  const replay: Replay = { sent, produced, options, keys, watched: { event: options.symptom.event, paths: watchedPaths(sent) } };
+  const idempotency = idempotencyKeysOf(sent);
+  const replay: Replay = {
+    sent,
+    produced,
+    options,
+    keys,
+    extra: [...EXTRA, ...idempotency],
+    freshKeys: idempotency.map(([, variable]) => variable),
+    watched: { event: options.symptom.event, paths: watchedPaths(sent) },
+  };
   return { script: moduleScript(replay), runner: 'node', http: httpFile(replay) };
 }
 
@@ -213,14 +223,18 @@ interface Replay {
   produced: readonly Produced[];
   options: DeliveryReplayOptions;
   keys: string[];
+  /** Literals replaced besides the target, the keys and what answers produced: the receiver, the secret, the idempotency keys. */
+  extra: readonly (readonly [literal: string, variable: string])[];
+  /** The variables given a new Idempotency-Key at every run. */
+  freshKeys: readonly string[];
   watched: { event: string; paths: string[] };
 }
 
 type Piece = string | { v: string };
 
-function moduleScript({ sent, produced, options, keys, watched }: Replay): string {
+function moduleScript({ sent, produced, options, keys, extra, freshKeys, watched }: Replay): string {
   const template = (text: string, step: number): Piece[] =>
-    pieces(text, literalsOf(produced, options.baseUrl, step, EXTRA)).map((piece) => (piece.variable ? { v: piece.text } : piece.text));
+    pieces(text, literalsOf(produced, options.baseUrl, step, extra)).map((piece) => (piece.variable ? { v: piece.text } : piece.text));
   const steps = sent.map((exchange, index) => {
     const step = index + 1;
     const { method, url, headers, body } = exchange.request;
@@ -261,7 +275,7 @@ for (const name of ${JSON.stringify(keys)}) {
   vars[name] = process.env[name];
 }
 vars.WEBHOOK_SECRET = "replay_" + crypto.randomBytes(24).toString("hex");
-const receiver = await startReceiver(process.env.SECMON_RECEIVER_LISTEN || "127.0.0.1:0", process.env.SECMON_RECEIVER_URL);
+${freshKeys.map((variable) => `vars.${variable} = ${moduleFreshKey};\n`).join('')}const receiver = await startReceiver(process.env.SECMON_RECEIVER_LISTEN || "127.0.0.1:0", process.env.SECMON_RECEIVER_URL);
 vars.RECEIVER_URL = receiver.url;
 const text = (pieces) => pieces.map((piece) => (typeof piece === "string" ? piece : String(vars[piece.v] ?? ""))).join("");
 const created = [];
@@ -301,12 +315,12 @@ process.exit(seen ? 1 : 0);
 `;
 }
 
-function httpFile({ sent, produced, options, keys, watched }: Replay): string {
+function httpFile({ sent, produced, options, keys, extra, freshKeys, watched }: Replay): string {
   const substitutions = (step: number) =>
-    literalsOf(produced, options.baseUrl, step, EXTRA).map(([literal, variable]) => [literal, httpVariable(variable)] as const);
+    literalsOf(produced, options.baseUrl, step, extra).map(([literal, variable]) => [literal, httpVariable(variable)] as const);
   // A JavaScript expression for a request's URL in the file's scripts, where its variables are names.
   const expression = (text: string, step: number) =>
-    pieces(text, literalsOf(produced, options.baseUrl, step, EXTRA))
+    pieces(text, literalsOf(produced, options.baseUrl, step, extra))
       .map((piece) => (piece.variable ? httpVariable(piece.text).slice(2, -2) : JSON.stringify(piece.text)))
       .join(' + ');
   const creates = sent.flatMap((exchange, index) =>
@@ -358,7 +372,7 @@ function httpFile({ sent, produced, options, keys, watched }: Replay): string {
     '}}',
   ];
   const requests = httpRequests(sent, produced, substitutions, {
-    before: (step) => (step === 1 ? start : []),
+    before: (step) => (step === 1 ? [...start, ...httpFreshKeys(freshKeys)] : []),
     after: (step) => (step === sent.length ? verdict : []),
   });
   return [

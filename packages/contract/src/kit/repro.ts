@@ -9,6 +9,7 @@
 // from the same parts.
 import type { Exchange } from './http.ts';
 import { httpJudge, type Symptom, shellJudge } from './repro-judge.ts';
+import { httpFreshKeys, idempotencyKeysOf, shellFreshKeys } from './repro-keys.ts';
 
 /** A value an answer gave that later requests use: where it comes from, and how each format names it. */
 export interface Produced {
@@ -125,12 +126,14 @@ export const httpVariable = (variable: string) => `{{${HTTP_NAMES[variable] ?? v
 /** Both formats of one failure's exchanges; `baseUrl` is the target's, replaced by a variable. */
 export function reproduction(exchanges: Exchange[], options: ReplayOptions): Reproduction {
   const produced = exchanges.flatMap((exchange, index) => producedBy(exchange, index + 1));
+  const idempotency = idempotencyKeysOf(exchanges);
+  const fresh = idempotency.map(([, variable]) => variable);
   const named = (step: number, name: (variable: string) => string) =>
-    literalsOf(produced, options.baseUrl, step).map(([literal, variable]) => [literal, name(variable)] as const);
+    literalsOf(produced, options.baseUrl, step, idempotency).map(([literal, variable]) => [literal, name(variable)] as const);
   return {
-    script: shellScript(exchanges, produced, options, (step) => named(step, (variable) => `\${${variable}}`)),
+    script: shellScript(exchanges, produced, options, (step) => named(step, (variable) => `\${${variable}}`), fresh),
     runner: 'sh',
-    http: httpFile(exchanges, produced, options, (step) => named(step, httpVariable)),
+    http: httpFile(exchanges, produced, options, (step) => named(step, httpVariable), fresh),
   };
 }
 
@@ -182,7 +185,13 @@ header() {
   grep -i "^$2:" "$out/$1.head" | head -n 1 | sed 's/^[^:]*: *//' | tr -d '\\r'
 }`;
 
-function shellScript(exchanges: Exchange[], produced: Produced[], options: ReplayOptions, substitutions: Substitutions): string {
+function shellScript(
+  exchanges: Exchange[],
+  produced: Produced[],
+  options: ReplayOptions,
+  substitutions: Substitutions,
+  freshKeys: readonly string[],
+): string {
   const keys = KEYS.filter(([role]) => exchanges.some((e) => e.request.headers.Authorization?.includes(role))).map(([, v]) => v);
   const steps = exchanges.map((exchange, index) => {
     const step = index + 1;
@@ -206,6 +215,9 @@ function shellScript(exchanges: Exchange[], produced: Produced[], options: Repla
     '# ones show the fault. Needs curl and node. Run it against the same target:',
     `#   SECMON_BASE_URL=${options.baseUrl}${keys.map((k) => ` ${k}=…`).join('')} sh <this file>`,
     '# It creates what the run created (names start with "kit-"); delete it afterwards if needed.',
+    ...(freshKeys.length > 0
+      ? ["# Each Idempotency-Key is new at every run: a target keeps a key's first answer and would replay it."]
+      : []),
     '#',
     '# What the kit reported:',
     commented(options.report),
@@ -213,6 +225,7 @@ function shellScript(exchanges: Exchange[], produced: Produced[], options: Repla
     'set -u',
     `: "\${SECMON_BASE_URL:=${options.baseUrl}}"`,
     ...keys.map((k) => `: "\${${k}:?set ${k} to the key the run used}"`),
+    ...shellFreshKeys(freshKeys),
     SHELL_HELPERS,
     '',
     ...steps,
@@ -221,9 +234,16 @@ function shellScript(exchanges: Exchange[], produced: Produced[], options: Repla
   ].join('\n');
 }
 
-function httpFile(exchanges: Exchange[], produced: Produced[], options: ReplayOptions, substitutions: Substitutions): string {
+function httpFile(
+  exchanges: Exchange[],
+  produced: Produced[],
+  options: ReplayOptions,
+  substitutions: Substitutions,
+  freshKeys: readonly string[],
+): string {
   const verdict = options.verdict;
   const requests = httpRequests(exchanges, produced, substitutions, {
+    before: (step) => (step === 1 ? httpFreshKeys(freshKeys) : []),
     after: (step) => (verdict && step === exchanges.length ? ['', httpJudge(verdict.symptom, verdict.headline)] : []),
   });
   return [
