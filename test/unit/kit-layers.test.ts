@@ -35,6 +35,7 @@ const LAYERS: { name: string; holds: (path: string) => boolean }[] = [
         'repro-judge',
         'repro-files',
         'repro-keys',
+        'repro-needed',
         'repro-delivery',
         'repro-delivery-symptom',
         'repro-delivery-webhooks',

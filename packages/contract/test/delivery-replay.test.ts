@@ -4,15 +4,11 @@
 // the webhook, and says whether the fault is there. And a failure the kit found on the reference
 // server behind a fault proxy, on an event type other than the first it checked, replayed alone.
 import { createHmac } from 'node:crypto';
-import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { found } from '../src/kit/failure.ts';
-import type { Exchange } from '../src/kit/http.ts';
 import { deliveryReproduction } from '../src/kit/repro-delivery.ts';
 import { type DeliveryFault, deliverySymptomOf } from '../src/kit/repro-delivery-symptom.ts';
 import { headline } from '../src/kit/rules/headline.ts';
@@ -23,35 +19,18 @@ import { deliveryHeader } from './fault-dsl.ts';
 import { startFaultProxy } from './fault-proxy.ts';
 import { expectReplayed } from './prove.ts';
 import { startReferenceTarget } from './reference-target.ts';
-import { runReplay } from './replay-run.ts';
+import { listening, posted, replayBench, runReplay } from './replay-run.ts';
 
 const FINDING_CREATED = 'findingCreated (webhook finding.created)';
 const RUN_SECRET = 'kit_0123456789abcdef0123456789abcdef';
 const SCHEMA = '#/webhooks/finding.created/post/requestBody/content/application~1json/schema';
 
-const exchange = (path: string, body: unknown, status: number, json: unknown): Exchange => ({
-  request: {
-    method: 'POST',
-    url: `http://run.example${path}`,
-    headers: { Authorization: 'Bearer <api-key>', 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  },
-  status,
-  headers: new Headers(),
-  mediaType: 'application/json',
-  text: JSON.stringify(json),
-  json,
-});
-
 /** The run's exchanges: the signed webhook on the kit's receiver, then the create that caused finding.created. */
 const RUN = [
-  exchange(
-    '/v1/webhooks',
-    { url: 'http://127.0.0.1:9/events/token', events: ['finding.created'], secret: RUN_SECRET, enabled: true },
-    201,
-    { id: 'whk_run0000001' },
-  ),
-  exchange('/v1/findings', { title: 'kit-finding' }, 201, { id: 'fnd_run0000001' }),
+  posted('/v1/webhooks', { url: 'http://127.0.0.1:9/events/token', events: ['finding.created'], secret: RUN_SECRET, enabled: true }, 201, {
+    id: 'whk_run0000001',
+  }),
+  posted('/v1/findings', { title: 'kit-finding' }, 201, { id: 'fnd_run0000001' }),
 ];
 
 const violationOf = (discrepancies: Discrepancy[]): Violation =>
@@ -163,18 +142,11 @@ async function startTarget(send: Sender): Promise<Target> {
       }
     } else res.writeHead(404).end();
   });
-  target.server.listen(0, '127.0.0.1');
-  await once(target.server, 'listening');
-  target.url = `http://127.0.0.1:${(target.server.address() as AddressInfo).port}`;
+  target.url = await listening(target.server);
   return target;
 }
 
-const scratch = mkdtempSync(join(tmpdir(), 'delivery-replay-'));
-const targets: Target[] = [];
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-afterEach(() => {
-  for (const target of targets.splice(0)) target.server.close();
-});
+const { scratch, targets } = replayBench<Target>('delivery-replay-');
 
 /** Writes the violation's replay and runs it alone with node against a target sending as `send` does. */
 async function replayAgainst(violation: Violation, send: Sender) {

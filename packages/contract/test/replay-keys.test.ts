@@ -2,40 +2,22 @@
 // answer as the document says (a retry with the same body gets it again, another body 409): each
 // run gives the same verdict, sends keys of its own (never the run's), and a pair of requests that
 // shared a key in the run shares one new key.
-import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../src/kit/http.ts';
 import { reproduction } from '../src/kit/repro.ts';
 import type { Symptom } from '../src/kit/repro-judge.ts';
-import { runReplay } from './replay-run.ts';
+import { listening, posted, replayBench, runReplay } from './replay-run.ts';
 
-const RUN = 'http://run.example';
 const HEADLINE = 'rule createFinding.1: the answer lacks updated_at';
-
-const exchange = (path: string, body: unknown, key: string | undefined, status: number, json: unknown): Exchange => ({
-  request: {
-    method: 'POST',
-    url: `${RUN}${path}`,
-    headers: { Authorization: 'Bearer <api-key>', 'Content-Type': 'application/json', ...(key ? { 'Idempotency-Key': key } : {}) },
-    body: JSON.stringify(body),
-  },
-  status,
-  headers: new Headers(),
-  mediaType: 'application/json',
-  text: JSON.stringify(json),
-  json,
-});
 
 // A policy made without a key (as the kit's fixtures are), so each run of the replay makes a new one,
 // then findings referencing it under keys.
-const POLICY = exchange('/v1/policies', { name: 'kit-policy' }, undefined, 201, { id: 'pol_run0000001', name: 'kit-policy' });
+const POLICY = posted('/v1/policies', { name: 'kit-policy' }, 201, { id: 'pol_run0000001', name: 'kit-policy' });
 const finding = (title: string, key: string, status: number, json: unknown) =>
-  exchange('/v1/findings', { title, policy_id: 'pol_run0000001' }, key, status, json);
+  posted('/v1/findings', { title, policy_id: 'pol_run0000001' }, status, json, { 'Idempotency-Key': key });
 const RUN_KEY = 'run-key-7d1f0c2e-5b8a-4e39-a0c4-2f6e9b1d3a57';
 
 interface Target {
@@ -84,25 +66,18 @@ async function startTarget(fault: { withoutUpdatedAt?: boolean; sameKeySameAnswe
     if (key !== undefined) stored.set(`${req.url} ${key}`, { body: text, answer });
     res.writeHead(201, json).end(answer);
   });
-  target.server.listen(0, '127.0.0.1');
-  await once(target.server, 'listening');
-  target.url = `http://127.0.0.1:${(target.server.address() as AddressInfo).port}`;
+  target.url = await listening(target.server);
   return target;
 }
 
-const scratch = mkdtempSync(join(tmpdir(), 'replay-keys-'));
-const targets: Target[] = [];
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-afterEach(() => {
-  for (const target of targets.splice(0)) target.server.close();
-});
+const { scratch, targets } = replayBench<Target>('replay-keys-');
 
 /** The replay of `exchanges` judged by `symptom`, run alone twice against one target made by `start`. */
 async function twice(exchanges: Exchange[], symptom: Symptom, start: () => Promise<Target>) {
   const { script, runner, http } = reproduction(exchanges, {
     title: 'createFinding › replay',
     report: 'the report',
-    baseUrl: RUN,
+    baseUrl: 'http://run.example',
     verdict: { symptom, headline: HEADLINE },
   });
   const file = join(scratch, `replay-${Date.now()}-${targets.length}.sh`);

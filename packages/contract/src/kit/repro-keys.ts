@@ -20,8 +20,13 @@ export function idempotencyKeysOf(exchanges: readonly Exchange[]): (readonly [li
 }
 
 /** Shell lines giving each key variable a new value (node makes it: the script needs node anyway). */
-export const shellFreshKeys = (variables: readonly string[]): string[] =>
-  variables.map((variable) => `${variable}=${PREFIX}$(node -e 'process.stdout.write(require("crypto").randomUUID())')`);
+export function shellFreshKeys(variables: readonly string[]): string[] {
+  if (variables.length === 0) return [];
+  return [
+    "# Each Idempotency-Key is new at every run: a target keeps a key's first answer and would replay it.",
+    ...variables.map((variable) => `${variable}=${PREFIX}$(node -e 'process.stdout.write(require("crypto").randomUUID())')`),
+  ];
+}
 
 /** A JavaScript expression for a new key, where `crypto` is node:crypto. */
 export const moduleFreshKey = `${JSON.stringify(PREFIX)} + crypto.randomUUID()`;
