@@ -1,50 +1,36 @@
 // A delivery's replay on its own, against a small target in this process that sends each webhook a
 // delivery when a finding is created, right or with one fault: the replay starts its receiver,
 // points its webhook there with a secret of its own, judges what it gets as the kit did, deletes
-// the webhook, and says whether the fault is there.
+// the webhook, and says whether the fault is there. And a failure the kit found on the reference
+// server behind a fault proxy, on an event type other than the first it checked, replayed alone.
 import { createHmac } from 'node:crypto';
-import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { found } from '../src/kit/failure.ts';
-import type { Exchange } from '../src/kit/http.ts';
-import { type DeliveryFault, deliveryReproduction, deliverySymptomOf } from '../src/kit/repro-delivery.ts';
+import { deliveryReproduction } from '../src/kit/repro-delivery.ts';
+import { type DeliveryFault, deliverySymptomOf } from '../src/kit/repro-delivery-symptom.ts';
 import { headline } from '../src/kit/rules/headline.ts';
+import { runKit } from '../src/kit/runner.ts';
 import { ContractViolation, type Discrepancy } from '../src/kit/verify.ts';
 import { type Violation, violationsOf } from '../src/kit/violation.ts';
-import { runReplay } from './replay-run.ts';
+import { deliveryHeader } from './fault-dsl.ts';
+import { startFaultProxy } from './fault-proxy.ts';
+import { expectReplayed } from './prove.ts';
+import { startReferenceTarget } from './reference-target.ts';
+import { listening, posted, replayBench, runReplay } from './replay-run.ts';
 
 const FINDING_CREATED = 'findingCreated (webhook finding.created)';
 const RUN_SECRET = 'kit_0123456789abcdef0123456789abcdef';
 const SCHEMA = '#/webhooks/finding.created/post/requestBody/content/application~1json/schema';
 
-const exchange = (path: string, body: unknown, status: number, json: unknown): Exchange => ({
-  request: {
-    method: 'POST',
-    url: `http://run.example${path}`,
-    headers: { Authorization: 'Bearer <api-key>', 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  },
-  status,
-  headers: new Headers(),
-  mediaType: 'application/json',
-  text: JSON.stringify(json),
-  json,
-});
-
 /** The run's exchanges: the signed webhook on the kit's receiver, then the create that caused finding.created. */
 const RUN = [
-  exchange(
-    '/v1/webhooks',
-    { url: 'http://127.0.0.1:9/events/token', events: ['finding.created'], secret: RUN_SECRET, enabled: true },
-    201,
-    { id: 'whk_run0000001' },
-  ),
-  exchange('/v1/findings', { title: 'kit-finding' }, 201, { id: 'fnd_run0000001' }),
+  posted('/v1/webhooks', { url: 'http://127.0.0.1:9/events/token', events: ['finding.created'], secret: RUN_SECRET, enabled: true }, 201, {
+    id: 'whk_run0000001',
+  }),
+  posted('/v1/findings', { title: 'kit-finding' }, 201, { id: 'fnd_run0000001' }),
 ];
 
 const violationOf = (discrepancies: Discrepancy[]): Violation =>
@@ -156,18 +142,11 @@ async function startTarget(send: Sender): Promise<Target> {
       }
     } else res.writeHead(404).end();
   });
-  target.server.listen(0, '127.0.0.1');
-  await once(target.server, 'listening');
-  target.url = `http://127.0.0.1:${(target.server.address() as AddressInfo).port}`;
+  target.url = await listening(target.server);
   return target;
 }
 
-const scratch = mkdtempSync(join(tmpdir(), 'delivery-replay-'));
-const targets: Target[] = [];
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-afterEach(() => {
-  for (const target of targets.splice(0)) target.server.close();
-});
+const { scratch, targets } = replayBench<Target>('delivery-replay-');
 
 /** Writes the violation's replay and runs it alone with node against a target sending as `send` does. */
 async function replayAgainst(violation: Violation, send: Sender) {
@@ -218,4 +197,30 @@ describe('a delivery failure replays on its own', () => {
       deliverySymptomOf(violationOf(found({ rule: ['findingCreated.1'], observed: 'data.finding_id is "fnd_x", expected "fnd_y"' }))),
     ).toBe(undefined);
   });
+});
+
+describe('a delivery fault seen only on a later event type', () => {
+  // The event scenario runs once, for the first webhook checked: a later one's failure owes its
+  // webhook, its receiver and the requests that caused its event to that first check.
+  const FINDING_RESOLVED = 'findingResolved (webhook finding.resolved)';
+  const wrongOnResolved = deliveryHeader('x-service-signature', () => `sha256=${'0'.repeat(64)}`, 'finding.resolved');
+
+  it('replays with its webhook: reproduced (exit 1) against the faulty target, not reproduced (exit 0) against a correct one', async () => {
+    const target = await startReferenceTarget();
+    const proxy = await startFaultProxy(target.server.url, wrongOnResolved);
+    try {
+      const run = await runKit(
+        { ...target.kit, baseUrl: proxy.url, eventTimeoutMs: 5_000 },
+        { only: (planned) => planned.check === 'delivery' && [FINDING_CREATED, FINDING_RESOLVED].includes(planned.subjects[0]!) },
+      );
+      expect(run.results.map((r) => [r.subjects[0], r.outcome])).toEqual([
+        [FINDING_CREATED, 'passed'],
+        [FINDING_RESOLVED, 'failed'],
+      ]);
+      await expectReplayed(run.results[1]!, wrongOnResolved);
+    } finally {
+      await proxy.close();
+      await target.server.close();
+    }
+  }, 120_000);
 });

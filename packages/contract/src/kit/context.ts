@@ -40,6 +40,11 @@ export interface KitContext {
    * started), appended to `log`, and the creation of each fixture it uses: what a failure replays.
    */
   recording<T>(log: Exchange[], work: () => T): T;
+  /**
+   * Appends exchanges made once for several checks (the event scenario) to the current check's log,
+   * as a fixture's creation is: a later check's failure needs them to replay.
+   */
+  record(exchanges: readonly Exchange[]): void;
   receiver(): Promise<Receiver>;
   /** An id for the item path of a resource: an existing resource (stateful) or a valid made-up one. */
   fixture(resource: ResourceModel, fresh?: boolean): Promise<string>;
@@ -273,6 +278,9 @@ export function createKitContext(options: KitOptions): KitContext {
     http,
     exchanges,
     recording: (log, work) => logs.run(log, work),
+    record: (made) => {
+      for (const exchange of made) record(exchange);
+    },
     receiver: getReceiver,
     fixture,
     create,

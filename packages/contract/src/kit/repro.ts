@@ -3,12 +3,14 @@
 // line and in VS Code, which JetBrains' HTTP Client reads too). Keys appear as $SECMON_API_KEY /
 // $SECMON_READ_KEY, never by value. What the target made up during the run (ids, ETags, cursors) is
 // taken from the replay's own answers, so the requests reach the resources the replay creates, not
-// the run's (deleted since); a list is preceded by the creates that filled it. Both end with a
-// verdict: the last answer judged against what the kit expected ("reproduced" or "not reproduced").
+// the run's (deleted since); a list is preceded by the creates that filled it (repro-needed.ts);
+// each Idempotency-Key is new at every run (repro-keys.ts). Both end with a verdict: the last
+// answer judged against what the kit expected ("reproduced" or "not reproduced").
 // A fault that shows in a delivery rather than an answer is replayed by repro-delivery.ts instead,
 // from the same parts.
 import type { Exchange } from './http.ts';
 import { httpJudge, type Symptom, shellJudge } from './repro-judge.ts';
+import { httpFreshKeys, idempotencyKeysOf, shellFreshKeys } from './repro-keys.ts';
 
 /** A value an answer gave that later requests use: where it comes from, and how each format names it. */
 export interface Produced {
@@ -42,45 +44,6 @@ export const KEYS: [role: string, variable: string][] = [
 // Shorter values could occur in a request by chance.
 const SHORTEST_PRODUCED = 6;
 const FIELDS = ['id', 'next_cursor'];
-
-/**
- * The exchanges a failure needs: the check's own (`own`), preceded by the earlier ones of the run
- * (`all`, in order) that produced a value they use (a fixture another check created), recursively.
- */
-export function exchangesLeadingTo(all: readonly Exchange[], own: readonly Exchange[]): Exchange[] {
-  const position = new Map(all.map((exchange, index) => [exchange, index]));
-  const needed = new Set<Exchange>();
-  const require = (exchange: Exchange) => {
-    if (needed.has(exchange)) return;
-    needed.add(exchange);
-    const sent = requestText(exchange);
-    const before = position.get(exchange) ?? all.length;
-    for (let earlier = 0; earlier < before; earlier++) {
-      if (producedBy(all[earlier]!, earlier).some((p) => sent.includes(p.value))) require(all[earlier]!);
-    }
-  };
-  for (const exchange of own) require(exchange);
-  for (const exchange of own) for (const create of createsListedBy(all, exchange)) require(create);
-  const order = (exchange: Exchange) => position.get(exchange) ?? all.length + own.indexOf(exchange);
-  return [...needed].sort((a, b) => order(a) - order(b));
-}
-
-/** Most items a list's page walk can need (the largest page). */
-const MOST_LISTED = 100;
-
-/** For a list (a GET on a collection), the run's earlier successful creates on it: what filled the list. */
-function createsListedBy(all: readonly Exchange[], list: Exchange): Exchange[] {
-  if (list.request.method !== 'GET') return [];
-  const collection = new URL(list.request.url).pathname;
-  const before = all.indexOf(list) < 0 ? all.length : all.indexOf(list);
-  return all
-    .slice(0, before)
-    .filter((e) => e.request.method === 'POST' && new URL(e.request.url).pathname === collection && e.status >= 200 && e.status < 300)
-    .slice(-MOST_LISTED);
-}
-
-const requestText = (exchange: Exchange) =>
-  [exchange.request.url, ...Object.values(exchange.request.headers), exchange.request.body ?? ''].join('\n');
 
 export function producedBy(exchange: Exchange, step: number): Produced[] {
   if (exchange.status < 200 || exchange.status >= 300) return [];
@@ -125,12 +88,14 @@ export const httpVariable = (variable: string) => `{{${HTTP_NAMES[variable] ?? v
 /** Both formats of one failure's exchanges; `baseUrl` is the target's, replaced by a variable. */
 export function reproduction(exchanges: Exchange[], options: ReplayOptions): Reproduction {
   const produced = exchanges.flatMap((exchange, index) => producedBy(exchange, index + 1));
+  const idempotency = idempotencyKeysOf(exchanges);
   const named = (step: number, name: (variable: string) => string) =>
-    literalsOf(produced, options.baseUrl, step).map(([literal, variable]) => [literal, name(variable)] as const);
+    literalsOf(produced, options.baseUrl, step, idempotency).map(([literal, variable]) => [literal, name(variable)] as const);
+  const written: Written = { exchanges, produced, options, freshKeys: idempotency.map(([, variable]) => variable) };
   return {
-    script: shellScript(exchanges, produced, options, (step) => named(step, (variable) => `\${${variable}}`)),
+    script: shellScript(written, (step) => named(step, (variable) => `\${${variable}}`)),
     runner: 'sh',
-    http: httpFile(exchanges, produced, options, (step) => named(step, httpVariable)),
+    http: httpFile(written, (step) => named(step, httpVariable)),
   };
 }
 
@@ -182,7 +147,15 @@ header() {
   grep -i "^$2:" "$out/$1.head" | head -n 1 | sed 's/^[^:]*: *//' | tr -d '\\r'
 }`;
 
-function shellScript(exchanges: Exchange[], produced: Produced[], options: ReplayOptions, substitutions: Substitutions): string {
+/** What both files are written from: the requests, the values their answers produce, and the Idempotency-Key variables made new at each run. */
+interface Written {
+  exchanges: Exchange[];
+  produced: Produced[];
+  options: ReplayOptions;
+  freshKeys: readonly string[];
+}
+
+function shellScript({ exchanges, produced, options, freshKeys }: Written, substitutions: Substitutions): string {
   const keys = KEYS.filter(([role]) => exchanges.some((e) => e.request.headers.Authorization?.includes(role))).map(([, v]) => v);
   const steps = exchanges.map((exchange, index) => {
     const step = index + 1;
@@ -213,6 +186,7 @@ function shellScript(exchanges: Exchange[], produced: Produced[], options: Repla
     'set -u',
     `: "\${SECMON_BASE_URL:=${options.baseUrl}}"`,
     ...keys.map((k) => `: "\${${k}:?set ${k} to the key the run used}"`),
+    ...shellFreshKeys(freshKeys),
     SHELL_HELPERS,
     '',
     ...steps,
@@ -221,9 +195,10 @@ function shellScript(exchanges: Exchange[], produced: Produced[], options: Repla
   ].join('\n');
 }
 
-function httpFile(exchanges: Exchange[], produced: Produced[], options: ReplayOptions, substitutions: Substitutions): string {
+function httpFile({ exchanges, produced, options, freshKeys }: Written, substitutions: Substitutions): string {
   const verdict = options.verdict;
   const requests = httpRequests(exchanges, produced, substitutions, {
+    before: (step) => (step === 1 ? httpFreshKeys(freshKeys) : []),
     after: (step) => (verdict && step === exchanges.length ? ['', httpJudge(verdict.symptom, verdict.headline)] : []),
   });
   return [

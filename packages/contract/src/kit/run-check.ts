@@ -3,9 +3,11 @@
 import type { KitContext } from './context.ts';
 import type { Exchange } from './http.ts';
 import type { PlannedCheck } from './plan.ts';
-import { exchangesLeadingTo, reproduction as replay } from './repro.ts';
-import { deliveryReproduction, deliverySymptomOf, webhookEventOf } from './repro-delivery.ts';
+import { reproduction as replay } from './repro.ts';
+import { deliveryReproduction } from './repro-delivery.ts';
+import { deliverySymptomOf, webhookEventOf } from './repro-delivery-symptom.ts';
 import { symptomOf } from './repro-judge.ts';
+import { exchangesLeadingTo } from './repro-needed.ts';
 import type { CheckResult, KnownLimit } from './results.ts';
 import { headline } from './rules/headline.ts';
 import { traceFailure } from './rules/trace.ts';

@@ -8,6 +8,7 @@ import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { KitContext } from '../../context.ts';
 import type { AnyCheck } from '../../failure.ts';
 import { createGenerator, samples } from '../../generate.ts';
+import type { Exchange } from '../../http.ts';
 import { raiseEvent } from '../../raise.ts';
 import type { Delivery } from '../../receiver.ts';
 import type { ResourceModel, WebhookModel } from '../../spec.ts';
@@ -44,16 +45,28 @@ export interface EventRun {
   waited: { what: string; met: boolean; waitedMs: number };
 }
 
-const runs = new WeakMap<KitContext, Promise<EventRun>>();
+/** The scenario's outcome and the requests it made, kept apart from the check that happened to start it. */
+const runs = new WeakMap<KitContext, { run: Promise<EventRun>; log: Exchange[] }>();
 
-/** Runs the event scenario once per kit run; every webhook check reads its outcome. */
-export function eventRun(ctx: KitContext, check: AnyCheck): Promise<EventRun> {
-  const known = runs.get(ctx);
-  if (known) return known;
-  const run = ctx.shared(() => causeEvents(ctx, check));
-  runs.set(ctx, run);
-  ctx.countForeignDeliveries(async () => (await run.catch(() => undefined))?.foreign() ?? 0);
-  return run;
+/**
+ * Runs the event scenario once per kit run; every webhook check reads its outcome, and gets the
+ * requests that made the webhooks and caused the events in its own log (its failure's replay
+ * repeats them), whichever check started it.
+ */
+export async function eventRun(ctx: KitContext, check: AnyCheck): Promise<EventRun> {
+  let known = runs.get(ctx);
+  if (!known) {
+    const log: Exchange[] = [];
+    const run = ctx.shared(() => ctx.recording(log, () => causeEvents(ctx, check)));
+    known = { run, log };
+    runs.set(ctx, known);
+    ctx.countForeignDeliveries(async () => (await run.catch(() => undefined))?.foreign() ?? 0);
+  }
+  try {
+    return await known.run;
+  } finally {
+    ctx.record(known.log);
+  }
 }
 
 function resource(ctx: KitContext, name: string): ResourceModel {
