@@ -13,15 +13,18 @@ import { disabledButDelivering, targetIgnored } from '../../packages/contract/te
 import { all, requestHeader } from '../../packages/contract/test/fault-dsl.ts';
 import { type Fault, startFaultProxy } from '../../packages/contract/test/fault-proxy.ts';
 import { preflightWithPathMethods } from '../../packages/contract/test/path-methods.ts';
+import { targetPool } from '../../packages/contract/test/reference-target.ts';
 import { machineNode, outsiderEnv, type Ran, run } from '../../scripts/outsider.ts';
 import { root } from '../../scripts/pipeline.ts';
 import { document, readmeExample } from './examples.ts';
 import { installedBeforeAll, listen } from './installed.ts';
-import { referenceBeforeAll } from './reference.ts';
 
-const reference = referenceBeforeAll();
+// The tests run side by side (they wait on the kit's processes); each stand-in is a reference server
+// of its own behind a fault proxy, so one run's events never reach another's webhooks.
+const references = targetPool(2);
+afterAll(() => references.close());
 
-describe('secmon-contract, the contract kit', () => {
+describe.concurrent('secmon-contract, the contract kit', () => {
   const kit = installedBeforeAll('contract', (tarballs) => [tarballs.contract]);
 
   it('npx secmon-contract --version names the document it carries and the versions it can judge', async () => {
@@ -105,21 +108,19 @@ describe('secmon-contract, the contract kit', () => {
 
   /** The packed kit's verdict on the reference server behind `fault`: a short default run. */
   async function verdictOn(fault: Fault) {
-    const standIn = await startFaultProxy(reference.server.url, fault);
-    try {
-      const args = ['--base-url', standIn.url, '--api-key', reference.kit.apiKey, '--read-key', reference.kit.readKey!];
-      return await run(
-        'npx',
-        ['--no-install', 'secmon-contract', ...args, '--cases', '8', '--rate-probe', 'skip', '--compressed-retries'],
-        {
-          cwd: kit.dir,
-          env: outsiderEnv(machineNode()),
-          timeoutMs: 180_000,
-        },
-      );
-    } finally {
-      await standIn.close();
-    }
+    return references.use(async (reference) => {
+      const standIn = await startFaultProxy(reference.server.url, fault);
+      try {
+        const args = ['--base-url', standIn.url, '--api-key', reference.kit.apiKey, '--read-key', reference.kit.readKey!];
+        return await run(
+          'npx',
+          ['--no-install', 'secmon-contract', ...args, '--cases', '8', '--rate-probe', 'skip', '--compressed-retries'],
+          { cwd: kit.dir, env: outsiderEnv(machineNode()), timeoutMs: 180_000 },
+        );
+      } finally {
+        await standIn.close();
+      }
+    });
   }
 
   it('npx secmon-contract fails a stand-in that compares If-Match weakly, shrinking to a sequence that names the rule', async () => {
@@ -160,7 +161,7 @@ describe('secmon-contract, the contract kit', () => {
       example.close();
       acceptsAll.close();
     }
-  });
+  }, 60_000);
 
   // Three npx starts, each an npm start-up: a loaded machine takes more than the default 30 s.
   it('answers --help and -h with its usage, and bad options with exit 2 and a pointer to --help', async () => {
