@@ -1,6 +1,7 @@
 // The kit against the reference server (stateful profile), plus the 429 probe against a second
 // reference server whose quota is small enough to use up, and the retry waits against a third that
-// keeps the documented retry schedule (the first one compresses it, so its retries come at once).
+// keeps the documented retry schedule (the first one compresses it, so its retries come at once);
+// the three side by side.
 import { afterAll, describe, expect, it } from 'vitest';
 import { runKit } from '../src/kit/runner.ts';
 import { type ReferenceTarget, startReferenceTarget } from './reference-target.ts';
@@ -26,7 +27,7 @@ defineContractSuite({
   },
 });
 
-describe('reference server with a small quota', () => {
+describe.concurrent('reference server with a small quota', () => {
   it('answers 429 with Retry-After, RateLimit headers and a problem once the quota is used up', async () => {
     const target = await startReferenceTarget(30);
     targets.push(target);
@@ -35,7 +36,7 @@ describe('reference server with a small quota', () => {
   });
 });
 
-describe('reference server with the documented retry schedule', () => {
+describe.concurrent('reference server with the documented retry schedule', () => {
   it('retries a failed delivery after about 5 s (±20 %) and honours a longer Retry-After', async () => {
     const target = await startReferenceTarget(undefined, 1);
     targets.push(target);

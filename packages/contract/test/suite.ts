@@ -41,7 +41,9 @@ export function defineContractSuite(options: SuiteOptions): void {
   });
   let session: KitSession | undefined;
 
-  describe(options.name, () => {
+  // The checks run one after another on the target (they share its state), while the file's other
+  // concurrent suites, on targets of their own, run beside them.
+  describe(options.name, { concurrent: true }, () => {
     beforeAll(async () => {
       const target = await options.target();
       session = await openKit(
@@ -66,7 +68,7 @@ export function defineContractSuite(options: SuiteOptions): void {
     });
 
     for (const [index, planned] of plan.entries()) {
-      it(planned.id, async (test) => {
+      it(planned.id, { concurrent: false }, async (test) => {
         const result = await session!.run(session!.plan[index]!);
         if (result.outcome === 'failed') throw new Error(result.error);
         if (result.outcome === 'skipped') test.skip(result.reason);
@@ -74,7 +76,7 @@ export function defineContractSuite(options: SuiteOptions): void {
       });
     }
 
-    it('coverage gate: every operation and webhook has checks, none failed', () => {
+    it('coverage gate: every operation and webhook has checks, none failed', { concurrent: false }, () => {
       const report = coverage(model, session?.results ?? []);
       const table = formatCoverage(report, `Contract coverage (${options.name})`);
       // Under the CLI (resultsFile set) the CLI prints the table once, after vitest's own report.
