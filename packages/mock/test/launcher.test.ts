@@ -126,7 +126,8 @@ describe('bare Prism (shim: false) on this document', () => {
   });
 });
 
-describe('life cycle', () => {
+// Each start is a Prism of its own on a port of its own: side by side.
+describe.concurrent('life cycle', () => {
   it('stops Prism and the shim: the process exits, the port closes, stop() is idempotent', async () => {
     const mock = await startMock();
     expect(alive(mock.pid)).toBe(true);
