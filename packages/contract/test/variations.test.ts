@@ -1,7 +1,7 @@
 // No false alarms: the reference server behind a proxy that changes only what the document leaves
 // open — another cursor encoding, JSON key order and whitespace, header-name case, chunked bodies,
 // another ETag encoding, a preflight listing only its path's methods, every delivery duplicated and
-// delivered out of order — must pass every behaviour check.
+// delivered out of order — must pass every behaviour check. Each situation runs beside the others, on targets of its own.
 
 import { once } from 'node:events';
 import { type AddressInfo, createServer } from 'node:net';
@@ -93,7 +93,7 @@ const EXCUSED: Partial<Record<CheckName, string>> = {
 };
 const JUDGED = DEFINITIONS.map((definition) => definition.name).filter((name) => !(name in EXCUSED));
 
-describe('legal variations of the reference server', () => {
+describe.concurrent('legal variations of the reference server', () => {
   it('pass every behaviour check', async () => {
     const proxy = await startFaultProxy(reference.server.url, legalVariations);
     try {
@@ -109,7 +109,7 @@ describe('legal variations of the reference server', () => {
   }, 120_000);
 });
 
-describe('a client address over its failed-authentication limit', () => {
+describe.concurrent('a client address over its failed-authentication limit', () => {
   it('gets 429 rate-limited instead of 401, which the 401 checks accept while a valid key is still served, and the kit never waits for it', async () => {
     const throttled = await startReferenceTarget(undefined, undefined, { authFailuresPerMinute: 2 });
     try {
@@ -128,7 +128,7 @@ describe('a client address over its failed-authentication limit', () => {
     }
   }, 60_000);
 });
-describe('a problem answered with a chunked body to the raw-socket probe', () => {
+describe.concurrent('a problem answered with a chunked body to the raw-socket probe', () => {
   it('is read as the problem it carries (Transfer-Encoding: chunked is legal HTTP/1.1)', async () => {
     const problem = JSON.stringify({ type: 'https://secmon.dev/problems/headers-too-large', title: 'Too large', status: 431 });
     const server = createServer((socket) => {
@@ -153,7 +153,7 @@ describe('a problem answered with a chunked body to the raw-socket probe', () =>
   });
 });
 
-describe('a delivery sent twice at once, on the documented retry schedule', () => {
+describe.concurrent('a delivery sent twice at once, on the documented retry schedule', () => {
   it('is one attempt: the retry is judged from the attempt after it, not from the copy', async () => {
     const documented = await startReferenceTarget(undefined, 1);
     const proxy = await startFaultProxy(documented.server.url, { duplicateDeliveries: true });
@@ -168,7 +168,7 @@ describe('a delivery sent twice at once, on the documented retry schedule', () =
   }, 60_000);
 });
 
-describe('a key without a quota (the policy named unlimited)', () => {
+describe.concurrent('a key without a quota (the policy named unlimited)', () => {
   it('skips the 429 probe saying there is none to provoke, with advice that fits (no --rate-probe-max 4294967295)', async () => {
     const unlimited = await startReferenceTarget(0);
     try {
