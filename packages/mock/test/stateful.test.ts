@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { loadDocument } from 'secmon-api/src/document';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { alive } from '../../../test/support/process.ts';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
@@ -15,9 +15,12 @@ const doc = loadDocument();
 const exampleIds = (name: string) =>
   (doc.components!.examples![name] as { value: { data: { id: string }[] } }).value.data.map((item) => item.id);
 
-async function startStateful(): Promise<{ url: string; pid: number; stderr(): string; stop(): Promise<number | null>; kill(): void }> {
+/** A stateful mock in a process of its own, killed when the test that started it (`test`) finishes. */
+async function startStateful(
+  test: Pick<TestContext, 'onTestFinished'>,
+): Promise<{ url: string; pid: number; stderr(): string; stop(): Promise<number | null>; kill(): void }> {
   const child = spawn(process.execPath, [MAIN, '--stateful', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  onTestFinished(() => void (child.exitCode === null && child.kill('SIGKILL')));
+  test.onTestFinished(() => void (child.exitCode === null && child.kill('SIGKILL')));
   let output = '';
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -56,9 +59,10 @@ async function runLauncher(...args: string[]): Promise<{ code: number | null; st
 const get = async (url: string) =>
   (await (await fetch(url, { headers: { authorization: 'Bearer whatever-the-app-sends' } })).json()) as { data: { id: string }[] };
 
-describe('the stateful mock', () => {
-  it('starts seeded with the examples, remembers writes from any token, and --reset or a restart gives the seed back', async () => {
-    const first = await startStateful();
+// Each test starts mocks of its own on ports of their own: side by side.
+describe.concurrent('the stateful mock', () => {
+  it('starts seeded with the examples, remembers writes from any token, and --reset or a restart gives the seed back', async (test) => {
+    const first = await startStateful(test);
     expect((await get(`${first.url}/v1/findings?limit=100`)).data.map((f) => f.id)).toEqual(exampleIds('FindingList'));
     expect((await get(`${first.url}/v1/policies?limit=100`)).data.map((p) => p.id)).toEqual(exampleIds('PolicyList'));
     expect((await get(`${first.url}/v1/webhooks?limit=100`)).data.map((w) => w.id)).toEqual(exampleIds('WebhookList'));
@@ -77,13 +81,13 @@ describe('the stateful mock', () => {
     expect(first.stderr()).not.toContain('API keys');
     expect(await first.stop()).toBe(0);
 
-    const second = await startStateful();
+    const second = await startStateful(test);
     expect((await get(`${second.url}/v1/policies?limit=100`)).data.map((p) => p.id)).toEqual(exampleIds('PolicyList'));
     expect(await second.stop()).toBe(0);
   }, 60_000);
 
-  it('refuses to delete a policy an open finding references, and unlinks the closed ones when it goes', async () => {
-    const mock = await startStateful();
+  it('refuses to delete a policy an open finding references, and unlinks the closed ones when it goes', async (test) => {
+    const mock = await startStateful(test);
     const send = async (method: string, path: string, body?: unknown) => {
       const headers = { authorization: 'Bearer any', 'content-type': 'application/json' };
       const response = await fetch(`${mock.url}${path}`, {
@@ -113,8 +117,8 @@ describe('the stateful mock', () => {
     expect(await mock.stop()).toBe(0);
   });
 
-  it('stops the server when the launcher dies, even by SIGKILL, so the port is free again', async () => {
-    const mock = await startStateful();
+  it('stops the server when the launcher dies, even by SIGKILL, so the port is free again', async (test) => {
+    const mock = await startStateful(test);
     expect(alive(mock.pid)).toBe(true);
     mock.kill();
     // Its own process is gone (an answer on the port could come from another test's server).
@@ -123,26 +127,26 @@ describe('the stateful mock', () => {
     expect(alive(mock.pid)).toBe(false);
   }, 30_000);
 
-  it('--reset says so when no stateful mock answers on the port', async () => {
+  it('--reset says so when no stateful mock answers on the port', async (test) => {
     // A port this test holds, answering as anything but a stateful mock would: a freed port could
     // be taken by another test's stateful mock, which --reset would then reset.
     const other = createServer((_req, res) => res.writeHead(404).end());
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
-    onTestFinished(() => void other.close());
+    test.onTestFinished(() => void other.close());
     const reset = await runLauncher('--reset', '--port', String((other.address() as AddressInfo).port));
     expect(reset.code).toBe(1);
     expect(reset.stderr).toContain('only a running stateful mock (--stateful) can be reset');
   }, 30_000);
 });
 
-describe('Prefer in the stateful mock, as the static mock honours it', () => {
+describe.concurrent('Prefer in the stateful mock, as the static mock honours it', () => {
   const AUTH = { authorization: 'Bearer any-frontend-token' };
   const finding = exampleIds('FindingList')[0]!;
   const example = (name: string) => (doc.components!.examples![name] as { value: Record<string, unknown> }).value;
 
-  it('answers a documented error status with its documented problem, and refuses what it cannot answer', async () => {
-    const mock = await startStateful();
-    onTestFinished(() => void mock.stop());
+  it('answers a documented error status with its documented problem, and refuses what it cannot answer', async (test) => {
+    const mock = await startStateful(test);
+    test.onTestFinished(() => void mock.stop());
     const call = (path: string, prefer: string, init: RequestInit = {}) =>
       fetch(`${mock.url}${path}`, { ...init, headers: { ...AUTH, prefer, ...(init.headers as object) } });
 
