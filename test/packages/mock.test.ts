@@ -5,23 +5,24 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifySignature } from '../../packages/api/src/signing.ts';
 import { outsiderEnv, run } from '../../scripts/outsider.ts';
 import { document } from './examples.ts';
 import { installedBeforeAll, listen } from './installed.ts';
 
-describe('secmon-mock, the mock and the event sender', () => {
+// Each test runs processes of its own from the installed package: side by side.
+describe.concurrent('secmon-mock, the mock and the event sender', () => {
   const mock = installedBeforeAll('mock', (tarballs) => [tarballs.mock]);
 
   // The installed bin itself rather than npx, so the SIGTERM reaches the mock as a supervisor's would.
-  it('secmon-mock serves the documented examples and stops on SIGTERM', async () => {
+  it('secmon-mock serves the documented examples and stops on SIGTERM', async (test) => {
     const child = spawn(join(mock.dir, 'node_modules/.bin/secmon-mock'), ['--port', '0'], {
       cwd: mock.dir,
       env: outsiderEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    onTestFinished(() => {
+    test.onTestFinished(() => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     });
     let output = '';
@@ -47,7 +48,7 @@ describe('secmon-mock, the mock and the event sender', () => {
     expect(code, output).toBe(0);
   }, 60_000);
 
-  it('npx secmon-events sends every event type, signed, to a receiver', async () => {
+  it('npx secmon-events sends every event type, signed, to a receiver', { timeout: 60_000 }, async () => {
     const secret = 'whsec_outsider_receiver';
     const received: { event: string | undefined; valid: boolean }[] = [];
     const receiver = createServer(async (req, res) => {
