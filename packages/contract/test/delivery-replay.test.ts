@@ -14,8 +14,9 @@ import { found } from '../src/kit/failure.ts';
 import type { Exchange } from '../src/kit/http.ts';
 import { type DeliveryFault, deliveryReproduction, deliverySymptomOf } from '../src/kit/repro-delivery.ts';
 import { headline } from '../src/kit/rules/headline.ts';
-import { ContractViolation, type Discrepancy } from '../src/kit/verify.ts';
+import type { Discrepancy } from '../src/kit/verify.ts';
 import { type Violation, violationsOf } from '../src/kit/violation.ts';
+import { failureOf } from './check-failure.ts';
 import { runReplay } from './replay-run.ts';
 
 const FINDING_CREATED = 'findingCreated (webhook finding.created)';
@@ -48,7 +49,11 @@ const RUN = [
 ];
 
 const violationOf = (discrepancies: Discrepancy[]): Violation =>
-  violationsOf('delivery', new ContractViolation(FINDING_CREATED, 'delivery', discrepancies), RUN)[0]!;
+  violationsOf(
+    'delivery',
+    failureOf('delivery', (check) => check.failAll({ at: FINDING_CREATED, found: discrepancies })),
+    RUN,
+  )[0]!;
 
 interface Sent {
   headers: Record<string, string>;
