@@ -1,6 +1,7 @@
 // Faults as one-liners over the fault proxy: rewrite a JSON field, a header or a status of the
 // answers that match, rewrite what a request carries, drop or duplicate deliveries, delay
 // answers; `all` combines them. A proof that a check bites is then a few declarative lines.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { entryOver, serviceSignature } from '../src/kit/oracle.ts';
 import { editJson, type Fault, type ProxiedResponse } from './fault-proxy.ts';
 
@@ -45,18 +46,73 @@ export function status(match: Match, to: number): Fault {
   return { response: (request, response) => (hits(match, request, response) ? { ...response, status: to } : undefined) };
 }
 
+type Upstream = Parameters<NonNullable<Fault['response']>>[2];
+
+/** Answers matching requests with what `respond` makes of the upstream's answer (undefined: that answer as it is). */
+export function answer(
+  match: Match,
+  respond: (
+    request: Request,
+    response: ProxiedResponse,
+    upstream: Upstream,
+  ) => ProxiedResponse | undefined | Promise<ProxiedResponse | undefined>,
+): Fault {
+  return { response: (request, response, upstream) => (hits(match, request, response) ? respond(request, response, upstream) : undefined) };
+}
+
+/** An answer of `status` with a JSON body (none when `json` is undefined). */
+export function jsonAnswer(status: number, json?: unknown): ProxiedResponse {
+  if (json === undefined) return { status, headers: {}, body: Buffer.alloc(0) };
+  return { status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(json)) };
+}
+
+/** Rewrites the path (with its query) of every request before it reaches the implementation. */
+export function requestPath(rewrite: (path: string, method: string) => string): Fault {
+  return { path: (method, path) => rewrite(path, method) };
+}
+
+/** Rewrites every request's headers (names lowercase) before they reach the implementation. */
+export function requestHeaders(rewrite: (headers: Record<string, string>) => Record<string, string>): Fault {
+  return { headers: rewrite };
+}
+
+/** Rewrites the receiver's answer to each delivery on its way back to the service. */
+export function receiverAnswer(rewrite: NonNullable<Fault['deliveryAnswer']>): Fault {
+  return { deliveryAnswer: rewrite };
+}
+
+/** Rewrites each delivery on its way to the receiver (undefined: dropped). */
+export function deliveries(rewrite: (delivery: Delivered) => Delivered | undefined): Fault {
+  return { delivery: (headers, body) => rewrite({ headers, body }) };
+}
+
+/** Holds each delivery for `ms()` milliseconds on its way (a draw per delivery), so they also come out of order. */
+export function heldDeliveries(ms: () => number): Fault {
+  return { deliveryDelayMs: ms };
+}
+
+/** Sends every delivery twice, after a random pause. */
+export function duplicatedDeliveries(): Fault {
+  return { duplicateDeliveries: true };
+}
+
+/** Sends response bodies in chunks (Transfer-Encoding: chunked). */
+export function chunkedAnswers(): Fault {
+  return { chunked: true };
+}
+
 /** Rewrites a request header before it reaches the implementation, as one that reads it wrongly would. */
 export function requestHeader(name: string, rewrite: (value: string) => string): Fault {
   return { headers: (headers) => (name in headers ? { ...headers, [name]: rewrite(headers[name]!) } : headers) };
 }
 
-/** Rewrites the JSON body of matching requests before it reaches the implementation. */
-export function requestBody(match: Omit<Match, 'status'>, edit: (json: Record<string, unknown>) => void): Fault {
+/** Rewrites the JSON body of matching requests (`path` with its query) before it reaches the implementation. */
+export function requestBody(match: Omit<Match, 'status'>, edit: (json: Record<string, unknown>, path: string) => void): Fault {
   return {
     request: (method, path, body) => {
       if ((match.method && match.method !== method) || (match.path && !match.path.test(path)) || body.length === 0) return body;
       const json = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
-      edit(json);
+      edit(json, path);
       return Buffer.from(JSON.stringify(json));
     },
   };
@@ -74,14 +130,21 @@ export function delay(match: Match, ms: number): Fault {
   return {
     response: async (request, response) => {
       if (!hits(match, request, response)) return undefined;
-      await new Promise((resolve) => setTimeout(resolve, ms));
+      await sleep(ms);
       return response;
     },
   };
 }
 
-/** Several faults at once: request rewrites in order, response rewrites in order, the first delivery rule. */
+/**
+ * Several faults at once: request rewrites in order, response rewrites in order, delivery rewrites
+ * in order (a dropped delivery goes no further), the receiver's answer rewritten by each in order,
+ * and the delivery variations any of them asks for (the first one's delay).
+ */
 export function all(...faults: Fault[]): Fault {
+  const delivered = faults.flatMap((f) => (f.delivery ? [f.delivery.bind(f)] : []));
+  const answered = faults.flatMap((f) => (f.deliveryAnswer ? [f.deliveryAnswer.bind(f)] : []));
+  const delayed = faults.find((f) => f.deliveryDelayMs)?.deliveryDelayMs;
   return {
     path: (method, path) => faults.reduce((p, f) => f.path?.(method, p) ?? p, path),
     headers: (headers) => faults.reduce((h, f) => f.headers?.(h) ?? h, headers),
@@ -91,7 +154,16 @@ export function all(...faults: Fault[]): Fault {
       for (const f of faults) current = (await f.response?.(request, current, upstream)) ?? current;
       return current;
     },
-    ...(faults.some((f) => f.delivery) ? { delivery: faults.find((f) => f.delivery)!.delivery! } : {}),
+    ...(delivered.length > 0
+      ? {
+          delivery: (headers, body) =>
+            delivered.reduce<Delivered | undefined>((d, rewrite) => d && rewrite(d.headers, d.body), { headers, body }),
+        }
+      : {}),
+    ...(answered.length > 0 ? { deliveryAnswer: (answer, delivery) => answered.reduce((a, rewrite) => rewrite(a, delivery), answer) } : {}),
+    ...(delayed ? { deliveryDelayMs: delayed } : {}),
+    ...(faults.some((f) => f.duplicateDeliveries) ? { duplicateDeliveries: true } : {}),
+    ...(faults.some((f) => f.chunked) ? { chunked: true } : {}),
   };
 }
 
@@ -121,7 +193,7 @@ export function problemType(from: string, to: string): Fault {
   });
 }
 
-type Answer = (request: Request, upstream: Parameters<NonNullable<Fault['response']>>[2]) => ProxiedResponse | Promise<ProxiedResponse>;
+type Answer = (request: Request, upstream: Upstream) => ProxiedResponse | Promise<ProxiedResponse>;
 
 /** A problem answer of `status` and `type`, with `headers`, as the implementation would send it. */
 export function problemAnswer(status: number, type: string, headers: Record<string, string> = {}): ProxiedResponse {
