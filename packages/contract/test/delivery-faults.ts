@@ -1,7 +1,7 @@
 // The rule faults of what the service sends: deliveries at webhooks that must not get them,
 // events on the wrong change, delivery ids, retries, 410 and the Standard Webhooks headers.
 import { createHash, randomUUID } from 'node:crypto';
-import { all, answer, deliveryHeader, field, receiverAnswer, requestBody } from './fault-dsl.ts';
+import { all, answer, deliveryHeader, deliveryJson, dropDelivery, field, receiverAnswer, requestBody } from './fault-dsl.ts';
 import { editJson } from './fault-proxy.ts';
 
 export const asJson = (body: Buffer) => JSON.parse(body.toString('utf8')) as Record<string, unknown>;
@@ -61,3 +61,12 @@ export const webhookIdNotDeliveryId = standardHeader('webhook-id', () => randomU
 export const wrongStandardSignature = standardHeader('webhook-signature', () => `v1,${Buffer.alloc(32).toString('base64')}`);
 export const staleTimestamp = standardHeader('webhook-timestamp', (current) => String(Number(current) - 600));
 export const oneEntryAfterRotation = standardHeader('webhook-signature', (current) => current.split(' ')[0]!);
+export const noComplianceChangedOnDelete = dropDelivery(
+  (json) => json.event === 'compliance.changed' && (json.data as Record<string, unknown> | undefined)?.finding_id === null,
+);
+export const complianceChangedWithoutChange = deliveryJson('compliance.changed', (json) => {
+  const data = json.data as Record<string, unknown> | undefined;
+  if (data) data.previous_status = data.current_status;
+});
+/** A receiver's Retry-After taken out of its answer on the way back: the service schedules as if it had none. */
+export const retryAfterIgnored = receiverAnswer(({ status, headers: { 'retry-after': _dropped, ...headers } }) => ({ status, headers }));
