@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { all } from '../../packages/contract/test/fault-dsl.ts';
 import { startFaultProxy } from '../../packages/contract/test/fault-proxy.ts';
 import {
   broadcastingCommand,
@@ -25,12 +26,10 @@ describe('npx secmon-contract on legal variations', () => {
 
   it('passes a stand-in with a trigger command, fixed quota windows, lost acknowledgements and late, reordered deliveries', async () => {
     const scratch = mkdtempSync(join(tmpdir(), 'kit-variations-'));
-    const standIn = await startFaultProxy(reference.server.url, {
-      path: withoutSimulator.path!,
-      response: fixedWindows(300, 4, 4000, 0).response!,
-      deliveryAnswer: lostAcknowledgements().deliveryAnswer!,
-      deliveryDelayMs: delayedDeliveries().deliveryDelayMs!,
-    });
+    const standIn = await startFaultProxy(
+      reference.server.url,
+      all(withoutSimulator, fixedWindows(300, 4, 4000, 0), lostAcknowledgements(), delayedDeliveries()),
+    );
     try {
       const args = ['--base-url', standIn.url, '--api-key', reference.kit.apiKey, '--read-key', reference.kit.readKey!];
       const command = broadcastingCommand(scratch, reference.server.url, machineNode());

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliveries } from '../../packages/contract/test/fault-dsl.ts';
 import { startFaultProxy } from '../../packages/contract/test/fault-proxy.ts';
 import { machineNode, outsiderEnv, run } from '../../scripts/outsider.ts';
 import { installedBeforeAll } from './installed.ts';
@@ -18,9 +19,10 @@ const withoutStandardWebhooks = (headers: Record<string, string>) =>
   Object.fromEntries(Object.entries(headers).filter(([name]) => !name.toLowerCase().startsWith('webhook-')));
 
 beforeAll(async () => {
-  standIn = await startFaultProxy(reference.server.url, {
-    delivery: (headers, body) => ({ headers: withoutStandardWebhooks(headers), body }),
-  });
+  standIn = await startFaultProxy(
+    reference.server.url,
+    deliveries(({ headers, body }) => ({ headers: withoutStandardWebhooks(headers), body })),
+  );
 });
 
 afterAll(async () => {

@@ -13,8 +13,9 @@ import { deliveryReproduction } from '../src/kit/repro-delivery.ts';
 import { type DeliveryFault, deliverySymptomOf } from '../src/kit/repro-delivery-symptom.ts';
 import { headline } from '../src/kit/rules/headline.ts';
 import { runKit } from '../src/kit/runner.ts';
-import { ContractViolation, type Discrepancy } from '../src/kit/verify.ts';
+import type { Discrepancy } from '../src/kit/verify.ts';
 import { type Violation, violationsOf } from '../src/kit/violation.ts';
+import { failureOf } from './check-failure.ts';
 import { deliveryHeader } from './fault-dsl.ts';
 import { startFaultProxy } from './fault-proxy.ts';
 import { expectReplayed } from './prove.ts';
@@ -34,7 +35,11 @@ const RUN = [
 ];
 
 const violationOf = (discrepancies: Discrepancy[]): Violation =>
-  violationsOf('delivery', new ContractViolation(FINDING_CREATED, 'delivery', discrepancies), RUN)[0]!;
+  violationsOf(
+    'delivery',
+    failureOf('delivery', (check) => check.failAll({ at: FINDING_CREATED, found: discrepancies })),
+    RUN,
+  )[0]!;
 
 interface Sent {
   headers: Record<string, string>;

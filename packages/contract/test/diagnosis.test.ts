@@ -14,8 +14,9 @@ import type { CheckResult } from '../src/kit/results.ts';
 import { headline } from '../src/kit/rules/headline.ts';
 import { formatRuleSummary, ruleCoverage, traceFailure } from '../src/kit/rules/trace.ts';
 import { buildModel } from '../src/kit/spec.ts';
-import { ContractViolation, type Discrepancy } from '../src/kit/verify.ts';
+import type { Discrepancy } from '../src/kit/verify.ts';
 import { violationsOf } from '../src/kit/violation.ts';
+import { failureOf } from './check-failure.ts';
 import { passedResults } from './suite.ts';
 
 const GET_POLICY = 'getPolicy (GET /v1/policies/{id})';
@@ -39,7 +40,7 @@ const missingUpdatedAt: Discrepancy = {
 };
 
 function failed(subject: string, check: CheckName, operation: string, discrepancies: Discrepancy[], judged?: Exchange): CheckResult {
-  const error = new ContractViolation(operation, check, discrepancies, judged);
+  const error = failureOf(check, (handle) => handle.failAll({ at: operation, found: discrepancies, exchange: judged }));
   const violations = violationsOf(check, error, judged ? [judged] : []);
   return {
     id: `${subject} › ${check}`,

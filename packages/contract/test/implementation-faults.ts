@@ -4,105 +4,70 @@
 // the command line and to replay a written reproduction.
 import { SIGNATURE_HEADER } from 'secmon-api/src/signing';
 import type { CheckName } from '../src/kit/registry.ts';
+import { all, answer, deliveries, deliveryHeader, field, header, requestPath } from './fault-dsl.ts';
 import { editJson, type Fault, type ProxiedResponse } from './fault-proxy.ts';
 
 const ITEM = /^\/v1\/policies\/pol_[^/?]+$/;
 
-export const dropPolicyName: Fault = {
-  response: (request, response) =>
-    request.method === 'GET' && ITEM.test(request.path) && response.status === 200
-      ? editJson(response, (json) => delete json.name)
-      : undefined,
-};
+export const dropPolicyName = field({ method: 'GET', path: ITEM, status: 200 }, (json) => void delete json.name);
 
-const findingSeverityAsNumber: Fault = {
-  response: (request, response) =>
-    request.method === 'GET' && request.path.startsWith('/v1/findings?') && response.status === 200
-      ? editJson(response, (json) => {
-          const first = (json.data as Record<string, unknown>[])[0];
-          if (first) first.severity = 3;
-        })
-      : undefined,
-};
+const findingSeverityAsNumber = field({ method: 'GET', path: /^\/v1\/findings\?/, status: 200 }, (json) => {
+  const first = (json.data as Record<string, unknown>[])[0];
+  if (first) first.severity = 3;
+});
 
-const noLocationOnWebhookCreate: Fault = {
-  response: (request, response) => {
-    if (request.method !== 'POST' || request.path !== '/v1/webhooks' || response.status !== 201) return undefined;
-    const { location: _dropped, ...headers } = response.headers;
-    return { ...response, headers };
-  },
-};
+const noLocationOnWebhookCreate = header({ method: 'POST', path: /^\/v1\/webhooks$/, status: 201 }, 'location', () => undefined);
 
-const internalErrorForBadPolicy: Fault = {
-  response: (request, response) =>
-    request.method === 'POST' && request.path === '/v1/policies' && response.status === 400
-      ? editJson({ ...response, status: 500 }, (json) => {
-          Object.assign(json, { type: 'https://secmon.dev/problems/internal-error', title: 'Internal error', status: 500 });
-          delete json.errors;
-        })
-      : undefined,
-};
+const internalErrorForBadPolicy = answer({ method: 'POST', path: /^\/v1\/policies$/, status: 400 }, (_request, response) =>
+  editJson({ ...response, status: 500 }, (json) => {
+    Object.assign(json, { type: 'https://secmon.dev/problems/internal-error', title: 'Internal error', status: 500 });
+    delete json.errors;
+  }),
+);
 
-const severityFilterIgnored: Fault = {
-  response: (request, response) =>
-    request.method === 'GET' && /^\/v1\/findings\?(.*&)?severity=/.test(request.path) && response.status === 200
-      ? editJson(response, (json) => {
-          const asked = new URL(request.path, 'http://x').searchParams.get('severity');
-          for (const item of json.data as Record<string, unknown>[]) item.severity = asked === 'info' ? 'critical' : 'info';
-        })
-      : undefined,
-};
+const severityFilterIgnored = field({ method: 'GET', path: /^\/v1\/findings\?(.*&)?severity=/, status: 200 }, (json, request) => {
+  const asked = new URL(request.path, 'http://x').searchParams.get('severity');
+  for (const item of json.data as Record<string, unknown>[]) item.severity = asked === 'info' ? 'critical' : 'info';
+});
 
-const statusFilterIgnored: Fault = {
-  path: (method, path) => (method === 'GET' && path.startsWith('/v1/findings?') ? path.replace(/([?&])status=[^&]*&?/, '$1') : path),
-};
+const statusFilterIgnored = requestPath((path, method) =>
+  method === 'GET' && path.startsWith('/v1/findings?') ? path.replace(/([?&])status=[^&]*&?/, '$1') : path,
+);
 
-export const versionSkips: Fault = {
-  response: (request, response) =>
-    request.method === 'PUT' && ITEM.test(request.path) && response.status === 200
-      ? editJson(response, (json) => {
-          json.version = Number(json.version) + 1;
-        })
-      : undefined,
-};
+export const versionSkips = field({ method: 'PUT', path: ITEM, status: 200 }, (json) => {
+  json.version = Number(json.version) + 1;
+});
 
-const noAllowOn405: Fault = {
-  response: (_request, response) => {
-    if (response.status !== 405) return undefined;
-    const { allow: _dropped, ...headers } = response.headers;
-    return { ...response, headers };
-  },
-};
+const noAllowOn405 = header({ status: 405 }, 'allow', () => undefined);
 
-const unmarkedReplay: Fault = {
-  response: (request, response) => {
-    if (request.method !== 'POST' || request.path !== '/v1/policies' || response.status !== 201) return undefined;
-    const { 'idempotent-replayed': _dropped, ...headers } = response.headers;
-    return { ...response, headers };
-  },
-};
+const unmarkedReplay = header({ method: 'POST', path: /^\/v1\/policies$/, status: 201 }, 'idempotent-replayed', () => undefined);
+
+/** Where each created resource is, from its create's `Location`, handed to `seen`. */
+const created = (seen: (path: string, response: ProxiedResponse) => void) =>
+  answer({ method: 'POST', status: 201 }, (_request, response) => {
+    if (response.headers.location) seen(new URL(response.headers.location, 'http://x').pathname, response);
+    return undefined;
+  });
 
 /** A cache in front of the service: what was created stays readable after its delete. */
 function staleCacheAfterDelete(): Fault {
   const cache = new Map<string, ProxiedResponse>();
-  return {
-    response: (request, response) => {
-      if (request.method === 'POST' && response.status === 201 && response.headers.location)
-        cache.set(new URL(response.headers.location, 'http://x').pathname, response);
+  return all(
+    created((path, response) => cache.set(path, response)),
+    answer({ method: 'GET', status: 404 }, (request) => {
       const cached = cache.get(request.path);
-      return request.method === 'GET' && response.status === 404 && cached ? { ...cached, status: 200 } : undefined;
-    },
-  };
+      return cached ? { ...cached, status: 200 } : undefined;
+    }),
+  );
 }
 
 /** A lagging read replica: the first read of a new resource does not find it yet. */
 function readLagsBehindCreate(): Fault {
   const fresh = new Set<string>();
-  return {
-    response: (request, response) => {
-      if (request.method === 'POST' && response.status === 201 && response.headers.location)
-        fresh.add(new URL(response.headers.location, 'http://x').pathname);
-      if (request.method !== 'GET' || !fresh.delete(request.path)) return undefined;
+  return all(
+    created((path) => fresh.add(path)),
+    answer({ method: 'GET' }, (request, response) => {
+      if (!fresh.delete(request.path)) return undefined;
       return editJson({ ...response, status: 404 }, (json) => {
         for (const key of Object.keys(json)) delete json[key];
         Object.assign(json, {
@@ -113,21 +78,17 @@ function readLagsBehindCreate(): Fault {
           instance: request.path,
         });
       });
-    },
-  };
+    }),
+  );
 }
 
 const SIGNATURE = SIGNATURE_HEADER.toLowerCase();
-const wrongSignature: Fault = { delivery: (headers, body) => ({ headers: { ...headers, [SIGNATURE]: `sha256=${'0'.repeat(64)}` }, body }) };
-const noSignature: Fault = {
-  delivery: (headers, body) => {
-    const { [SIGNATURE]: _dropped, ...rest } = headers;
-    return { headers: rest, body };
-  },
-};
-const reserialisedBody: Fault = {
-  delivery: (headers, body) => ({ headers, body: Buffer.from(JSON.stringify(JSON.parse(body.toString('utf8')), null, 1)) }),
-};
+const wrongSignature = deliveryHeader(SIGNATURE, () => `sha256=${'0'.repeat(64)}`);
+const noSignature = deliveryHeader(SIGNATURE, () => undefined);
+const reserialisedBody = deliveries(({ headers, body }) => ({
+  headers,
+  body: Buffer.from(JSON.stringify(JSON.parse(body.toString('utf8')), null, 1)),
+}));
 
 // Each fault, the operation or webhook and the check that must catch it, and what its report must say.
 // The report names the operation that misbehaved, which may be another than the one the check is filed under.

@@ -4,12 +4,13 @@
 // trigger command that raises an event with data of its own for every subscriber.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { rateLimited } from './fault-dsl.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { answer, heldDeliveries, rateLimited, receiverAnswer, requestPath } from './fault-dsl.ts';
 import type { Fault } from './fault-proxy.ts';
 import { WRITER_KEY } from './reference-target.ts';
 
 /** An implementation without the test-support route: `POST /_simulator/events` is not found. */
-export const withoutSimulator: Fault = { path: (_method, path) => (path.startsWith('/_simulator') ? '/_none' : path) };
+export const withoutSimulator = requestPath((path) => (path.startsWith('/_simulator') ? '/_none' : path));
 
 /**
  * Writes, into `dir`, a device side that raises the event type alone on `deviceSide` (every
@@ -38,43 +39,39 @@ export /**
 function fixedWindows(quota: number, seconds: number, firstMs: number, paceMs: number, extra = 0): Fault {
   const windows = new Map<string, { endsAt: number; used: number }>();
   const name = `"${quota}-in-${seconds}s"`;
-  return {
-    response: async (request, response) => {
-      await new Promise((resolve) => setTimeout(resolve, paceMs));
-      const key = request.headers.authorization;
-      // Failed authentication is limited per address, not per key: the server's own answer stands.
-      if (!key || response.status === 401 || /failed-auth/.test(response.headers['ratelimit-policy'] ?? '')) return undefined;
-      const now = Date.now();
-      let window = windows.get(key);
-      if (!window) windows.set(key, (window = { endsAt: now + firstMs, used: 0 }));
-      else if (now >= window.endsAt) windows.set(key, (window = { endsAt: now + seconds * 1000, used: 0 }));
-      window.used++;
-      const t = String(Math.ceil((window.endsAt - now) / 1000));
-      const headers = { ...response.headers, 'ratelimit-policy': `${name}; q=${quota}; w=${seconds}` };
-      if (window.used <= quota + extra)
-        return { ...response, headers: { ...headers, ratelimit: `${name}; r=${Math.max(0, quota - window.used)}; t=${t}` } };
-      return rateLimited({ 'ratelimit-policy': headers['ratelimit-policy'], ratelimit: `${name}; r=0; t=${t}`, 'retry-after': t });
-    },
-  };
+  return answer({}, async (request, response) => {
+    await sleep(paceMs);
+    const key = request.headers.authorization;
+    // Failed authentication is limited per address, not per key: the server's own answer stands.
+    if (!key || response.status === 401 || /failed-auth/.test(response.headers['ratelimit-policy'] ?? '')) return undefined;
+    const now = Date.now();
+    let window = windows.get(key);
+    if (!window) windows.set(key, (window = { endsAt: now + firstMs, used: 0 }));
+    else if (now >= window.endsAt) windows.set(key, (window = { endsAt: now + seconds * 1000, used: 0 }));
+    window.used++;
+    const t = String(Math.ceil((window.endsAt - now) / 1000));
+    const headers = { ...response.headers, 'ratelimit-policy': `${name}; q=${quota}; w=${seconds}` };
+    if (window.used <= quota + extra)
+      return { ...response, headers: { ...headers, ratelimit: `${name}; r=${Math.max(0, quota - window.used)}; t=${t}` } };
+    return rateLimited({ 'ratelimit-policy': headers['ratelimit-policy'], ratelimit: `${name}; r=0; t=${t}`, 'retry-after': t });
+  });
 }
 
 export /** The first 2xx of each delivery is lost on its way back: the service gets a 503 from the proxy instead. */
 function lostAcknowledgements(): Fault {
   const lost = new Set<string>();
-  return {
-    deliveryAnswer: (answer, delivery) => {
-      const id = delivery['x-service-delivery'] ?? '';
-      if (answer.status < 200 || answer.status > 299 || lost.has(id)) return answer;
-      lost.add(id);
-      return { status: 503, headers: {} };
-    },
-  };
+  return receiverAnswer((answered, delivery) => {
+    const id = delivery['x-service-delivery'] ?? '';
+    if (answered.status < 200 || answered.status > 299 || lost.has(id)) return answered;
+    lost.add(id);
+    return { status: 503, headers: {} };
+  });
 }
 
 export /** Every delivery held 0–1.5 s on its way (a seeded draw per delivery), so they also come out of order. */
 function delayedDeliveries(): Fault {
   let seed = 7;
-  return { deliveryDelayMs: () => ((seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647) * 1500 };
+  return heldDeliveries(() => ((seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647) * 1500);
 }
 
 export /**
@@ -98,19 +95,16 @@ function failedAuthWindows({
 }): Fault {
   const name = `"failed-auth-${limit}-in-${seconds}s"`;
   let window = { endsAt: 0, used: 0 };
-  return {
-    response: async (request, response) => {
-      if (response.status !== 401) return undefined;
-      await new Promise((resolve) => setTimeout(resolve, paceMs));
-      const now = Date.now();
-      if (now >= window.endsAt) window = { endsAt: now + seconds * 1000, used: 0 };
-      if (uncounted?.test(request.headers.authorization ?? '') || ++window.used <= limit) return undefined;
-      const t = Math.ceil((window.endsAt - now) / 1000);
-      return rateLimited({
-        'ratelimit-policy': `${name}; q=${limit}; w=${seconds}`,
-        ratelimit: `${name}; r=0; t=${t}`,
-        'retry-after': String(retryAfter(t)),
-      });
-    },
-  };
+  return answer({ status: 401 }, async (request) => {
+    await sleep(paceMs);
+    const now = Date.now();
+    if (now >= window.endsAt) window = { endsAt: now + seconds * 1000, used: 0 };
+    if (uncounted?.test(request.headers.authorization ?? '') || ++window.used <= limit) return undefined;
+    const t = Math.ceil((window.endsAt - now) / 1000);
+    return rateLimited({
+      'ratelimit-policy': `${name}; q=${limit}; w=${seconds}`,
+      ratelimit: `${name}; r=0; t=${t}`,
+      'retry-after': String(retryAfter(t)),
+    });
+  });
 }

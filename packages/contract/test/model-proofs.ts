@@ -7,7 +7,7 @@ import { loadDocument } from 'secmon-api/src/document';
 import { ruleOfField } from '../src/kit/model/representation.ts';
 import type { RuleId } from '../src/kit/rules/catalogue.ts';
 import { buildModel, schemaAt } from '../src/kit/spec.ts';
-import { all, field, header, requestBody, requestHeader, status } from './fault-dsl.ts';
+import { all, answer, field, header, requestBody, requestHeader, status } from './fault-dsl.ts';
 import type { Fault } from './fault-proxy.ts';
 import type { RuleProof } from './prove.ts';
 
@@ -35,13 +35,11 @@ function ignoresDisabling(): Fault {
     for (const item of Array.isArray(json.data) ? (json.data as Record<string, unknown>[]) : [json])
       if (disabled.has(String(item.id))) item.enabled = false;
   });
-  const refusesRaise: Fault = {
-    response: (request, response) => {
-      if (request.method !== 'POST' || !request.path.startsWith('/_simulator/events') || request.body.length === 0) return undefined;
-      const target = (JSON.parse(request.body.toString('utf8')) as { webhook_id?: unknown }).webhook_id;
-      return disabled.has(String(target)) ? { ...response, status: 400 } : undefined;
-    },
-  };
+  const refusesRaise = answer({ method: 'POST', path: /^\/_simulator\/events/ }, (request, response) => {
+    if (request.body.length === 0) return undefined;
+    const target = (JSON.parse(request.body.toString('utf8')) as { webhook_id?: unknown }).webhook_id;
+    return disabled.has(String(target)) ? { ...response, status: 400 } : undefined;
+  });
   return all(rewrite, shown, refusesRaise);
 }
 
@@ -51,14 +49,12 @@ const NAMED: Record<string, { fault: Fault; rule: RuleId }> = {
     rule: 'idempotency-and-concurrency.3',
   },
   'an Idempotency-Key replay answers the resource as it is now': {
-    fault: {
-      response: async (request, response, upstream) => {
-        const location = response.headers.location;
-        if (response.headers['idempotent-replayed'] !== 'true' || !location) return undefined;
-        const now = await upstream('GET', new URL(location, 'http://x').pathname, { authorization: request.headers.authorization ?? '' });
-        return now.status === 200 ? { ...response, body: now.body } : undefined;
-      },
-    },
+    fault: answer({}, async (request, response, upstream) => {
+      const location = response.headers.location;
+      if (response.headers['idempotent-replayed'] !== 'true' || !location) return undefined;
+      const now = await upstream('GET', new URL(location, 'http://x').pathname, { authorization: request.headers.authorization ?? '' });
+      return now.status === 200 ? { ...response, body: now.body } : undefined;
+    }),
     rule: 'idempotency-and-concurrency.1',
   },
   'a validation problem names only the first invalid part': {

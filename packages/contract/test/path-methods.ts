@@ -1,7 +1,7 @@
 // A preflight may list only the methods its request path has (HEAD with GET): the document says no
 // more, so the kit must accept such an answer. Shared by the legal-variation suite and the packed kit's test.
 import { loadDocument } from 'secmon-api/src/document';
-import type { Fault } from './fault-proxy.ts';
+import { header } from './fault-dsl.ts';
 
 /** The document's methods for a request path, as a preflight's Access-Control-Allow-Methods value. */
 export function methodsOf(requestPath: string): string {
@@ -15,9 +15,6 @@ export function methodsOf(requestPath: string): string {
 }
 
 /** Preflights answered with only the path's methods. */
-export const preflightWithPathMethods: Fault = {
-  response: (request, response) =>
-    request.method === 'OPTIONS' && response.headers['access-control-allow-methods']
-      ? { ...response, headers: { ...response.headers, 'access-control-allow-methods': methodsOf(request.path) } }
-      : undefined,
-};
+export const preflightWithPathMethods = header({ method: 'OPTIONS' }, 'access-control-allow-methods', (value, request) =>
+  value === undefined ? undefined : methodsOf(request.path),
+);

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RETRIED_CLIENT_ERRORS } from '../src/kit/checks/shared/attempts.ts';
 import { runKit } from '../src/kit/runner.ts';
+import { receiverAnswer } from './fault-dsl.ts';
 import { startFaultProxy } from './fault-proxy.ts';
 import { type ReferenceTarget, startReferenceTarget } from './reference-target.ts';
 
@@ -18,9 +19,10 @@ afterAll(async () => {
 describe.concurrent('a service that does not retry a client error', () => {
   RETRIED_CLIENT_ERRORS.forEach((status, seed) => {
     it(`${status} taken as final: delivery-retry names rule delivery-and-retries.4`, async () => {
-      const proxy = await startFaultProxy(reference.server.url, {
-        deliveryAnswer: (answer) => (answer.status === status ? { status: 204, headers: {} } : answer),
-      });
+      const proxy = await startFaultProxy(
+        reference.server.url,
+        receiverAnswer((answer) => (answer.status === status ? { status: 204, headers: {} } : answer)),
+      );
       try {
         const run = await runKit(
           { ...reference.kit, baseUrl: proxy.url, seed, eventTimeoutMs: 3_000, skipRetryTiming: 'compressed schedule' },

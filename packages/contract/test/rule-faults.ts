@@ -2,152 +2,46 @@
 // on the reference server; faults.test.ts runs each against the one check that judges the rule, and
 // the proof ledger (proofs.test.ts) counts the rules they prove.
 import {
-  asBody,
-  asJson,
+  conflictTypeForEvery409,
+  failedAuth429WithoutRetryAfter,
+  keyEchoedIn401,
+  noPreflight,
+  noRateLimitOnUnknownRoutes,
+  validationWithoutErrors,
+} from './answer-faults.ts';
+import {
+  complianceChangedWithoutChange,
   disabledButDelivering,
   disabledWebhooksReceive,
   goneNotDisabling,
   newDeliveryIdOnRetry,
+  noComplianceChangedOnDelete,
   oneDeliveryIdForAllWebhooks,
   oneEntryAfterRotation,
   resolvedSentOnSuppress,
+  retryAfterIgnored,
   staleTimestamp,
   targetIgnored,
   webhookIdNotDeliveryId,
   wrongStandardSignature,
 } from './delivery-faults.ts';
-import { all, deliveryJson, dropDelivery, field, header, PROBLEM_TYPES, requestBody } from './fault-dsl.ts';
-import { editJson, type Fault } from './fault-proxy.ts';
 import type { RuleProof } from './prove.ts';
-
-const ITEM = /^\/v1\/policies\/pol_[^/?]+$/;
-
-const FINDING_ITEM = /^\/v1\/findings\/fnd_[^/?]+$/;
-const WEBHOOK_ITEM = /^\/v1\/webhooks\/whk_[^/?]+$/;
-const UNKNOWN_POLICY = 'pol_00000000000000000000000000';
-
-const resolvedAtKeptOnReopen = field({ method: 'PUT', path: FINDING_ITEM, status: 200 }, (json) => {
-  if (json.status === 'open' && json.resolved_at === null) json.resolved_at = '2026-01-01T00:00:00Z';
-});
-const unknownPolicyAccepted = requestBody({ path: /^\/v1\/findings/ }, (json) => {
-  if (json.policy_id === UNKNOWN_POLICY) json.policy_id = null;
-});
-/** Seen times taken in either order (the service sorts them instead of refusing). */
-const seenTimesInAnyOrder = requestBody({ method: 'POST', path: /^\/v1\/findings$/ }, (json) => {
-  const [first, last] = [json.first_seen_at, json.last_seen_at];
-  if (typeof first === 'string' && typeof last === 'string' && last < first) [json.first_seen_at, json.last_seen_at] = [last, first];
-});
-const policyDeletedWhileInUse: Fault = {
-  response: (request, response) =>
-    request.method === 'DELETE' && ITEM.test(request.path) && response.status === 409
-      ? { status: 204, headers: {}, body: Buffer.alloc(0) }
-      : undefined,
-};
-const alwaysCompliant = field({ method: 'GET', path: /^\/v1\/policies/, status: 200 }, (json) => {
-  for (const item of (json.data as Record<string, unknown>[] | undefined) ?? [json]) item.compliance_status = 'compliant';
-});
-const noComplianceChangedOnDelete = dropDelivery(
-  (json) => json.event === 'compliance.changed' && (json.data as Record<string, unknown> | undefined)?.finding_id === null,
-);
-const complianceChangedWithoutChange = deliveryJson('compliance.changed', (json) => {
-  const data = json.data as Record<string, unknown> | undefined;
-  if (data) data.previous_status = data.current_status;
-});
-/** A PUT that merges into the resource (PATCH semantics): omitted fields keep the values they had. */
-function putKeepsOmittedFields(): Fault {
-  const last = new Map<string, Record<string, unknown>>();
-  return {
-    request: (method, path, body) => {
-      if (method !== 'PUT' || !ITEM.test(path) || body.length === 0) return body;
-      return asBody({ ...last.get(path.split('?')[0]!), ...asJson(body) });
-    },
-    response: (request, response) => {
-      const location = response.headers.location;
-      if (request.method === 'POST' && response.status === 201 && location && request.path.startsWith('/v1/policies')) {
-        const { id: _id, ...rest } = asJson(request.body);
-        last.set(new URL(location, 'http://x').pathname, rest);
-      }
-      return undefined;
-    },
-  };
-}
-const putWithoutSecretRemovesIt = requestBody({ method: 'PUT', path: WEBHOOK_ITEM }, (json) => {
-  if (!('secret' in json)) json.secret = null;
-});
-/** Webhook reads echo the secret the webhook was created or updated with. */
-function secretEchoed(): Fault {
-  const secrets = new Map<string, unknown>();
-  return {
-    response: (request, response) => {
-      const sent = request.body.length > 0 && request.path.startsWith('/v1/webhooks') ? asJson(request.body).secret : undefined;
-      if (typeof sent === 'string' && response.status < 300) secrets.set(String(asJson(response.body).id), sent);
-      if (request.method !== 'GET' || !WEBHOOK_ITEM.test(request.path) || response.status !== 200) return undefined;
-      return editJson(response, (json) => {
-        if (secrets.has(String(json.id))) json.secret = secrets.get(String(json.id));
-      });
-    },
-  };
-}
-const defaultLimitTen: Fault = {
-  path: (method, path) =>
-    method === 'GET' && /^\/v1\/policies(\?|$)/.test(path) && !/[?&]limit=/.test(path)
-      ? `${path}${path.includes('?') ? '&' : '?'}limit=10`
-      : path,
-};
-const cursorAcceptedWithOtherFilters: Fault = {
-  response: (request, response) =>
-    request.method === 'GET' && /[?&]cursor=/.test(request.path) && response.status === 400
-      ? { status: 200, headers: { 'content-type': 'application/json' }, body: asBody({ data: [], next_cursor: null }) }
-      : undefined,
-};
-const conflictTypeForEvery409 = field({ status: 409 }, (json) => void (json.type = `${PROBLEM_TYPES}conflict`));
-const keyEchoedIn401 = field(
-  { status: 401 },
-  (json, request) => void (json.detail = `Unknown API key: ${request.headers.authorization ?? ''}`),
-);
-const validationWithoutErrors = field({ status: 400 }, (json) => void delete json.errors);
-const noRateLimitOnUnknownRoutes = all(
-  header({ status: 404 }, 'ratelimit', () => undefined),
-  header({ status: 404 }, 'ratelimit-policy', () => undefined),
-);
-const noPreflight: Fault = {
-  response: (request, response) =>
-    request.method === 'OPTIONS'
-      ? {
-          status: 401,
-          headers: { 'content-type': 'application/problem+json' },
-          body: asBody({ type: `${PROBLEM_TYPES}unauthorized`, title: 'Unauthorized', status: 401 }),
-        }
-      : response.status < 300
-        ? {
-            ...response,
-            headers: Object.fromEntries(Object.entries(response.headers).filter(([name]) => !name.startsWith('access-control-'))),
-          }
-        : undefined,
-};
+import {
+  alwaysCompliant,
+  cursorAcceptedWithOtherFilters,
+  defaultLimitTen,
+  policyDeletedWhileInUse,
+  putKeepsOmittedFields,
+  putWithoutSecretRemovesIt,
+  resolvedAtKeptOnReopen,
+  secretEchoed,
+  seenTimesInAnyOrder,
+  unknownPolicyAccepted,
+} from './stored-faults.ts';
 
 const FINDINGS_PUT = 'updateFinding (PUT /v1/findings/{id})';
-export const CREATED = 'findingCreated (webhook finding.created)';
-/** A receiver's Retry-After taken out of its answer on the way back: the service schedules as if it had none. */
-const retryAfterIgnored: Fault = {
-  deliveryAnswer: ({ status, headers }) => {
-    const { 'retry-after': _dropped, ...rest } = headers;
-    return { status, headers: rest };
-  },
-};
 
-/**
- * A failed-authentication 429 without Retry-After: on a target that allows one failure a minute, a
- * failure is asked again, so the answer is the 429 (the kit's request being the second failure).
- */
-const failedAuth429WithoutRetryAfter: Fault = {
-  response: async (request, response, upstream) => {
-    const throttled = response.status === 401 ? await upstream(request.method, request.path, request.headers) : response;
-    if (throttled.status !== 429) return undefined;
-    const { 'retry-after': _dropped, ...headers } = throttled.headers;
-    return { ...throttled, headers };
-  },
-};
+export const CREATED = 'findingCreated (webhook finding.created)';
 
 export const RULE_PROOFS: readonly RuleProof[] = [
   {

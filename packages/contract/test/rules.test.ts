@@ -8,7 +8,6 @@ import { loadDocument } from 'secmon-api/src/document';
 import { describe, expect, it } from 'vitest';
 import { splitDescription } from '../../../common/sentences.ts';
 import { coverage } from '../src/kit/coverage.ts';
-import { found } from '../src/kit/failure.ts';
 import type { Exchange } from '../src/kit/http.ts';
 import { junitReport } from '../src/kit/junit.ts';
 import { planChecks } from '../src/kit/plan.ts';
@@ -18,8 +17,8 @@ import { type CatalogueEntry, catalogueDrift, nextId, statusOf } from '../src/ki
 import { formatRules, ruleCoverage, traceFailure } from '../src/kit/rules/trace.ts';
 import { NOT_YET_PROVEN } from '../src/kit/rules/unproven.ts';
 import { buildModel } from '../src/kit/spec.ts';
-import { ContractViolation } from '../src/kit/verify.ts';
 import { violationsOf } from '../src/kit/violation.ts';
+import { failureOf } from './check-failure.ts';
 import { passedResults } from './suite.ts';
 
 describe('the rule catalogue', () => {
@@ -176,11 +175,8 @@ describe('a failure names the rule it breaks', () => {
 
   it('as data: the rule, its sentence and pointer, and the exchanges up to the one judged', () => {
     const [earlier, judged, later] = [sent('/v1/policies/a'), sent('/v1/policies/b'), sent('/v1/policies/c')];
-    const error = new ContractViolation(
-      label,
-      'policy-in-use',
-      found({ rule: 'deletePolicy.2', observed: 'deleting answered 204' }),
-      judged,
+    const error = failureOf('policy-in-use', (check) =>
+      check.fail({ at: label, rule: 'deletePolicy.2', observed: 'deleting answered 204', exchange: judged }),
     );
     const [violation, ...more] = violationsOf('policy-in-use', error, [earlier!, judged!, later!]);
     expect(more).toEqual([]);
@@ -196,7 +192,9 @@ describe('a failure names the rule it breaks', () => {
   });
 
   it('first line with the rule ids (what JUnit shows), the sentence below', () => {
-    const error = new ContractViolation(label, 'policy-in-use', found({ rule: 'deletePolicy.2', observed: 'deleting answered 204' }));
+    const error = failureOf('policy-in-use', (check) =>
+      check.fail({ at: label, rule: 'deletePolicy.2', observed: 'deleting answered 204' }),
+    );
     const traced = traceFailure('policy-in-use', error.message, violationsOf('policy-in-use', error, []));
     const [first, ...rest] = traced.split('\n');
     expect(rest[0]).toBe('  ✗ [expectation] rule deletePolicy.2: deleting answered 204');
@@ -207,7 +205,9 @@ describe('a failure names the rule it breaks', () => {
   });
 
   it('JUnit carries the rules a failure breaks, taken from its violations', () => {
-    const error = new ContractViolation(label, 'policy-in-use', found({ rule: 'deletePolicy.2', observed: 'deleting answered 204' }));
+    const error = failureOf('policy-in-use', (check) =>
+      check.fail({ at: label, rule: 'deletePolicy.2', observed: 'deleting answered 204' }),
+    );
     const violations = violationsOf('policy-in-use', error, []);
     const failed = {
       id: `${label} › policy-in-use`,
@@ -228,7 +228,9 @@ describe('a failure names the rule it breaks', () => {
     const model = buildModel(loadDocument());
     const results = passedResults(planChecks(model, { profile: 'stateful', hasReadKey: true })).map((result) => {
       if (result.check !== 'delivery-semantics') return result;
-      const error = new ContractViolation(result.id, result.check, found({ rule: 'webhooks.2', observed: 'a disabled webhook got it' }));
+      const error = failureOf('delivery-semantics', (check) =>
+        check.fail({ at: result.id, rule: 'webhooks.2', observed: 'a disabled webhook got it' }),
+      );
       return { ...result, outcome: 'failed' as const, violations: violationsOf(result.check, error, []) };
     });
     const verdicts = new Map(ruleCoverage(model.doc, results).rows.map((row) => [row.id, row.verdict]));
@@ -238,9 +240,9 @@ describe('a failure names the rule it breaks', () => {
   });
 
   it('a failure that cites no rule lists the rules its check judges', () => {
-    const error = new ContractViolation('listPolicies (GET /v1/policies)', 'unsupported-method', [
-      { aspect: 'expectation', message: 'PATCH answered 200', details: [] },
-    ]);
+    const error = failureOf('unsupported-method', (check) =>
+      check.fail({ at: 'listPolicies (GET /v1/policies)', observed: 'PATCH answered 200' }),
+    );
     const violations = violationsOf('unsupported-method', error, []);
     expect(violations.map((v) => v.rule)).toEqual([undefined]);
     const traced = traceFailure('unsupported-method', error.message, violations);

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest } from '../src/kit/raw-http.ts';
 import { type CheckName, DEFINITIONS } from '../src/kit/registry.ts';
 import { runKit } from '../src/kit/runner.ts';
-import { type Fault, type ProxiedResponse, startFaultProxy } from './fault-proxy.ts';
+import { all, answer, chunkedAnswers, duplicatedDeliveries, requestHeaders, requestPath } from './fault-dsl.ts';
+import { type ProxiedResponse, startFaultProxy } from './fault-proxy.ts';
 import { methodsOf } from './path-methods.ts';
 import { type ReferenceTarget, startReferenceTarget } from './reference-target.ts';
 
@@ -43,18 +44,19 @@ const unwrapTag = (tag: string) => tag.replace(/^"v2-(.*)"$/, '"$1"');
 
 const titleCase = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, dash: string, letter: string) => dash + letter.toUpperCase());
 
-const legalVariations: Fault = {
-  path: (_method, path) => {
+const legalVariations = all(
+  requestPath((path) => {
     const url = new URL(path, 'http://x');
     const cursor = url.searchParams.get('cursor');
     if (cursor?.startsWith(WRAP)) url.searchParams.set('cursor', Buffer.from(cursor.slice(WRAP.length), 'base64url').toString('utf8'));
     return url.pathname + url.search;
-  },
-  headers: (headers) =>
+  }),
+  requestHeaders((headers) =>
     Object.fromEntries(
       Object.entries(headers).map(([name, value]) => [name, name === 'if-match' || name === 'if-none-match' ? unwrapTag(value) : value]),
     ),
-  response: (request, response): ProxiedResponse => {
+  ),
+  answer({}, (request, response): ProxiedResponse => {
     const headers = Object.fromEntries(
       Object.entries(response.headers).map(([name, value]) => [titleCase(name), name === 'etag' ? wrapTag(value) : value]),
     );
@@ -64,10 +66,10 @@ const legalVariations: Fault = {
     const json = JSON.parse(response.body.toString('utf8')) as Record<string, unknown>;
     if (typeof json.next_cursor === 'string') json.next_cursor = wrap(json.next_cursor);
     return { ...response, headers, body: Buffer.from(`\n${JSON.stringify(reversed(json), null, 2)}\n`) };
-  },
-  duplicateDeliveries: true,
-  chunked: true,
-};
+  }),
+  duplicatedDeliveries(),
+  chunkedAnswers(),
+);
 
 const PER_OPERATION = 'a per-operation check, run against the plain reference server in reference.test.ts';
 const PER_RESOURCE =
@@ -156,7 +158,7 @@ describe.concurrent('a problem answered with a chunked body to the raw-socket pr
 describe.concurrent('a delivery sent twice at once, on the documented retry schedule', () => {
   it('is one attempt: the retry is judged from the attempt after it, not from the copy', async () => {
     const documented = await startReferenceTarget(undefined, 1);
-    const proxy = await startFaultProxy(documented.server.url, { duplicateDeliveries: true });
+    const proxy = await startFaultProxy(documented.server.url, duplicatedDeliveries());
     try {
       const run = await runKit({ ...documented.kit, baseUrl: proxy.url }, { only: (planned) => planned.check === 'delivery-retry' });
       expect(run.results.map((r) => [r.check, r.outcome, r.error ?? ''])).toEqual([['delivery-retry', 'passed', '']]);

@@ -1,5 +1,6 @@
 // The kit's HTTP client: every request and response is kept as an Exchange so a failure can show
 // exactly what was sent and what came back. Credentials are shown by role, never by value.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { rawRequest } from './raw-http.ts';
 export type Credential = 'api' | 'read' | 'none' | { token: string; role: string };
 
@@ -111,7 +112,7 @@ export function createHttpClient(options: HttpClientOptions) {
   async function wait(ms: number, why: string) {
     options.onWait?.(ms, why);
     waitedMs += ms;
-    await new Promise((resolve) => setTimeout(resolve, ms));
+    await sleep(ms);
   }
 
   function credential(auth: Credential): { token?: string; role: string } {

@@ -2,7 +2,7 @@
 // fault breaks a rule only in a cell those checks reach (a boundary, a media-type spelling, a read
 // after a change, an error answer, the clock, a retry's answer) and passes everywhere else.
 
-import { field, header, requestBody } from '../fault-dsl.ts';
+import { answer, field, header, requestBody } from '../fault-dsl.ts';
 import type { Fault } from '../fault-proxy.ts';
 import { failedAuthWindows } from '../legal-variations.ts';
 import type { RuleProof } from '../prove.ts';
@@ -24,23 +24,21 @@ const offsetAccepted = requestBody({ method: 'POST', path: /^\/v1\/findings$/ },
 });
 
 /** `application/json` with a parameter (`; charset=utf-8`) refused as another media type. */
-const charsetRefused: Fault = {
-  response: (request, response) => {
-    if (!/;/.test(request.headers['content-type'] ?? '')) return undefined;
-    const problem = {
-      type: 'https://secmon.dev/problems/unsupported-media-type',
-      title: 'Unsupported media type',
-      status: 415,
-      detail: 'Send the body as application/json.',
-      instance: request.path,
-    };
-    return {
-      status: 415,
-      headers: { ...response.headers, 'content-type': 'application/problem+json' },
-      body: Buffer.from(JSON.stringify(problem)),
-    };
-  },
-};
+const charsetRefused = answer({}, (request, response) => {
+  if (!/;/.test(request.headers['content-type'] ?? '')) return undefined;
+  const problem = {
+    type: 'https://secmon.dev/problems/unsupported-media-type',
+    title: 'Unsupported media type',
+    status: 415,
+    detail: 'Send the body as application/json.',
+    instance: request.path,
+  };
+  return {
+    status: 415,
+    headers: { ...response.headers, 'content-type': 'application/problem+json' },
+    body: Buffer.from(JSON.stringify(problem)),
+  };
+});
 
 /** `t` counting down ten times as fast as the clock. */
 const fastClock = (): Fault => {

@@ -1,7 +1,20 @@
 // Proofs of the problems rules (errors, authentication, rate limits, CORS, limits): each fault
 // breaks exactly one rule the document states in words, on the reference server behind the proxy.
 import { randomUUID } from 'node:crypto';
-import { failedAuthLimited, field, header, problemAnswer, problemType, quotaOf, rateLimited, requestHeader, status } from '../fault-dsl.ts';
+import {
+  answer,
+  failedAuthLimited,
+  field,
+  header,
+  problemAnswer,
+  problemType,
+  quotaOf,
+  rateLimited,
+  requestHeader,
+  requestHeaders,
+  requestPath,
+  status,
+} from '../fault-dsl.ts';
 import type { Fault } from '../fault-proxy.ts';
 import type { RuleProof } from '../prove.ts';
 import { READER_KEY, WRITER_KEY } from '../reference-target.ts';
@@ -42,24 +55,21 @@ const keyPolicyOnAddress = failedAuthLimited(async (_request, upstream) => {
 /** Once the address is over its failed-authentication limit, its valid keys are refused too. */
 function addressLockedOut(): Fault {
   let locked = false;
-  return {
-    response: (_request, response) => {
-      if (response.status === 401) {
-        locked = true;
-        return addressLimited();
-      }
-      // Longer than the kit waits on a 429, so it judges this answer instead of retrying.
-      return locked ? rateLimited({ 'retry-after': '86400' }) : undefined;
-    },
-  };
+  return answer({}, (_request, response) => {
+    if (response.status === 401) {
+      locked = true;
+      return addressLimited();
+    }
+    // Longer than the kit waits on a 429, so it judges this answer instead of retrying.
+    return locked ? rateLimited({ 'retry-after': '86400' }) : undefined;
+  });
 }
 const quotaUsedUp = (headers: Record<string, string>, type?: string) => quotaOf(3, () => rateLimited(headers, type));
 const readerWrites = requestHeader('authorization', (value) => (value === `Bearer ${READER_KEY}` ? `Bearer ${WRITER_KEY}` : value));
 /** Bodies over 512 KiB refused as too large. */
-const halfMebibyteLimit: Fault = {
-  response: (request, response) =>
-    request.body.length > 512 * 1024 && response.status === 400 ? problemAnswer(413, 'payload-too-large') : undefined,
-};
+const halfMebibyteLimit = answer({ status: 400 }, (request) =>
+  request.body.length > 512 * 1024 ? problemAnswer(413, 'payload-too-large') : undefined,
+);
 
 export const PROOFS: readonly RuleProof[] = [
   swapped('errors.5', 'a schema break answered as malformed JSON', 'validation-error', 'malformed-json'),
@@ -160,7 +170,11 @@ export const PROOFS: readonly RuleProof[] = [
     requestHeader('authorization', (v) => v.replace(/^Bearer /, 'Token ')),
     'security.bearerAuth.1',
   ),
-  success('the API served without /v1 in the path', { path: (_method, path) => path.replace(/^\/v1\//, '/') }, 'versioning.1'),
+  success(
+    'the API served without /v1 in the path',
+    requestPath((path) => path.replace(/^\/v1\//, '/')),
+    'versioning.1',
+  ),
   success(
     'a field the document does not list',
     field({ method: 'POST', path: /^\/v1\/policies$/ }, (json) => void (json.kit_extra = true)),
@@ -186,7 +200,7 @@ export const PROOFS: readonly RuleProof[] = [
   ),
   noKey(
     'requests without a key served as the default key',
-    { headers: (headers) => (headers.authorization ? headers : { ...headers, authorization: `Bearer ${WRITER_KEY}` }) },
+    requestHeaders((headers) => (headers.authorization ? headers : { ...headers, authorization: `Bearer ${WRITER_KEY}` })),
     'response.Unauthorized.1',
   ),
   noKey(

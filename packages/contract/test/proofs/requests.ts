@@ -3,7 +3,19 @@
 // description, the parameter's, the header's, the list schema's), one fault breaks each of those
 // sentences, and each has its own proof.
 
-import { all, field, header, requestBody, requestHeader, status, withoutQuery, withoutRequestHeader } from '../fault-dsl.ts';
+import {
+  all,
+  answer,
+  field,
+  header,
+  jsonAnswer,
+  requestBody,
+  requestHeader,
+  requestPath,
+  status,
+  withoutQuery,
+  withoutRequestHeader,
+} from '../fault-dsl.ts';
 import type { Fault } from '../fault-proxy.ts';
 import type { RuleProof } from '../prove.ts';
 import { READER_KEY } from '../reference-target.ts';
@@ -29,27 +41,22 @@ const oldestFirst = (r: Resource) =>
 const cursorIgnored = (r: Resource) => withoutQuery({ method: 'GET', path: collection(r) }, 'cursor');
 /** The last page of a list carries a next_cursor, which leads to an empty page that has one too. */
 const END = 'kit-end-of-list';
-const lastPageWithCursor: Fault = {
-  response: (request, response) => {
-    if (request.method !== 'GET' || !collection(POLICIES).test(request.path)) return undefined;
-    if (request.path.includes(`cursor=${END}`)) {
-      const headers = { ...response.headers, 'content-type': 'application/json' };
-      return { status: 200, headers, body: Buffer.from(JSON.stringify({ data: [], next_cursor: END })) };
-    }
-    if (response.status !== 200) return undefined;
-    const json = JSON.parse(response.body.toString('utf8')) as { next_cursor: string | null };
-    return json.next_cursor === null ? { ...response, body: Buffer.from(JSON.stringify({ ...json, next_cursor: END })) } : undefined;
-  },
-};
+const lastPageWithCursor = answer({ method: 'GET', path: collection(POLICIES) }, (request, response) => {
+  if (request.path.includes(`cursor=${END}`)) {
+    const headers = { ...response.headers, 'content-type': 'application/json' };
+    return { status: 200, headers, body: Buffer.from(JSON.stringify({ data: [], next_cursor: END })) };
+  }
+  if (response.status !== 200) return undefined;
+  const json = JSON.parse(response.body.toString('utf8')) as { next_cursor: string | null };
+  return json.next_cursor === null ? { ...response, body: Buffer.from(JSON.stringify({ ...json, next_cursor: END })) } : undefined;
+});
 /** An `If-None-Match` answered 304 whatever tag it carries. */
-const notModifiedAlways: Fault = {
-  response: (request, response) => {
-    if (!request.headers['if-none-match'] || response.status !== 200) return undefined;
-    const { etag } = response.headers;
-    const headers: Record<string, string> = etag ? { etag } : {};
-    return { status: 304, headers, body: Buffer.alloc(0) };
-  },
-};
+const notModifiedAlways = answer({ status: 200 }, (request, response) => {
+  if (!request.headers['if-none-match']) return undefined;
+  const { etag } = response.headers;
+  const headers: Record<string, string> = etag ? { etag } : {};
+  return { ...jsonAnswer(304), headers };
+});
 /** An update answers with the ETag the client sent: the tag does not follow the representation. */
 const etagKeptOnUpdate = header({ method: 'PUT', status: 200 }, 'etag', (value, request) => request.headers['if-match'] ?? value);
 
@@ -67,12 +74,9 @@ const filterIgnored = (r: Resource, name: string, rule: RuleProof['rule']): Rule
 /** A read-only key refused on the reads of one resource (`path`). */
 const readKeyRefused = (path: RegExp, rule: RuleProof['rule']): RuleProof => ({
   name: `a read-only key refused on ${path.source}`,
-  fault: {
-    response: (request, response) =>
-      request.method === 'GET' && path.test(request.path) && request.headers.authorization === `Bearer ${READER_KEY}`
-        ? { ...response, status: 403 }
-        : undefined,
-  },
+  fault: answer({ method: 'GET', path }, (request, response) =>
+    request.headers.authorization === `Bearer ${READER_KEY}` ? { ...response, status: 403 } : undefined,
+  ),
   subject: list(POLICIES),
   check: 'read-scope',
   rule,
@@ -105,15 +109,14 @@ const malformedIdNotFound = (r: Resource, rule: RuleProof['rule']): RuleProof =>
   rule,
 });
 /** A limit outside 1 to 100 taken as the nearest one allowed. */
-const limitClamped: Fault = {
-  path: (method, path) =>
-    method === 'GET'
-      ? path.replace(
-          /([?&]limit=)(-?\d+)(?=&|$)/,
-          (_all, name: string, value: string) => `${name}${Math.min(100, Math.max(1, Number(value)))}`,
-        )
-      : path,
-};
+const limitClamped = requestPath((path, method) =>
+  method === 'GET'
+    ? path.replace(
+        /([?&]limit=)(-?\d+)(?=&|$)/,
+        (_all, name: string, value: string) => `${name}${Math.min(100, Math.max(1, Number(value)))}`,
+      )
+    : path,
+);
 /** A validation problem's entry for an unknown query parameter, when others are named beside it, rewritten by `edit` (undefined: dropped). */
 const unknownBesideOthers = (edit: (pointer: string) => string | undefined) =>
   field({ method: 'GET', path: collection(POLICIES), status: 400 }, (json) => {
@@ -126,19 +129,13 @@ const unknownBesideOthers = (edit: (pointer: string) => string | undefined) =>
     });
   });
 /** A cursor used without the filters it was issued with accepted (an empty page). */
-const cursorUnbound: Fault = {
-  response: (request, response) =>
-    request.method === 'GET' && /[?&]cursor=/.test(request.path) && !/[?&]enabled=/.test(request.path) && response.status === 400
-      ? { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ data: [], next_cursor: null })) }
-      : undefined,
-};
+const cursorUnbound = answer({ method: 'GET', path: /[?&]cursor=/, status: 400 }, (request) =>
+  /[?&]enabled=/.test(request.path) ? undefined : jsonAnswer(200, { data: [], next_cursor: null }),
+);
 /** A first page refused without a cursor. */
-const cursorRequired: Fault = {
-  response: (request, response) =>
-    request.method === 'GET' && collection(POLICIES).test(request.path) && !/[?&]cursor=/.test(request.path)
-      ? { ...response, status: 400 }
-      : undefined,
-};
+const cursorRequired = answer({ method: 'GET', path: collection(POLICIES) }, (request, response) =>
+  /[?&]cursor=/.test(request.path) ? undefined : { ...response, status: 400 },
+);
 /** A policy PUT that keeps an omitted `enabled: false` instead of taking the default. */
 const enabledKept = requestBody({ method: 'PUT', path: item(POLICIES) }, (json) => void (json.enabled ??= false));
 const other = (name: string, fault: Fault, subject: string, check: RuleProof['check'], rule: RuleProof['rule']): RuleProof => ({

@@ -1,7 +1,7 @@
 // The faults of the resources rules' proofs (resources.ts and resource-states.ts): each makes the
 // reference server break one rule the document states; and the subjects the checks run for.
 import type { RuleId } from '../../src/kit/rules/catalogue.ts';
-import { all, field, header, requestBody, requestHeader } from '../fault-dsl.ts';
+import { all, answer, deliveries, field, header, receiverAnswer, requestBody, requestHeader, requestPath } from '../fault-dsl.ts';
 import type { Fault } from '../fault-proxy.ts';
 import type { RuleProof } from '../prove.ts';
 
@@ -17,14 +17,11 @@ export const reasonOf = (json: Json) => (json.resolution as Json | null | undefi
 
 /** A finding PUT the service accepts (200, the finding unchanged) when `refused` picks the body it should refuse. */
 export function findingPutAccepted(refused: (body: Json) => boolean): Fault {
-  return {
-    response: async (request, response, upstream) => {
-      if (request.method !== 'PUT' || !FINDING_ITEM.test(request.path) || response.status !== 400 || !refused(sent(request)))
-        return undefined;
-      const now = await upstream('GET', request.path, { authorization: request.headers.authorization ?? '' });
-      return { status: 200, headers: { ...now.headers }, body: now.body };
-    },
-  };
+  return answer({ method: 'PUT', path: FINDING_ITEM, status: 400 }, async (request, _response, upstream) => {
+    if (!refused(sent(request))) return undefined;
+    const now = await upstream('GET', request.path, { authorization: request.headers.authorization ?? '' });
+    return { status: 200, headers: { ...now.headers }, body: now.body };
+  });
 }
 
 /** Edits the finding a PUT answers when it moved to `to`. */
@@ -34,9 +31,9 @@ export const findingPutAnswer = (to: string, edit: (json: Json) => void) =>
   });
 
 /** A policy reads compliant while none of its findings is `open` (an in-progress one left out). */
-export const inProgressCountsAsCompliant: Fault = {
-  response: async (request, response, upstream) => {
-    if (request.method !== 'GET' || !POLICY_ITEM.test(request.path) || response.status !== 200) return undefined;
+export const inProgressCountsAsCompliant = answer(
+  { method: 'GET', path: POLICY_ITEM, status: 200 },
+  async (request, response, upstream) => {
     const id = request.path.split('/').pop()!;
     const open = await upstream('GET', `/v1/findings?policy_id=${id}&status=open&limit=1`, {
       authorization: request.headers.authorization ?? '',
@@ -44,7 +41,7 @@ export const inProgressCountsAsCompliant: Fault = {
     const none = (JSON.parse(open.body.toString('utf8')) as { data?: unknown[] }).data?.length === 0;
     return none ? field({}, (json) => void (json.compliance_status = 'compliant')).response!(request, response, upstream) : undefined;
   },
-};
+);
 
 /** Once a finding of a policy was deleted, the policy keeps reading non_compliant. */
 export function deleteLeavesNonCompliant(): Fault {
@@ -53,13 +50,11 @@ export function deleteLeavesNonCompliant(): Fault {
   const remember = field({ method: 'POST', path: /^\/v1\/findings$/, status: 201 }, (json) => {
     if (typeof json.policy_id === 'string') policyOf.set(`/v1/findings/${String(json.id)}`, json.policy_id);
   });
-  const deleted: Fault = {
-    response: (request, response) => {
-      const policy = policyOf.get(request.path);
-      if (request.method === 'DELETE' && response.status === 204 && policy) touched.add(policy);
-      return undefined;
-    },
-  };
+  const deleted = answer({ method: 'DELETE', status: 204 }, (request) => {
+    const policy = policyOf.get(request.path);
+    if (policy) touched.add(policy);
+    return undefined;
+  });
   const stale = field({ method: 'GET', path: POLICY_ITEM, status: 200 }, (json) => {
     if (touched.has(String(json.id))) json.compliance_status = 'non_compliant';
   });
@@ -69,21 +64,19 @@ export function deleteLeavesNonCompliant(): Fault {
 const withoutBody = ({ 'content-type': _type, ...rest }: Record<string, string>) => rest;
 
 /** A delete the service answers 204 without deleting anything. */
-export const deleteDoesNothing: Fault = {
-  path: (method, path) => (method === 'DELETE' ? path.replace(/_[0-9a-z]{26}$/, '_00000000000000000000000000') : path),
-  response: (request, response) =>
-    request.method === 'DELETE' && response.status === 404 && !request.path.endsWith('_00000000000000000000000000')
-      ? { status: 204, headers: withoutBody(response.headers), body: Buffer.alloc(0) }
-      : undefined,
-};
+export const deleteDoesNothing = all(
+  requestPath((path, method) => (method === 'DELETE' ? path.replace(/_[0-9a-z]{26}$/, '_00000000000000000000000000') : path)),
+  answer({ method: 'DELETE', status: 404 }, (request, response) =>
+    request.path.endsWith('_00000000000000000000000000')
+      ? undefined
+      : { status: 204, headers: withoutBody(response.headers), body: Buffer.alloc(0) },
+  ),
+);
 
 /** A delete that ignores If-Match: a 412 is redone without the precondition. */
-export const deleteIgnoresIfMatch: Fault = {
-  response: (request, response, upstream) =>
-    request.method === 'DELETE' && response.status === 412
-      ? upstream('DELETE', request.path, { authorization: request.headers.authorization ?? '' })
-      : undefined,
-};
+export const deleteIgnoresIfMatch = answer({ method: 'DELETE', status: 412 }, (request, _response, upstream) =>
+  upstream('DELETE', request.path, { authorization: request.headers.authorization ?? '' }),
+);
 
 /** Every If-Match compared with a tag no representation has. */
 export const ifMatchNeverMatches = requestHeader('if-match', () => '"never"');
@@ -95,58 +88,50 @@ export const oldTagAnswered = (item: RegExp) =>
 export function findingMovesRefused(refuse: (from: string, to: string) => boolean): () => Fault {
   return () => {
     const statusOf = new Map<string, string>();
-    return {
-      response: (request, response) => {
-        const json = /json/.test(response.headers['content-type'] ?? '') ? (JSON.parse(response.body.toString('utf8')) as Json) : {};
-        const from = statusOf.get(request.path);
-        if (response.status < 300 && typeof json.status === 'string' && typeof json.id === 'string')
-          statusOf.set(`/v1/findings/${json.id}`, json.status);
-        const to = sent(request).status;
-        const move = request.method === 'PUT' && FINDING_ITEM.test(request.path) && response.status === 200;
-        if (!move || !from || typeof to !== 'string' || !refuse(from, to)) return undefined;
-        const problem = {
-          type: 'https://secmon.dev/problems/invalid-transition',
-          title: 'Invalid transition',
-          status: 409,
-          detail: `${from} → ${to} is not allowed`,
-          instance: request.path,
-        };
-        const headers = { ...response.headers, 'content-type': 'application/problem+json' };
-        return { status: 409, headers, body: Buffer.from(JSON.stringify(problem)) };
-      },
-    };
+    return answer({}, (request, response) => {
+      const json = /json/.test(response.headers['content-type'] ?? '') ? (JSON.parse(response.body.toString('utf8')) as Json) : {};
+      const from = statusOf.get(request.path);
+      if (response.status < 300 && typeof json.status === 'string' && typeof json.id === 'string')
+        statusOf.set(`/v1/findings/${json.id}`, json.status);
+      const to = sent(request).status;
+      const move = request.method === 'PUT' && FINDING_ITEM.test(request.path) && response.status === 200;
+      if (!move || !from || typeof to !== 'string' || !refuse(from, to)) return undefined;
+      const problem = {
+        type: 'https://secmon.dev/problems/invalid-transition',
+        title: 'Invalid transition',
+        status: 409,
+        detail: `${from} → ${to} is not allowed`,
+        instance: request.path,
+      };
+      const headers = { ...response.headers, 'content-type': 'application/problem+json' };
+      return { status: 409, headers, body: Buffer.from(JSON.stringify(problem)) };
+    });
   };
 }
 
 /** Every status change the service should refuse, accepted (the finding answered as it is). */
-export const anyMoveAccepted: Fault = {
-  response: async (request, response, upstream) =>
-    request.method === 'PUT' && FINDING_ITEM.test(request.path) && response.status === 409
-      ? upstream('GET', request.path, { authorization: request.headers.authorization ?? '' })
-      : undefined,
-};
+export const anyMoveAccepted = answer({ method: 'PUT', path: FINDING_ITEM, status: 409 }, (request, _response, upstream) =>
+  upstream('GET', request.path, { authorization: request.headers.authorization ?? '' }),
+);
 
 /** A PUT to `collection`'s items that keeps `fields` the body omits at the values they had. */
 export function putKeeps(collection: string, fields: string[]): () => Fault {
   return () => {
     const last = new Map<string, Json>();
     const item = new RegExp(`^${collection}/[^/?]+$`);
-    return {
-      request: (method, path, body) => {
-        const known = last.get(path);
-        if (method !== 'PUT' || !item.test(path) || !known || body.length === 0) return body;
-        const json = JSON.parse(body.toString('utf8')) as Json;
+    return all(
+      requestBody({ method: 'PUT', path: item }, (json, path) => {
+        const known = last.get(path) ?? {};
         for (const name of fields) if (!(name in json) && name in known) json[name] = known[name];
-        return Buffer.from(JSON.stringify(json));
-      },
-      response: (request, response) => {
+      }),
+      answer({}, (request, response) => {
         if (response.status < 300 && request.path.startsWith(collection) && /json/.test(response.headers['content-type'] ?? '')) {
           const json = JSON.parse(response.body.toString('utf8')) as Json;
           if (typeof json.id === 'string') last.set(`${collection}/${json.id}`, json);
         }
         return undefined;
-      },
-    };
+      }),
+    );
   };
 }
 
@@ -159,53 +144,50 @@ export const disabledReads = (reason: string | null) =>
 /** A policy delete refused only while an `open` finding references it (an in-progress one does not count). */
 export function inProgressDoesNotBlock(): Fault {
   const statusOf = new Map<string, { policy: unknown; status: unknown }>();
-  return {
-    response: (request, response) => {
+  return all(
+    answer({ path: /^\/v1\/findings/ }, (_request, response) => {
       const json = /json/.test(response.headers['content-type'] ?? '') ? (JSON.parse(response.body.toString('utf8')) as Json) : {};
-      if (request.path.startsWith('/v1/findings') && response.status < 300 && typeof json.id === 'string')
-        statusOf.set(json.id, { policy: json.policy_id, status: json.status });
-      if (request.method !== 'DELETE' || !POLICY_ITEM.test(request.path) || response.status !== 409) return undefined;
+      if (response.status < 300 && typeof json.id === 'string') statusOf.set(json.id, { policy: json.policy_id, status: json.status });
+      return undefined;
+    }),
+    answer({ method: 'DELETE', path: POLICY_ITEM, status: 409 }, (request, response) => {
       const policy = request.path.split('/').pop();
       const referencing = [...statusOf.values()].filter((finding) => finding.policy === policy);
       if (referencing.some((finding) => finding.status === 'open')) return undefined;
       return { status: 204, headers: withoutBody(response.headers), body: Buffer.alloc(0) };
-    },
-  };
+    }),
+  );
 }
 
 /** Webhook reads carry the secret the webhook was created with, in a header of their own. */
 export function secretInHeader(): Fault {
   const secrets = new Map<string, string>();
-  return {
-    response: (request, response) => {
+  return all(
+    answer({ method: 'POST', status: 201 }, (request, response) => {
       const secret = sent(request).secret;
-      if (request.method === 'POST' && response.status === 201 && typeof secret === 'string')
-        secrets.set(String((JSON.parse(response.body.toString('utf8')) as Json).id), secret);
-      const known = request.method === 'GET' ? secrets.get(request.path.split('/').pop() ?? '') : undefined;
-      return known ? { ...response, headers: { ...response.headers, 'x-webhook-secret': known } } : undefined;
-    },
-  };
+      if (typeof secret === 'string') secrets.set(String((JSON.parse(response.body.toString('utf8')) as Json).id), secret);
+      return undefined;
+    }),
+    header({ method: 'GET' }, 'x-webhook-secret', (value, request) => secrets.get(request.path.split('/').pop() ?? '') ?? value),
+  );
 }
 
 /** Policy names enforced unique: a second create with a name already taken is refused with 409. */
 export function uniqueNames(): Fault {
   const taken = new Set<unknown>();
-  return {
-    response: (request, response) => {
-      if (request.method !== 'POST' || request.path !== '/v1/policies' || response.status !== 201) return undefined;
-      const { name } = sent(request);
-      if (!taken.has(name)) return void taken.add(name);
-      const problem = {
-        type: 'https://secmon.dev/problems/conflict',
-        title: 'Conflict',
-        status: 409,
-        detail: 'name taken',
-        instance: request.path,
-      };
-      const headers = { ...response.headers, 'content-type': 'application/problem+json' };
-      return { status: 409, headers, body: Buffer.from(JSON.stringify(problem)) };
-    },
-  };
+  return answer({ method: 'POST', path: /^\/v1\/policies$/, status: 201 }, (request, response) => {
+    const { name } = sent(request);
+    if (!taken.has(name)) return void taken.add(name);
+    const problem = {
+      type: 'https://secmon.dev/problems/conflict',
+      title: 'Conflict',
+      status: 409,
+      detail: 'name taken',
+      instance: request.path,
+    };
+    const headers = { ...response.headers, 'content-type': 'application/problem+json' };
+    return { status: 409, headers, body: Buffer.from(JSON.stringify(problem)) };
+  });
 }
 
 /** A policy PUT that writes the compliance_status the client sent (instead of refusing the unknown field). */
@@ -220,15 +202,15 @@ export const complianceWritten = all(
 /** A service that follows a receiver's redirect: the delivery is sent again to the Location it names. */
 export function followsRedirects(): Fault {
   let last: { headers: Record<string, string>; body: Buffer } | undefined;
-  return {
-    delivery: (headers, body) => (last = { headers, body }),
-    deliveryAnswer: (answer) => {
-      const location = answer.headers.location;
-      if (answer.status >= 300 && answer.status < 400 && location && last)
+  return all(
+    deliveries((delivery) => (last = delivery)),
+    receiverAnswer((answered) => {
+      const location = answered.headers.location;
+      if (answered.status >= 300 && answered.status < 400 && location && last)
         void fetch(location, { method: 'POST', headers: last.headers, body: new Uint8Array(last.body) }).catch(() => undefined);
-      return answer;
-    },
-  };
+      return answered;
+    }),
+  );
 }
 
 export const POLICY_CREATE = 'createPolicy (POST /v1/policies)';

@@ -1,7 +1,7 @@
 // Proofs of the resources rules: each fault breaks exactly one rule the document states in words.
 import { createHmac } from 'node:crypto';
 
-import { field, header, requestBody, status } from '../fault-dsl.ts';
+import { deliveries, deliveryHeader, field, header, requestBody, status } from '../fault-dsl.ts';
 import type { RuleProof } from '../prove.ts';
 import { CREATED } from '../rule-faults.ts';
 import {
@@ -182,9 +182,10 @@ export const PROOFS: readonly RuleProof[] = [
   },
   {
     name: 'deliveries of a webhook with a secret sent unsigned',
-    fault: {
-      delivery: ({ 'x-service-signature': _hex, 'webhook-signature': _standard, ...headers }, body) => ({ headers, body }),
-    },
+    fault: deliveries(({ headers: { 'x-service-signature': _hex, 'webhook-signature': _standard, ...headers }, body }) => ({
+      headers,
+      body,
+    })),
     subject: CREATED,
     check: 'delivery',
     rule: 'schema.Webhook.2',
@@ -192,12 +193,10 @@ export const PROOFS: readonly RuleProof[] = [
   },
   {
     name: 'X-Service-Signature keyed with another secret',
-    fault: {
-      delivery: (headers, body) => ({
-        headers: { ...headers, 'x-service-signature': `sha256=${createHmac('sha256', 'another secret').update(body).digest('hex')}` },
-        body,
-      }),
-    },
+    fault: deliveryHeader(
+      'x-service-signature',
+      (_value, { body }) => `sha256=${createHmac('sha256', 'another secret').update(body).digest('hex')}`,
+    ),
     subject: CREATED,
     check: 'delivery',
     rule: 'schema.WebhookSecret.1',

@@ -1,5 +1,6 @@
 // `endpoint-gone`: a 410 disables the webhook at once with endpoint_gone; nothing more is sent;
 // re-enabling clears the reason.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -59,7 +60,7 @@ async function endpointGone(ctx: KitContext, check: Check<Rule>): Promise<'passe
   while (Date.now() - started < ctx.options.eventTimeoutMs) {
     read = (await ctx.send(webhooks.read, { id: hook.id })).json as Json;
     if (read.enabled === false) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   const after = `${Date.now() - started} ms after the 410`;
   if (read.enabled !== false || read.disabled_reason !== 'endpoint_gone') {

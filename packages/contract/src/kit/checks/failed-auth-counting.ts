@@ -13,6 +13,7 @@
 // the window: never longer than `w`, and never past the end of a window holding the last `q`
 // failures the kit sent (fixed or sliding, such a window began by the earliest of them). A short
 // wait is also taken at its word: a failure sent once it is over is answered 401 again.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { credentialKind, NO_VALID_KEY } from '../axes/answers.ts';
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
@@ -98,7 +99,7 @@ async function failedAuthCounting(ctx: KitContext, check: Check<Rule>): Promise<
     const answer = await send(kind);
     // A window that began with this first failure is known to have begun only to the whole second:
     // the failures after a pause of a second are then certainly in it, and can be counted.
-    if (failures.length === 0 && answer.exchange.status === 401) await new Promise((resolve) => setTimeout(resolve, WHOLE_SECOND_MS));
+    if (failures.length === 0 && answer.exchange.status === 401) await sleep(WHOLE_SECOND_MS);
     if (answer.exchange.status === 429) refused = answer;
     else if (answer.exchange.status === 401) failures.push(answer);
     else
@@ -189,7 +190,7 @@ async function expectWindowEnd(
 ): Promise<void> {
   const wait = retryAfterOf(last);
   if (wait === undefined || wait > WAITED_OUT_SECONDS) return;
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, last.answeredAt + wait * 1000 + WHOLE_SECOND_MS - Date.now())));
+  await sleep(Math.max(0, last.answeredAt + wait * 1000 + WHOLE_SECOND_MS - Date.now()));
   const kind = NO_VALID_KEY[0];
   const after = await send(kind);
   if (after.exchange.status !== 401)

@@ -28,7 +28,7 @@ export const idempotencyCheck = defineCheck({
   exercisesSuccess: true,
   cost: { fixed: 5, perCase: 0 },
   instances: (model) =>
-    cruds(model).flatMap((resource): Instance[] => {
+    cruds(model).flatMap((resource): Instance<Rule>[] => {
       const key = resource.create.params.find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
       if (!key || !resource.create.responses.has('409')) return [];
       return [{ subjects: [resource.create.label], run: (ctx, check) => idempotency(ctx, resource, key.name, check) }];

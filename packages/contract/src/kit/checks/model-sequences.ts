@@ -5,7 +5,9 @@
 // model (kit/model/). A difference is shrunk to the shortest sequence that still shows it and
 // reported with the rule it breaks. Only the kit's own resources are asserted on, so another
 // client using the target at the same time cannot fail it.
+
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
@@ -134,7 +136,7 @@ async function settle(ctx: KitContext, state: ModelState, real: Real): Promise<v
   const receiver = await ctx.receiver();
   await receiver.waitUntil((all) => owed(state, seen(real, all)).length === 0, ctx.options.eventTimeoutMs);
   const excluding = state.events.some((event) => event.recipients.size < real.hooks.size);
-  if (excluding) await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+  if (excluding) await sleep(QUIET_MS);
   judged('the deliveries on the sequence’s webhooks', judgeDeliveries(state, seen(real, receiver.deliveries)));
 }
 

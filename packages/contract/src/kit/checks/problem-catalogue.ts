@@ -3,14 +3,14 @@
 // every answer, response-audit.ts, reads the same table).
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
-import { type Check, found } from '../failure.ts';
+import type { Check } from '../failure.ts';
 import type { Exchange } from '../http.ts';
 import { type RawAnswer, rawRequest } from '../raw-http.ts';
 import { type StatedRule, sentenceRule } from '../rules/stated.ts';
 import type { OperationModel } from '../spec.ts';
-import { conformance, type Discrepancy, truncate } from '../verify.ts';
 import { documentedResources } from './shared/documented.ts';
-import { PROBLEM_BASE, problemTable } from './shared/problem-table.ts';
+import { problemBreaks, rawProblemBreaks } from './shared/problem-answers.ts';
+import { problemTable } from './shared/problem-table.ts';
 import { startRequestTimeoutProbe } from './shared/request-timeout-probe.ts';
 import { bodyWith, crudNamed, findingUpdate, type Json } from './shared/rule-support.ts';
 
@@ -75,21 +75,6 @@ const NOT_PROVOKED: Record<string, string> = {
   'storage-full': 'needs the target out of storage',
 };
 
-/**
- * The problem's body against the schema its operation documents for that status, as `check.conform`
- * reads other answers (its media type and headers are judged above and by the checks of their own
- * rules); a break inside `errors` names the sentence that gives its items' form. A status the
- * operation does not document (a route or method it does not have) is the audit's to judge.
- */
-function problemBodyBreaks(ctx: KitContext, op: OperationModel, exchange: Exchange): Discrepancy[] {
-  if (!op.responses.has(String(exchange.status))) return [];
-  return conformance(ctx.sentValidator, op, exchange)
-    .filter((discrepancy) => discrepancy.aspect === 'response-schema')
-    .map((discrepancy) =>
-      discrepancy.details.some((line) => line.startsWith('/errors')) ? { ...discrepancy, rule: 'errors.2' satisfies Rule } : discrepancy,
-    );
-}
-
 /** `problem-catalogue`: every problem type of the table that a client can provoke, provoked once. */
 async function problemCatalogue(ctx: KitContext, check: Check<Rule>): Promise<'passed' | { note: string }> {
   const table = problemTable(ctx);
@@ -106,36 +91,8 @@ async function problemCatalogue(ctx: KitContext, check: Check<Rule>): Promise<'p
     const wanted = row(type);
     if (!wanted) return;
     provoked.push(type);
-    const problem = exchange.json as Json | undefined;
-    const violations: Discrepancy[] = [];
-    if (exchange.status !== wanted.status || problem?.type !== PROBLEM_BASE + type) {
-      const message = `${what}: expected ${wanted.status} with type ${PROBLEM_BASE}${type}, got ${exchange.status} ${String(problem?.type ?? exchange.mediaType)}`;
-      violations.push(...found<Rule>({ rule: [wanted.rule, ...also], observed: message }));
-      // A type that is none of the catalogue's URIs cannot be branched on, which is what a stable type is for.
-      if (problem?.type !== undefined && !table.some((r) => problem.type === PROBLEM_BASE + r.type))
-        violations.push(
-          ...found<Rule>({
-            rule: 'schema.Problem.4',
-            observed: `${what}: the type ${String(problem.type)} is none of the catalogue's URIs`,
-          }),
-        );
-    } else if (exchange.mediaType !== 'application/problem+json') {
-      violations.push(
-        ...found<Rule>({
-          rule: 'errors.1',
-          observed: `${what}: the ${exchange.status} is ${exchange.mediaType || 'without a body'}, not application/problem+json`,
-        }),
-      );
-    } else if (instance !== undefined && problem.instance !== instance) {
-      violations.push(
-        ...found<Rule>({
-          rule: 'schema.Problem.8',
-          observed: `${what}: instance is ${JSON.stringify(problem.instance)}, not the request path ${instance}`,
-        }),
-      );
-    }
-    violations.push(...problemBodyBreaks(ctx, op, exchange));
-    if (violations.length > 0) check.failAll({ at: op, found: violations, exchange });
+    const breaks = problemBreaks(ctx, check, table, { op, exchange, row: wanted, what, instance, also });
+    if (breaks.length > 0) check.failAll({ at: op, found: breaks, exchange });
   };
   const pathOf = (exchange: Exchange) => new URL(exchange.request.url).pathname;
 
@@ -246,20 +203,8 @@ async function problemCatalogue(ctx: KitContext, check: Check<Rule>): Promise<'p
     const wanted = row(type);
     if (!wanted) return;
     provoked.push(type);
-    let problem: Json | undefined;
-    try {
-      problem = JSON.parse(answer.body) as Json;
-    } catch {
-      problem = undefined;
-    }
-    if (answer.status !== wanted.status || problem?.type !== PROBLEM_BASE + type) {
-      check.fail({
-        at: policies.list,
-        rule: wanted.rule,
-        observed: `${what}: expected ${wanted.status} with type ${PROBLEM_BASE}${type}, got ${String(answer.status ?? 'no answer')} ${truncate(answer.body, 200)}`,
-        details: [`the kit waited ${answer.answeredAfterMs} ms for the answer`],
-      });
-    }
+    const breaks = rawProblemBreaks(check, answer, wanted, what);
+    if (breaks.length > 0) check.failAll({ at: policies.list, found: breaks });
   };
   if (row('headers-too-large')) {
     const big = await rawRequest(

@@ -4,6 +4,7 @@
 // a window may end only when `t` said it would. After the 429 probe, a request sent before its
 // Retry-After has passed is refused again, with a Retry-After no later than the first one said, and
 // both 429s meet the cross-cutting rules (CORS, RateLimit headers, a problem document).
+import { setTimeout as sleep } from 'node:timers/promises';
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -45,7 +46,7 @@ async function rateLimitClock(ctx: KitContext, check: Check<Rule>, corsOrigin: s
   const { list } = crudNamed(ctx, 'policies');
   const readings: { exchange: Exchange; at: number; remaining: number; reset: number }[] = [];
   for (let i = 0; i < SAMPLES; i++) {
-    if (i > 0) await new Promise((resolve) => setTimeout(resolve, APART_MS));
+    if (i > 0) await sleep(APART_MS);
     const at = performance.now();
     const exchange = await ctx.send(list, { auth: 'api', query: { limit: '1' }, acceptRateLimit: true });
     // Without a read key the probe used up the API key's quota: its clock is read from the 429s below.

@@ -6,7 +6,9 @@
 // for less), a redirect is not followed, and the webhook then says how the retry ended: disabled
 // with endpoint_gone after a 410, otherwise still enabled with last_delivery the retry's status
 // (null when no answer came), succeeded only for a 2xx in time.
+
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { TIME_LIMIT_MS } from '../axes/answers.ts';
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
@@ -180,7 +182,7 @@ async function judgeOutcome(
     json = (await ctx.send(webhooks.read, { id, auth: 'api' })).json as Json;
     // Other findings of the run reach the webhook too: once one has, it may be the last one reported.
     if (settled(json) || others().length > 0) break;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await sleep(POLL_MS);
   }
   const last = json.last_delivery as Json | null;
   const what = `${plan.name}: the webhook reads enabled ${String(json.enabled)}, disabled_reason ${JSON.stringify(json.disabled_reason)}, last_delivery ${JSON.stringify(last)}`;

@@ -4,6 +4,7 @@
 // disabled by the service (410). In each state a plain read answers the state; `If-None-Match` with the current tag
 // answers 304; with the tag from before the change it answers 200 and the new representation,
 // unless the representation did not change.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -109,7 +110,7 @@ async function waitForState(
   while (Date.now() - started < ctx.options.eventTimeoutMs) {
     const read = await ctx.send(webhooks.read, { id, auth: 'api' });
     if (read.status === 200 && done(read.json as Json)) return read;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await sleep(POLL_MS);
   }
   return undefined;
 }

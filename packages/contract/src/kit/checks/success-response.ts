@@ -74,7 +74,7 @@ async function successResponse(ctx: KitContext, op: OperationModel, check: Check
   const does = op.kind === 'create' ? leadRule(op) : undefined;
   if (does && judged.includes(does)) rules.push(does);
   const statuses = successStatuses(op);
-  if (statuses.includes(exchange.status)) expectStatedFormats(ctx, op, check, exchange, judged);
+  if (statuses.includes(exchange.status)) expectStatedFormats(ctx, op, check, exchange, RULES);
   check.conform(op, exchange, { statuses, rules }, 'a valid request');
   if (op.kind === 'create' && ctx.options.profile === 'stateful') {
     const location = exchange.headers.get('location');

@@ -33,7 +33,7 @@ export const transitionsCheck = defineCheck({
   exercisesSuccess: true,
   cost: { fixed: 21, perCase: 0 },
   instances: (model) =>
-    cruds(model).flatMap((resource): Instance[] => {
+    cruds(model).flatMap((resource): Instance<Rule>[] => {
       const machine = transitionsOf(model, resource.update);
       return machine ? [{ subjects: [resource.update.label], run: (ctx, check) => transitions(ctx, resource, machine, check) }] : [];
     }),

@@ -21,7 +21,7 @@ export const unsupportedMethodCheck = defineCheck({
     for (const op of model.operations.filter((candidate) => candidate.kind !== 'unknown'))
       paths.set(op.path, [...(paths.get(op.path) ?? []), op]);
     return [...paths.values()].map(
-      (operations): Instance => ({
+      (operations): Instance<Rule> => ({
         subjects: operations.map((op) => op.label),
         run: (ctx, check) => unsupportedMethod(ctx, operations, check),
       }),

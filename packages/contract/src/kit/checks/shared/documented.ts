@@ -2,6 +2,7 @@
 // (policies, findings, webhooks) and the events their changes cause, so a document without all
 // three gets none of them.
 import type { Instance } from '../../check.ts';
+import type { RuleId } from '../../rules/catalogue.ts';
 import type { ContractModel } from '../../spec.ts';
 import { isCrud } from './stateful.ts';
 
@@ -19,8 +20,11 @@ export const labels = (...items: (string | undefined)[]) => items.filter((item):
 
 type Documented = NonNullable<ReturnType<typeof documentedResources>>;
 
-/** The one instance of a rule check, or none when the document lacks one of the three resources. */
-export function withResources(model: ContractModel, instance: (found: Documented) => Instance): Instance[] {
+/**
+ * The one instance of a rule check, or none when the document lacks one of the three resources;
+ * generic in the check's rules, so the definition keeps them and its handle accepts no other.
+ */
+export function withResources<R extends RuleId>(model: ContractModel, instance: (found: Documented) => Instance<R>): Instance<R>[] {
   const found = documentedResources(model);
   return found ? [instance(found)] : [];
 }

@@ -4,6 +4,7 @@
 // 2xx means the acknowledgement was lost, so the kit waits for that retry's outcome instead of
 // judging the attempt whose answer the service never got.
 
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { KitContext } from '../../context.ts';
 import type { Check } from '../../failure.ts';
 import type { Delivery } from '../../receiver.ts';
@@ -78,7 +79,7 @@ async function settle(ctx: KitContext, check: Check<LastDeliveryRule>, probe: La
         observed: `last_delivery is ${JSON.stringify(last)}: succeeded must be true exactly for a 2xx`,
       });
     if (last?.succeeded === true && probe.failing.answered.at(-1) === code) return last;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await sleep(POLL_MS);
   } while (Date.now() < until);
   return last;
 }

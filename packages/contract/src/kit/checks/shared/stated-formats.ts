@@ -3,7 +3,7 @@
 // names that schema's sentence, not only the schema, when the check judges that sentence.
 
 import type { KitContext } from '../../context.ts';
-import { type AnyCheck, found } from '../../failure.ts';
+import type { Check } from '../../failure.ts';
 import type { Exchange } from '../../http.ts';
 import type { RuleId } from '../../rules/catalogue.ts';
 import { schemaDescriptionAt, statedAt } from '../../rules/stated.ts';
@@ -19,29 +19,33 @@ function referenced(property: Json): string | undefined {
 }
 
 /** The first stated format (a rule of `judged`) a property of `item` breaks, with the property's name. */
-function statedFormatBroken(
+function statedFormatBroken<R extends RuleId>(
   ctx: KitContext,
   schema: Json,
   item: Json,
-  judged: readonly RuleId[],
-): { rule: RuleId; name: string } | undefined {
+  judged: readonly R[],
+): { rule: R; name: string } | undefined {
   for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) {
     const ref = referenced(property);
     if (!ref || !(name in item) || ctx.sentValidator.validate(ref, item[name]).valid) continue;
     const at = schemaDescriptionAt(ctx.model.doc, schemaAt(ctx.model.doc, ref));
-    const [rule] = at ? statedAt(at, undefined, judged) : [];
+    const [stated]: (RuleId | undefined)[] = at ? statedAt(at, undefined, judged) : [];
+    const rule = judged.find((id) => id === stated);
     if (rule) return { rule, name };
   }
   return undefined;
 }
 
-/** Throws a breach of the first stated format a value of the answer (or of each listed item) breaks, with the schema's. */
-export function expectStatedFormats(
+/**
+ * Throws a breach of the first stated format a value of the answer (or of each listed item) breaks,
+ * with the schema's; `judged` are rules of the check's own, so its handle names them.
+ */
+export function expectStatedFormats<R extends RuleId>(
   ctx: KitContext,
   op: OperationModel,
-  check: AnyCheck,
+  check: Check<R>,
   exchange: Exchange,
-  judged: readonly RuleId[],
+  judged: readonly R[],
 ): void {
   const pointer = op.responses.get(String(exchange.status))?.content.get(exchange.mediaType);
   if (!pointer || typeof exchange.json !== 'object' || exchange.json === null) return;
@@ -54,7 +58,7 @@ export function expectStatedFormats(
     const broken = statedFormatBroken(ctx, itemSchema, item, judged);
     if (!broken) continue;
     // The schema's own verdict too: the rules it names (an identifier's length, say) are broken as well.
-    const stated = found({ rule: broken.rule, observed: `${broken.name} is ${JSON.stringify(item[broken.name])}` });
+    const stated = check.found({ rule: broken.rule, observed: `${broken.name} is ${JSON.stringify(item[broken.name])}` });
     check.failAll({ at: op, found: [...stated, ...conformance(ctx.sentValidator, op, exchange)], exchange });
   }
 }
