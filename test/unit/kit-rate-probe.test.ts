@@ -2,7 +2,7 @@
 // only a few hundred requests on anything else, so a production target with a large quota is not
 // used up and its probe, not run, still fails the gate unless declared.
 import { describe, expect, it } from 'vitest';
-import { defaultRateProbeMax } from '../../packages/contract/src/kit/context.ts';
+import { defaultRateProbeMax } from '../../packages/contract/src/kit/options.ts';
 import { loadConfig } from '../../server/config.ts';
 
 describe('the 429 probe’s default limit', () => {

@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseApiKeys, testConfig } from '../../../server/config.ts';
 import { startServer } from '../../../server/server.ts';
-import { DEFAULT_CASES } from '../src/kit/context.ts';
+import { DEFAULT_CASES } from '../src/kit/options.ts';
 import { runKit } from '../src/kit/runner.ts';
 
 const server = await startServer(

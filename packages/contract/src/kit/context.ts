@@ -8,7 +8,7 @@ import { createCases } from './cases.ts';
 import { type AnyCheck, checkHandle } from './failure.ts';
 import { createGenerator, type Mutation, samples } from './generate.ts';
 import { createHttpClient, type Exchange, type HttpClient, type RequestSpec } from './http.ts';
-import type { KitOptions } from './options.ts';
+import { DEFAULT_CASES, defaultRateProbeMax, type KitOptions } from './options.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
 import { buildModel, type ContractModel, type OperationModel, type ResourceModel } from './spec.ts';
 import { sentBodyValidator } from './verify.ts';
@@ -84,18 +84,6 @@ export interface KitContext {
   shared<T>(work: () => T): T;
   /** Deletes what the kit created (webhooks first, so nothing keeps delivering); returns what it could not. */
   cleanup(): Promise<string[]>;
-}
-
-export const DEFAULT_CASES = 24;
-
-/**
- * The largest quota the 429 probe uses up unless told otherwise: a few hundred requests on a shared
- * target; on this machine's loopback (a development server), where it costs nobody else, a quota a
- * local server exhausts in seconds (the reference server's development quota is 10,000).
- */
-export function defaultRateProbeMax(baseUrl: string): number {
-  const host = URL.canParse(baseUrl) ? new URL(baseUrl).hostname : '';
-  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host) ? 20_000 : 300;
 }
 
 /**

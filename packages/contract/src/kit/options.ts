@@ -41,3 +41,16 @@ export interface KitOptions {
   /** Why the first retry's wait and a Retry-After are not judged (the target compresses its retry schedule). */
   skipRetryTiming?: string;
 }
+
+/** The cases a check generates per operation unless told otherwise. */
+export const DEFAULT_CASES = 24;
+
+/**
+ * The largest quota the 429 probe uses up unless told otherwise: a few hundred requests on a shared
+ * target; on this machine's loopback (a development server), where it costs nobody else, a quota a
+ * local server exhausts in seconds (the reference server's development quota is 10,000).
+ */
+export function defaultRateProbeMax(baseUrl: string): number {
+  const host = URL.canParse(baseUrl) ? new URL(baseUrl).hostname : '';
+  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host) ? 20_000 : 300;
+}
