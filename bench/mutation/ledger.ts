@@ -283,10 +283,6 @@ export const LEDGER: Record<string, Verdict> = {
     verdict: 'unspecified',
     reason: 'a url-not-allowed problem without `errors`: the document does not require `errors` on this type',
   },
-  'server/routes/webhooks.ts:18:103:StringLiteral:""': {
-    verdict: 'unspecified',
-    reason: "the wording of a url-not-allowed problem's title or message, which the document does not fix",
-  },
   'server/store/sqlite/gate.ts:103:26:StringLiteral:""': {
     verdict: 'unobservable',
     reason: 'the rollback of a nested transaction that failed inside the database; nothing in a kit run makes one fail',

@@ -107,6 +107,14 @@ export const PROOFS: readonly RuleProof[] = [
     'errors.2',
   ),
   catalogue(
+    'a refused webhook URL whose errors point at the whole request',
+    field({ status: 400 }, (json) => {
+      if (json.type === 'https://secmon.dev/problems/url-not-allowed')
+        for (const error of json.errors as { pointer: string }[]) error.pointer = '';
+    }),
+    'schema.ProblemError.2',
+  ),
+  catalogue(
     'pointers written with dots',
     field({ status: 400 }, (json) => {
       for (const error of (json.errors as { pointer: string }[] | undefined) ?? [])

@@ -75,6 +75,10 @@ const NOT_PROVOKED: Record<string, string> = {
   'storage-full': 'needs the target out of storage',
 };
 
+/** The pointers of a problem's `errors`, when it lists any. */
+const pointersOf = (exchange: Exchange): (string | undefined)[] =>
+  ((exchange.json as { errors?: { pointer?: string }[] } | undefined)?.errors ?? []).map((e) => e.pointer);
+
 /** `problem-catalogue`: every problem type of the table that a client can provoke, provoked once. */
 async function problemCatalogue(ctx: KitContext, check: Check<Rule>): Promise<'passed' | { note: string }> {
   const table = problemTable(ctx);
@@ -98,7 +102,7 @@ async function problemCatalogue(ctx: KitContext, check: Check<Rule>): Promise<'p
 
   const invalid = await ctx.send(policies.create, { body: { kit_unknown_field: true } });
   expectType(policies.create, invalid, 'validation-error', 'a body without the required fields and with an unknown one', pathOf(invalid));
-  const pointers = ((invalid.json as { errors?: { pointer?: string }[] }).errors ?? []).map((e) => e.pointer);
+  const pointers = pointersOf(invalid);
   if (!pointers.some((p) => p === '/body/kit_unknown_field' || p === '/body')) {
     check.fail({
       at: policies.create,
@@ -119,6 +123,16 @@ async function problemCatalogue(ctx: KitContext, check: Check<Rule>): Promise<'p
     const refusal = sentenceRule(webhooks.create, /url-not-allowed/);
     const what = 'a webhook URL on the cloud-metadata address 169.254.169.254';
     expectType(webhooks.create, metadata, 'url-not-allowed', what, undefined, refusal);
+    // A refusal need not list errors; when it does, one says where the problem is: the URL.
+    const refused = pointersOf(metadata);
+    if (refused.length > 0 && !refused.some((p) => p === '/body/url' || p === '/body')) {
+      check.fail({
+        at: webhooks.create,
+        rule: 'schema.ProblemError.2',
+        observed: `no error of the refusal points at the refused URL /body/url (or the body): ${JSON.stringify(refused)}`,
+        exchange: metadata,
+      });
+    }
   }
   // Over the address's failed-authentication limit a 429 comes instead (the 401 checks judge it);
   // waiting the window out would cost a minute.
