@@ -181,10 +181,6 @@ export const LEDGER: Record<string, Verdict> = {
     verdict: 'equivalent',
     reason: 'the fallback for a store without reset times; the memory store always gives one',
   },
-  'server/http/body.ts:13:58:StringLiteral:""': {
-    verdict: 'unspecified',
-    reason: "the wording of the message for a missing body; the document fixes the error's pointer, not its text",
-  },
   'server/http/client-errors.ts:11:79:BlockStatement:{}': {
     verdict: 'unobservable',
     reason: 'only a connection the client already reset or cannot write to: no answer can reach that client either way',

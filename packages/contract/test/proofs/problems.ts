@@ -123,6 +123,13 @@ export const PROOFS: readonly RuleProof[] = [
     'schema.ProblemError.2',
   ),
   audit(
+    'errors whose message is empty',
+    field({ status: 400 }, (json) => {
+      for (const error of (json.errors as { message: string }[] | undefined) ?? []) error.message = '';
+    }),
+    'schema.ProblemError.3',
+  ),
+  audit(
     'problems without detail',
     field({}, (json) => void (typeof json.type === 'string' && delete json.detail)),
     'errors.1',

@@ -28,6 +28,7 @@ const RULES = [
   'schema.Problem.6',
   'schema.Problem.9',
   'schema.ProblemError.2',
+  'schema.ProblemError.3',
   'header.RateLimit.1',
   'header.RateLimitPolicy.1',
   'header.ETag.1',
@@ -154,17 +155,27 @@ function auditOne(exchange: Exchange, table: ProblemRow[], secrets: Set<string>)
           observed: `a ${exchange.status} has type ${String(problem.type)}; the catalogue's types for ${exchange.status}: ${types.map((r) => r.type).join(', ')}`,
         }),
       );
-    } else if (problem.type === `${PROBLEM_BASE}validation-error`) {
-      const errors = problem.errors as { pointer?: unknown }[] | undefined;
-      if (!Array.isArray(errors) || errors.length === 0)
+    } else {
+      // Validation problems must list what is invalid; any problem that lists errors says, for each,
+      // where (a pointer into the request) and what is wrong there.
+      const errors = problem.errors as { pointer?: unknown; message?: unknown }[] | undefined;
+      if (problem.type === `${PROBLEM_BASE}validation-error` && (!Array.isArray(errors) || errors.length === 0))
         violations.push(...found<Rule>({ rule: 'errors.2', observed: 'a validation problem without errors' }));
-      for (const error of errors ?? []) {
+      for (const error of Array.isArray(errors) ? errors : []) {
         const pointer = String(error.pointer);
         if (!isRequestPointer(pointer)) {
           violations.push(
             ...found<Rule>({
               rule: 'schema.ProblemError.2',
               observed: `errors[].pointer ${JSON.stringify(error.pointer)} is not a JSON Pointer into { body, query, path, headers }`,
+            }),
+          );
+        }
+        if (typeof error.message === 'string' && error.message.trim() === '') {
+          violations.push(
+            ...found<Rule>({
+              rule: 'schema.ProblemError.3',
+              observed: `errors[].message at ${JSON.stringify(error.pointer)} is empty: it says nothing of what is wrong there`,
             }),
           );
         }

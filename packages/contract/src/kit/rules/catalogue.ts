@@ -1668,7 +1668,6 @@ export const CATALOGUE = [
     id: 'schema.ProblemError.3',
     at: '/components/schemas/ProblemError/properties/message/description',
     text: 'What is wrong there.',
-    informative: true,
   },
   // /components/schemas/Resolution/description
   {
