@@ -148,8 +148,9 @@ describe('deliveries delayed and reordered behind a backlog', () => {
     try {
       expect(await failures(slow.kit, ['delivery-retry'])).toEqual([
         expect.stringMatching(
-          // The allowance's upper end grows with the delays the run measured (a loaded machine's more).
-          /rule delivery-and-retries\.4: the first retry came \d+\.\d s after the first attempt; the document says about 5\.0 s ±20 % \(the kit allows 4\.0 s to \d+\.\d s\)/,
+          // The allowance's upper end grows with the delays the run measured (a loaded machine's more),
+          // and then the report says which.
+          /rule delivery-and-retries\.4: the first retry came \d+\.\d s after the first attempt; the document says about 5\.0 s ±20 % \(the kit allows 4\.0 s to \d+\.\d s(, deliveries to this webhook arriving up to \d+\.\d s after their webhook-timestamp)?\)/,
         ),
       ]);
     } finally {
