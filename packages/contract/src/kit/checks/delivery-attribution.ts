@@ -61,7 +61,7 @@ async function deliveryAttribution(ctx: KitContext, check: Check<Rule>): Promise
       details: [`the kit waited ${waited.waitedMs} ms`],
     });
   const receiver = await ctx.receiver();
-  const attribution = attributeDeliveries(ctx, receiver.deliveries, webhooks.collectionPath);
+  const attribution = attributeDeliveries(ctx, check, receiver.deliveries, webhooks.collectionPath);
   if (attribution.violations.length > 0) check.failAll({ at: subject, found: attribution.violations });
   return {
     note: `${attribution.judged} deliveries of the kit's events judged on its webhooks; ${attribution.foreign} of other clients' events left alone`,

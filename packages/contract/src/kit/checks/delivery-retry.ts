@@ -207,7 +207,7 @@ async function deliveryRetry(ctx: KitContext, check: Check<Rule>, timing: RetryT
       observed: `the retry came ${about(retry.receivedAt - first.receivedAt)} after the first attempt with webhook-timestamp ${restamped}, the first attempt's was ${stamped}: a retry carries its own time`,
     });
   }
-  const [headerFault] = [first, retry].flatMap(idAndTimeViolations);
+  const [headerFault] = [first, retry].flatMap((delivery) => idAndTimeViolations(check, delivery));
   if (headerFault) check.failAll({ at: subject, found: [headerFault] });
   if (!first.raw.equals(retry.raw))
     check.fail({

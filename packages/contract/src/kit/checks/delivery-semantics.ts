@@ -175,7 +175,9 @@ async function deliverySemantics(ctx: KitContext, check: Check<Rule>): Promise<'
         });
     }
   }
-  const [headerFault] = [a!, b!, c!, d!, r!, late].flatMap((s) => s.deliveries().flatMap(idAndTimeViolations));
+  const [headerFault] = [a!, b!, c!, d!, r!, late].flatMap((s) =>
+    s.deliveries().flatMap((delivery) => idAndTimeViolations(check, delivery)),
+  );
   if (headerFault) check.failAll({ at: created, found: [headerFault] });
   return { note: waitedNote };
 }

@@ -136,7 +136,7 @@ async function deliveryCheck(
     });
   }
   for (const delivery of deliveries) {
-    const violations = deliveryViolations(ctx, webhook, rules, delivery, run.webhookId, run.secret);
+    const violations = deliveryViolations(ctx, check, webhook, rules, delivery, run.webhookId, run.secret);
     violations.push(...timestampViolations(delivery, rules, run.startedAt));
     const expected = run.expectedData.get(webhook.event);
     const data = (parse(delivery) as { data?: Record<string, unknown> } | undefined)?.data;
@@ -165,7 +165,7 @@ async function deliveryCheck(
       });
     }
     for (const delivery of unsigned) {
-      const violations = deliveryViolations(ctx, webhook, rules, delivery, run.unsignedWebhookId, undefined);
+      const violations = deliveryViolations(ctx, check, webhook, rules, delivery, run.unsignedWebhookId, undefined);
       const unsignedNote = (v: Discrepancy) => ({ ...v, message: `the webhook without a secret: ${v.message}` });
       if (violations.length > 0) check.failAll({ at: webhook, found: violations.map(unsignedNote), exchange: asExchange(delivery) });
     }
@@ -185,6 +185,7 @@ async function deliveryCheck(
 /** Violations of one delivery; `secret` undefined means the delivery must carry no signature. */
 function deliveryViolations(
   ctx: KitContext,
+  check: Check<Rule>,
   webhook: WebhookModel,
   rules: WebhookRules,
   delivery: Delivery,
@@ -242,8 +243,8 @@ function deliveryViolations(
         rules.header('X-Service-Webhook-Id'),
       ),
     );
-  violations.push(...signatureViolations(delivery, headers.get(SIGNATURE_HEADER), secret));
-  violations.push(...standardHeaderViolations(delivery, secret));
+  violations.push(...signatureViolations(check, delivery, headers.get(SIGNATURE_HEADER), secret));
+  violations.push(...standardHeaderViolations(check, delivery, secret));
   return violations;
 }
 

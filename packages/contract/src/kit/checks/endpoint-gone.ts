@@ -53,7 +53,7 @@ async function endpointGone(ctx: KitContext, check: Check<Rule>): Promise<'passe
       observed: 'the webhook to answer 410 received nothing',
       details: [`the kit waited ${waited.waitedMs} ms`],
     });
-  const [headerFault] = gone.deliveries().flatMap(idAndTimeViolations);
+  const [headerFault] = gone.deliveries().flatMap((delivery) => idAndTimeViolations(check, delivery));
   if (headerFault) check.failAll({ at: subject, found: [headerFault] });
   let read: Json = {};
   const started = Date.now();

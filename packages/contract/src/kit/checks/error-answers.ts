@@ -68,7 +68,7 @@ async function errorAnswers(ctx: KitContext, check: Check<Rule>, corsOrigin: str
   if (id) answers.push(await send(policies.delete, { id }));
 
   const violations = answers.flatMap((exchange) =>
-    crossCuttingBreaches(exchange, allowsOrigin ? origin : undefined).map((v) => ({ v, exchange })),
+    crossCuttingBreaches(check, exchange, allowsOrigin ? origin : undefined).map((v) => ({ v, exchange })),
   );
   if (violations.length > 0) check.failAll({ at: policies.list, found: violations.map(({ v }) => v), exchange: violations[0]!.exchange });
   const seen = new Set(answers.map((exchange) => exchange.status));

@@ -125,7 +125,7 @@ async function retryAfterHolds(ctx: KitContext, check: Check<Rule>, corsOrigin: 
     });
   // The 429s are answers like any other: from an origin, with the RateLimit headers, as problems.
   const allowed = corsOrigin !== undefined || first.headers.get('access-control-allow-origin') !== null ? origin.Origin : undefined;
-  const broken = [first, again].flatMap((exchange) => crossCuttingBreaches(exchange, allowed));
+  const broken = [first, again].flatMap((exchange) => crossCuttingBreaches(check, exchange, allowed));
   if (broken.length > 0) check.failAll({ at: list, found: broken, exchange: first });
   return undefined;
 }

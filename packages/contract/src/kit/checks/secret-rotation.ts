@@ -70,7 +70,7 @@ async function secretRotation(ctx: KitContext, check: Check<Rule>): Promise<{ no
         observed: `no finding.created reached the webhook after a PUT ${why}`,
         details: [`the kit waited ${waited.waitedMs} ms`],
       });
-    const [headerFault] = idAndTimeViolations(delivery);
+    const [headerFault] = idAndTimeViolations(check, delivery);
     if (headerFault) check.failAll({ at: subject, found: [headerFault] });
     return delivery;
   };

@@ -6,11 +6,10 @@
 // on a shared target are legal and only counted.
 
 import type { KitContext } from '../../context.ts';
-import { found } from '../../failure.ts';
+import type { Check } from '../../failure.ts';
 import type { Exchange } from '../../http.ts';
 import { SIMULATOR_PATH } from '../../raise.ts';
 import type { Delivery } from '../../receiver.ts';
-import type { RuleId } from '../../rules/catalogue.ts';
 import type { Discrepancy } from '../../verify.ts';
 import { type Json, parseBody } from './rule-support.ts';
 
@@ -81,30 +80,55 @@ function targetedRaises(exchanges: readonly Exchange[]): TargetedRaise[] {
 
 const carries = (data: Json | undefined, wanted: Json) => data !== undefined && Object.entries(wanted).every(([k, v]) => data[k] === v);
 
-/** Judges every delivery the receiver got on the kit's webhooks so far. */
-export function attributeDeliveries(ctx: KitContext, deliveries: readonly Delivery[], collection: string): Attribution {
+/** A delivery on one of the kit's webhooks of an event the kit caused (its data carries an id the kit made). */
+interface Own {
+  delivery: Delivery;
+  webhookId: string;
+  webhook: WebhookSeen;
+  type: string;
+  data: Json | undefined;
+}
+
+/** The deliveries on the kit's webhooks: the kit's own, and how many carry another client's events. */
+function onKitWebhooks(ctx: KitContext, deliveries: readonly Delivery[], collection: string): { own: Own[]; foreign: number } {
   const webhooks = kitWebhooks(ctx.exchanges, collection);
   const ids = kitIds(ctx.exchanges);
-  const raises = targetedRaises(ctx.exchanges);
-  const violations: Discrepancy[] = [];
-  let judged = 0;
+  const own: Own[] = [];
   let foreign = 0;
-  const flag = (rule: RuleId, message: string, delivery: Delivery) =>
-    violations.push(
-      ...found({ rule, observed: message, details: [`X-Service-Delivery: ${String(delivery.headers['x-service-delivery'])}`] }),
-    );
   for (const delivery of deliveries) {
     const webhookId = String(delivery.headers['x-service-webhook-id'] ?? '');
     const webhook = webhooks.get(webhookId);
     if (!webhook) continue;
     const body = parseBody(delivery);
-    const type = String(delivery.headers['x-service-event'] ?? body?.event);
     const data = body?.data;
-    if (!Object.values(data ?? {}).some((value) => typeof value === 'string' && ids.has(value))) {
-      foreign++;
-      continue;
-    }
-    judged++;
+    if (!Object.values(data ?? {}).some((value) => typeof value === 'string' && ids.has(value))) foreign++;
+    else own.push({ delivery, webhookId, webhook, type: String(delivery.headers['x-service-event'] ?? body?.event), data });
+  }
+  return { own, foreign };
+}
+
+/** How many deliveries on the kit's webhooks carry another client's events. */
+export const foreignDeliveries = (ctx: KitContext, deliveries: readonly Delivery[], collection: string): number =>
+  onKitWebhooks(ctx, deliveries, collection).foreign;
+
+/** The rules a delivery's recipient breaks: a check that judges them lists them all. */
+export type AttributionRule = 'schema.WebhookCreate.2' | 'webhooks.2' | 'test-support-not-part-of-the-v1-contract.4';
+
+/** Judges every delivery the receiver got on the kit's webhooks so far. */
+export function attributeDeliveries(
+  ctx: KitContext,
+  check: Check<AttributionRule>,
+  deliveries: readonly Delivery[],
+  collection: string,
+): Attribution {
+  const { own, foreign } = onKitWebhooks(ctx, deliveries, collection);
+  const raises = targetedRaises(ctx.exchanges);
+  const violations: Discrepancy[] = [];
+  const flag = (rule: AttributionRule, message: string, delivery: Delivery) =>
+    violations.push(
+      ...check.found({ rule, observed: message, details: [`X-Service-Delivery: ${String(delivery.headers['x-service-delivery'])}`] }),
+    );
+  for (const { delivery, webhookId, webhook, type, data } of own) {
     if (!webhook.everEnabled)
       flag('schema.WebhookCreate.2', `the kit's ${type} reached ${webhookId}, which was disabled from its creation on`, delivery);
     else if (!webhook.everSubscribed.has(type))
@@ -117,5 +141,5 @@ export function attributeDeliveries(ctx: KitContext, deliveries: readonly Delive
         delivery,
       );
   }
-  return { judged, foreign, violations };
+  return { judged: own.length, foreign, violations };
 }

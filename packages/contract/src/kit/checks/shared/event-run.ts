@@ -12,7 +12,7 @@ import type { Exchange } from '../../http.ts';
 import { raiseEvent } from '../../raise.ts';
 import type { Delivery } from '../../receiver.ts';
 import type { ResourceModel, WebhookModel } from '../../spec.ts';
-import { attributeDeliveries } from './attribute.ts';
+import { foreignDeliveries } from './attribute.ts';
 
 /** Generated valid update bodies the kit picks a `resolved` one from (generated, never sent). */
 const UPDATE_POOL = 96;
@@ -203,7 +203,7 @@ async function causeEvents(ctx: KitContext, check: AnyCheck): Promise<EventRun> 
     deliveries: receiver.deliveries.filter((d) => mine(d) && isOwn(d)),
     isOwn,
     // Other clients' events on any of the kit's webhooks: the kit's own from other checks are not theirs.
-    foreign: () => attributeDeliveries(ctx, receiver.deliveries, webhooks.collectionPath).foreign,
+    foreign: () => foreignDeliveries(ctx, receiver.deliveries, webhooks.collectionPath),
     waited: { what, met, waitedMs },
   };
 }

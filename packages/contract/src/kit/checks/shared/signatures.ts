@@ -6,10 +6,9 @@
 // kit's oracle: the verdict does not reuse the code the reference server signs with.
 
 import { loadDocument } from 'secmon-api/src/document';
-import { found } from '../../failure.ts';
+import type { Check } from '../../failure.ts';
 import { entryOver, SIGNATURE_HEADER, sameSignature, serviceSignature, standardEntry, toleranceSeconds } from '../../oracle.ts';
 import type { Delivery } from '../../receiver.ts';
-import type { RuleId } from '../../rules/catalogue.ts';
 import type { Discrepancy } from '../../verify.ts';
 
 export const TOLERANCE_SECONDS = toleranceSeconds(loadDocument());
@@ -47,12 +46,38 @@ const reserialised = (delivery: Delivery): Buffer | undefined => {
   }
 };
 
+/** The rules of `webhook-id` and `webhook-timestamp`, judged on every delivery a check receives. */
+export type IdAndTimeRule = 'param.StandardIdHeader.1' | 'delivery-headers.6' | 'param.StandardTimestampHeader.1' | 'delivery-headers.7';
+
+/** The rules of a delivery's signatures: a check that judges them lists them all. */
+export type SignatureRule =
+  | IdAndTimeRule
+  | 'delivery-headers.1'
+  | 'delivery-headers.8'
+  | 'param.SignatureHeader.1'
+  | 'param.SignatureHeader.2'
+  | 'param.StandardIdHeader.2'
+  | 'param.StandardTimestampHeader.2'
+  | 'param.StandardSignatureHeader.1'
+  | 'param.StandardSignatureHeader.3'
+  | 'schema.Webhook.2'
+  | 'schema.WebhookSecret.1'
+  | 'verifying-signatures.1'
+  | 'verifying-signatures.5'
+  | 'verifying-signatures.12'
+  | 'verifying-signatures.15';
+
 /** X-Service-Signature of one delivery: `sha256=` lowercase hex HMAC of the raw body with the secret, absent without one. */
-export function signatureViolations(delivery: Delivery, signature: string | null, secret: string | undefined): Discrepancy[] {
+export function signatureViolations(
+  check: Check<SignatureRule>,
+  delivery: Delivery,
+  signature: string | null,
+  secret: string | undefined,
+): Discrepancy[] {
   if (secret === undefined) {
     return signature === null
       ? []
-      : found({
+      : check.found({
           rule: ['param.SignatureHeader.2', 'delivery-headers.1', 'verifying-signatures.15'],
           observed: `a webhook without a secret got ${SIGNATURE_HEADER}`,
           details: [signature],
@@ -62,7 +87,7 @@ export function signatureViolations(delivery: Delivery, signature: string | null
   if (sameSignature(offered, serviceSignature(delivery.raw, secret))) return [];
   const other = reserialised(delivery);
   // Signed with the webhook's secret, every delivery; unsigned, although the webhook says it has one.
-  const rules: RuleId[] = [
+  const rules: SignatureRule[] = [
     'delivery-headers.1',
     'param.SignatureHeader.1',
     'verifying-signatures.12',
@@ -74,11 +99,11 @@ export function signatureViolations(delivery: Delivery, signature: string | null
       ? `${SIGNATURE_HEADER} is missing on a signed webhook`
       : `${SIGNATURE_HEADER} does not verify against the raw body and the webhook's secret (sha256= and the lowercase hex HMAC-SHA256)`;
   const details = signature === null ? [] : [`${SIGNATURE_HEADER}: ${signature}`];
-  return rules.map((rule) => ({ aspect: 'signature', message, details, rule }));
+  return check.found({ rule: rules, observed: message, details, aspect: 'signature' });
 }
 
 /** What a `webhook-signature` entry that does not verify was signed over instead, as the rules it then breaks. */
-function misSigned(delivery: Delivery, entries: string[], secret: string): RuleId[] {
+function misSigned(delivery: Delivery, entries: string[], secret: string): SignatureRule[] {
   const id = header(delivery, 'webhook-id') ?? '';
   const time = header(delivery, 'webhook-timestamp') ?? '';
   const over = (prefix: string, body = delivery.raw) => Buffer.concat([Buffer.from(prefix), body]);
@@ -92,15 +117,15 @@ function misSigned(delivery: Delivery, entries: string[], secret: string): RuleI
 }
 
 /** `webhook-id` and `webhook-timestamp` of one delivery, whatever its webhook's secret. */
-export function idAndTimeViolations(delivery: Delivery): Discrepancy[] {
+export function idAndTimeViolations(check: Check<IdAndTimeRule>, delivery: Delivery): Discrepancy[] {
   const violations: Discrepancy[] = [];
   const id = header(delivery, 'webhook-id');
   const deliveryId = header(delivery, 'x-service-delivery');
   if (id === undefined || id !== deliveryId) {
     const message = `webhook-id is ${JSON.stringify(id ?? null)}, X-Service-Delivery ${JSON.stringify(deliveryId ?? null)}: they must be the same value`;
     violations.push(
-      ...found({ rule: 'param.StandardIdHeader.1', observed: message }),
-      ...found({ rule: 'delivery-headers.6', observed: message }),
+      ...check.found({ rule: 'param.StandardIdHeader.1', observed: message }),
+      ...check.found({ rule: 'delivery-headers.6', observed: message }),
     );
   }
   const timestamp = timestampOf(delivery);
@@ -108,33 +133,33 @@ export function idAndTimeViolations(delivery: Delivery): Discrepancy[] {
   const timeRules = ['param.StandardTimestampHeader.1', 'delivery-headers.7'] as const;
   if (timestamp === undefined) {
     const message = `webhook-timestamp is ${JSON.stringify(header(delivery, 'webhook-timestamp') ?? null)}, not Unix seconds`;
-    violations.push(...found({ rule: timeRules, observed: message }));
+    violations.push(...check.found({ rule: timeRules, observed: message }));
   } else if (Math.abs(received - timestamp) > TOLERANCE_SECONDS) {
     // A receiver following the document refuses it: the attempt's time must be the sending time.
     const message = `webhook-timestamp ${timestamp} is ${received - timestamp} s from the kit's clock when it arrived: a receiver refuses anything more than ${TOLERANCE_SECONDS} s away`;
     const details = [`received at ${new Date(delivery.receivedAt).toISOString()}, stamped ${new Date(timestamp * 1000).toISOString()}`];
-    violations.push(...found({ rule: timeRules, observed: message, details }));
+    violations.push(...check.found({ rule: timeRules, observed: message, details }));
   }
   return violations;
 }
 
 /** Violations of the Standard Webhooks headers of one delivery; `secret` undefined: the webhook has none. */
-export function standardHeaderViolations(delivery: Delivery, secret: string | undefined): Discrepancy[] {
-  const violations = idAndTimeViolations(delivery);
+export function standardHeaderViolations(check: Check<SignatureRule>, delivery: Delivery, secret: string | undefined): Discrepancy[] {
+  const violations = idAndTimeViolations(check, delivery);
   const entries = signatureEntries(delivery);
   if (secret === undefined) {
     if (header(delivery, 'webhook-signature') !== undefined)
       violations.push(
-        ...found({
+        ...check.found({
           rule: ['param.StandardSignatureHeader.3', 'delivery-headers.8', 'verifying-signatures.15'],
           observed: 'a webhook without a secret got webhook-signature',
           details: [String(header(delivery, 'webhook-signature'))],
         }),
       );
   } else if (entries.length === 0) {
-    violations.push(...found({ rule: 'delivery-headers.8', observed: 'webhook-signature is missing on a signed webhook' }));
+    violations.push(...check.found({ rule: 'delivery-headers.8', observed: 'webhook-signature is missing on a signed webhook' }));
   } else if (!entries.some((entry) => entrySignedWith(delivery, entry, secret))) {
-    const rules: RuleId[] = [
+    const rules: SignatureRule[] = [
       'param.StandardSignatureHeader.1',
       'verifying-signatures.5',
       'delivery-headers.8',
@@ -142,7 +167,7 @@ export function standardHeaderViolations(delivery: Delivery, secret: string | un
     ];
     const message =
       "no webhook-signature entry is the v1, base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{raw body} with the webhook's secret";
-    violations.push(...found({ rule: rules, observed: message, details: [`webhook-signature: ${entries.join(' ')}`] }));
+    violations.push(...check.found({ rule: rules, observed: message, details: [`webhook-signature: ${entries.join(' ')}`] }));
   }
   return violations;
 }
