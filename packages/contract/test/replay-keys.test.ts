@@ -152,3 +152,15 @@ describe('a replay sends Idempotency-Keys of its own at every run', () => {
     ]);
   });
 });
+
+describe('a failure with no request leading to it', () => {
+  it('has a replay that says it cannot replay it and exits 2, neither reproduced nor not', async () => {
+    const { script, http } = reproduction([], { title: 'coverage', report: 'what the kit reported', baseUrl: 'http://run.example' });
+    const file = join(scratch, 'nothing.sh');
+    writeFileSync(file, script);
+    const ran = await runReplay(file, 'sh', 'http://127.0.0.1:9', { apiKey: 'k', readKey: 'r' });
+    expect(ran.code).toBe(2);
+    expect(ran.stdout).toBe('');
+    expect(http).toMatch(/^# not replayable: the run recorded no request that led to this failure/m);
+  });
+});

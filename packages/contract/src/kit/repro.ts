@@ -191,6 +191,7 @@ function shellScript({ exchanges, produced, options, freshKeys }: Written, subst
     '',
     ...steps,
     ...(options.verdict ? [shellJudge(exchanges.length, options.verdict.symptom, options.verdict.headline)] : []),
+    ...(exchanges.length === 0 ? NOTHING_TO_SEND.shell : []),
     '',
   ].join('\n');
 }
@@ -213,9 +214,18 @@ function httpFile({ exchanges, produced, options, freshKeys }: Written, substitu
     '',
     ...HTTP_VARIABLES,
     '',
-    ...requests,
+    ...(exchanges.length === 0 ? NOTHING_TO_SEND.http : requests),
   ].join('\n');
 }
+
+// A failure the run judged without a request of its own leading to it has nothing to send: its replay
+// says so, and exits 2 (neither reproduced nor not) rather than pass in silence.
+const NOT_REPLAYABLE =
+  'not replayable: the run recorded no request that led to this failure; what the kit reported is at the top of this file';
+const NOTHING_TO_SEND = {
+  shell: [`echo '${NOT_REPLAYABLE}' >&2`, 'exit 2'],
+  http: [`# ${NOT_REPLAYABLE}`],
+};
 
 /** The .http file's variables: the target and the keys, from the environment. */
 export const HTTP_VARIABLES = [
