@@ -11,6 +11,7 @@ import type { OperationModel } from '../spec.ts';
 import { documentedResources } from './shared/documented.ts';
 import { problemBreaks, rawProblemBreaks } from './shared/problem-answers.ts';
 import { problemTable } from './shared/problem-table.ts';
+import { errorPointers } from './shared/request-pointers.ts';
 import { startRequestTimeoutProbe } from './shared/request-timeout-probe.ts';
 import { bodyWith, crudNamed, findingUpdate, type Json } from './shared/rule-support.ts';
 
@@ -75,10 +76,6 @@ const NOT_PROVOKED: Record<string, string> = {
   'storage-full': 'needs the target out of storage',
 };
 
-/** The pointers of a problem's `errors`, when it lists any. */
-const pointersOf = (exchange: Exchange): (string | undefined)[] =>
-  ((exchange.json as { errors?: { pointer?: string }[] } | undefined)?.errors ?? []).map((e) => e.pointer);
-
 /** `problem-catalogue`: every problem type of the table that a client can provoke, provoked once. */
 async function problemCatalogue(ctx: KitContext, check: Check<Rule>): Promise<'passed' | { note: string }> {
   const table = problemTable(ctx);
@@ -102,7 +99,7 @@ async function problemCatalogue(ctx: KitContext, check: Check<Rule>): Promise<'p
 
   const invalid = await ctx.send(policies.create, { body: { kit_unknown_field: true } });
   expectType(policies.create, invalid, 'validation-error', 'a body without the required fields and with an unknown one', pathOf(invalid));
-  const pointers = pointersOf(invalid);
+  const pointers = errorPointers(invalid);
   if (!pointers.some((p) => p === '/body/kit_unknown_field' || p === '/body')) {
     check.fail({
       at: policies.create,
@@ -124,7 +121,7 @@ async function problemCatalogue(ctx: KitContext, check: Check<Rule>): Promise<'p
     const what = 'a webhook URL on the cloud-metadata address 169.254.169.254';
     expectType(webhooks.create, metadata, 'url-not-allowed', what, undefined, refusal);
     // A refusal need not list errors; when it does, one says where the problem is: the URL.
-    const refused = pointersOf(metadata);
+    const refused = errorPointers(metadata);
     if (refused.length > 0 && !refused.some((p) => p === '/body/url' || p === '/body')) {
       check.fail({
         at: webhooks.create,

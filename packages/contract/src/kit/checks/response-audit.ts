@@ -12,7 +12,7 @@ import { PROBLEM_FIELDS } from './shared/cross-cutting.ts';
 import { documentedResources } from './shared/documented.ts';
 import { REFUSALS } from './shared/operation.ts';
 import { PROBLEM_BASE, type ProblemRow, problemTable } from './shared/problem-table.ts';
-import { isRequestPointer } from './shared/request-pointers.ts';
+import { errorPointers, isRequestPointer } from './shared/request-pointers.ts';
 import { bodyWith, crudNamed, type Json, newSecret } from './shared/rule-support.ts';
 
 const RULES = [
@@ -214,7 +214,7 @@ function quotaHeaderViolations(policy: string | null, limit: string | null): Dis
 /** The kit's invalid create breaks an empty `name` and an unknown field: `errors` names each (the unknown field, or the body). */
 function everyPartNamed(invalid: Exchange): Discrepancy[] {
   if (invalid.status !== 400) return [];
-  const pointers = ((invalid.json as { errors?: { pointer?: unknown }[] } | undefined)?.errors ?? []).map((e) => e.pointer);
+  const pointers = errorPointers(invalid);
   const unnamed = [['/body/name'], ['/body/kit_unknown_field', '/body']].filter((part) => !part.some((p) => pointers.includes(p)));
   if (unnamed.length === 0) return [];
   const what = `errors ${JSON.stringify(pointers)} name no invalid part at ${unnamed.map((part) => part[0]).join(', ')}`;
