@@ -23,6 +23,9 @@ import { runReplay } from './replay-run.ts';
 const TARGETS = 2;
 const PROOF_TIMEOUT_MS = 180_000;
 
+/** A proof's fault: itself, or a fresh one when it keeps state. */
+export const madeFault = (fault: Fault | (() => Fault)): Fault => (typeof fault === 'function' ? fault() : fault);
+
 export interface RuleProof {
   /** What the faulty implementation does, in a few words. */
   name: string;
@@ -158,7 +161,7 @@ export function proveRules(title: string, proofs: readonly RuleProof[], replayed
         run.proof.options === proof.options,
     );
     if (same) return same.failure;
-    const fault = typeof proof.fault === 'function' ? proof.fault() : proof.fault;
+    const fault = madeFault(proof.fault);
     const alone = proof.name === replayed;
     const failure = proof.target
       ? underOwnTarget(proof, fault, alone)
@@ -200,7 +203,7 @@ export function proveFamilies(title: string, families: readonly RuleFamily[]): v
         it(
           `${family.rule} along ${family.axis}, ${member.cell}: ${family.check} names it`,
           async () => {
-            const fault = typeof member.fault === 'function' ? member.fault() : member.fault;
+            const fault = madeFault(member.fault);
             const failure = await targets.use((reference) =>
               failureUnder(reference, fault, member.subject ?? family.subject, family.check, family.options),
             );
