@@ -74,7 +74,9 @@ export function formatControl(full: ModeRun, perFile: ModeRun): string {
       ? 'killed by the whole kit and not per file: none'
       : `killed by the whole kit and not per file (a check map defect): ${missed.length}`,
     ...missed.map((o) => `  ${o.mutant.key}\n    per file ran: ${checksOf(o.mutant.key)}`),
-    ...(extra.length > 0 ? [`killed per file and not by the whole kit (a verdict that varies between runs): ${extra.length}`] : []),
+    ...(extra.length > 0
+      ? [`killed per file and not by the whole kit (the checks judged it alone, or in another order, differently): ${extra.length}`]
+      : []),
     ...extra.map((o) => `  ${o.mutant.key}`),
   ].join('\n');
 }

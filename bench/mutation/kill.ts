@@ -17,12 +17,21 @@ const mutant = process.env.__STRYKER_ACTIVE_MUTANT__;
 const mapPath = process.env.SECMON_MUTATION_CHECK_MAP;
 const file = mutant !== undefined && mapPath ? findMutantFile(process.cwd(), mutant) : undefined;
 const checks = mapPath ? checksForFile(readCheckMap(mapPath), file) : undefined;
+/** Records the mutant's time and checks (one line each, so a run can tell them), then exits with `status`. */
+function finish(status: number): never {
+  if (mutant !== undefined && process.env.SECMON_MUTATION_TIMES)
+    appendFileSync(
+      process.env.SECMON_MUTATION_TIMES,
+      `${JSON.stringify({ id: mutant, file: file ?? null, checks: checks ?? 'all', ms: Math.round(performance.now() - started), status })}\n`,
+    );
+  process.exit(status);
+}
 const server = await startTarget(join(dir, 'secmon.db'), mutant === undefined ? {} : { __STRYKER_ACTIVE_MUTANT__: mutant }).catch(
   (error: Error) => {
     // A mutant that stops the server from starting is killed: an implementation that does not start.
     process.stderr.write(`${error.message}\n`);
     rmSync(dir, { recursive: true, force: true });
-    process.exit(3);
+    return finish(3);
   },
 );
 const kit = spawnSync(
@@ -50,10 +59,4 @@ if (kit.status !== 0) {
   const violations = kit.stdout.split('\n').filter((line) => /contract violation|›|rule /.test(line));
   process.stderr.write(`${violations.slice(0, 12).join('\n')}\n${kit.stderr.slice(0, 2000)}`);
 }
-// One line per mutant, so a run can tell each mutant's time and which checks judged it.
-if (mutant !== undefined && process.env.SECMON_MUTATION_TIMES)
-  appendFileSync(
-    process.env.SECMON_MUTATION_TIMES,
-    `${JSON.stringify({ id: mutant, file: file ?? null, checks: checks ?? 'all', ms: Math.round(performance.now() - started), status: kit.status })}\n`,
-  );
-process.exit(kit.status ?? 1);
+finish(kit.status ?? 1);
