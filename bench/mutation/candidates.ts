@@ -40,12 +40,16 @@ const quiet: Logger = {
 export const candidateKey = (m: { file: string; start: Position; mutator: string; replacement: string }) =>
   `${m.file}:${m.start.line}:${m.start.column}:${m.mutator}:${m.replacement}`;
 
-export async function listCandidates(root: string, files: readonly string[]): Promise<Candidate[]> {
-  const { mutants } = await new Instrumenter(quiet).instrument(
-    files.map((name) => ({ name, content: readFileSync(join(root, name), 'utf8'), mutate: true })),
+/** What Stryker's run makes of `sources`: each file instrumented, and its mutants. */
+export const instrument = (sources: { name: string; content: string }[]) =>
+  new Instrumenter(quiet).instrument(
+    sources.map((source) => ({ ...source, mutate: true })),
     // The instrumenter's defaults, as Stryker's run uses them.
     { plugins: null, excludedMutations: [], ignorers: [], noHeader: true },
   );
+
+export async function listCandidates(root: string, files: readonly string[]): Promise<Candidate[]> {
+  const { mutants } = await instrument(files.map((name) => ({ name, content: readFileSync(join(root, name), 'utf8') })));
   return mutants.map((mutant) => {
     const file = mutant.fileName;
     const candidate = {
