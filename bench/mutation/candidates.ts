@@ -1,19 +1,10 @@
 // Every mutant Stryker would make in the reference server's behaviour-bearing code, listed without
 // running anything (Stryker's own instrumenter), so a run can sample from them.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Logger } from '@stryker-mutator/api/logging';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
-
-/** The folders whose code decides what a client sees; the kit is run against SQLite, so PostgreSQL's adapter is left out. */
-export const MUTATED_FOLDERS = [
-  'packages/core/src/domain',
-  'packages/core/src/use-cases',
-  'server/routes',
-  'server/http',
-  'server/webhooks',
-  'server/store/sqlite',
-] as const;
+import { MUTATED_FOLDERS } from './sources.ts';
 
 export interface Position {
   line: number;
@@ -46,25 +37,19 @@ const quiet: Logger = {
   fatal: (message: string) => void process.stderr.write(`${message}\n`),
 };
 
-/** The source files of `folders` under `root`, relative to it. */
-export function sourceFiles(root: string, folders: readonly string[] = MUTATED_FOLDERS): string[] {
-  return folders.flatMap((folder) =>
-    readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
-      .map((entry) => relative(root, join(entry.parentPath, entry.name)))
-      .sort(),
-  );
-}
-
 export const candidateKey = (m: { file: string; start: Position; mutator: string; replacement: string }) =>
   `${m.file}:${m.start.line}:${m.start.column}:${m.mutator}:${m.replacement}`;
 
-export async function listCandidates(root: string, files: readonly string[]): Promise<Candidate[]> {
-  const { mutants } = await new Instrumenter(quiet).instrument(
-    files.map((name) => ({ name, content: readFileSync(join(root, name), 'utf8'), mutate: true })),
+/** What Stryker's run makes of `sources`: each file instrumented, and its mutants. */
+export const instrument = (sources: { name: string; content: string }[]) =>
+  new Instrumenter(quiet).instrument(
+    sources.map((source) => ({ ...source, mutate: true })),
     // The instrumenter's defaults, as Stryker's run uses them.
     { plugins: null, excludedMutations: [], ignorers: [], noHeader: true },
   );
+
+export async function listCandidates(root: string, files: readonly string[]): Promise<Candidate[]> {
+  const { mutants } = await instrument(files.map((name) => ({ name, content: readFileSync(join(root, name), 'utf8') })));
   return mutants.map((mutant) => {
     const file = mutant.fileName;
     const candidate = {

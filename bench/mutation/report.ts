@@ -21,7 +21,7 @@ export interface Tally {
   excused: number;
 }
 
-const DETECTED: ReadonlySet<Status> = new Set(['Killed', 'Timeout', 'RuntimeError', 'CompileError']);
+export const DETECTED: ReadonlySet<Status> = new Set(['Killed', 'Timeout', 'RuntimeError', 'CompileError']);
 
 export const killRate = (t: Tally) => (t.killed + t.survived === 0 ? 1 : t.killed / (t.killed + t.survived));
 
