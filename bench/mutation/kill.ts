@@ -5,14 +5,15 @@
 // without one, or for a file it does not list, the whole kit does.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checksForFile, readCheckMap } from './check-map.ts';
 import { findMutantFile } from './mutant-file.ts';
 import { KIT_SEED, READER, startTarget, WRITER } from './target.ts';
 
 const started = performance.now();
-const dir = mkdtempSync(join(tmpdir(), 'secmon-mutant-'));
+// Inside Stryker's sandbox (the current folder), which Stryker removes, so a mutant it stops at its
+// time-out leaves no database behind.
+const dir = mkdtempSync(join(process.cwd(), '.secmon-mutant-'));
 const mutant = process.env.__STRYKER_ACTIVE_MUTANT__;
 const mapPath = process.env.SECMON_MUTATION_CHECK_MAP;
 const file = mutant !== undefined && mapPath ? findMutantFile(process.cwd(), mutant) : undefined;

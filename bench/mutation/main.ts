@@ -107,6 +107,7 @@ async function mutationRun(perFile: boolean): Promise<ModeRun> {
   rmSync(timesPath, { force: true });
   // Stryker's workers, started by the run, hand their environment to kill.ts.
   process.env.SECMON_MUTATION_TIMES = timesPath;
+  process.env.SECMON_MUTATION_SEED = String(seed);
   if (perFile) process.env.SECMON_MUTATION_CHECK_MAP = mapPath;
   else delete process.env.SECMON_MUTATION_CHECK_MAP;
   const started = performance.now();
