@@ -13,25 +13,24 @@ export interface Verdict {
   reason: string;
 }
 
+const ONE_INSTANCE =
+  "other processes' leases are ignored: with one instance on the database (how the kit runs the reference server) the leases are this process's own attempts, already counted, so nothing changes; several instances on PostgreSQL would show it (the multi-instance tests do)";
+const RETRY_ONLY_MATTERS_WITH_CIRCUIT_OPEN =
+  "whether a due delivery is a retry matters only to a webhook whose circuit is open (a retry goes on its schedule, a new delivery waits for the probe pause of 5 s and more): slow-and-failing-receivers.4, which needs three failures in a row and then a watch of what is sent during the pause; the slot-sharing check's slow receivers hold and answer, they never fail";
+const FAILING_SLOTS_NEED_FAILING_LOAD =
+  "the count of slots failing webhooks hold together (at most three quarters, so a webhook that answers always finds one): only several failing receivers holding most slots at once show it, and the slot-sharing check's slow receivers hold and answer, they never fail (a failing load that takes most slots with attempts that time out lasts 10 s a wave)";
+
 export const LEDGER: Record<string, Verdict> = {
   'server/webhooks/endpoints.ts:108:76:UnaryOperator:+1': {
     verdict: 'gap',
     reason:
-      'an endpoint that recovers adds its in-flight attempts to the failing count instead of removing them, so failing ' +
-      'endpoints keep fewer slots than the document promises healthy ones; seen only with several endpoints failing and ' +
-      'recovering under load, which no check provokes yet',
+      "an endpoint that recovers adds its in-flight attempts to the failing count instead of removing them, so failing endpoints keep fewer slots than they should; seen only with several endpoints failing and recovering while attempts are open, and the slot-sharing check's slow receivers hold their requests and answer, they never fail",
   },
   'server/store/sqlite/store.ts:102:38:ArrowFunction:() => undefined': {
     verdict: 'unobservable',
     reason:
       'leases left by a dead process are released at start-up; the kit never sees a server die mid-delivery (the ' +
       'crash tests in test/webhooks/sqlite/ do)',
-  },
-  'server/webhooks/endpoints.ts:135:19:ArithmeticOperator:this.#policy.concurrency + this.#inFlight': {
-    verdict: 'gap',
-    reason:
-      'the dispatcher starts attempts past its concurrency limit; what the document promises under load (queueing behind ' +
-      "a webhook's own slots, the first retry on schedule) is never judged with more deliveries due than slots",
   },
   'server/webhooks/ssrf.ts:153:2:Regex:/(^|\\.)invalid\\.?/i': {
     verdict: 'unobservable',
@@ -325,29 +324,22 @@ export const LEDGER: Record<string, Verdict> = {
     reason: 'a test helper that empties the tables; the server never calls it',
   },
   'server/webhooks/claim.ts:58:22:ArithmeticOperator:limit + claimed.length': {
-    verdict: 'gap',
+    verdict: 'unobservable',
     reason:
-      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it (how many due rows a claim reads per free slot)",
+      'a claim reads a larger window of due rows: the same deliveries are eligible and the choice among them is at least as fair; only the work per claim changes, which no client sees',
   },
   'server/webhooks/dispatcher.ts:91:17:ArrowFunction:() => undefined': {
-    verdict: 'gap',
-    reason:
-      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it (the count of another process's leases)",
-  },
-  'server/webhooks/dispatcher.ts:91:25:MethodExpression:Math.min(0, (leased.get(id) ?? 0) - endpoints.describe(id).inFlight)': {
-    verdict: 'gap',
-    reason:
-      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it (the count of another process's leases)",
+    verdict: 'unobservable',
+    reason: ONE_INSTANCE,
   },
   'server/webhooks/dispatcher.ts:91:37:ArithmeticOperator:(leased.get(id) ?? 0) + endpoints.describe(id).inFlight': {
     verdict: 'gap',
     reason:
-      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it (the count of another process's leases)",
+      "this process's attempts counted again as another process's would give a webhook fewer attempts at once (which the document allows: at most 8, and a service may have fewer slots); against one instance the slot-sharing check still sees 8 attempts open to its slow webhook with it as without it, so where it bites is not reached from outside yet",
   },
   'server/webhooks/dispatcher.ts:91:38:LogicalOperator:leased.get(id) && 0': {
-    verdict: 'gap',
-    reason:
-      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it (the count of another process's leases)",
+    verdict: 'unobservable',
+    reason: ONE_INSTANCE,
   },
   'server/webhooks/dispatcher.ts:177:22:StringLiteral:""': {
     verdict: 'unobservable',
@@ -369,80 +361,51 @@ export const LEDGER: Record<string, Verdict> = {
     verdict: 'unobservable',
     reason: 'which log line is written when a circuit closes',
   },
-  'server/webhooks/endpoints.ts:155:10:ConditionalExpression:false': {
-    verdict: 'gap',
-    reason:
-      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
-  },
   'server/webhooks/endpoints.ts:155:41:ConditionalExpression:true': {
     verdict: 'gap',
-    reason:
-      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+    reason: RETRY_ONLY_MATTERS_WITH_CIRCUIT_OPEN,
   },
   'server/webhooks/endpoints.ts:155:41:ConditionalExpression:false': {
     verdict: 'gap',
-    reason:
-      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+    reason: RETRY_ONLY_MATTERS_WITH_CIRCUIT_OPEN,
   },
   'server/webhooks/endpoints.ts:155:41:EqualityOperator:candidate.attempts >= 0': {
     verdict: 'gap',
-    reason:
-      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+    reason: RETRY_ONLY_MATTERS_WITH_CIRCUIT_OPEN,
   },
   'server/webhooks/endpoints.ts:155:41:EqualityOperator:candidate.attempts <= 0': {
     verdict: 'gap',
-    reason:
-      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
-  },
-  'server/webhooks/endpoints.ts:155:73:BooleanLiteral:true': {
-    verdict: 'gap',
-    reason:
-      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
-  },
-  'server/webhooks/endpoints.ts:156:39:ArithmeticOperator:(planned.get(candidate.webhookId) ?? 0) - 1': {
-    verdict: 'gap',
-    reason:
-      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
-  },
-  'server/webhooks/endpoints.ts:156:40:LogicalOperator:planned.get(candidate.webhookId) && 0': {
-    verdict: 'gap',
-    reason:
-      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+    reason: RETRY_ONLY_MATTERS_WITH_CIRCUIT_OPEN,
   },
   'server/webhooks/endpoints.ts:157:6:UpdateOperator:plannedTotal--': {
     verdict: 'gap',
     reason:
-      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+      "within one claim the slots already given are not subtracted, so extra parallelism may take the last quarter kept free; the dispatcher's own cap still holds, and only a claim that finds more due deliveries of several webhooks than free slots at once shows it; the slot-sharing check's bursts are claimed a few deliveries at a time, and the order in which a healthy and a slow webhook's deliveries arrive is no evidence (ordering is not guaranteed)",
   },
   'server/webhooks/endpoints.ts:158:10:ConditionalExpression:true': {
     verdict: 'gap',
-    reason:
-      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+    reason: FAILING_SLOTS_NEED_FAILING_LOAD,
   },
   'server/webhooks/endpoints.ts:158:10:ConditionalExpression:false': {
     verdict: 'gap',
-    reason:
-      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+    reason: FAILING_SLOTS_NEED_FAILING_LOAD,
   },
   'server/webhooks/endpoints.ts:158:10:EqualityOperator:this.#state(candidate.webhookId).failures >= 0': {
     verdict: 'gap',
-    reason:
-      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+    reason: FAILING_SLOTS_NEED_FAILING_LOAD,
   },
   'server/webhooks/endpoints.ts:158:10:EqualityOperator:this.#state(candidate.webhookId).failures <= 0': {
     verdict: 'gap',
-    reason:
-      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+    reason: FAILING_SLOTS_NEED_FAILING_LOAD,
   },
   'server/webhooks/endpoints.ts:158:57:UpdateOperator:plannedFailing--': {
     verdict: 'gap',
-    reason:
-      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+    reason: FAILING_SLOTS_NEED_FAILING_LOAD,
   },
   'server/webhooks/endpoints.ts:169:10:CallExpression:;': {
     verdict: 'gap',
     reason:
-      "slot sharing between webhooks under load (slow-and-failing-receivers.1-3: a slot for every webhook with something due before any gets a second, at most 8 open attempts, halving on failures): only more due deliveries than free slots show it, and the kit's catalogue lists these sentences as needing a sustained load a contract run does not put on a target; a load check would close it",
+      "within one claim due deliveries are taken in due order instead of every webhook's first before any second; only a claim that finds more due deliveries of several webhooks than free slots at once shows it; the slot-sharing check's bursts are claimed a few deliveries at a time, and the order in which a healthy and a slow webhook's deliveries arrive is no evidence (ordering is not guaranteed)",
   },
   'server/webhooks/ssrf.ts:101:70:ObjectLiteral:{}': {
     verdict: 'unspecified',

@@ -39,6 +39,11 @@ export interface Fault {
   duplicateDeliveries?: boolean;
   /** Legal variation: every delivery is held this long (ms, drawn per delivery) before it goes on, so they also come out of order. */
   deliveryDelayMs?(): number;
+  /**
+   * How a delivery goes on to the receiver (`forward` sends it once and gives the receiver's answer):
+   * a service that sends it several times at once, or one delivery after another.
+   */
+  forwarding?(forward: () => Promise<Response>): Promise<Response>;
   /** Legal variation: response bodies are sent in chunks (Transfer-Encoding: chunked). */
   chunked?: boolean;
   /** Rewrites the receiver's answer to a delivery (its headers given) on its way back to the service (which then judges it). */
@@ -83,7 +88,7 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<{
           await new Promise((resolve) => setTimeout(resolve, Math.random() * 100));
           await (await forward()).arrayBuffer();
         }
-        const answer = await forward();
+        const answer = await (fault.forwarding ? fault.forwarding(forward) : forward());
         const received = { status: answer.status, headers: Object.fromEntries([...answer.headers].filter(([name]) => !DROPPED.has(name))) };
         const passed = fault.deliveryAnswer?.(received, tampered.headers) ?? received;
         res.writeHead(passed.status, passed.headers).end(Buffer.from(await answer.arrayBuffer()));
@@ -91,7 +96,7 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<{
       }
       const rewritten = fault.request?.(req.method ?? 'GET', path, body) ?? body;
       const forwarded =
-        fault.delivery || fault.deliveryAnswer || fault.duplicateDeliveries || fault.deliveryDelayMs
+        fault.delivery || fault.deliveryAnswer || fault.duplicateDeliveries || fault.deliveryDelayMs || fault.forwarding
           ? relayWebhookUrls(req.method ?? 'GET', path, rewritten, self)
           : rewritten;
       const answer = await fetch(upstream + (fault.path?.(req.method ?? 'GET', path) ?? path), {

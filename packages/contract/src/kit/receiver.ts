@@ -14,6 +14,8 @@ export interface Delivery {
   receivedAt: number;
   /** What the receiver answered (set once it has). */
   answered?: Answer;
+  /** When the exchange ended: the answer sent or the connection closed (unset while it is open). */
+  closedAt?: number;
 }
 
 /** An answer of the receiver; `delayMs` holds it back that long (a receiver too slow to answer in time). */
@@ -21,6 +23,8 @@ export interface Answer {
   status: number;
   headers?: Record<string, string> | undefined;
   delayMs?: number;
+  /** Holds the answer until this settles too (a receiver that answers when the check lets it). */
+  until?: Promise<unknown>;
 }
 
 /** How the receiver answers a delivery on a path a check claimed; `attempt` counts from 1 per path. */
@@ -59,11 +63,13 @@ export async function startReceiver(listen: { host: string; port: number }, publ
       const claimed = [...responders].find(([prefix]) => delivery.path.startsWith(prefix))?.[1];
       const answer = claimed ? claimed.responder(delivery, ++claimed.attempts) : { status: 204 };
       (delivery as Delivery).answered = answer;
+      res.on('close', () => ((delivery as Delivery).closedAt = Date.now()));
       const send = () => {
         if (!res.destroyed) res.writeHead(answer.status, answer.headers).end();
       };
-      if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
-      else send();
+      const delayed = () => (answer.delayMs ? setTimeout(send, answer.delayMs).unref() : send());
+      if (answer.until) void answer.until.then(delayed, delayed);
+      else delayed();
       for (const wake of waiters) wake();
     });
   });

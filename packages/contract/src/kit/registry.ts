@@ -35,6 +35,7 @@ import { replaceSemanticsCheck } from './checks/replace-semantics.ts';
 import { responseAuditCheck } from './checks/response-audit.ts';
 import { secretRotationCheck } from './checks/secret-rotation.ts';
 import { secretsCheck } from './checks/secrets.ts';
+import { slotSharingCheck } from './checks/slot-sharing.ts';
 import { stateReadsCheck } from './checks/state-reads.ts';
 import { successResponseCheck } from './checks/success-response.ts';
 import { transitionsCheck } from './checks/transitions.ts';
@@ -76,6 +77,7 @@ export const REGISTRY = [
   endpointGoneCheck,
   secretRotationCheck,
   modelSequencesCheck,
+  slotSharingCheck,
   deliveryAttributionCheck,
   stateReadsCheck,
   errorAnswersCheck,

@@ -26,6 +26,11 @@ export function duplicatedDeliveries(): Fault {
   return { duplicateDeliveries: true };
 }
 
+/** Changes how each delivery goes on to the receiver (`forward` sends it once and gives the answer): several at once, one after another. */
+export function forwarded(how: NonNullable<Fault['forwarding']>): Fault {
+  return { forwarding: how };
+}
+
 /** Rewrites the receiver's answer to each delivery on its way back to the service. */
 export function receiverAnswer(rewrite: NonNullable<Fault['deliveryAnswer']>): Fault {
   return { deliveryAnswer: rewrite };

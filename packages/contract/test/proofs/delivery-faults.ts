@@ -9,6 +9,7 @@ import {
   deliveryHeader,
   deliveryJson,
   field,
+  forwarded,
   header,
   receiverAnswer,
   requestBody,
@@ -255,3 +256,23 @@ export const deviceSubscriptionRefused = answer({ method: 'POST', path: WEBHOOK_
       }
     : undefined,
 );
+
+/** Every delivery sent twice at once: twice the attempts open that the service counts. */
+export const sentTwiceAtOnce = forwarded(async (forward) => {
+  const [first, second] = await Promise.all([forward(), forward()]);
+  await second.arrayBuffer();
+  return first;
+});
+
+/** One delivery at a time over all webhooks: a receiver that holds its request holds every webhook's. */
+export function oneAtATime(): Fault {
+  let last: Promise<unknown> = Promise.resolve();
+  return forwarded((forward) => {
+    const next = last.then(forward);
+    last = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    return next;
+  });
+}

@@ -16,6 +16,7 @@ import type { Check } from '../failure.ts';
 import type { Answer, Delivery } from '../receiver.ts';
 import { documentedResources, labels } from './shared/documented.ts';
 import { createFinding, label } from './shared/finding-events.ts';
+import { oncePerRun } from './shared/once-per-run.ts';
 import { firstRetry, type RetryTiming } from './shared/retry-schedule.ts';
 import { crudNamed, deliveryId, type Json, parseBody, type Sink, sink, subscribe } from './shared/rule-support.ts';
 
@@ -73,19 +74,8 @@ interface Prepared {
 
 const forToken = (token: string) => (d: Delivery) => JSON.stringify(parseBody(d)?.data ?? {}).includes(token);
 
-const setups = new WeakMap<KitContext, Promise<Prepared>>();
-
 /** Set up once per run, before the first check (the check's `prepare`), so the retries' waits overlap the run. */
-function startReceiverAnswers(ctx: KitContext, check: Check<Rule>): Promise<Prepared> {
-  let setup = setups.get(ctx);
-  if (!setup) {
-    setup = ctx.shared(() => prepareReceiverAnswers(ctx, check));
-    // Judged by the check; a failure here is reported when the check awaits it.
-    setup.catch(() => undefined);
-    setups.set(ctx, setup);
-  }
-  return setup;
-}
+const startReceiverAnswers = oncePerRun((ctx: KitContext, check: Check<Rule>) => prepareReceiverAnswers(ctx, check));
 
 /** Subscribes a webhook per plan and raises the one event they all get. */
 async function prepareReceiverAnswers(ctx: KitContext, check: Check<Rule>): Promise<Prepared> {

@@ -284,15 +284,11 @@ export const CATALOGUE = [
     id: 'slow-and-failing-receivers.1',
     at: '/info/description',
     text: "Each webhook gets its own share of the service's delivery slots, so a receiver that is slow or does not answer delays only its own deliveries.",
-    unobservable:
-      "fair sharing needs a sustained load of slow and failing receivers; the reference server's isolation tests and benchmarks measure it, a contract run should not put that load on a target",
   },
   {
     id: 'slow-and-failing-receivers.2',
     at: '/info/description',
     text: 'Every webhook with something due gets a slot before any webhook gets a second, and at most 8 attempts are open to one webhook at a time.',
-    unobservable:
-      "concurrency limits per webhook need a sustained load the kit does not put on a target (measured by the reference server's own tests)",
   },
   {
     id: 'slow-and-failing-receivers.3',
