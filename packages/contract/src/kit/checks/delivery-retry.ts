@@ -10,6 +10,7 @@ import { attempts, COPY_WINDOW_MS, clientErrorFor, isCopy } from './shared/attem
 import { documentedResources, labels } from './shared/documented.ts';
 import { createFinding, findingOf, label } from './shared/finding-events.ts';
 import { judgeLastDelivery, retryWaits } from './shared/last-delivery.ts';
+import { oncePerRun } from './shared/once-per-run.ts';
 import { firstRetry, type RetryTiming } from './shared/retry-schedule.ts';
 import { deliveryId, newSecret, parseBody, type Sink, sink, subscribe } from './shared/rule-support.ts';
 import { idAndTimeViolations, timestampOf } from './shared/signatures.ts';
@@ -107,55 +108,44 @@ interface RetrySetup {
   retryAfterSeconds: number;
 }
 
-const retrySetups = new WeakMap<KitContext, Promise<RetrySetup>>();
-
 /**
  * The receivers that fail on purpose, their webhooks and the finding whose event they get: set up
  * once per run, as early as the plan allows (the check's `prepare`), so the retry waits overlap the
  * other checks.
  */
-function startRetryProbe(ctx: KitContext, check: Check<Rule>, timing: RetryTiming): Promise<RetrySetup> {
-  let setup = retrySetups.get(ctx);
-  if (!setup) {
-    setup = ctx.shared(async () => {
-      const schedule = firstRetry(ctx);
-      const retryAfterSeconds = schedule ? Math.ceil((schedule.ms * (1 + schedule.jitter)) / 1000) + 2 : 8;
-      const token = `kit-retry-${randomUUID()}`;
-      const copies = timing.skip ? 0 : COPY_WINDOW_MS;
-      const failFirst500 = failFirst(token, () => ({ status: 500 }), copies);
-      const failing = Object.assign(await sink(ctx, 'retry-500', failFirst500), { answered: failFirst500.answered });
-      const followed = await sink(ctx, 'retry-followed');
-      const redirecting = await sink(
+const startRetryProbe = oncePerRun(async (ctx: KitContext, check: Check<Rule>, timing: RetryTiming): Promise<RetrySetup> => {
+  const schedule = firstRetry(ctx);
+  const retryAfterSeconds = schedule ? Math.ceil((schedule.ms * (1 + schedule.jitter)) / 1000) + 2 : 8;
+  const token = `kit-retry-${randomUUID()}`;
+  const copies = timing.skip ? 0 : COPY_WINDOW_MS;
+  const failFirst500 = failFirst(token, () => ({ status: 500 }), copies);
+  const failing = Object.assign(await sink(ctx, 'retry-500', failFirst500), { answered: failFirst500.answered });
+  const followed = await sink(ctx, 'retry-followed');
+  const redirecting = await sink(
+    ctx,
+    'retry-307',
+    failFirst(token, () => ({ status: 307, headers: { Location: followed.url } }), copies),
+  );
+  const refusedWith = clientErrorFor(ctx.options.seed);
+  const refusing = await sink(
+    ctx,
+    'retry-4xx',
+    failFirst(token, () => ({ status: refusedWith }), copies),
+  );
+  const later = timing.skip
+    ? undefined
+    : await sink(
         ctx,
-        'retry-307',
-        failFirst(token, () => ({ status: 307, headers: { Location: followed.url } }), copies),
+        'retry-after',
+        failFirst(token, () => ({ status: 503, headers: { 'Retry-After': String(retryAfterSeconds) } }), copies),
       );
-      const refusedWith = clientErrorFor(ctx.options.seed);
-      const refusing = await sink(
-        ctx,
-        'retry-4xx',
-        failFirst(token, () => ({ status: refusedWith }), copies),
-      );
-      const later = timing.skip
-        ? undefined
-        : await sink(
-            ctx,
-            'retry-after',
-            failFirst(token, () => ({ status: 503, headers: { 'Retry-After': String(retryAfterSeconds) } }), copies),
-          );
-      const failingHook = await subscribe(ctx, check, failing.url, ['finding.created'], { secret: newSecret() });
-      await subscribe(ctx, check, redirecting.url, ['finding.created']);
-      await subscribe(ctx, check, refusing.url, ['finding.created']);
-      if (later) await subscribe(ctx, check, later.url, ['finding.created']);
-      const finding = await createFinding(ctx, check, { title: token });
-      return { failing, followed, redirecting, refusing, refusedWith, later, failingHook, finding, retryAfterSeconds };
-    });
-    // A failure surfaces when the check awaits it, not as an unhandled rejection before.
-    setup.catch(() => undefined);
-    retrySetups.set(ctx, setup);
-  }
-  return setup;
-}
+  const failingHook = await subscribe(ctx, check, failing.url, ['finding.created'], { secret: newSecret() });
+  await subscribe(ctx, check, redirecting.url, ['finding.created']);
+  await subscribe(ctx, check, refusing.url, ['finding.created']);
+  if (later) await subscribe(ctx, check, later.url, ['finding.created']);
+  const finding = await createFinding(ctx, check, { title: token });
+  return { failing, followed, redirecting, refusing, refusedWith, later, failingHook, finding, retryAfterSeconds };
+});
 
 /**
  * `delivery-retry`: receivers that fail the first attempt on purpose (500, a redirect, 503 with a
