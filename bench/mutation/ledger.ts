@@ -15,8 +15,10 @@ export interface Verdict {
 
 const ONE_INSTANCE =
   "other processes' leases are ignored: with one instance on the database (how the kit runs the reference server) the leases are this process's own attempts, already counted, so nothing changes; several instances on PostgreSQL would show it (the multi-instance tests do)";
-const RETRY_ONLY_MATTERS_WITH_CIRCUIT_OPEN =
-  "whether a due delivery is a retry matters only to a webhook whose circuit is open (a retry goes on its schedule, a new delivery waits for the probe pause of 5 s and more): slow-and-failing-receivers.4, which needs three failures in a row and then a watch of what is sent during the pause; the slot-sharing check's slow receivers hold and answer, they never fail";
+const NEW_ONES_NEVER_CANDIDATES =
+  "every due delivery taken as a retry: the claim's query already leaves out the new deliveries of a webhook whose circuit is open until its probe pause has passed (the plan's retriesOnly), so take() never sees one it would now let through; the circuit-breaker check sees the fourth event wait for the probe with it as without it";
+const RETRIES_HELD_TO_THE_PAUSE =
+  'retries of a webhook whose circuit is open taken as new deliveries: they wait for the probe pause as well as their schedule; the first pause ends a few milliseconds after the first retry is due (both count from about the same failures), and later pauses and retries are minutes apart, beyond a contract run';
 const FAILING_SLOTS_NEED_FAILING_LOAD =
   "the count of slots failing webhooks hold together (at most three quarters, so a webhook that answers always finds one): only several failing receivers holding most slots at once show it, and the slot-sharing check's slow receivers hold and answer, they never fail (a failing load that takes most slots with attempts that time out lasts 10 s a wave)";
 
@@ -362,20 +364,20 @@ export const LEDGER: Record<string, Verdict> = {
     reason: 'which log line is written when a circuit closes',
   },
   'server/webhooks/endpoints.ts:155:41:ConditionalExpression:true': {
-    verdict: 'gap',
-    reason: RETRY_ONLY_MATTERS_WITH_CIRCUIT_OPEN,
+    verdict: 'equivalent',
+    reason: NEW_ONES_NEVER_CANDIDATES,
   },
   'server/webhooks/endpoints.ts:155:41:ConditionalExpression:false': {
-    verdict: 'gap',
-    reason: RETRY_ONLY_MATTERS_WITH_CIRCUIT_OPEN,
+    verdict: 'unobservable',
+    reason: RETRIES_HELD_TO_THE_PAUSE,
   },
   'server/webhooks/endpoints.ts:155:41:EqualityOperator:candidate.attempts >= 0': {
-    verdict: 'gap',
-    reason: RETRY_ONLY_MATTERS_WITH_CIRCUIT_OPEN,
+    verdict: 'equivalent',
+    reason: NEW_ONES_NEVER_CANDIDATES,
   },
   'server/webhooks/endpoints.ts:155:41:EqualityOperator:candidate.attempts <= 0': {
-    verdict: 'gap',
-    reason: RETRY_ONLY_MATTERS_WITH_CIRCUIT_OPEN,
+    verdict: 'unobservable',
+    reason: RETRIES_HELD_TO_THE_PAUSE,
   },
   'server/webhooks/endpoints.ts:157:6:UpdateOperator:plannedTotal--': {
     verdict: 'gap',

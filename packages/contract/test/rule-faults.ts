@@ -25,6 +25,7 @@ import {
   webhookIdNotDeliveryId,
   wrongStandardSignature,
 } from './delivery-faults.ts';
+import { receiverAnswer } from './fault-dsl.ts';
 import type { RuleProof } from './prove.ts';
 import {
   alwaysCompliant,
@@ -258,6 +259,15 @@ export const RULE_PROOFS: readonly RuleProof[] = [
     subject: CREATED,
     check: 'delivery-retry',
     rule: 'delivery-and-retries.4',
+    target: { retryScale: 1 },
+  },
+  {
+    // The service takes the receiver's 500s for successes, so its circuit never opens.
+    name: 'no circuit: a new delivery sent at once after three failures in a row',
+    fault: receiverAnswer(({ status, headers }) => ({ status: status === 500 ? 204 : status, headers })),
+    subject: 'deviceConnected (webhook device.connected)',
+    check: 'circuit-breaker',
+    rule: 'slow-and-failing-receivers.4',
     target: { retryScale: 1 },
   },
 ];

@@ -5,6 +5,7 @@
 import type { CheckDefinition } from './check.ts';
 import { availableAfterCreateCheck } from './checks/available-after-create.ts';
 import { boundaryInputsCheck } from './checks/boundary-inputs.ts';
+import { circuitBreakerCheck } from './checks/circuit-breaker.ts';
 import { complianceCheck } from './checks/compliance.ts';
 import { corsCheck } from './checks/cors.ts';
 import { deliveryCheckDefinition } from './checks/delivery.ts';
@@ -74,6 +75,7 @@ export const REGISTRY = [
   deliverySemanticsCheck,
   deliveryRetryCheck,
   receiverAnswersCheck,
+  circuitBreakerCheck,
   endpointGoneCheck,
   secretRotationCheck,
   modelSequencesCheck,

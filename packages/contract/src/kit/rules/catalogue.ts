@@ -300,7 +300,6 @@ export const CATALOGUE = [
     id: 'slow-and-failing-receivers.4',
     at: '/info/description',
     text: "After 3 failures in a row the webhook's circuit opens: its failed deliveries are retried one at a time on the schedule below, and new ones wait (pending, not counted as attempts) until a probe — a retry, or a new delivery after a pause of 5 s that doubles with each further failure, up to about 5 minutes — is answered; then sending resumes one at a time and ramps up.",
-    unobservable: "the circuit breaker needs a run of failures and pauses of minutes; measured by the reference server's own tests",
   },
   {
     id: 'slow-and-failing-receivers.5',

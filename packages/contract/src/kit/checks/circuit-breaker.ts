@@ -1,0 +1,154 @@
+// A webhook's circuit, seen from its receiver: three events raised for one webhook only (the
+// test-support route's `webhook_id`, so no other client's event comes between), each answered
+// `500`, open its circuit; a fourth event raised once the service has had time to count the third
+// failure must then wait for a probe: a retry answered (the receiver answers `204` from the fourth
+// request on), or its own first attempt after the 5 s pause. A service without the circuit sends it
+// at once.
+import { defineCheck } from '../check.ts';
+import type { KitContext } from '../context.ts';
+import type { Check } from '../failure.ts';
+import { raiseEvent } from '../raise.ts';
+import type { Delivery } from '../receiver.ts';
+import { documentedResources } from './shared/documented.ts';
+import { chosenIds } from './shared/event-run.ts';
+import { oncePerRun } from './shared/once-per-run.ts';
+import type { RetryTiming } from './shared/retry-schedule.ts';
+import { crudNamed, deliveryId, parseBody, type Sink, sink, subscribe } from './shared/rule-support.ts';
+
+const RULES = ['slow-and-failing-receivers.4'] as const;
+type Rule = (typeof RULES)[number];
+
+/** Failures in a row that open a webhook's circuit, and the pause before a new delivery may probe it. */
+const BREAK_AFTER = 3;
+const PAUSE_MS = 5_000;
+/** The pause may be shorter by this much (the retry schedule's ±20 % jitter) before a new delivery is early. */
+const PAUSE_SLACK = 0.2;
+/** How long after the third failure the fourth event is raised, at least, and in latencies of the first three. */
+const SETTLE_MIN_MS = 1_000;
+const SETTLE_LATENCIES = 2;
+
+export const circuitBreakerCheck = defineCheck({
+  name: 'circuit-breaker',
+  column: 'circuit',
+  rules: RULES,
+  needs: { events: true },
+  exercisesSuccess: false,
+  // The webhook subscribed and deleted, and the four events raised.
+  cost: { fixed: 2 + BREAK_AFTER + 1, perCase: 0 },
+  instances: (model, options) => {
+    const found = documentedResources(model);
+    const raisable = model.webhooks.find((w) => w.event.startsWith('device.'));
+    if (!found || !raisable) return [];
+    const timing: RetryTiming = options.skipRetryTiming ? { skip: options.skipRetryTiming } : {};
+    return [
+      {
+        subjects: [raisable.label],
+        run: (ctx, check) => circuitBreaker(ctx, check, timing),
+        prepare: (ctx, check) => void openCircuit(ctx, check),
+      },
+    ];
+  },
+});
+
+/** What the receiver saw: when the third failure was answered, the fourth event raised, and every request. */
+interface Opened {
+  sink: Sink;
+  hookId: string;
+  event: string;
+  /** The ids the fourth event carries, to tell its deliveries from the first three's. */
+  fourth: Record<string, unknown>;
+  thirdFailureAt: number;
+  fourthRaisedAt: number;
+}
+
+type Outcome = Opened | { skipped: string };
+
+const matches = (ids: Record<string, unknown>) => (d: Delivery) => {
+  const data = parseBody(d)?.data ?? {};
+  return Object.entries(ids).every(([field, value]) => data[field] === value);
+};
+
+/** Subscribes the webhook, raises three events for it alone and answers them `500`, then raises the fourth. */
+const openCircuit = oncePerRun(async (ctx: KitContext, check: Check<Rule>): Promise<Outcome> => {
+  if (ctx.options.triggerCommand) return { skipped: 'a trigger command cannot raise an event for one webhook only' };
+  const webhook = ctx.model.webhooks.find((w) => w.event.startsWith('device.') && !ctx.options.eventsOutOfScope.includes(w.event));
+  if (!webhook) return { skipped: 'no device event in scope' };
+  let answered = 0;
+  let thirdFailureAt = 0;
+  const circuit = await sink(ctx, 'circuit', () => {
+    answered++;
+    if (answered === BREAK_AFTER) thirdFailureAt = Date.now();
+    return { status: answered <= BREAK_AFTER ? 500 : 204 };
+  });
+  const hook = await subscribe(ctx, check, circuit.url, [webhook.event]);
+  const raise = async () => {
+    const data = chosenIds(ctx, webhook);
+    const outcome = await raiseEvent(ctx, { event: webhook.event, webhookId: hook.id, data });
+    return { data, outcome };
+  };
+  const raisedAt = Date.now();
+  const first = await Promise.all(Array.from({ length: BREAK_AFTER }, raise));
+  for (const { outcome } of first) {
+    if ('cannot' in outcome) return { skipped: outcome.cannot };
+    if ('refused' in outcome) return { skipped: `the events could not be raised: ${outcome.refused}` };
+  }
+  const failed = await circuit.waitFor(() => answered >= BREAK_AFTER, `${BREAK_AFTER} failures at the circuit webhook`);
+  if (!failed.met) return { skipped: `the ${BREAK_AFTER} events that were to fail did not all arrive` };
+  // Time for the service to count the third failure before the fourth event: its own pace, doubled.
+  const latency = Math.min(...circuit.deliveries().map((d) => d.receivedAt)) - raisedAt;
+  await new Promise((resolve) => setTimeout(resolve, Math.max(SETTLE_MIN_MS, SETTLE_LATENCIES * latency)));
+  const fourth = await raise();
+  return {
+    sink: circuit,
+    hookId: hook.id,
+    event: webhook.event,
+    fourth: fourth.data,
+    thirdFailureAt,
+    fourthRaisedAt: Date.now(),
+  };
+});
+
+/** When the first retry (a delivery id seen before) was answered `2xx` at the receiver: the probe, as the kit saw it. */
+export function probeAnsweredAt(deliveries: readonly Delivery[]): number | undefined {
+  const seen = new Set<string>();
+  for (const d of [...deliveries].sort((a, b) => a.receivedAt - b.receivedAt)) {
+    const id = deliveryId(d);
+    if (seen.has(id) && d.answered && d.answered.status < 300) return d.closedAt ?? d.receivedAt;
+    seen.add(id);
+  }
+  return undefined;
+}
+
+/**
+ * How early the fourth event's first attempt came (ms), when it came before a probe was answered
+ * and before the pause (less its slack) had passed since the third failure; undefined otherwise.
+ */
+export function earlyBy(fourthAt: number, thirdFailureAt: number, probeAt: number | undefined): number | undefined {
+  const allowedFrom = Math.min(probeAt ?? Number.POSITIVE_INFINITY, thirdFailureAt + PAUSE_MS * (1 - PAUSE_SLACK));
+  return fourthAt < allowedFrom ? allowedFrom - fourthAt : undefined;
+}
+
+async function circuitBreaker(ctx: KitContext, check: Check<Rule>, timing: RetryTiming): Promise<{ note: string } | { skipped: string }> {
+  const opened = await openCircuit(ctx, check);
+  if ('skipped' in opened) return opened;
+  const webhooks = crudNamed(ctx, 'webhooks');
+  try {
+    const isFourth = matches(opened.fourth);
+    const waited = await opened.sink.waitFor((ds) => ds.some(isFourth), 'the fourth event', ctx.options.eventTimeoutMs + PAUSE_MS);
+    const fourthAt = opened.sink.deliveries().find(isFourth)?.receivedAt;
+    const probeAt = probeAnsweredAt(opened.sink.deliveries());
+    const note = `${BREAK_AFTER} ${opened.event} events answered 500, a fourth raised ${opened.fourthRaisedAt - opened.thirdFailureAt} ms after the third failure; it came ${fourthAt === undefined ? `not within ${waited.waitedMs} ms` : `${fourthAt - opened.thirdFailureAt} ms after it`}, the first retry answered ${probeAt === undefined ? 'never' : `${probeAt - opened.thirdFailureAt} ms after it`}`;
+    if (timing.skip) return { note: `${note}; the pause is not judged: ${timing.skip}` };
+    const early = fourthAt === undefined ? undefined : earlyBy(fourthAt, opened.thirdFailureAt, probeAt);
+    if (early !== undefined)
+      check.fail({
+        at: ctx.model.webhooks.find((w) => w.event === opened.event)?.label ?? opened.event,
+        rule: 'slow-and-failing-receivers.4',
+        observed: `after ${BREAK_AFTER} failures in a row, a new delivery came ${(early / 1000).toFixed(1)} s before a probe was answered or the ${PAUSE_MS / 1000} s pause had passed`,
+        details: [note],
+      });
+    return { note };
+  } finally {
+    await ctx.send(webhooks.delete, { id: opened.hookId }).catch(() => undefined);
+  }
+}
