@@ -1,9 +1,9 @@
 // A webhook's circuit, seen from its receiver: three events raised for one webhook only (the
 // test-support route's `webhook_id`, so no other client's event comes between), each answered
 // `500`, open its circuit; a fourth event raised once the service has had time to count the third
-// failure must then wait for a probe: a retry answered (the receiver answers `204` from the fourth
-// request on), or its own first attempt after the 5 s pause. A service without the circuit sends it
-// at once.
+// failure must then wait for a probe: a retry answered (the receiver answers `204` to every request
+// once the fourth event is raised), or its own first attempt after the 5 s pause. A service without
+// the circuit sends it at once.
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -73,12 +73,16 @@ const openCircuit = oncePerRun(async (ctx: KitContext, check: Check<Rule>): Prom
   if (ctx.options.triggerCommand) return { skipped: 'a trigger command cannot raise an event for one webhook only' };
   const webhook = ctx.model.webhooks.find((w) => w.event.startsWith('device.') && !ctx.options.eventsOutOfScope.includes(w.event));
   if (!webhook) return { skipped: 'no device event in scope' };
-  let answered = 0;
+  // Every request of the first three deliveries fails until the fourth event is raised (a copy of
+  // one, which the document allows, must not count as an answered attempt); then all get 204.
+  const failed = new Set<string>();
+  let failing = true;
   let thirdFailureAt = 0;
-  const circuit = await sink(ctx, 'circuit', () => {
-    answered++;
-    if (answered === BREAK_AFTER) thirdFailureAt = Date.now();
-    return { status: answered <= BREAK_AFTER ? 500 : 204 };
+  const circuit = await sink(ctx, 'circuit', (delivery) => {
+    if (!failing) return { status: 204 };
+    failed.add(deliveryId(delivery));
+    if (failed.size === BREAK_AFTER && thirdFailureAt === 0) thirdFailureAt = Date.now();
+    return { status: 500 };
   });
   const hook = await subscribe(ctx, check, circuit.url, [webhook.event]);
   const raise = async () => {
@@ -92,11 +96,12 @@ const openCircuit = oncePerRun(async (ctx: KitContext, check: Check<Rule>): Prom
     if ('cannot' in outcome) return { skipped: outcome.cannot };
     if ('refused' in outcome) return { skipped: `the events could not be raised: ${outcome.refused}` };
   }
-  const failed = await circuit.waitFor(() => answered >= BREAK_AFTER, `${BREAK_AFTER} failures at the circuit webhook`);
-  if (!failed.met) return { skipped: `the ${BREAK_AFTER} events that were to fail did not all arrive` };
+  const threeFailed = await circuit.waitFor(() => failed.size >= BREAK_AFTER, `${BREAK_AFTER} failures at the circuit webhook`);
+  if (!threeFailed.met) return { skipped: `the ${BREAK_AFTER} events that were to fail did not all arrive` };
   // Time for the service to count the third failure before the fourth event: its own pace, doubled.
   const latency = Math.min(...circuit.deliveries().map((d) => d.receivedAt)) - raisedAt;
   await new Promise((resolve) => setTimeout(resolve, Math.max(SETTLE_MIN_MS, SETTLE_LATENCIES * latency)));
+  failing = false;
   const fourth = await raise();
   return {
     sink: circuit,

@@ -87,8 +87,9 @@ export interface HoldSeen {
   /** Whether the healthy webhook had both bursts by `judgedAt`. */
   served: boolean;
   /**
-   * Whether a delivery reached the healthy webhook twice: the service saw an attempt there fail
-   * (an acknowledgement lost or late), which lets the document's halving and circuit slow it.
+   * Whether a delivery reached the healthy webhook twice: the service saw an attempt there fail (an
+   * acknowledgement lost or late), which lets the document's halving and circuit slow it, or sent
+   * copies, which the document allows and which take slots too.
    */
   healthyRetried: boolean;
   judgedAt: number;
@@ -131,7 +132,7 @@ async function slotSharing(ctx: KitContext, check: Check<Rule>): Promise<{ note:
     const note =
       `${BURST} findings created and resolved, their events to two receivers that held their requests and a healthy one` +
       ` (${seen.healthyArrivals.length} of ${2 * BURST} arrived there in ${seen.judgedAt - seen.sentAt} ms` +
-      `${seen.healthyRetried ? ', some of them again: the service saw attempts there fail, so its pace was not judged' : ''});` +
+      `${seen.healthyRetried ? ', some of them again (a failed attempt or a copy), so its pace was not judged' : ''});` +
       ` most requests open at once: ${receivers.map((r) => r.most).join(', ')}`;
     const stall = healthyStall(seen);
     if (stall !== undefined)
