@@ -21,6 +21,16 @@ const RETRIES_HELD_TO_THE_PAUSE =
   'retries of a webhook whose circuit is open taken as new deliveries: they wait for the probe pause as well as their schedule; the first pause ends a few milliseconds after the first retry is due (both count from about the same failures), and later pauses and retries are minutes apart, beyond a contract run';
 const FAILING_SLOTS_NEED_FAILING_LOAD =
   "the count of slots failing webhooks hold together (at most three quarters, so a webhook that answers always finds one): only several failing receivers holding most slots at once show it, and the slot-sharing check's slow receivers hold and answer, they never fail (a failing load that takes most slots with attempts that time out lasts 10 s a wave)";
+const SEEK_COLUMNS =
+  'which filters SQLite seeks by an index and which it only tests on the rows (the unary + in the query): the same rows in the same order, only the query plan changes (npm run bench:scale measures it)';
+const CLAIM_WINDOWS =
+  "how many windows of due rows one claim reads before it returns: the same deliveries stay eligible and the next claim (an attempt's end or the next poll wakes it) finds what this one left; only the work per claim changes";
+const SHUTDOWN_ONLY =
+  'what the dispatcher does when the server stops (the grace for attempts in flight, the timer not rescheduled); the kit never stops the server it judges (the shutdown tests in test/webhooks/ do)';
+const RESERVE_SIZE =
+  'the slots kept free for webhooks with nothing in flight: a webhook then gets fewer attempts at once (down to one), which the document allows (at most 8, and a service may have fewer slots); the slot-sharing check still sees the healthy webhook served';
+const DOCS_ROUTES =
+  "the served document and docs page (/openapi.json, /openapi.yaml, /docs): routes outside the document's /v1 operations, whose compression and content the contract does not state (the repository's own server tests do)";
 
 export const LEDGER: Record<string, Verdict> = {
   'server/webhooks/endpoints.ts:108:76:UnaryOperator:+1': {
@@ -459,5 +469,207 @@ export const LEDGER: Record<string, Verdict> = {
     verdict: 'unobservable',
     reason:
       "the kit runs the server in development mode, where loopback receivers are allowed and these refusals (production's) are not reached; accepting every address is what the document allows outside production",
+  },
+  'packages/core/src/domain/events.ts:48:38:OptionalChaining:before.status': {
+    verdict: 'equivalent',
+    reason:
+      "`before` is null only when a finding is created, and then `after.status === 'resolved'` is false first (a new finding is never resolved), so `before.status` is never read",
+  },
+  'packages/core/src/use-cases/finding-write.ts:14:9:OptionalChaining:(await tx.policies.get(policyId)).compliance_status': {
+    verdict: 'equivalent',
+    reason:
+      "a finding's policy always exists when its compliance is read (a write that names a missing policy is refused before), so the fallback for a missing one is never used",
+  },
+  'packages/core/src/use-cases/finding-write.ts:14:65:StringLiteral:""': {
+    verdict: 'equivalent',
+    reason:
+      "a finding's policy always exists when its compliance is read (a write that names a missing policy is refused before), so the fallback for a missing one is never used",
+  },
+  'server/http/database-health.ts:80:38:LogicalOperator:classifyDatabaseError(error) && this.#full': {
+    verdict: 'unobservable',
+    reason:
+      'the reason /readyz gives when the database fails; the kit never breaks the database it judges (bench:faults and the database-fault scenario do)',
+  },
+  'server/http/operations.ts:31:4:MethodExpression:compression': {
+    verdict: 'unspecified',
+    reason: DOCS_ROUTES,
+  },
+  'server/http/operations.ts:36:15:ObjectLiteral:{}': {
+    verdict: 'unspecified',
+    reason: DOCS_ROUTES,
+  },
+  'server/http/operations.ts:36:82:StringLiteral:""': {
+    verdict: 'unspecified',
+    reason: DOCS_ROUTES,
+  },
+  'server/http/operations.ts:37:28:ArrowFunction:() => undefined': {
+    verdict: 'unspecified',
+    reason: DOCS_ROUTES,
+  },
+  'server/http/problems.ts:42:22:Regex:/malformed uri/i': {
+    verdict: 'equivalent',
+    reason:
+      "the validator's message for a path that is not valid percent-encoding starts with `malformed uri`, so the pattern matches the same messages with or without its anchor",
+  },
+  'server/store/sqlite/findings.ts:60:31:ConditionalExpression:true': {
+    verdict: 'equivalent',
+    reason: SEEK_COLUMNS,
+  },
+  'server/store/sqlite/findings.ts:60:31:ConditionalExpression:false': {
+    verdict: 'equivalent',
+    reason: SEEK_COLUMNS,
+  },
+  "server/store/sqlite/findings.ts:60:31:LogicalOperator:column === lead && column === 'status'": {
+    verdict: 'equivalent',
+    reason: SEEK_COLUMNS,
+  },
+  'server/store/sqlite/findings.ts:60:31:EqualityOperator:column !== lead': {
+    verdict: 'equivalent',
+    reason: SEEK_COLUMNS,
+  },
+  'server/store/sqlite/findings.ts:60:50:ConditionalExpression:false': {
+    verdict: 'equivalent',
+    reason: SEEK_COLUMNS,
+  },
+  "server/store/sqlite/findings.ts:60:50:EqualityOperator:column !== 'status'": {
+    verdict: 'equivalent',
+    reason: SEEK_COLUMNS,
+  },
+  'server/store/sqlite/findings.ts:60:61:StringLiteral:""': {
+    verdict: 'equivalent',
+    reason: SEEK_COLUMNS,
+  },
+  'server/store/sqlite/findings.ts:61:6:MethodExpression:given': {
+    verdict: 'equivalent',
+    reason: SEEK_COLUMNS,
+  },
+  'server/store/sqlite/findings.ts:61:19:ArrowFunction:() => undefined': {
+    verdict: 'equivalent',
+    reason: SEEK_COLUMNS,
+  },
+  'server/store/sqlite/findings.ts:61:31:ConditionalExpression:true': {
+    verdict: 'equivalent',
+    reason: SEEK_COLUMNS,
+  },
+  'server/store/sqlite/findings.ts:61:31:ConditionalExpression:false': {
+    verdict: 'equivalent',
+    reason: SEEK_COLUMNS,
+  },
+  "server/store/sqlite/findings.ts:61:31:LogicalOperator:column === 'status' && column === 'severity'": {
+    verdict: 'equivalent',
+    reason: SEEK_COLUMNS,
+  },
+  "server/store/sqlite/findings.ts:61:31:EqualityOperator:column !== 'status'": {
+    verdict: 'equivalent',
+    reason: SEEK_COLUMNS,
+  },
+  'server/store/sqlite/findings.ts:61:42:StringLiteral:""': {
+    verdict: 'equivalent',
+    reason: SEEK_COLUMNS,
+  },
+  'server/store/sqlite/findings.ts:61:54:ConditionalExpression:false': {
+    verdict: 'equivalent',
+    reason: SEEK_COLUMNS,
+  },
+  "server/store/sqlite/findings.ts:61:54:EqualityOperator:column !== 'severity'": {
+    verdict: 'equivalent',
+    reason: SEEK_COLUMNS,
+  },
+  'server/store/sqlite/findings.ts:61:65:StringLiteral:""': {
+    verdict: 'equivalent',
+    reason: SEEK_COLUMNS,
+  },
+  'server/store/sqlite/outbox.ts:30:6:ConditionalExpression:false': {
+    verdict: 'equivalent',
+    reason:
+      'an event with no recipients is stored with no deliveries instead of not at all: nothing is sent either way, and no route reads events without deliveries',
+  },
+  'server/store/sqlite/outbox.ts:47:6:ConditionalExpression:true': {
+    verdict: 'equivalent',
+    reason: 'the running dispatcher always listens, so the set is never missing or empty',
+  },
+  'server/store/sqlite/outbox.ts:47:6:ConditionalExpression:false': {
+    verdict: 'unobservable',
+    reason:
+      'the dispatcher is not woken at once when an event is stored: it finds the deliveries at its next poll, a little later; the document states no delivery latency',
+  },
+  'server/store/sqlite/outbox.ts:47:6:OptionalChaining:set.size': {
+    verdict: 'equivalent',
+    reason: 'the running dispatcher always listens, so the set is never missing or empty',
+  },
+  'server/webhooks/attempt.ts:33:6:ConditionalExpression:false': {
+    verdict: 'unobservable',
+    reason:
+      'the delivery-time check of a webhook URL: a URL it refuses is never stored (creation and update answer url-not-allowed with the same rules), so the kit cannot make the service attempt one',
+  },
+  'server/webhooks/claim.ts:73:37:ArithmeticOperator:limit + claimed.length': {
+    verdict: 'unobservable',
+    reason:
+      "one claim takes more due deliveries than it has free slots: more attempts at once over all webhooks than the service's own cap, which the document does not state; each webhook's limit is still checked for every delivery taken",
+  },
+  'server/webhooks/claim.ts:89:35:ConditionalExpression:false': {
+    verdict: 'unobservable',
+    reason: CLAIM_WINDOWS,
+  },
+  'server/webhooks/claim.ts:89:35:LogicalOperator:exclude.size === excludedBefore || lost === 0': {
+    verdict: 'unobservable',
+    reason: CLAIM_WINDOWS,
+  },
+  'server/webhooks/claim.ts:89:35:ConditionalExpression:true': {
+    verdict: 'unobservable',
+    reason: CLAIM_WINDOWS,
+  },
+  'server/webhooks/claim.ts:89:35:EqualityOperator:exclude.size !== excludedBefore': {
+    verdict: 'unobservable',
+    reason: CLAIM_WINDOWS,
+  },
+  'server/webhooks/claim.ts:89:70:ConditionalExpression:true': {
+    verdict: 'unobservable',
+    reason: CLAIM_WINDOWS,
+  },
+  'server/webhooks/claim.ts:89:70:EqualityOperator:lost !== 0': {
+    verdict: 'unobservable',
+    reason: CLAIM_WINDOWS,
+  },
+  'server/webhooks/dispatcher.ts:158:8:BooleanLiteral:running': {
+    verdict: 'gap',
+    reason:
+      "the dispatcher stops polling while it runs: a due retry is sent only when something else wakes it (a new event, an attempt's end); the whole kit keeps the service busy enough to hide it, while delivery-retry run alone (the per-file mode) kills it; a quiet spell in the whole run would close it",
+  },
+  'server/webhooks/dispatcher.ts:158:8:ConditionalExpression:false': {
+    verdict: 'unobservable',
+    reason: SHUTDOWN_ONLY,
+  },
+  'server/webhooks/dispatcher.ts:218:14:BlockStatement:{}': {
+    verdict: 'equivalent',
+    reason: "the attempt's deadline timer is left to fire after the attempt ended: aborting a request that has finished changes nothing",
+  },
+  'server/webhooks/dispatcher.ts:219:6:CallExpression:;': {
+    verdict: 'equivalent',
+    reason: "the attempt's deadline timer is left to fire after the attempt ended: aborting a request that has finished changes nothing",
+  },
+  'server/webhooks/dispatcher.ts:259:10:ConditionalExpression:true': {
+    verdict: 'unobservable',
+    reason: SHUTDOWN_ONLY,
+  },
+  'server/webhooks/dispatcher.ts:259:10:ConditionalExpression:false': {
+    verdict: 'unobservable',
+    reason: SHUTDOWN_ONLY,
+  },
+  'server/webhooks/dispatcher.ts:259:10:EqualityOperator:flights.length >= 0': {
+    verdict: 'unobservable',
+    reason: SHUTDOWN_ONLY,
+  },
+  'server/webhooks/dispatcher.ts:259:10:EqualityOperator:flights.length <= 0': {
+    verdict: 'unobservable',
+    reason: SHUTDOWN_ONLY,
+  },
+  'server/webhooks/endpoints.ts:69:20:MethodExpression:Math.min(1, Math.floor(policy.concurrency / 4))': {
+    verdict: 'unspecified',
+    reason: RESERVE_SIZE,
+  },
+  'server/webhooks/endpoints.ts:69:43:ArithmeticOperator:policy.concurrency * 4': {
+    verdict: 'unspecified',
+    reason: RESERVE_SIZE,
   },
 };

@@ -276,3 +276,41 @@ export function oneAtATime(): Fault {
     return next;
   });
 }
+
+/** finding.resolved sent again by an update that leaves a finding resolved, not only when it enters resolved. */
+export function resolvedWhileResolved(): Fault {
+  const urls = new Map<string, string>();
+  const sent = new Map<string, Delivered[]>();
+  const resolved = new Set<string>();
+  const owed = new Set<string>();
+  const copy = (delivery: Delivered) => {
+    const url = urls.get(String(delivery.headers['x-service-webhook-id']));
+    if (url) void post(url, anew(delivery)).catch(() => undefined);
+  };
+  return all(
+    answer({ method: 'POST', path: WEBHOOK_CREATE, status: 201 }, (request, response) => {
+      urls.set(idOf(response.body), String((JSON.parse(request.body.toString('utf8')) as { url?: unknown }).url));
+      return undefined;
+    }),
+    answer({ method: 'PUT', path: /^\/v1\/findings\/[^/?]+$/, status: 200 }, (_request, response) => {
+      const { id, status } = JSON.parse(response.body.toString('utf8')) as { id: string; status: string };
+      if (status === 'resolved' && resolved.has(id)) {
+        // What was sent already goes again now; what is still on its way, when it passes.
+        for (const delivery of sent.get(id) ?? []) copy(delivery);
+        owed.add(id);
+      }
+      if (status === 'resolved') resolved.add(id);
+      else resolved.delete(id);
+      return undefined;
+    }),
+    deliveries((delivery) => {
+      const body = parsed(delivery.body);
+      const id = String(body.data?.finding_id);
+      if (body.event === 'finding.resolved') {
+        sent.set(id, [...(sent.get(id) ?? []), delivery]);
+        if (owed.has(id)) copy(delivery);
+      }
+      return delivery;
+    }),
+  );
+}

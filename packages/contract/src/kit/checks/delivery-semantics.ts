@@ -14,6 +14,7 @@ const RULES = [
   'slow-and-failing-receivers.8',
   'delivery-headers.6',
   'delivery-headers.7',
+  'findingResolved.1',
   'findingResolved.2',
   'findingResolved.3',
   'schema.FindingResolvedEvent.1',
@@ -72,6 +73,10 @@ async function deliverySemantics(ctx: KitContext, check: Check<Rule>): Promise<'
   await move(twice, 'resolved');
   await move(twice, 'open', { resolution: null });
   await move(twice, 'resolved');
+  // Resolved, then updated with its status left resolved: it entered resolved once.
+  const kept = await createFinding(ctx, check);
+  await move(kept, 'resolved');
+  await move(kept, 'resolved', { title: 'kit: edited while resolved' });
 
   const of = (s: Sink, event: string, finding: string) => distinct(s.deliveries(), event).filter((x) => findingOf(x) === finding);
   const expected = () =>
@@ -79,7 +84,8 @@ async function deliverySemantics(ctx: KitContext, check: Check<Rule>): Promise<'
     of(a!, 'finding.created', f2.id).length > 0 &&
     of(d!, 'finding.created', f1.id).length > 0 &&
     of(late, 'finding.created', f2.id).length > 0 &&
-    of(r!, 'finding.resolved', twice.id).length >= 2;
+    of(r!, 'finding.resolved', twice.id).length >= 2 &&
+    of(r!, 'finding.resolved', kept.id).length >= 1;
   const waited = await a!.waitFor(expected, 'the expected deliveries');
   const grace = (await a!.waitFor(() => false, 'deliveries that must not come', GRACE_MS)).waitedMs;
   const waitedNote = `the kit waited ${waited.waitedMs} ms for the expected deliveries, then ${grace} ms for ones that must not come`;
@@ -139,6 +145,14 @@ async function deliverySemantics(ctx: KitContext, check: Check<Rule>): Promise<'
       at: resolvedLabel,
       rule: 'findingResolved.3',
       observed: `a finding resolved, reopened and resolved again sent ${resolvedTwice} finding.resolved (distinct X-Service-Delivery), not 2`,
+      details: [waitedNote],
+    });
+  const resolvedKept = of(r!, 'finding.resolved', kept.id).length;
+  if (resolvedKept > 1)
+    check.fail({
+      at: resolvedLabel,
+      rule: 'findingResolved.1',
+      observed: `a finding resolved, then updated with its status left resolved, sent ${resolvedKept} finding.resolved (distinct X-Service-Delivery), not 1`,
       details: [waitedNote],
     });
 
