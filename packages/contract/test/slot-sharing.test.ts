@@ -35,6 +35,7 @@ describe('healthyStall', () => {
     sentAt: 0,
     firstHealthyAt: 100,
     heldFrom: 200,
+    causedUntil: 150,
     healthyArrivals: [100, 300, 500],
     served: false,
     healthyRetried: false,
@@ -64,6 +65,11 @@ describe('healthyStall', () => {
     // A held request that came first gives the latency too.
     expect(healthyStall(seen({ firstHealthyAt: 2_500, heldFrom: 2_000, healthyArrivals: [2_500] }))).toBeUndefined();
     expect(healthyStall(seen({ firstHealthyAt: 2_500, heldFrom: 2_000, healthyArrivals: [2_500], judgedAt: 8_600 }))).toBe(6_100);
+  });
+
+  it('counts the quiet time from when the kit had caused every event, which a wait for its rate limit may delay', () => {
+    expect(healthyStall(seen({ causedUntil: 5_000 }))).toBeUndefined();
+    expect(healthyStall(seen({ causedUntil: 4_000 }))).toBe(4_200);
   });
 
   it('is none when the healthy webhook was served, nothing was held, or the service saw it fail', () => {
