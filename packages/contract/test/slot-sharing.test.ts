@@ -33,7 +33,6 @@ describe('healthyStall', () => {
   // Sent at 0, the first delivery 100 ms later, the first request held from 200 ms, judged at 8.2 s.
   const seen = (changes: Partial<HoldSeen>): HoldSeen => ({
     sentAt: 0,
-    firstHealthyAt: 100,
     heldFrom: 200,
     causedUntil: 150,
     healthyArrivals: [100, 300, 500],
@@ -54,17 +53,17 @@ describe('healthyStall', () => {
   });
 
   it('counts the quiet time from the first held request when nothing came after it', () => {
-    expect(healthyStall(seen({ healthyArrivals: [], firstHealthyAt: undefined, heldFrom: 1_000 }))).toBe(7_200);
+    expect(healthyStall(seen({ healthyArrivals: [], heldFrom: 1_000 }))).toBe(7_200);
   });
 
   it("needs three times the burst's first delivery latency when that is longer than 4 s", () => {
     // The burst's first delivery 2 s after it was sent: a stall is 6 s of quiet.
-    const late = { firstHealthyAt: 2_000, heldFrom: 2_100 };
+    const late = { heldFrom: 2_100 };
     expect(healthyStall(seen({ ...late, healthyArrivals: [2_000, 2_500] }))).toBeUndefined();
     expect(healthyStall(seen({ ...late, healthyArrivals: [2_000, 2_200] }))).toBe(6_000);
     // A held request that came first gives the latency too.
-    expect(healthyStall(seen({ firstHealthyAt: 2_500, heldFrom: 2_000, healthyArrivals: [2_500] }))).toBeUndefined();
-    expect(healthyStall(seen({ firstHealthyAt: 2_500, heldFrom: 2_000, healthyArrivals: [2_500], judgedAt: 8_600 }))).toBe(6_100);
+    expect(healthyStall(seen({ heldFrom: 2_000, healthyArrivals: [2_500] }))).toBeUndefined();
+    expect(healthyStall(seen({ heldFrom: 2_000, healthyArrivals: [2_500], judgedAt: 8_600 }))).toBe(6_100);
   });
 
   it('counts the quiet time from when the kit had caused every event, which a wait for its rate limit may delay', () => {

@@ -9,6 +9,7 @@ import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import { raiseEvent } from '../raise.ts';
 import type { Delivery } from '../receiver.ts';
+import { carries } from './shared/attribute.ts';
 import { documentedResources } from './shared/documented.ts';
 import { chosenIds } from './shared/event-run.ts';
 import { oncePerRun } from './shared/once-per-run.ts';
@@ -62,11 +63,6 @@ interface Opened {
 }
 
 type Outcome = Opened | { skipped: string };
-
-const matches = (ids: Record<string, unknown>) => (d: Delivery) => {
-  const data = parseBody(d)?.data ?? {};
-  return Object.entries(ids).every(([field, value]) => data[field] === value);
-};
 
 /** Subscribes the webhook, raises three events for it alone and answers them `500`, then raises the fourth. */
 const openCircuit = oncePerRun(async (ctx: KitContext, check: Check<Rule>): Promise<Outcome> => {
@@ -138,7 +134,7 @@ async function circuitBreaker(ctx: KitContext, check: Check<Rule>, timing: Retry
   if ('skipped' in opened) return opened;
   const webhooks = crudNamed(ctx, 'webhooks');
   try {
-    const isFourth = matches(opened.fourth);
+    const isFourth = (d: Delivery) => carries(parseBody(d)?.data, opened.fourth);
     const waited = await opened.sink.waitFor((ds) => ds.some(isFourth), 'the fourth event', ctx.options.eventTimeoutMs + PAUSE_MS);
     const fourthAt = opened.sink.deliveries().find(isFourth)?.receivedAt;
     const probeAt = probeAnsweredAt(opened.sink.deliveries());

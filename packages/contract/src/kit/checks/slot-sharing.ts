@@ -79,9 +79,8 @@ export function mostOpen(deliveries: readonly Pick<Delivery, 'receivedAt' | 'clo
 
 /** What the healthy webhook got while the slow receivers held their requests. */
 export interface HoldSeen {
-  /** When the burst was sent, and when the healthy webhook's first delivery arrived (its latency). */
+  /** When the burst was sent. */
   sentAt: number;
-  firstHealthyAt: number | undefined;
   /** When the first held request arrived; undefined: the slow receivers never held one. */
   heldFrom: number | undefined;
   /**
@@ -111,7 +110,7 @@ export interface HoldSeen {
 export function healthyStall(seen: HoldSeen): number | undefined {
   if (seen.served || seen.heldFrom === undefined || seen.healthyRetried) return undefined;
   // The service's latency for this burst: its first delivery to any of the receivers.
-  const latency = Math.min(seen.firstHealthyAt ?? seen.heldFrom, seen.heldFrom) - seen.sentAt;
+  const latency = Math.min(seen.heldFrom, ...seen.healthyArrivals) - seen.sentAt;
   const limit = Math.max(STALL_MIN_MS, STALL_LATENCIES * latency);
   const lastArrival = Math.max(seen.heldFrom, seen.causedUntil, ...seen.healthyArrivals.filter((at) => at <= seen.judgedAt));
   const quiet = seen.judgedAt - lastArrival;
@@ -213,7 +212,7 @@ async function runLoad(ctx: KitContext, check: Check<Rule>, hooks: string[]): Pr
     created.push(...(await create(BURST - FIRST_WAVE)));
     let causedUntil = Date.now();
     const first = await waitFor(CREATED);
-    if (first)
+    if (first) {
       await Promise.all(
         created.map(async (finding) =>
           check.conform(
@@ -224,14 +223,14 @@ async function runLoad(ctx: KitContext, check: Check<Rule>, hooks: string[]): Pr
           ),
         ),
       );
-    if (first) causedUntil = Date.now();
+      causedUntil = Date.now();
+    }
     const served = first && (await waitFor(RESOLVED));
     const judgedAt = Date.now();
     const atHealthy = ours(healthy.deliveries());
     const healthyArrivals = distinct(atHealthy).map((d) => d.receivedAt);
     const seen: HoldSeen = {
       sentAt,
-      firstHealthyAt: healthyArrivals.length > 0 ? Math.min(...healthyArrivals) : undefined,
       heldFrom: heldFrom(),
       causedUntil,
       healthyArrivals,

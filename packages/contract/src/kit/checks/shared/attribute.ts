@@ -78,7 +78,9 @@ function targetedRaises(exchanges: readonly Exchange[]): TargetedRaise[] {
   });
 }
 
-const carries = (data: Json | undefined, wanted: Json) => data !== undefined && Object.entries(wanted).every(([k, v]) => data[k] === v);
+/** Whether an event's `data` carries every field of `wanted` (the ids the kit chose when it raised it). */
+export const carries = (data: Json | undefined, wanted: Json) =>
+  data !== undefined && Object.entries(wanted).every(([k, v]) => data[k] === v);
 
 /** A delivery on one of the kit's webhooks of an event the kit caused (its data carries an id the kit made). */
 interface Own {

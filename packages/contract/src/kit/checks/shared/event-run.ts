@@ -12,7 +12,7 @@ import type { Exchange } from '../../http.ts';
 import { raiseEvent } from '../../raise.ts';
 import type { Delivery } from '../../receiver.ts';
 import type { ResourceModel, WebhookModel } from '../../spec.ts';
-import { foreignDeliveries } from './attribute.ts';
+import { carries, foreignDeliveries } from './attribute.ts';
 
 /** Generated valid update bodies the kit picks a `resolved` one from (generated, never sent). */
 const UPDATE_POOL = 96;
@@ -146,7 +146,7 @@ async function causeEvents(ctx: KitContext, check: AnyCheck): Promise<EventRun> 
   const carriesIds = (delivery: Delivery) => {
     const wanted = identity.get(eventOf(delivery));
     const data = (parse(delivery) as { data?: Record<string, unknown> } | undefined)?.data;
-    return wanted !== undefined && data !== undefined && Object.entries(wanted).every(([field, value]) => data[field] === value);
+    return wanted !== undefined && carries(data, wanted);
   };
   // A trigger command that cannot pass the kit's ids on (a device simulator with ids of its own):
   // its event is the first delivery of that type on the kit's signed webhook after the command
