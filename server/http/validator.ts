@@ -34,9 +34,22 @@ export function contractValidator(validateResponses: boolean): (RequestHandler |
     next(error);
   };
 
+  return [collectUnknownQuery, ...documentValidator(validateResponses), reportUnknownQuery, addUnknownQuery];
+}
+
+// The validator compiles the document's schemas on an instance's first requests, about half a second
+// of CPU, and keeps nothing of an app or a request between requests: a process that starts several
+// apps (a test run starts hundreds) shares one instance per setting. The `app.param` hook it installs
+// on the first app it serves would not carry over, and needs not: the routes live on routers, where an
+// app's parameter hooks never run.
+const validators = new Map<boolean, RequestHandler[]>();
+
+function documentValidator(validateResponses: boolean): RequestHandler[] {
+  const known = validators.get(validateResponses);
+  if (known) return known;
   const validator = OpenApiValidator.middleware({
     // The validator mutates the spec it is given; loadDocument hands out a private copy.
-    apiSpec: doc as never,
+    apiSpec: loadDocument() as never,
     // The document is linted and tested in test/document; checking it again costs start-up time.
     validateApiSpec: false,
     validateRequests: { allErrors: true, allowUnknownQueryParameters: true, coerceTypes: false, removeAdditional: false },
@@ -47,5 +60,6 @@ export function contractValidator(validateResponses: boolean): (RequestHandler |
     validateSecurity: false,
     ignoreUndocumented: false,
   }) as RequestHandler[];
-  return [collectUnknownQuery, ...validator, reportUnknownQuery, addUnknownQuery];
+  validators.set(validateResponses, validator);
+  return validator;
 }
