@@ -43,8 +43,11 @@ export interface Needs {
  */
 export type Cost = { fixed: number; perCase: number } | 'quota';
 
-/** Requests a check that costs the whole quota has in flight at once: it uses a window up in few round trips. */
-export const PROBE_WAVE = 8;
+/**
+ * Requests a check that costs the whole quota has in flight at once: it uses a window up in few round
+ * trips. Against `npm start` (10,000 a minute) 24 took the probe from about 6.8 s to 5.8 s against 8.
+ */
+export const PROBE_WAVE = 24;
 
 /** One planned run of a check: the operations or webhooks it covers (filed under the first); `check` is its handle, to fail with. */
 export interface Instance<R extends RuleId = RuleId> {
