@@ -42,7 +42,7 @@ export interface HttpClientOptions {
   baseUrl: string;
   apiKey: string;
   readKey?: string;
-  /** Longest `Retry-After` the client waits for before giving up on a 429 (seconds). */
+  /** Longest `Retry-After` the client waits for before giving up on a 429 or a 503 (seconds). */
   maxRetryWait?: number;
   /** How long one request may take. */
   timeoutMs?: number;
@@ -90,6 +90,10 @@ async function answerBeforeClose(
     headers: answer.headers,
   });
 }
+
+/** Whether a request may be sent again after a 503: any but a POST, and a POST under an Idempotency-Key. */
+const repeatable = (method: string, headers: Record<string, string>) =>
+  method !== 'POST' || Object.keys(headers).some((name) => name.toLowerCase() === 'idempotency-key');
 
 /** Whether an answer states the quota of the key that sent the request (not the failed-authentication policy). */
 const pacedByKey = (auth: Credential, status: number) => (auth === 'api' || auth === 'read') && status !== 401;
@@ -176,15 +180,19 @@ export function createHttpClient(options: HttpClientOptions) {
       const quota = pacedByKey(auth, response.status) ? parseRateLimit(response.headers.get('ratelimit')) : undefined;
       if (quota && quota.remaining === 0) quotaResetsAt.set(role, Date.now() + Math.max(quota.resetSeconds, 1) * 1000);
       const retryAfter = Number(response.headers.get('retry-after'));
+      // A 503 with Retry-After is the document's service-unavailable: the service briefly cannot
+      // answer (its database, under load), and a client sends the request again after the wait, a
+      // create only under the same Idempotency-Key. The kit does as such a client, so a target
+      // that is busy for a moment is judged on its answer, not on the moment.
+      const unavailable = response.status === 503 && response.headers.has('retry-after') && repeatable(spec.method, headers);
       if (
-        response.status === 429 &&
-        !spec.acceptRateLimit &&
+        ((response.status === 429 && !spec.acceptRateLimit) || unavailable) &&
         attempt < MAX_RATE_LIMIT_RETRIES &&
         Number.isFinite(retryAfter) &&
         retryAfter <= maxWait
       ) {
         quotaResetsAt.delete(role);
-        await wait(Math.max(retryAfter, 1) * 1000, `429 on ${spec.method} ${spec.path}, Retry-After: ${retryAfter}`);
+        await wait(Math.max(retryAfter, 1) * 1000, `${response.status} on ${spec.method} ${spec.path}, Retry-After: ${retryAfter}`);
         continue;
       }
       if (spec.method === 'POST' && response.status === 201) created++;
