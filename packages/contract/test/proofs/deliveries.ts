@@ -4,6 +4,7 @@ import type { RuleId } from '../../src/kit/rules/catalogue.ts';
 import { deliveryHeader, dropDelivery } from '../fault-dsl.ts';
 import type { RuleProof } from '../prove.ts';
 import * as faults from './delivery-faults.ts';
+import * as slots from './slot-faults.ts';
 
 const hook = (operationId: string, event: string) => `${operationId} (webhook ${event})`;
 const CREATED = hook('findingCreated', 'finding.created');
@@ -176,8 +177,8 @@ const ROWS: Row[] = [
   ],
   ['delivery-semantics', 'finding.resolved never sent', never('finding.resolved'), CREATED, ['schema.FindingResolvedEvent.1'], SHORT],
   ['delivery-semantics', 'one X-Service-Delivery per webhook', faults.oneIdPerWebhook, CREATED, ['param.DeliveryHeader.1'], SEMANTICS],
-  ['slot-sharing', 'every delivery sent twice at once', faults.sentTwiceAtOnce, CREATED, ['slow-and-failing-receivers.2'], SEMANTICS],
-  ['slot-sharing', 'one delivery at a time over all webhooks', faults.oneAtATime, CREATED, ['slow-and-failing-receivers.1'], SEMANTICS],
+  ['slot-sharing', 'every delivery sent twice at once', slots.sentTwiceAtOnce, CREATED, ['slow-and-failing-receivers.2'], SEMANTICS],
+  ['slot-sharing', 'one delivery at a time over all webhooks', slots.oneAtATime, CREATED, ['slow-and-failing-receivers.1'], SEMANTICS],
   ['endpoint-gone', 'last_delivery without the 410', faults.goneNotRecorded, CREATED, ['schema.LastDelivery.2'], SEMANTICS],
   ['endpoint-gone', 'deliveries after a 410', faults.sentAfterGone, CREATED, ['response.ReceiverGone.1'], SEMANTICS],
   [

@@ -9,7 +9,6 @@ import {
   deliveryHeader,
   deliveryJson,
   field,
-  forwarded,
   header,
   receiverAnswer,
   requestBody,
@@ -256,26 +255,6 @@ export const deviceSubscriptionRefused = answer({ method: 'POST', path: WEBHOOK_
       }
     : undefined,
 );
-
-/** Every delivery sent twice at once: twice the attempts open that the service counts. */
-export const sentTwiceAtOnce = forwarded(async (forward) => {
-  const [first, second] = await Promise.all([forward(), forward()]);
-  await second.arrayBuffer();
-  return first;
-});
-
-/** One delivery at a time over all webhooks: a receiver that holds its request holds every webhook's. */
-export function oneAtATime(): Fault {
-  let last: Promise<unknown> = Promise.resolve();
-  return forwarded((forward) => {
-    const next = last.then(forward);
-    last = next.then(
-      () => undefined,
-      () => undefined,
-    );
-    return next;
-  });
-}
 
 /** finding.resolved sent again by an update that leaves a finding resolved, not only when it enters resolved. */
 export function resolvedWhileResolved(): Fault {
