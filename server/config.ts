@@ -234,9 +234,22 @@ function parseHttpTimeouts(env: NodeJS.ProcessEnv): HttpTimeouts {
   return timeouts;
 }
 
-/** A config for tests and embedding: development defaults, in-memory database, port 0. */
+/**
+ * A config for tests and embedding: development defaults, in-memory database, port 0. PostgreSQL
+ * gets 10 s for a connection and a statement instead of 2 s and 3 s: on a loaded test machine a slow
+ * database is no outage, and a test that means one sets its own.
+ */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({ SECMON_DB: ':memory:', PORT: '0', SECMON_LOG_LEVEL: 'silent' }), ...overrides };
+  return {
+    ...loadConfig({
+      SECMON_DB: ':memory:',
+      PORT: '0',
+      SECMON_LOG_LEVEL: 'silent',
+      SECMON_DB_STATEMENT_TIMEOUT_MS: '10000',
+      SECMON_DB_ACQUIRE_TIMEOUT_MS: '10000',
+    }),
+    ...overrides,
+  };
 }
 
 export function parseApiKeys(text: string): ApiKey[] {

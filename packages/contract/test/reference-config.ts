@@ -20,9 +20,6 @@ export function referenceConfig(
     usingDefaultKeys: false,
     rateLimitPerMinute,
     database,
-    // A loaded test machine is no database outage: a connection and a statement get 10 s instead of
-    // the 2 s and 3 s that turn a slow PostgreSQL into 503s, so a run is judged on its answers.
-    databaseTimeouts: { statementMs: 10_000, acquireMs: 10_000 },
     ...overrides,
   });
   config.delivery = { ...config.delivery, retryScale };
