@@ -43,9 +43,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Suites start servers and child processes on their own ports and spend much of their time
-    // waiting on them: with three workers a whole run on 2 cores used 1.35 of them on average (527 s),
-    // with five 1.55 (481 s), every file passing in both.
-    maxWorkers: 5,
+    // waiting on them: with three workers a whole run on 2 cores used 1.35 of them on average (527 s).
+    // Five used 1.55 (481 s), but in seven runs the load pushed tests past time limits twice: three.
+    maxWorkers: 3,
     // Every file stops the servers and processes it starts and resets what it changes, so a worker
     // keeps its module cache from one file to the next instead of importing and transforming the
     // server, the kit and the document again for each: a third less CPU for the whole suite.
