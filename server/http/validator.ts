@@ -12,9 +12,11 @@ import { invalidPartsDetail, type ProblemDetail, unknownQueryParameters } from '
 import { findRoute, loadDocument, operationRoutes } from '../../packages/api/src/document.ts';
 import { ProblemError } from './problems.ts';
 
+// The document's routes, read once per process like the validator below: every app reads the same document.
+let documentRoutes: ReturnType<typeof operationRoutes> | undefined;
+
 export function contractValidator(validateResponses: boolean): (RequestHandler | ErrorRequestHandler)[] {
-  const doc = loadDocument();
-  const routes = operationRoutes(doc);
+  const routes = (documentRoutes ??= operationRoutes(loadDocument()));
   const unknownQuery = new WeakMap<Request, ProblemDetail[]>();
 
   const collectUnknownQuery: RequestHandler = (req, _res, next) => {

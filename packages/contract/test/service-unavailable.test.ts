@@ -2,11 +2,10 @@
 // document allows of every operation) is asked again after the wait, as a client would, so a busy
 // moment does not fail whatever check met it; a create is asked again only under its
 // Idempotency-Key, and a 503 without Retry-After is an answer to judge.
-import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpClient } from '../src/kit/http.ts';
+import { listening } from './replay-run.ts';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -31,9 +30,7 @@ async function start(retryAfter?: string): Promise<{ url: string; seen: string[]
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end('{"data":[],"next_cursor":null}');
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+  return { url: await listening(server), seen };
 }
 
 describe('a 503 with Retry-After', () => {

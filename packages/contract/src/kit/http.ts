@@ -91,9 +91,11 @@ async function answerBeforeClose(
   });
 }
 
+/** Whether `headers` has a field named `name` (lowercase), in whatever case it was written. */
+export const hasHeader = (headers: Record<string, string>, name: string) => Object.keys(headers).some((h) => h.toLowerCase() === name);
+
 /** Whether a request may be sent again after a 503: any but a POST, and a POST under an Idempotency-Key. */
-const repeatable = (method: string, headers: Record<string, string>) =>
-  method !== 'POST' || Object.keys(headers).some((name) => name.toLowerCase() === 'idempotency-key');
+const repeatable = (method: string, headers: Record<string, string>) => method !== 'POST' || hasHeader(headers, 'idempotency-key');
 
 /** Whether an answer states the quota of the key that sent the request (not the failed-authentication policy). */
 const pacedByKey = (auth: Credential, status: number) => (auth === 'api' || auth === 'read') && status !== 401;

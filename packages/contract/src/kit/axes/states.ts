@@ -6,7 +6,7 @@
 // enum); a run's exchanges, replayed in order, say which it reached.
 
 import { resolveRef } from 'secmon-api/src/document';
-import type { Exchange } from '../http.ts';
+import { type Exchange, hasHeader } from '../http.ts';
 import { transitionsOf } from '../semantics.ts';
 import type { ContractModel, ResourceModel } from '../spec.ts';
 import { flatten } from './schema-fields.ts';
@@ -36,8 +36,7 @@ function itemId(resource: ResourceModel, url: string): string | undefined {
     : undefined;
 }
 
-const readKind = (exchange: Exchange) =>
-  Object.keys(exchange.request.headers).some((h) => h.toLowerCase() === 'if-none-match') ? READS[1] : READS[0];
+const readKind = (exchange: Exchange) => (hasHeader(exchange.request.headers, 'if-none-match') ? READS[1] : READS[0]);
 
 /**
  * The resources with a life cycle: the status property of each one's update body, its statuses
