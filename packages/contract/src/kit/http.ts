@@ -1,6 +1,7 @@
 // The kit's HTTP client: every request and response is kept as an Exchange so a failure can show
 // exactly what was sent and what came back. Credentials are shown by role, never by value.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type Dispatcher, request } from 'undici';
 import { rawRequest } from './raw-http.ts';
 export type Credential = 'api' | 'read' | 'none' | { token: string; role: string };
 
@@ -94,6 +95,15 @@ async function answerBeforeClose(
 /** Whether `headers` has a field named `name` (lowercase), in whatever case it was written. */
 export const hasHeader = (headers: Record<string, string>, name: string) => Object.keys(headers).some((h) => h.toLowerCase() === name);
 
+function headersOf(raw: Record<string, string | string[] | undefined>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  return headers;
+}
+
 /** Whether a request may be sent again after a 503: any but a POST, and a POST under an Idempotency-Key. */
 const repeatable = (method: string, headers: Record<string, string>) => method !== 'POST' || hasHeader(headers, 'idempotency-key');
 
@@ -156,19 +166,22 @@ export function createHttpClient(options: HttpClientOptions) {
       if (untilReset > 0 && !spec.acceptRateLimit) await wait(untilReset, 'the RateLimit header says the quota is used up');
       requests++;
       if (auth === 'api') keyRequests++;
-      let response: Response;
+      let response: { status: number; headers: Headers };
       let text: string;
       try {
-        response = await fetch(url, {
-          method: spec.method,
+        // undici's request rather than fetch: the same client underneath, without the streams and
+        // objects of the Fetch standard, at about a third of the CPU per request. It follows no
+        // redirect, and asks for no compression.
+        const answer = await request(url, {
+          method: spec.method as Dispatcher.HttpMethod,
           headers,
           body: body ?? null,
-          redirect: 'manual',
           signal: AbortSignal.timeout(timeoutMs),
         });
-        text = await response.text();
+        text = await answer.body.text();
+        response = { status: answer.statusCode, headers: headersOf(answer.headers) };
       } catch (error) {
-        // A target may answer (a 413) and close before the body is all sent, which fetch reports
+        // A target may answer (a 413) and close before the body is all sent, which the client reports
         // only as a failed write: the answer is read again from a socket that keeps reading.
         const early =
           body !== undefined && closedEarly(error) ? await answerBeforeClose(url, spec.method, headers, body, timeoutMs) : undefined;
