@@ -40,9 +40,22 @@ function valueAt(doc: unknown, pointer: string): unknown {
  * release, or a document ahead of it (its own version then judged as the newest).
  */
 export function contractVersions(document: OpenApiDocument, releases: readonly OpenApiDocument[] = RELEASED_DOCUMENTS): ContractVersions {
+  // Every kit run of a process (a test file makes hundreds) asks for the same answer, and comparing
+  // every sentence of every release costs more than a short run's requests: one per document text.
+  const text = JSON.stringify(document);
+  const known = computed.get(releases) ?? new Map<string, ContractVersions>();
+  computed.set(releases, known);
+  let versions = known.get(text);
+  if (!versions) known.set(text, (versions = compute(JSON.parse(text) as OpenApiDocument, text, releases)));
+  return versions;
+}
+
+const computed = new WeakMap<readonly OpenApiDocument[], Map<string, ContractVersions>>();
+
+function compute(document: OpenApiDocument, text: string, releases: readonly OpenApiDocument[]): ContractVersions {
   const chain = [...releases].sort((a, b) => compareVersions(a.info.version, b.info.version));
   const newest = chain.at(-1);
-  if (!newest || JSON.stringify(newest) !== JSON.stringify(document)) chain.push(document);
+  if (!newest || JSON.stringify(newest) !== text) chain.push(document);
   let since = new Map<Sentence, string>();
   let previous: Sentence[] = [];
   for (const doc of chain) {
