@@ -67,31 +67,36 @@ export function check(options: CheckOptions): CheckResult {
   };
 }
 
-function main(argv: string[]): number {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      source: { type: 'string' },
-      revision: { type: 'string' },
-      base: { type: 'string' },
-      format: { type: 'string', default: 'text' },
-    },
-  });
-  const format = values.format as Format;
-  if (!FORMATS.includes(format)) throw new Error(`--format must be one of ${FORMATS.join(', ')}`);
-  const result = check(values);
-  const failed = result.report.breaking.length > 0 || result.version.problems.length > 0;
-  if (format === 'json') console.log(formatJson(result));
-  else if (format === 'markdown') console.log(formatMarkdown(result));
-  else (failed ? console.error : console.log)(formatSummary(result));
-  return failed ? 1 : 0;
+/** Where the command line prints: a line per call. */
+export interface GatePrinter {
+  out(line: string): void;
+  err(line: string): void;
 }
 
-if (import.meta.main) {
+/** The command line (`npm run check:breaking -- <argv>`): prints to `print`, returns the exit code. */
+export function runGate(argv: string[], print: GatePrinter = { out: console.log, err: console.error }): number {
   try {
-    process.exitCode = main(process.argv.slice(2));
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        source: { type: 'string' },
+        revision: { type: 'string' },
+        base: { type: 'string' },
+        format: { type: 'string', default: 'text' },
+      },
+    });
+    const format = values.format as Format;
+    if (!FORMATS.includes(format)) throw new Error(`--format must be one of ${FORMATS.join(', ')}`);
+    const result = check(values);
+    const failed = result.report.breaking.length > 0 || result.version.problems.length > 0;
+    if (format === 'json') print.out(formatJson(result));
+    else if (format === 'markdown') print.out(formatMarkdown(result));
+    else (failed ? print.err : print.out)(formatSummary(result));
+    return failed ? 1 : 0;
   } catch (error) {
-    console.error(`check:breaking: ${(error as Error).message}`);
-    process.exitCode = 2;
+    print.err(`check:breaking: ${(error as Error).message}`);
+    return 2;
   }
 }
+
+if (import.meta.main) process.exitCode = runGate(process.argv.slice(2));

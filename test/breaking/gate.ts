@@ -1,13 +1,15 @@
 // The gate as a user runs it, for the gate's tests: edit a copy of openapi/ (the sources, not the
-// bundle), run `node scripts/breaking/check.ts --source <copy>` with no other step, and read its
-// exit code and output.
+// bundle), run the command line with `--source <copy>` and no other step, and read its exit code and
+// output. The command line's own function (runGate) runs in the test's process, as the command runs
+// it, without starting Node and loading the gate again for each case; `gateCommand` starts the
+// command itself, for the tests that prove what a shell sees.
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { defaultSource } from '../../scripts/breaking/check.ts';
+import { defaultSource, runGate } from '../../scripts/breaking/check.ts';
 import { root } from '../../scripts/pipeline.ts';
 
 /** Room for a test that bundles the sources several times, several tests at once on a shared machine. */
@@ -35,8 +37,10 @@ export function editedSources(name: string, edits: Record<string, ((doc: any) =>
   return dir;
 }
 
-/** Runs the gate's command line as `npm run check:breaking -- <args>` would. */
-export function gate(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+type GateRun = { status: number | null; stdout: string; stderr: string };
+
+/** Runs the gate's command line as `npm run check:breaking -- <args>` would, in a process of its own. */
+export function gateCommand(args: string[]): Promise<GateRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['scripts/breaking/check.ts', ...args], { cwd: root, timeout: 60_000 });
     let [stdout, stderr] = ['', ''];
@@ -45,6 +49,13 @@ export function gate(args: string[]): Promise<{ status: number | null; stdout: s
     child.on('error', reject);
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
+}
+
+/** The gate's command line with `args`, in this process: its exit code and what it printed. */
+export async function gate(args: string[]): Promise<GateRun> {
+  const run = { stdout: '', stderr: '' };
+  const status = runGate(args, { out: (line) => (run.stdout += `${line}\n`), err: (line) => (run.stderr += `${line}\n`) });
+  return { status, ...run };
 }
 
 /** The gate on a copy of openapi/ with `edits` applied (see editedSources). */

@@ -1,13 +1,13 @@
-// The gate as a user runs it: edit a copy of openapi/ (the sources, not the bundle), run
-// `node scripts/breaking/check.ts --source <copy>` with no other step, and read its exit code
-// and output. Each case is one edit the gate used to miss.
+// The gate as a user runs it: edit a copy of openapi/ (the sources, not the bundle), run the
+// command line with `--source <copy>` and no other step, and read its exit code and output (gate.ts).
+// Each case is one edit the gate used to miss.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listOperations, listWebhookOperations } from '../../packages/api/src/document.ts';
 import { defaultSource, readDocument } from '../../scripts/breaking/check.ts';
 import { newestRelease } from '../../scripts/breaking/releases.ts';
-import { editedSources, GATE_RUNS_MS, gate, scratch } from './gate.ts';
+import { editedSources, GATE_RUNS_MS, gate, gateCommand, scratch } from './gate.ts';
 
 // An additive change is a new minor version with its changelog entry.
 const released = (version: string) => ({
@@ -28,9 +28,9 @@ describe('the released document', () => {
 
 describe.concurrent('npm run check:breaking on edited sources', () => {
   it(
-    'passes the sources as they are, saying what it compared',
+    'passes the sources as they are, saying what it compared (the command, in a process of its own)',
     async () => {
-      const result = await gate([]);
+      const result = await gateCommand([]);
       expect(result.stderr).toBe('');
       expect(result.stdout).toBe('check:breaking: no change in openapi/ (bundled now) against openapi/releases/v1.1.0.json\n');
       expect(result.status).toBe(0);
@@ -183,13 +183,13 @@ describe.concurrent('npm run check:breaking on edited sources', () => {
   );
 
   it(
-    'exits 2 on a usage error or sources that do not bundle',
+    'exits 2 on a usage error or sources that do not bundle (the command, in a process of its own)',
     async () => {
-      const format = await gate(['--format', 'xml']);
+      const format = await gateCommand(['--format', 'xml']);
       expect(format.stderr).toBe('check:breaking: --format must be one of text, json, markdown\n');
       expect(format.status).toBe(2);
       const broken = editedSources('broken', { 'openapi.yaml': (doc) => (doc.paths['/v1/policies'].$ref = 'paths/missing.yaml') });
-      const bundle = await gate(['--source', broken]);
+      const bundle = await gateCommand(['--source', broken]);
       expect(bundle.stderr).toContain('check:breaking: @redocly/cli/bin/cli.js bundle failed');
       expect(bundle.status).toBe(2);
     },
