@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { build } from 'esbuild';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDocument } from '../../packages/api/src/document.ts';
 import { type MockServer, startMock } from '../../packages/mock/src/prism.ts';
@@ -14,7 +14,7 @@ import { SOURCE_CONDITION } from '../../scripts/packages.ts';
 import { parseApiKeys, testConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 import { statefulMockConfig, statefulMockDeps } from '../../server/stateful-mock/deps.ts';
-import { launchChromium } from './chromium.ts';
+import { type ChromiumSession, launchChromium } from './chromium.ts';
 
 const KEY = 'frontend-writer-7e8f9a';
 // The page's flow, in the browser: written against the client package's public entry.
@@ -67,8 +67,8 @@ let statefulMock: RunningServer;
 let staticMock: MockServer;
 let site: ReturnType<typeof createServer>;
 let siteUrl: string;
-// One Chromium for the file; each test has a context of its own, as fresh as a new browser's profile.
-let browser: Browser;
+// The process's Chromium (chromium.ts); each test has a context of its own, as fresh as a new browser's profile.
+let browser: ChromiumSession;
 
 beforeAll(async () => {
   server = await startServer(testConfig({ apiKeys: parseApiKeys(`${KEY}:read+write`), usingDefaultKeys: false }));

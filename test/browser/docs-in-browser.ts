@@ -4,12 +4,12 @@
 // (`npm run docs`) and the reference server's /docs.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOperations, listWebhookOperations, loadDocument, resolveRef } from '../../packages/api/src/document.ts';
 import { CLIENT_LABEL, CURL_LABEL } from '../../scripts/docs/sample-names.ts';
 import { root } from '../../scripts/pipeline.ts';
-import { launchChromium } from './chromium.ts';
+import { type ChromiumSession, launchChromium } from './chromium.ts';
 
 export const artifactsDir = join(root, 'artifacts');
 
@@ -50,7 +50,7 @@ export function describeDocsInBrowser(
     const requested: string[] = [];
     const failed: string[] = [];
     let site: DocsSite;
-    let browser: Browser;
+    let browser: ChromiumSession;
     let page: Page;
 
     beforeAll(async () => {

@@ -6,12 +6,12 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { verifySignature } from '../../packages/api/src/signing.ts';
 import { parseApiKeys, testConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
-import { launchChromium } from './chromium.ts';
+import { type ChromiumSession, launchChromium } from './chromium.ts';
 import { artifactsDir } from './docs-in-browser.ts';
 
 export const WRITER = 'settings-writer-1a2b3c';
@@ -32,7 +32,7 @@ export interface Receipt {
 export function integrationsPage() {
   let server: RunningServer;
   let receiver: Server;
-  let browser: Browser;
+  let browser: ChromiumSession;
   const ui = {
     server: () => server,
     browser: () => browser,
