@@ -117,6 +117,7 @@ export function createKitContext(options: KitOptions): KitContext {
   const http = createHttpClient({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
+    userAgent: `secmon-contract/${doc.info.version}`,
     ...(options.readKey ? { readKey: options.readKey } : {}),
     ...(options.onWait ? { onWait: options.onWait } : {}),
   });

@@ -49,6 +49,11 @@ export interface HttpClientOptions {
   timeoutMs?: number;
   /** Told every time the client waits for the target's rate limit: how long, and why. */
   onWait?: (ms: number, why: string) => void;
+  /**
+   * Sent as `User-Agent` unless a request sets its own: gateways and firewalls in front of a target
+   * may refuse requests that carry none (undici's request() sends none of its own).
+   */
+  userAgent?: string;
 }
 
 const MAX_RATE_LIMIT_RETRIES = 3;
@@ -146,6 +151,7 @@ export function createHttpClient(options: HttpClientOptions) {
     const url = `${base}${spec.path}${query ? `?${query}` : ''}`;
     const headers: Record<string, string> = { Accept: 'application/json, application/problem+json', ...spec.headers };
     const shown: Record<string, string> = { ...headers };
+    if (options.userAgent !== undefined && !hasHeader(headers, 'user-agent')) headers['User-Agent'] = options.userAgent;
     // A GET goes on the read key when there is one: its quota is its own, so reads do not eat the
     // writes' quota (a run against a production quota fits twice the requests). The document lets a
     // read-only key use every GET; a check that means the API key names it.
