@@ -34,6 +34,11 @@ describe('content codings', () => {
     expect(asked.map((headers) => headers['accept-encoding'])).toEqual(['identity', 'identity']);
   });
 
+  it('reads an empty answer that names a coding (a HEAD, a 204 or a 304) as empty', async () => {
+    const exchange = await http().send({ method: 'HEAD', path: '/v1/policies', query: { coding: 'gzip' } });
+    expect([exchange.status, exchange.text]).toEqual([200, '']);
+  });
+
   it('fails a body in a coding it cannot decode with a message naming the coding', async () => {
     await expect(http().send({ method: 'GET', path: '/v1/policies', query: { coding: 'zstd-unknown' } })).rejects.toThrow(
       /GET \S+\/v1\/policies\?coding=zstd-unknown: the answer's body is in the content coding zstd-unknown, which the kit cannot decode/,

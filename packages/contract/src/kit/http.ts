@@ -103,6 +103,8 @@ async function answerBeforeClose(
  * HTTP lets a server code a body anyway, and a gateway in front of a target may.
  */
 function decoded(body: Buffer, coding: string | null, request: string): string {
+  // A HEAD, a 204 or a 304 states the coding of a body it does not carry.
+  if (body.length === 0) return '';
   const codings = (coding ?? '')
     .split(',')
     .map((one) => one.trim().toLowerCase())
