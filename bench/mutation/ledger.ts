@@ -32,7 +32,38 @@ const RESERVE_SIZE =
 const DOCS_ROUTES =
   "the served document and docs page (/openapi.json, /openapi.yaml, /docs): routes outside the document's /v1 operations, whose compression and content the contract does not state (the repository's own server tests do)";
 
+const BEARER_SPELLINGS =
+  "which spellings of the credential carry the key (the document's scheme is HTTP `bearer`: the scheme name, case-blind, then one or more spaces, then the token and nothing else): the kit sends `Bearer <key>` only, never another scheme name ending in Bearer, a second token after the key, or several spaces, so a server that accepts or refuses those is judged alike; a check sending such spellings would kill it";
+
 export const LEDGER: Record<string, Verdict> = {
+  'server/http/auth.ts:33:18:Regex:/Bearer +([\\x21-\\x7e]{1,1024}) *$/i': { verdict: 'gap', reason: BEARER_SPELLINGS },
+  'server/http/auth.ts:33:18:Regex:/^Bearer +([\\x21-\\x7e]{1,1024}) */i': { verdict: 'gap', reason: BEARER_SPELLINGS },
+  'server/http/auth.ts:33:18:Regex:/^Bearer ([\\x21-\\x7e]{1,1024}) *$/i': { verdict: 'gap', reason: BEARER_SPELLINGS },
+  'server/http/cors.ts:13:35:BooleanLiteral:true': {
+    verdict: 'unspecified',
+    reason:
+      'a server configured with no browser origins allows every origin: which origins a deployment allows is its configuration, and the document names none (the kit judges CORS on the origin it is given, and only tries its default one)',
+  },
+  'server/webhooks/dispatcher.ts:97:15:ConditionalExpression:false': {
+    verdict: 'unobservable',
+    reason:
+      "the dispatcher no longer claims again at once when a claim filled every free slot: the next claim comes at the next wake-up (an attempt's end, a new event, the idle poll), and the deliveries still go out; only the work per wake-up changes",
+  },
+  'server/webhooks/dispatcher.ts:97:15:LogicalOperator:pumpAgain || running': {
+    verdict: 'unobservable',
+    reason:
+      "the dispatcher claims again and again while it runs instead of sleeping: every due delivery still goes out on time; only the server's CPU and its database's load show it",
+  },
+  'server/webhooks/endpoints.ts:108:34:AssignmentOperator:this.#failingInFlight -= (isFailing ? 1 : -1) * state.inFlight': {
+    verdict: 'gap',
+    reason:
+      "the slots failing endpoints hold are counted with the wrong sign when an endpoint starts or stops failing with attempts open; as the entry for column 76: seen only with several endpoints failing and recovering while attempts are open, and the slot-sharing check's slow receivers hold their requests and answer, they never fail",
+  },
+  'server/webhooks/ssrf.ts:214:13:CallExpression:;': {
+    verdict: 'unobservable',
+    reason:
+      "a webhook host whose name does not resolve: the attempt waits for its time-out instead of failing at once; it fails either way and is retried on the same schedule, and the document states no time for it (the kit's receivers are addresses, not names)",
+  },
   'server/webhooks/endpoints.ts:108:76:UnaryOperator:+1': {
     verdict: 'gap',
     reason:
