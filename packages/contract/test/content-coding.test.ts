@@ -40,6 +40,9 @@ describe('content codings', () => {
   });
 
   it('fails a body in a coding it cannot decode with a message naming the coding', async () => {
+    await expect(http().send({ method: 'GET', path: '/v1/policies', query: { coding: 'constructor' } })).rejects.toThrow(
+      /the answer's body is in the content coding constructor, which the kit cannot decode/,
+    );
     await expect(http().send({ method: 'GET', path: '/v1/policies', query: { coding: 'zstd-unknown' } })).rejects.toThrow(
       /GET \S+\/v1\/policies\?coding=zstd-unknown: the answer's body is in the content coding zstd-unknown, which the kit cannot decode/,
     );

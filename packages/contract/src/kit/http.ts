@@ -98,6 +98,14 @@ async function answerBeforeClose(
   });
 }
 
+// A Map, not an object: a coding named `constructor` or `toString` is one the kit cannot decode.
+const DECODERS = new Map<string, (bytes: Buffer) => Buffer>([
+  ['gzip', gunzipSync],
+  ['x-gzip', gunzipSync],
+  ['deflate', inflateSync],
+  ['br', brotliDecompressSync],
+]);
+
 /**
  * A body as text, its content coding undone: the kit asks for none (`Accept-Encoding: identity`), but
  * HTTP lets a server code a body anyway, and a gateway in front of a target may.
@@ -111,7 +119,7 @@ function decoded(body: Buffer, coding: string | null, request: string): string {
     .filter((one) => one !== '' && one !== 'identity');
   let bytes = body;
   for (const one of codings.reverse()) {
-    const decode = { gzip: gunzipSync, 'x-gzip': gunzipSync, deflate: inflateSync, br: brotliDecompressSync }[one];
+    const decode = DECODERS.get(one);
     if (!decode) throw new ContentCodingError(`${request}: the answer's body is in the content coding ${one}, which the kit cannot decode`);
     try {
       bytes = decode(bytes);
