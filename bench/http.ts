@@ -9,12 +9,13 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { startMock } from '../packages/mock/src/prism.ts';
 import { freePort } from './free-port.ts';
+import { cpuMs } from './proc.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -51,16 +52,6 @@ export interface Cell {
   non2xx: number;
   /** Server CPU time per request, which other load on the machine disturbs less than req/s. */
   cpuUs: number;
-}
-
-/** User + system CPU ms of a process (Linux /proc; NaN elsewhere). */
-function cpuMs(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 const log = (message: string) => process.stderr.write(`bench: ${message}\n`);

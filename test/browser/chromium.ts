@@ -26,10 +26,11 @@ export interface ChromiumSession {
 // about 1.7 s of CPU) and each keeps to contexts of its own, which share no cookies, storage, cache
 // or service workers. Playwright stops it when the process ends.
 let shared: Promise<Browser> | undefined;
+const launch = () => chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 
 export async function launchChromium(): Promise<ChromiumSession> {
-  let browser = await (shared ??= chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }));
-  if (!browser.isConnected()) browser = await (shared = chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }));
+  let browser = await (shared ??= launch());
+  if (!browser.isConnected()) browser = await (shared = launch());
   const contexts: BrowserContext[] = [];
   const newContext = async (options?: BrowserContextOptions) => {
     const context = await browser.newContext(options);
