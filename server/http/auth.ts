@@ -3,6 +3,7 @@
 // logs, rate-limit buckets and idempotency records.
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
+import { bearerToken } from '../../packages/core/src/domain/credentials.ts';
 import type { ApiKey, Scope } from '../config.ts';
 import type { AuthFailureThrottle } from './auth-throttle.ts';
 import { ProblemError, sendProblem } from './problems.ts';
@@ -31,13 +32,14 @@ export function authenticate(keys: readonly ApiKey[], anyKey = false, throttle?:
     }),
   );
   return (req, res, next) => {
-    const match = /^Bearer +([\x21-\x7e]{1,1024}) *$/i.exec(req.headers.authorization ?? '');
-    const known = match ? byDigest.get(digest(match[1]!)) : undefined;
-    const principal = known ?? (match && anyKey ? { id: `key_${digest(match[1]!).slice(0, 12)}`, scopes: EVERY_SCOPE } : undefined);
+    const token = bearerToken(req.headers.authorization);
+    const known = token === undefined ? undefined : byDigest.get(digest(token));
+    const principal =
+      known ?? (token !== undefined && anyKey ? { id: `key_${digest(token).slice(0, 12)}`, scopes: EVERY_SCOPE } : undefined);
     if (!principal) {
       const refuse = () => {
-        res.setHeader('WWW-Authenticate', match ? `${WWW_AUTHENTICATE}, error="invalid_token"` : WWW_AUTHENTICATE);
-        const detail = match ? 'The API key is not valid.' : "Send an API key as 'Authorization: Bearer <key>'.";
+        res.setHeader('WWW-Authenticate', token === undefined ? WWW_AUTHENTICATE : `${WWW_AUTHENTICATE}, error="invalid_token"`);
+        const detail = token === undefined ? "Send an API key as 'Authorization: Bearer <key>'." : 'The API key is not valid.';
         sendProblem(req, res, 'unauthorized', detail);
       };
       if (!throttle) return refuse();

@@ -17,6 +17,8 @@
 // - a list answer is filtered by the query, cut to `limit` and paged with cursors the shim mints,
 //   so every cursor loop ends (./pages.ts); a create's `Location` names the id in its body, it is
 //   never marked `Idempotent-Replayed`, and every item answer carries an ETag of its own bytes;
+// - the Authorization header read as the server reads it (the scheme in any case, several spaces,
+//   nothing after the token): Prism takes `Bearer` only, and any text after it;
 // - CORS: any origin, echoed, never with credentials (Prism sends `*` with credentials, which
 //   browsers refuse), and the headers a client must read exposed by name.
 // Everything else, including an example asked for with `Prefer` on a valid request, passes through.
@@ -34,6 +36,7 @@ import {
   unknownQueryParameters,
 } from '../../../common/problems.ts';
 import { documentedRateLimit, quotaUsedUp } from '../../../common/rate-limit.ts';
+import { bearerToken } from '../../core/src/domain/credentials.ts';
 import { believable } from './believable.ts';
 import { isListBody, itemHeaders, pageOf } from './pages.ts';
 import { PRISM_ERRORS, parseViolations, prefersExample, rateLimitHeaders, toProblemError } from './prism-answers.ts';
@@ -108,7 +111,8 @@ export function startShim(options: ShimOptions): Promise<Shim> {
         '',
       );
     }
-    const authorised = /^Bearer\s+\S/i.test(req.headers.authorization ?? '');
+    const token = bearerToken(req.headers.authorization);
+    const authorised = token !== undefined;
     // Unknown query parameters are reported with whatever else Prism finds wrong in the request, as
     // the server names every invalid part at once.
     let unknown: ProblemDetail[] = [];
@@ -134,9 +138,13 @@ export function startShim(options: ShimOptions): Promise<Shim> {
 
     const headers = Object.fromEntries(
       Object.entries(req.headers).filter(
-        (entry): entry is [string, string | string[]] => entry[1] !== undefined && !HOP_BY_HOP.has(entry[0]),
+        (entry): entry is [string, string | string[]] =>
+          entry[1] !== undefined && !HOP_BY_HOP.has(entry[0]) && entry[0] !== 'authorization',
       ),
     );
+    // Prism takes only `Bearer` and one space, and any text after it: the credential goes on in that
+    // spelling, and a header that carries none is left out, so Prism answers it as missing.
+    if (authorised) headers.authorization = `Bearer ${token}`;
     const answer = await fetch(new URL(url.pathname + url.search, await options.target), {
       method,
       headers: Object.entries(headers).flatMap(([name, value]) =>

@@ -42,6 +42,12 @@ describe('bare Prism (shim: false) on this document', () => {
     expect((await fetch(`${prism.url}/v1/findings`)).status).toBe(401);
   });
 
+  it('takes the scheme only as `Bearer` and one space, and any text after it (the shim reads the header as the server does)', async () => {
+    const status = async (authorization: string) => (await fetch(`${prism.url}/v1/findings`, { headers: { authorization } })).status;
+    expect(await status('bearer any-token')).toBe(401);
+    expect(await status('Bearer any-token and more')).toBe(200);
+  });
+
   it('ignores unknown query parameters (the shim answers 400)', async () => {
     expect((await fetch(`${prism.url}/v1/findings?colour=red`, { headers: AUTH })).status).toBe(200);
   });

@@ -16,6 +16,7 @@ import {
   problem,
   unknownQueryParameters,
 } from '../../../common/problems.ts';
+import { bearerToken } from '../../core/src/domain/credentials.ts';
 
 /** What a valid request carries, as the handlers read it. */
 export interface CheckedRequest {
@@ -48,8 +49,6 @@ interface Operation {
   body?: string;
 }
 
-const BEARER = /^Bearer\s+\S/i;
-
 export function requestChecker(doc: OpenApiDocument): (request: Request, bodyText: string) => Verdict {
   const validator = createSchemaValidator(doc);
   const operations = listOperations(doc).map(({ path, method, operation }) => operationOf(doc, path, method, operation));
@@ -61,7 +60,7 @@ export function requestChecker(doc: OpenApiDocument): (request: Request, bodyTex
     const fail = (kind: Parameters<typeof problem>[0], detail: string, errors?: ProblemDetail[]): Verdict => ({
       problem: problem(kind, detail, instance, errors),
     });
-    if (!BEARER.test(request.headers.get('authorization') ?? '')) {
+    if (bearerToken(request.headers.get('authorization')) === undefined) {
       return {
         ...fail('unauthorized', "Send an API key as 'Authorization: Bearer <key>'."),
         headers: { 'www-authenticate': wwwAuthenticate },

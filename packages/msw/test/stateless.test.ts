@@ -89,6 +89,10 @@ describe('requests the service would refuse', () => {
     const anonymous = await fetch(`${BASE}/v1/findings`);
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    // The header is read as the server reads it: the scheme in any case, one or more spaces, the token alone.
+    const spelt = async (authorization: string) => (await fetch(`${BASE}/v1/findings`, { headers: { authorization } })).status;
+    expect(await Promise.all(['bearer k', 'BEARER k', 'Bearer   k'].map(spelt))).toEqual([200, 200, 200]);
+    expect(await Promise.all(['XBearer k', 'Bearer k more', 'k'].map(spelt))).toEqual([401, 401, 401]);
     const text = await fetch(`${BASE}/v1/findings`, { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: 'hello' });
     expect(text.status).toBe(415);
     expect((await json(text)).type).toBe('https://secmon.dev/problems/unsupported-media-type');

@@ -17,6 +17,8 @@ export interface RequestSpec {
   headers?: Record<string, string>;
   /** Who sends it; by default the API key, or the read key for a GET when one is given. */
   auth?: Credential;
+  /** The Authorization header's value around the credential; `Bearer <credential>` unless given. */
+  spell?: (credential: string) => string;
   /** Return a 429 as is instead of waiting `Retry-After` and retrying (the rate-limit probe). */
   acceptRateLimit?: boolean;
 }
@@ -195,9 +197,10 @@ export function createHttpClient(options: HttpClientOptions) {
     const auth = spec.auth ?? (spec.method === 'GET' && options.readKey ? 'read' : 'api');
     const { token, role } = credential(auth);
     if (token !== undefined) {
-      headers.Authorization = `Bearer ${token}`;
+      const spell = spec.spell ?? ((credential: string) => `Bearer ${credential}`);
+      headers.Authorization = spell(token);
       // A key the kit made up is no secret: shown as sent, so a reproduction can send it again.
-      shown.Authorization = `Bearer ${typeof auth === 'object' ? auth.token : role}`;
+      shown.Authorization = spell(typeof auth === 'object' ? auth.token : role);
     }
     const body = spec.rawBody ?? (spec.body === undefined ? undefined : JSON.stringify(spec.body));
     if (body !== undefined) {

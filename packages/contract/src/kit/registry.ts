@@ -8,6 +8,7 @@ import { boundaryInputsCheck } from './checks/boundary-inputs.ts';
 import { circuitBreakerCheck } from './checks/circuit-breaker.ts';
 import { complianceCheck } from './checks/compliance.ts';
 import { corsCheck } from './checks/cors.ts';
+import { credentialSpellingsCheck } from './checks/credential-spellings.ts';
 import { deliveryCheckDefinition } from './checks/delivery.ts';
 import { deliveryAttributionCheck } from './checks/delivery-attribution.ts';
 import { deliveryRetryCheck } from './checks/delivery-retry.ts';
@@ -52,6 +53,7 @@ export const REGISTRY = [
   invalidParametersCheck,
   noCredentialsCheck,
   unknownKeyCheck,
+  credentialSpellingsCheck,
   readOnlyKeyCheck,
   unsupportedMethodCheck,
   availableAfterCreateCheck,

@@ -4,12 +4,14 @@
 // Idempotency-Key with a body changed below its top level on each create — so a rule is shown
 // judged everywhere it governs, not only where a hand-picked fault broke it.
 import { loadDocument } from 'secmon-api/src/document';
+import { CREDENTIAL_SPELLINGS, SPELLINGS_AXIS } from '../../src/kit/axes/answers.ts';
 import { boundaryCells, sendersOf } from '../../src/kit/axes/boundaries.ts';
 import { flatten, type Schema } from '../../src/kit/axes/schema-fields.ts';
 import { DEFAULT_CORS_ORIGIN } from '../../src/kit/checks/shared/cross-cutting.ts';
 import { buildModel, type OperationModel } from '../../src/kit/spec.ts';
-import { etagKept, header, lengthInBytes, shallowIdempotency } from '../fault-dsl.ts';
+import { etagKept, header, lengthInBytes, requestHeader, shallowIdempotency } from '../fault-dsl.ts';
 import type { RuleFamily } from '../prove.ts';
+import { WRITER_KEY } from '../reference-target.ts';
 
 const model = buildModel(loadDocument());
 const pathOf = (op: OperationModel) => new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/?]+')}$`);
@@ -41,10 +43,21 @@ const ANSWERS = [200, 201, 204, 304, 400, 401, 403, 404, 409, 412, 413, 415];
 const AXIS = 'the classes of answer';
 const options = { corsOrigin: DEFAULT_CORS_ORIGIN };
 
+/** Each spelling of the key, read by the implementation as its opposite: a served one as an unknown key, a refused one as the key. */
+const misread = (accepted: boolean) =>
+  CREDENTIAL_SPELLINGS.filter((spelling) => spelling.accepted === accepted).map(({ name, spell }) => ({
+    cell: name,
+    fault: requestHeader('authorization', (value) =>
+      value === spell(WRITER_KEY) ? (accepted ? 'Bearer contract-kit-unknown-key-0000' : `Bearer ${WRITER_KEY}`) : value,
+    ),
+  }));
+
 const along = (statuses: number[], fault: (status: number) => RuleFamily['members'][number]['fault']) =>
   statuses.map((status) => ({ cell: String(status), fault: fault(status) }));
 
 export const FAMILIES: readonly RuleFamily[] = [
+  { rule: 'security.bearerAuth.1', check: 'credential-spellings', subject: LIST_POLICIES, axis: SPELLINGS_AXIS, members: misread(true) },
+  { rule: 'authentication.3', check: 'credential-spellings', subject: LIST_POLICIES, axis: SPELLINGS_AXIS, members: misread(false) },
   {
     rule: 'browser-clients-cors.1',
     check: 'error-answers',

@@ -46,7 +46,39 @@ export function crossCuttingCells(model: ContractModel): Cell[] {
   for (const status of statuses.filter((s) => s >= 400)) cells.push(cell(CROSS_CUTTING, PROBLEM_AXIS, `${status}`, FAULT_STATUSES[status]));
   for (const kind of NO_VALID_KEY) cells.push(cell(CROSS_CUTTING, 'failed authentication counted per address', kind));
   for (const kind of NO_VALID_KEY) cells.push(cell(CROSS_CUTTING, 'over the failed-authentication limit: 429', kind));
+  cells.push(...credentialSpellingCells(model));
   return cells;
+}
+
+/**
+ * Spellings of the Authorization header around a valid key. Accepted: HTTP's scheme names are
+ * case-insensitive (RFC 9110 section 11.1) and the Bearer syntax puts one or more spaces before the
+ * token (RFC 6750 section 2.1). Refused: nothing in them is the document's `Bearer <api key>`, so
+ * no key is sent (another scheme's name, the key alone) or the token is not the key (a second word).
+ */
+export const CREDENTIAL_SPELLINGS = [
+  { name: 'the scheme in lower case', accepted: true, spell: (key: string) => `bearer ${key}` },
+  { name: 'the scheme in upper case', accepted: true, spell: (key: string) => `BEARER ${key}` },
+  { name: 'three spaces before the key', accepted: true, spell: (key: string) => `Bearer   ${key}` },
+  { name: 'a longer scheme name ending in Bearer', accepted: false, spell: (key: string) => `XBearer ${key}` },
+  { name: 'a second word after the key', accepted: false, spell: (key: string) => `Bearer ${key} ${key}` },
+  { name: 'the key without a scheme', accepted: false, spell: (key: string) => key },
+] as const;
+export type CredentialSpelling = (typeof CREDENTIAL_SPELLINGS)[number];
+export const SPELLINGS_AXIS = 'Authorization spellings around a valid key';
+
+export function credentialSpellingCells(model: ContractModel): Cell[] {
+  if (!model.operations.some((op) => op.responses.has('401'))) return [];
+  return CREDENTIAL_SPELLINGS.map(({ name, accepted }) =>
+    cell(CROSS_CUTTING, SPELLINGS_AXIS, `${name}: ${accepted ? 'served' : 'refused'}`),
+  );
+}
+
+/** The spelling cell a request exercised (its Authorization as shown, the key named by its role). */
+export function credentialSpellingOf(exchange: Exchange): Cell | undefined {
+  const authorization = header(exchange, 'authorization');
+  const spelling = CREDENTIAL_SPELLINGS.find(({ spell }) => ['<api-key>', '<read-key>'].some((role) => spell(role) === authorization));
+  return spelling && cell(CROSS_CUTTING, SPELLINGS_AXIS, `${spelling.name}: ${spelling.accepted ? 'served' : 'refused'}`);
 }
 
 /** How the kit's credentials and Origin show in a sent request. */

@@ -5,7 +5,16 @@ import type { Exchange } from '../http.ts';
 import type { Delivery } from '../receiver.ts';
 import type { CheckResult } from '../results.ts';
 import type { ContractModel, OperationModel } from '../spec.ts';
-import { CORS_AXIS, credentialKind, crossCuttingCells, crossCuttingOf, receiverCells, receiverCellsOf, timeCells } from './answers.ts';
+import {
+  CORS_AXIS,
+  credentialKind,
+  credentialSpellingOf,
+  crossCuttingCells,
+  crossCuttingOf,
+  receiverCells,
+  receiverCellsOf,
+  timeCells,
+} from './answers.ts';
 import { bodySchemas, boundaryCells, boundaryCellsOf } from './boundaries.ts';
 import { type AxisCoverage, axisCoverage, type Cell, type Exercised, exercise } from './space.ts';
 import { stateAxes } from './states.ts';
@@ -70,6 +79,8 @@ export function exercisedCells(model: ContractModel, evidence: RunEvidence): Axi
     const audited = index <= auditedUpTo || own;
     for (const cell of crossCuttingOf(exchange, audited))
       exercise(exercised, cell, own || cell.axis === CORS_AXIS ? who(exchange) : audit!.id);
+    const spelling = credentialSpellingOf(exchange);
+    if (spelling) exercise(exercised, spelling, who(exchange));
     const kind = credentialKind(exchange);
     if (kind !== 'a valid key' && (exchange.status === 401 || exchange.status === 429) && failedAuthJudge(evidence, ran, who(exchange)))
       exercise(
