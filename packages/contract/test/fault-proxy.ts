@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadDocument } from 'secmon-api/src/document';
+import { type Dispatcher, request } from 'undici';
 import { type RawRewrite, STALL_MS, startRawRelay } from './raw-relay.ts';
 
 export interface ProxiedResponse {
@@ -60,14 +61,7 @@ const RELAY = '/_relay/';
 
 export async function startFaultProxy(upstream: string, fault: Fault): Promise<{ url: string; close(): Promise<void> }> {
   let self = '';
-  const fetchUpstream = async (method: string, path: string, headers: Record<string, string>): Promise<ProxiedResponse> => {
-    const answer = await fetch(upstream + path, { method, headers, redirect: 'manual' });
-    return {
-      status: answer.status,
-      headers: Object.fromEntries([...answer.headers].filter(([name]) => !DROPPED.has(name))),
-      body: Buffer.from(await answer.arrayBuffer()),
-    };
-  };
+  const fetchUpstream = (method: string, path: string, headers: Record<string, string>) => send(upstream + path, method, headers, null);
   const options = { headersTimeout: STALL_MS, connectionsCheckingInterval: STALL_MS / 4 };
   const server = createServer(options, async (req, res) => {
     try {
@@ -99,17 +93,13 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<{
         fault.delivery || fault.deliveryAnswer || fault.duplicateDeliveries || fault.deliveryDelayMs || fault.forwarding
           ? relayWebhookUrls(req.method ?? 'GET', path, rewritten, self)
           : rewritten;
-      const answer = await fetch(upstream + (fault.path?.(req.method ?? 'GET', path) ?? path), {
-        method: req.method ?? 'GET',
-        headers: fault.headers?.(headersOf(req)) ?? headersOf(req),
-        body: forwarded.length > 0 ? new Uint8Array(forwarded) : null,
-        redirect: 'manual',
-      });
-      const original: ProxiedResponse = {
-        status: answer.status,
-        headers: Object.fromEntries([...answer.headers].filter(([name]) => !DROPPED.has(name))),
-        body: unrelayed(Buffer.from(await answer.arrayBuffer()), self),
-      };
+      const answer = await send(
+        upstream + (fault.path?.(req.method ?? 'GET', path) ?? path),
+        req.method ?? 'GET',
+        fault.headers?.(headersOf(req)) ?? headersOf(req),
+        forwarded.length > 0 ? forwarded : null,
+      );
+      const original: ProxiedResponse = { ...answer, body: unrelayed(answer.body, self) };
       const sent =
         (await fault.response?.({ method: req.method ?? 'GET', path, body, headers: headersOf(req) }, original, fetchUpstream)) ?? original;
       if (fault.chunked && sent.body.length > 1) {
@@ -132,6 +122,27 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<{
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/**
+ * A request to the upstream, its answer read whole. undici's request rather than fetch: a third of
+ * the CPU per request, which the proofs spend thousands of times a run. It decodes no content
+ * coding, so the upstream is asked for none (what reaches the client is never coded either way).
+ */
+async function send(url: string, method: string, headers: Record<string, string>, body: Buffer | null): Promise<ProxiedResponse> {
+  const answer = await request(url, {
+    method: method as Dispatcher.HttpMethod,
+    headers: { ...headers, 'accept-encoding': 'identity' },
+    body,
+  });
+  const kept = Object.entries(answer.headers).filter(
+    (entry): entry is [string, string | string[]] => entry[1] !== undefined && !DROPPED.has(entry[0]),
+  );
+  return {
+    status: answer.statusCode,
+    headers: Object.fromEntries(kept.map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value])),
+    body: Buffer.from(await answer.body.arrayBuffer()),
   };
 }
 
