@@ -32,7 +32,45 @@ const RESERVE_SIZE =
 const DOCS_ROUTES =
   "the served document and docs page (/openapi.json, /openapi.yaml, /docs): routes outside the document's /v1 operations, whose compression and content the contract does not state (the repository's own server tests do)";
 
+const OPAQUE_CURSOR =
+  "what the cursor's decoder accepts inside a cursor whose filter digest matches: cursors are opaque (the document), so a client sends only the cursors it was given and garbled ones, which fail at the JSON or the digest before this test; only a client that rebuilt this server's encoding by hand could send a timestamp with text around it";
+const REFUSED_ADDRESSES =
+  "which webhook addresses the service refuses is its own policy: the document names none (a refused one is url-not-allowed), and in development mode, where the kit judges the server, it refuses none that a run sends; the kit judges a refusal's problem where it meets one";
+
 export const LEDGER: Record<string, Verdict> = {
+  'packages/core/src/domain/cursor.ts:39:7:Regex:/^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z/': {
+    verdict: 'unobservable',
+    reason: OPAQUE_CURSOR,
+  },
+  'packages/core/src/domain/cursor.ts:39:7:Regex:/\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$/': {
+    verdict: 'unobservable',
+    reason: OPAQUE_CURSOR,
+  },
+  'packages/core/src/domain/cursor.ts:39:7:Regex:/^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})Z$/': {
+    verdict: 'equivalent',
+    reason:
+      'fractional seconds required in the timestamp a cursor carries: every created_at the server writes has milliseconds (Date#toISOString), so every cursor it mints has them',
+  },
+  'packages/core/src/domain/idempotency.ts:9:20:MethodExpression:Object.entries(value)': {
+    verdict: 'unspecified',
+    reason:
+      'a replay needs the same key and an identical body (the document); whether a body with its members in another order is identical is left open (JSON objects are unordered, but an implementation comparing bytes answers 409 and is not wrong), so no check can require either; the reference server counts them as identical (sorted keys in the core)',
+  },
+  'packages/core/src/domain/idempotency.ts:9:47:ArrowFunction:() => undefined': {
+    verdict: 'unspecified',
+    reason:
+      'the members of a reused body left in the order sent, as the entry for column 20: whether that order makes another body is not stated',
+  },
+  'packages/core/src/use-cases/webhook-health.ts:32:26:OptionalChaining:(await rows.lockWebhook(attempt.webhookId)).enabled': {
+    verdict: 'unobservable',
+    reason:
+      "a webhook deleted while its last attempt was in flight: the disable rule then throws instead of finding nothing to disable, the batch's outcomes are not recorded and the error is logged; their leases run out, the deleted webhook's delivery is cancelled at its next claim and the others are sent again, which at-least-once delivery allows; nothing reaches a client of the gone webhook",
+  },
+  'server/routes/webhooks.ts:17:28:BlockStatement:{}': { verdict: 'unspecified', reason: REFUSED_ADDRESSES },
+  'server/routes/webhooks.ts:18:46:StringLiteral:``': {
+    verdict: 'unspecified',
+    reason: "the url-not-allowed problem's detail text: `detail` is free text, and which addresses are refused is the service's policy",
+  },
   'packages/core/src/domain/credentials.ts:8:38:StringLiteral:"Stryker was here!"': {
     verdict: 'equivalent',
     reason: 'a missing Authorization header read as another text that carries no bearer token: no token either way',
