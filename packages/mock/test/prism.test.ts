@@ -75,26 +75,6 @@ describe.each(operations)('$label', (operation) => {
   });
 });
 
-// The shim reads the header as the server does (one rule for both), whatever the operation.
-describe('Authorization spellings', () => {
-  const operation = operations.find((op) => op.method === 'GET' && !op.path.includes('{'))!;
-  it.each([
-    ['bearer mock-test-key', 200],
-    ['BEARER mock-test-key', 200],
-    ['Bearer   mock-test-key', 200],
-    ['XBearer mock-test-key', 401],
-    ['Bearer mock-test-key and-more', 401],
-    ['mock-test-key', 401],
-  ])(
-    'Authorization: %s answers %i (a bearer token spelt as HTTP allows is taken, a header without one refused)',
-    async (authorization, status) => {
-      const response = await call(operation, { authorization });
-      expect(response.status).toBe(status);
-      await response.body?.cancel();
-    },
-  );
-});
-
 describe('Prefer picks a documented status and named example', () => {
   const choices = operations.flatMap((operation) =>
     [...operation.responses.values()].flatMap((media) =>
