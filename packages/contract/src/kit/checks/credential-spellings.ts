@@ -2,10 +2,11 @@
 // (the scheme in any case, several spaces before the key), and spellings that do not carry it as a
 // bearer token are refused (another scheme's name, a second word after the key, the key alone),
 // however an implementation parses the header.
-import { CREDENTIAL_SPELLINGS, type CredentialSpelling } from '../axes/answers.ts';
+import { CREDENTIAL_SPELLINGS } from '../axes/answers.ts';
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
+import type { Exchange } from '../http.ts';
 import type { OperationModel } from '../spec.ts';
 
 const RULES = ['authentication.1', 'security.bearerAuth.1', 'authentication.3'] as const;
@@ -31,34 +32,47 @@ export const credentialSpellingsCheck = defineCheck({
  */
 const REFUSED = [400, 401, 429];
 
+/**
+ * Every spelling is sent before anything is judged: a server that reads the header one way misreads
+ * several spellings at once, and its failure lists them all (one parser, one fix), with the first
+ * misread exchange as the one to replay.
+ */
 async function spellings(ctx: KitContext, list: OperationModel, check: Check<Rule>): Promise<{ note: string }> {
-  for (const spelling of CREDENTIAL_SPELLINGS) await judge(ctx, list, check, spelling);
-  const served = CREDENTIAL_SPELLINGS.filter((spelling) => spelling.accepted).length;
-  return { note: `${served} spellings of the key served, ${CREDENTIAL_SPELLINGS.length - served} refused` };
-}
-
-async function judge(ctx: KitContext, list: OperationModel, check: Check<Rule>, { name, accepted, spell }: CredentialSpelling) {
-  const exchange = await ctx.send(list, { query: { limit: '1' }, auth: 'api', spell, acceptRateLimit: !accepted });
-  const shown = exchange.request.headers.Authorization;
-  if (accepted) {
-    if (exchange.status === 401 || exchange.status === 403)
-      check.fail({
-        at: list,
-        rule: ['security.bearerAuth.1', 'authentication.1'],
-        observed: `the API key sent as "${shown}" (${name}) was refused with ${exchange.status}`,
-        expected:
-          'served: scheme names are case-insensitive (RFC 9110 section 11.1) and one or more spaces precede a bearer token (RFC 6750 section 2.1)',
-        exchange,
-      });
-    return check.conform(list, exchange, { statuses: [200], rules: ['security.bearerAuth.1'] }, name);
-  }
-  if (!REFUSED.includes(exchange.status))
-    check.fail({
-      at: list,
-      rule: 'authentication.3',
-      observed: `"${shown}" (${name}) was answered ${exchange.status}`,
-      expected: `refused with 401: the header carries no bearer token that is a key (${REFUSED.join(', ')} accepted as refusals)`,
-      exchange,
+  const sent: { name: string; accepted: boolean; exchange: Exchange }[] = [];
+  for (const { name, accepted, spell } of CREDENTIAL_SPELLINGS)
+    sent.push({
+      name,
+      accepted,
+      exchange: await ctx.send(list, { query: { limit: '1' }, auth: 'api', spell, acceptRateLimit: !accepted }),
     });
-  return check.conform(list, exchange, { statuses: REFUSED }, name);
+  const misread = sent.filter(({ accepted, exchange }) =>
+    accepted ? exchange.status === 401 || exchange.status === 403 : exchange.status < 400,
+  );
+  const shown = ({ name, exchange }: (typeof sent)[number]) => `"${exchange.request.headers.Authorization}" (${name}): ${exchange.status}`;
+  const refused = misread.filter((one) => one.accepted).map(shown);
+  const served = misread.filter((one) => !one.accepted).map(shown);
+  const found = [
+    ...(refused.length > 0
+      ? check.found({
+          rule: ['security.bearerAuth.1', 'authentication.1'],
+          observed: `the API key was refused in ${refused.length} of the spellings HTTP allows`,
+          details: refused,
+          expected:
+            'served: scheme names are case-insensitive (RFC 9110 section 11.1) and one or more spaces precede a bearer token (RFC 6750 section 2.1)',
+        })
+      : []),
+    ...(served.length > 0
+      ? check.found({
+          rule: 'authentication.3',
+          observed: `${served.length} of the spellings that carry no bearer key were not refused`,
+          details: served,
+          expected: `refused with 401: the header carries no bearer token that is a key (${REFUSED.join(', ')} accepted as refusals)`,
+        })
+      : []),
+  ];
+  if (found.length > 0) check.failAll({ at: list, found, exchange: misread[0]!.exchange });
+  for (const { name, accepted, exchange } of sent)
+    check.conform(list, exchange, accepted ? { statuses: [200], rules: ['security.bearerAuth.1'] } : { statuses: REFUSED }, name);
+  const accepted = CREDENTIAL_SPELLINGS.filter((spelling) => spelling.accepted).length;
+  return { note: `${accepted} spellings of the key served, ${CREDENTIAL_SPELLINGS.length - accepted} refused` };
 }
