@@ -33,9 +33,9 @@ export function authenticate(keys: readonly ApiKey[], anyKey = false, throttle?:
   );
   return (req, res, next) => {
     const token = bearerToken(req.headers.authorization);
-    const known = token === undefined ? undefined : byDigest.get(digest(token));
-    const principal =
-      known ?? (token !== undefined && anyKey ? { id: `key_${digest(token).slice(0, 12)}`, scopes: EVERY_SCOPE } : undefined);
+    const hash = token === undefined ? undefined : digest(token);
+    const known = hash === undefined ? undefined : byDigest.get(hash);
+    const principal = known ?? (hash !== undefined && anyKey ? { id: `key_${hash.slice(0, 12)}`, scopes: EVERY_SCOPE } : undefined);
     if (!principal) {
       const refuse = () => {
         res.setHeader('WWW-Authenticate', token === undefined ? WWW_AUTHENTICATE : `${WWW_AUTHENTICATE}, error="invalid_token"`);

@@ -64,21 +64,20 @@ export const CREDENTIAL_SPELLINGS = [
   { name: 'a second word after the key', accepted: false, spell: (key: string) => `Bearer ${key} ${key}` },
   { name: 'the key without a scheme', accepted: false, spell: (key: string) => key },
 ] as const;
-export type CredentialSpelling = (typeof CREDENTIAL_SPELLINGS)[number];
 export const SPELLINGS_AXIS = 'Authorization spellings around a valid key';
 
+const spellingCell = ({ name, accepted }: (typeof CREDENTIAL_SPELLINGS)[number]) =>
+  cell(CROSS_CUTTING, SPELLINGS_AXIS, `${name}: ${accepted ? 'served' : 'refused'}`);
+
 export function credentialSpellingCells(model: ContractModel): Cell[] {
-  if (!model.operations.some((op) => op.responses.has('401'))) return [];
-  return CREDENTIAL_SPELLINGS.map(({ name, accepted }) =>
-    cell(CROSS_CUTTING, SPELLINGS_AXIS, `${name}: ${accepted ? 'served' : 'refused'}`),
-  );
+  return model.operations.some((op) => op.responses.has('401')) ? CREDENTIAL_SPELLINGS.map(spellingCell) : [];
 }
 
 /** The spelling cell a request exercised (its Authorization as shown, the key named by its role). */
 export function credentialSpellingOf(exchange: Exchange): Cell | undefined {
   const authorization = header(exchange, 'authorization');
   const spelling = CREDENTIAL_SPELLINGS.find(({ spell }) => ['<api-key>', '<read-key>'].some((role) => spell(role) === authorization));
-  return spelling && cell(CROSS_CUTTING, SPELLINGS_AXIS, `${spelling.name}: ${spelling.accepted ? 'served' : 'refused'}`);
+  return spelling && spellingCell(spelling);
 }
 
 /** How the kit's credentials and Origin show in a sent request. */

@@ -12,13 +12,16 @@ import type { OperationModel } from '../spec.ts';
 const RULES = ['authentication.1', 'security.bearerAuth.1', 'authentication.3'] as const;
 type Rule = (typeof RULES)[number];
 
+/** The spellings sent with the key that must be served: the requests the check spends on the key's quota. */
+const SERVED = CREDENTIAL_SPELLINGS.filter((spelling) => spelling.accepted).length;
+
 export const credentialSpellingsCheck = defineCheck({
   name: 'credential-spellings',
   column: 'spell',
   rules: RULES,
   needs: {},
   exercisesSuccess: false,
-  cost: { fixed: CREDENTIAL_SPELLINGS.filter((spelling) => spelling.accepted).length, perCase: 0 },
+  cost: { fixed: SERVED, perCase: 0 },
   instances: (model) => {
     const list = model.resources.find((r) => r.name === 'policies')?.list;
     if (!list?.responses.has('401')) return [];
@@ -38,12 +41,11 @@ const REFUSED = [400, 401, 429];
  * misread exchange as the one to replay.
  */
 async function spellings(ctx: KitContext, list: OperationModel, check: Check<Rule>): Promise<{ note: string }> {
-  const sent: { name: string; accepted: boolean; exchange: Exchange }[] = [];
-  for (const { name, accepted, spell } of CREDENTIAL_SPELLINGS)
+  const sent: ((typeof CREDENTIAL_SPELLINGS)[number] & { exchange: Exchange })[] = [];
+  for (const spelling of CREDENTIAL_SPELLINGS)
     sent.push({
-      name,
-      accepted,
-      exchange: await ctx.send(list, { query: { limit: '1' }, auth: 'api', spell, acceptRateLimit: !accepted }),
+      ...spelling,
+      exchange: await ctx.send(list, { query: { limit: '1' }, auth: 'api', spell: spelling.spell, acceptRateLimit: !spelling.accepted }),
     });
   const misread = sent.filter(({ accepted, exchange }) =>
     accepted ? exchange.status === 401 || exchange.status === 403 : exchange.status < 400,
@@ -73,6 +75,5 @@ async function spellings(ctx: KitContext, list: OperationModel, check: Check<Rul
   if (found.length > 0) check.failAll({ at: list, found, exchange: misread[0]!.exchange });
   for (const { name, accepted, exchange } of sent)
     check.conform(list, exchange, accepted ? { statuses: [200], rules: ['security.bearerAuth.1'] } : { statuses: REFUSED }, name);
-  const accepted = CREDENTIAL_SPELLINGS.filter((spelling) => spelling.accepted).length;
-  return { note: `${accepted} spellings of the key served, ${CREDENTIAL_SPELLINGS.length - accepted} refused` };
+  return { note: `${SERVED} spellings of the key served, ${CREDENTIAL_SPELLINGS.length - SERVED} refused` };
 }
