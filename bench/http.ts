@@ -3,7 +3,8 @@
 // validated) and in production mode, a bare `node:http` server returning the same JSON (the floor),
 // bare Express with its JSON parser (what Express itself costs), and the Prism mock of the same
 // document; list, read and create, and on the reference server a create with four invalid fields
-// (the cost of reporting every error). Every target runs in its own child process so the load
+// (the cost of reporting every error), and the previous release's server in production mode beside
+// today's (bench/previous-release.ts: its own tree and dependencies). Every target runs in its own child process so the load
 // generator does not share its event loop; the server CPU per request is the child's own
 // accounting (/proc/<pid>/stat), which other load on the machine disturbs less than req/s.
 
@@ -14,7 +15,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { startMock } from '../packages/mock/src/prism.ts';
+import { root } from '../scripts/pipeline.ts';
 import { freePort } from './free-port.ts';
+import { PREVIOUS_RELEASE, previousReleaseTree } from './previous-release.ts';
 import { cpuMs } from './proc.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 4);
@@ -75,14 +78,15 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await once(child, 'exit');
 }
 
-async function referenceServer(name: string, mode: 'development' | 'production', dir: string): Promise<Target> {
+async function referenceServer(name: string, mode: 'development' | 'production', dir: string, tree = root): Promise<Target> {
   const port = await freePort();
   const child = spawn(process.execPath, ['server/main.ts'], {
+    cwd: tree,
     env: {
       ...process.env,
       PORT: String(port),
       SECMON_MODE: mode,
-      SECMON_DB: join(dir, `${mode}.db`),
+      SECMON_DB: join(dir, `${port}.db`),
       SECMON_API_KEYS: `${KEY}:read+write`,
       SECMON_RATE_LIMIT: '0',
     },
@@ -144,6 +148,7 @@ async function measure(target: Target, op: Op): Promise<Cell> {
 
 export const DEVELOPMENT = 'server, development';
 export const PRODUCTION = 'server, production';
+const PREVIOUS = `server ${PREVIOUS_RELEASE.version}, production`;
 const FLOOR = 'node:http (floor)';
 const EXPRESS = 'bare express';
 const PRISM = 'prism mock';
@@ -166,15 +171,16 @@ export function httpTargets(cells: Cell[]): string {
   const find = (target: string, op: Op) => cells.find((cell) => cell.target === target && cell.op === op);
   const rps = (target: string, op: Op) => find(target, op)?.rps ?? Number.NaN;
   const lines = [
-    `| op | development ÷ prism (target ≥ 5×) | production CPU µs/req (target) | development ÷ floor | production ÷ floor | bare express ÷ floor |`,
-    `|---|---:|---:|---:|---:|---:|`,
+    `| op | development ÷ prism (target ≥ 5×) | production CPU µs/req (target) | production CPU ÷ ${PREVIOUS_RELEASE.version}'s (target ≤ 100 %) | development ÷ floor | production ÷ floor | bare express ÷ floor |`,
+    `|---|---:|---:|---:|---:|---:|---:|`,
   ];
   for (const op of ['list', 'read', 'create'] as const) {
     const vsPrism = rps(DEVELOPMENT, op) / rps(PRISM, op);
     const cpu = find(PRODUCTION, op)?.cpuUs ?? Number.NaN;
+    const vsPrevious = cpu / (find(PREVIOUS, op)?.cpuUs ?? Number.NaN);
     const percent = (value: number) => `${(value * 100).toFixed(0)} %`;
     lines.push(
-      `| ${op} | ${vsPrism.toFixed(1)}× ${vsPrism >= 5 ? 'met' : 'MISSED'} | ${cpu.toFixed(0)} (≤ ${CPU_TARGET_US[op]}) ${cpu <= CPU_TARGET_US[op] ? 'met' : 'MISSED'} | ${percent(rps(DEVELOPMENT, op) / rps(FLOOR, op))} | ${percent(rps(PRODUCTION, op) / rps(FLOOR, op))} | ${percent(rps(EXPRESS, op) / rps(FLOOR, op))} |`,
+      `| ${op} | ${vsPrism.toFixed(1)}× ${vsPrism >= 5 ? 'met' : 'MISSED'} | ${cpu.toFixed(0)} (≤ ${CPU_TARGET_US[op]}) ${cpu <= CPU_TARGET_US[op] ? 'met' : 'MISSED'} | ${percent(vsPrevious)} ${vsPrevious <= 1 ? 'met' : 'MISSED'} | ${percent(rps(DEVELOPMENT, op) / rps(FLOOR, op))} | ${percent(rps(PRODUCTION, op) / rps(FLOOR, op))} | ${percent(rps(EXPRESS, op) / rps(FLOOR, op))} |`,
     );
   }
   return lines.join('\n');
@@ -189,6 +195,7 @@ export async function runHttpBench(): Promise<Cell[]> {
     const development = await referenceServer(DEVELOPMENT, 'development', dir);
     targets.push(development);
     targets.push(await referenceServer(PRODUCTION, 'production', dir));
+    targets.push(await referenceServer(PREVIOUS, 'production', dir, previousReleaseTree(log)));
     const get = async (path: string) => (await fetch(development.url + path, { headers: HEADERS })).json();
     const read = await get(`/v1/findings/${development.readId}`);
     const bodies = { list: await get('/v1/findings'), read, created: read };
