@@ -21,6 +21,8 @@ import { PREVIOUS_RELEASE, previousReleaseTree } from './previous-release.ts';
 import { cpuMs } from './proc.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 4);
+/** Turns the server and the previous release take within a cell's duration. */
+const ROUNDS = 4;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const KEY = 'bench-key-0123456789';
 const DEVICE = 'dev_01jbz2m4n6p8q0r2s4t6v8w0x2';
@@ -125,25 +127,55 @@ async function prism(): Promise<Target> {
   return { name: PRISM, url: mock.url, readId: 'fnd_01jbz3k7q2w9x8v6t5r4p3n2m1', validates: false, pid: mock.pid, stop: () => mock.stop() };
 }
 
-async function measure(target: Target, op: Op): Promise<Cell> {
+function requestOf(target: Target, op: Op) {
   const request =
     op === 'list'
       ? { method: 'GET' as const, path: '/v1/findings' }
       : op === 'read'
         ? { method: 'GET' as const, path: `/v1/findings/${target.readId}` }
         : { method: 'POST' as const, path: '/v1/findings', body: op === 'create' ? CREATE_BODY : INVALID_BODY };
-  const expected = op === 'create' ? 201 : op === 'invalid' ? 400 : 200;
-  // A short warm-up so JIT and caches are hot before the measured run.
   const { path, ...rest } = request;
-  const options = { url: target.url + path, ...rest, headers: HEADERS, connections: CONNECTIONS };
-  await autocannon({ ...options, duration: 1 });
-  const cpuBefore = cpuMs(target.pid);
-  const result = await autocannon({ ...options, duration: DURATION_S });
-  const cpuUs = ((cpuMs(target.pid) - cpuBefore) * 1000) / result.requests.total;
-  const answered = result.statusCodeStats?.[String(expected) as `${number}`]?.count ?? 0;
-  const wrong = result.requests.total - answered + result.errors + result.timeouts + (answered === 0 ? 1 : 0);
-  if (wrong > 0) log(`${target.name} ${op}: ${wrong} responses were not ${expected}`);
-  return { target: target.name, op, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: wrong, cpuUs };
+  return { url: target.url + path, ...rest, headers: HEADERS, connections: CONNECTIONS };
+}
+
+/**
+ * One cell per target for `op`. Targets measured together (today's production server and the
+ * previous release's) take turns, `rounds` runs each, so a change in the machine's load between
+ * them falls on both alike; their figures are the sums over the rounds.
+ */
+async function measure(targets: Target[], op: Op, rounds = 1): Promise<Cell[]> {
+  const expected = op === 'create' ? 201 : op === 'invalid' ? 400 : 200;
+  const sums = targets.map(() => ({ requests: 0, cpuMs: 0, answered: 0, failed: 0, p50: [] as number[], p99: 0 }));
+  // A short warm-up so JIT and caches are hot before the measured runs.
+  for (const target of targets) await autocannon({ ...requestOf(target, op), duration: 1 });
+  for (let round = 0; round < rounds; round++) {
+    for (const [index, target] of targets.entries()) {
+      const cpuBefore = cpuMs(target.pid);
+      const result = await autocannon({ ...requestOf(target, op), duration: DURATION_S / rounds });
+      const sum = sums[index]!;
+      sum.cpuMs += cpuMs(target.pid) - cpuBefore;
+      sum.requests += result.requests.total;
+      sum.answered += result.statusCodeStats?.[String(expected) as `${number}`]?.count ?? 0;
+      sum.failed += result.errors + result.timeouts;
+      sum.p50.push(result.latency.p50);
+      sum.p99 = Math.max(sum.p99, result.latency.p99);
+    }
+  }
+  return targets.map((target, index) => {
+    const sum = sums[index]!;
+    const wrong = sum.requests - sum.answered + sum.failed + (sum.answered === 0 ? 1 : 0);
+    if (wrong > 0) log(`${target.name} ${op}: ${wrong} responses were not ${expected}`);
+    const p50 = sum.p50.sort((a, b) => a - b)[Math.floor(sum.p50.length / 2)]!;
+    return {
+      target: target.name,
+      op,
+      rps: sum.requests / DURATION_S,
+      p50,
+      p99: sum.p99,
+      non2xx: wrong,
+      cpuUs: (sum.cpuMs * 1000) / sum.requests,
+    };
+  });
 }
 
 export const DEVELOPMENT = 'server, development';
@@ -203,11 +235,16 @@ export async function runHttpBench(): Promise<Cell[]> {
     targets.push(await bareServer(EXPRESS, ['--express'], bodies, development.readId));
     targets.push(await prism());
     const cells: Cell[] = [];
+    // Today's production server and the previous release's are measured together, in turns.
+    const turns = targets.filter((target) => target.name === PRODUCTION || target.name === PREVIOUS);
+    const groups = [...targets.filter((target) => !turns.includes(target)).map((target) => [target]), turns];
     const cellsInAll = OPS.length * targets.length - targets.filter((target) => !target.validates).length;
     for (const op of OPS) {
-      for (const target of targets.filter((candidate) => op !== 'invalid' || candidate.validates)) {
-        log(`[${cells.length + 1}/${cellsInAll}] ${target.name} ${op}…`);
-        cells.push(await measure(target, op));
+      for (const group of groups) {
+        const measured = group.filter((target) => op !== 'invalid' || target.validates);
+        if (measured.length === 0) continue;
+        log(`[${cells.length + 1}/${cellsInAll}] ${measured.map((target) => target.name).join(' and ')} ${op}…`);
+        cells.push(...(await measure(measured, op, measured.length > 1 ? ROUNDS : 1)));
       }
     }
     return cells;

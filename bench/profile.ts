@@ -3,6 +3,7 @@
 // profiler (`--cpu-prof`) while autocannon sends one operation for a few seconds; each sample is
 // charged to the innermost frame of this repository's own modules or of a known dependency, so
 // native and Node-internal time (SQLite, sockets, JSON) counts for the code that asked for it.
+// `--previous` profiles the previous release's server instead (bench/previous-release.ts).
 // Prints one table per operation: share of the samples and µs per request. Profiles stay in a
 // temporary folder (`--keep` prints its path).
 
@@ -12,7 +13,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { root } from '../scripts/pipeline.ts';
 import { freePort } from './free-port.ts';
+import { PREVIOUS_RELEASE, previousReleaseTree } from './previous-release.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 4);
 const KEY = 'bench-key-0123456789';
@@ -26,6 +29,8 @@ const CREATE_BODY = JSON.stringify({
 const OPS = (process.env.BENCH_OPS ?? 'create,read,list').split(',') as ('create' | 'read' | 'list')[];
 const mode = process.argv.includes('--development') ? 'development' : 'production';
 const log = (message: string) => process.stderr.write(`bench profile: ${message}\n`);
+const tree = process.argv.includes('--previous') ? previousReleaseTree(log) : root;
+const subject = tree === root ? mode : `${PREVIOUS_RELEASE.version} ${mode}`;
 
 interface ProfileNode {
   id: number;
@@ -60,7 +65,7 @@ const BUCKETS: [string, RegExp][] = [
   ],
   ['server/http (auth, etag, problems, logging, ...)', /server\/http\//],
   ['server/routes', /server\/routes\//],
-  ['packages/core/src/domain (ids, etags, events)', /server\/domain\//],
+  ['core (use cases, domain rules)', /\/packages\/core\/src\/|server\/domain\//],
   ['server/webhooks (dispatcher)', /server\/webhooks\//],
   ['secmon-api (packages/api/src)', /\/packages\/api\/src\//],
   ['other node_modules', /node_modules\//],
@@ -108,6 +113,7 @@ async function profileOp(op: (typeof OPS)[number], dir: string): Promise<{ op: s
   const port = await freePort();
   const profileDir = join(dir, op);
   const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profileDir, 'server/main.ts'], {
+    cwd: tree,
     env: {
       ...process.env,
       PORT: String(port),
@@ -138,7 +144,7 @@ async function profileOp(op: (typeof OPS)[number], dir: string): Promise<{ op: s
     headers: HEADERS,
     connections: 10,
   };
-  log(`${mode} ${op}: ${DURATION_S} s under load`);
+  log(`${subject} ${op}: ${DURATION_S} s under load`);
   await autocannon({ ...options, duration: 1 });
   const from = monotonicUs();
   const result = await autocannon({ ...options, duration: DURATION_S });
@@ -154,7 +160,7 @@ function table(result: Awaited<ReturnType<typeof profileOp>>): string {
   const busy = [...result.totals].filter(([bucket]) => bucket !== 'idle');
   const sum = busy.reduce((total, [, us]) => total + us, 0);
   const lines = [
-    `${mode} ${result.op}: ${(sum / result.requests).toFixed(0)} µs of main-thread samples per request (idle excluded)`,
+    `${subject} ${result.op}: ${(sum / result.requests).toFixed(0)} µs of main-thread samples per request (idle excluded)`,
     '',
     '| where | share | µs/req |',
     '|---|---:|---:|',

@@ -39,6 +39,16 @@ describe('ids', () => {
     expect(schemaErrors('WebhookId', newId('whk'))).toBe('');
   });
 
+  it("take the server's random bytes from a pool without ever handing out the same bytes twice, across refills", () => {
+    const taken = Array.from({ length: 1_000 }, () => Buffer.from(nodePlatform.randomBytes(10)).toString('hex'));
+    expect(new Set(taken).size).toBe(taken.length);
+    const first = nodePlatform.randomBytes(10);
+    const copy = Buffer.from(first).toString('hex');
+    nodePlatform.randomBytes(10);
+    expect(Buffer.from(first).toString('hex')).toBe(copy);
+    expect(nodePlatform.randomBytes(10_000)).toHaveLength(10_000);
+  });
+
   it('encode a UUIDv7 with version and variant bits and the millisecond time first', () => {
     const bytes = uuidv7Bytes(0x0123456789ab, new Uint8Array(10).fill(0xff));
     expect(Buffer.from(bytes).toString('hex')).toBe('0123456789ab7fffbfffffffffffffff');
