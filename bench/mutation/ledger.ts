@@ -29,6 +29,10 @@ const SHUTDOWN_ONLY =
   'what the dispatcher does when the server stops (the grace for attempts in flight, the timer not rescheduled); the kit never stops the server it judges (the shutdown tests in test/webhooks/ do)';
 const RESERVE_SIZE =
   'the slots kept free for webhooks with nothing in flight: a webhook then gets fewer attempts at once (down to one), which the document allows (at most 8, and a service may have fewer slots); the slot-sharing check still sees the healthy webhook served';
+const REQUEST_LOG =
+  "the request's log line (its level, message, fields and timing, or the line itself): the log is the operator's, no client sees it";
+const IF_MATCH_BEYOND_ONE_TAG =
+  "If-Match with `*` or with a list of tags: RFC 9110 §13.1.1 defines both, but the document's If-Match says only 'the resource's current ETag is this one' (one tag, the one a read gave); a check sending `*` or a list would fail an implementation that follows that sentence as written";
 const DOCS_ROUTES =
   "the served document and docs page (/openapi.json, /openapi.yaml, /docs): routes outside the document's /v1 operations, whose compression and content the contract does not state (the repository's own server tests do)";
 
@@ -767,5 +771,83 @@ export const LEDGER: Record<string, Verdict> = {
   'server/webhooks/dispatcher.ts:256:6:OptionalChaining:unsubscribe()': {
     verdict: 'unobservable',
     reason: SHUTDOWN_ONLY,
+  },
+  "packages/core/src/domain/etag.ts:25:9:MethodExpression:listOf(header).every(tag => tag === '*' || tag === current)": {
+    verdict: 'unspecified',
+    reason: IF_MATCH_BEYOND_ONE_TAG,
+  },
+  'packages/core/src/domain/etag.ts:25:38:ConditionalExpression:false': {
+    verdict: 'unspecified',
+    reason: IF_MATCH_BEYOND_ONE_TAG,
+  },
+  'packages/core/src/domain/etag.ts:25:46:StringLiteral:""': {
+    verdict: 'unspecified',
+    reason: IF_MATCH_BEYOND_ONE_TAG,
+  },
+  'server/http/auth-throttle.ts:24:7:OptionalChaining:store.init({\n  windowMs: WINDOW_SECONDS * 1000\n} as Options)': {
+    verdict: 'equivalent',
+    reason: "both stores the throttle counts in (express-rate-limit's MemoryStore and the shared database store) define `init`",
+  },
+  'server/http/logging.ts:40:23:BlockStatement:{}': {
+    verdict: 'unobservable',
+    reason: REQUEST_LOG,
+  },
+  'server/http/logging.ts:41:14:StringLiteral:""': {
+    verdict: 'unobservable',
+    reason: REQUEST_LOG,
+  },
+  'server/http/logging.ts:42:14:StringLiteral:""': {
+    verdict: 'unobservable',
+    reason: REQUEST_LOG,
+  },
+  'server/http/logging.ts:44:13:ConditionalExpression:true': {
+    verdict: 'unobservable',
+    reason: REQUEST_LOG,
+  },
+  'server/http/logging.ts:44:13:ConditionalExpression:false': {
+    verdict: 'unobservable',
+    reason: REQUEST_LOG,
+  },
+  'server/http/logging.ts:44:13:EqualityOperator:status > 500': {
+    verdict: 'unobservable',
+    reason: REQUEST_LOG,
+  },
+  'server/http/logging.ts:44:13:EqualityOperator:status < 500': {
+    verdict: 'unobservable',
+    reason: REQUEST_LOG,
+  },
+  'server/http/logging.ts:44:29:StringLiteral:""': {
+    verdict: 'unobservable',
+    reason: REQUEST_LOG,
+  },
+  'server/http/logging.ts:45:8:ObjectLiteral:{}': {
+    verdict: 'unobservable',
+    reason: REQUEST_LOG,
+  },
+  'server/http/logging.ts:45:15:ObjectLiteral:{}': {
+    verdict: 'unobservable',
+    reason: REQUEST_LOG,
+  },
+  'server/http/logging.ts:45:54:ObjectLiteral:{}': {
+    verdict: 'unobservable',
+    reason: REQUEST_LOG,
+  },
+  'server/http/logging.ts:45:91:ArithmeticOperator:performance.now() + started': {
+    verdict: 'unobservable',
+    reason: REQUEST_LOG,
+  },
+  'server/http/logging.ts:46:8:StringLiteral:``': {
+    verdict: 'unobservable',
+    reason: REQUEST_LOG,
+  },
+  'server/http/rate-limit.ts:35:39:StringLiteral:""': {
+    verdict: 'unspecified',
+    reason:
+      "the `rate-limited` problem's detail names the window's length instead of the answer's Retry-After; the document fixes no detail text, and the Retry-After header itself is unchanged",
+  },
+  'server/webhooks/ssrf.ts:66:4:StringLiteral:""': {
+    verdict: 'unspecified',
+    reason:
+      "the wording of a refusal's reason (a reserved address described as `undefined`); the URL is still refused with `url-not-allowed`, and the document does not fix the wording",
   },
 };
