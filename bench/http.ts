@@ -4,9 +4,10 @@
 // bare Express with its JSON parser (what Express itself costs), and the Prism mock of the same
 // document; list, read and create, and on the reference server a create with four invalid fields
 // (the cost of reporting every error), and the previous release's server in production mode beside
-// today's (bench/previous-release.ts: its own tree and dependencies). Every target runs in its own child process so the load
-// generator does not share its event loop; the server CPU per request is the child's own
-// accounting (/proc/<pid>/stat), which other load on the machine disturbs less than req/s.
+// today's (bench/previous-release.ts: its own tree and dependencies). Every target runs in its own
+// child process so the load generator does not share its event loop; the server CPU per request is
+// the child's own accounting (/proc/<pid>/stat), which other load on the machine disturbs less than
+// req/s.
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
