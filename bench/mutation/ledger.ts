@@ -33,6 +33,9 @@ const REQUEST_LOG =
   "the request's log line (its level, message, fields and timing, or the line itself): the log is the operator's, no client sees it";
 const IF_MATCH_BEYOND_ONE_TAG =
   "If-Match with `*` or with a list of tags: RFC 9110 §13.1.1 defines both, but the document's If-Match says only 'the resource's current ETag is this one' (one tag, the one a read gave); a check sending `*` or a list would fail an implementation that follows that sentence as written";
+const PROBES_BY_RETRIES =
+  "new deliveries never probe an open circuit, only retries do: the failed deliveries' first retries fall due as the first probe pause ends, so the circuit closes at the same moment in a run; later pauses and retries are longer apart than a contract run waits";
+const DETAIL_TEXT = "the wording of a problem's `detail`, which the document does not fix (the status, type and pointer are unchanged)";
 const DOCS_ROUTES =
   "the served document and docs page (/openapi.json, /openapi.yaml, /docs): routes outside the document's /v1 operations, whose compression and content the contract does not state (the repository's own server tests do)";
 
@@ -849,5 +852,98 @@ export const LEDGER: Record<string, Verdict> = {
     verdict: 'unspecified',
     reason:
       "the wording of a refusal's reason (a reserved address described as `undefined`); the URL is still refused with `url-not-allowed`, and the document does not fix the wording",
+  },
+  'packages/core/src/domain/cursor.ts:20:9:MethodExpression:base64url(sha256(`${list}?${canonical}`))': {
+    verdict: 'unspecified',
+    reason:
+      "the cursor's filter digest kept whole instead of its first 12 characters: cursors get longer (still under the parameter's bound), stay opaque and stay bound to their list and filters",
+  },
+  'server/http/auth.ts:46:41:ConditionalExpression:true': {
+    verdict: 'unspecified',
+    reason:
+      "failed authentication never limited: the document says it is limited per address but gives its numbers only for the reference server, so the kit cannot tell a limit above its probe's cap from none; failed-auth-counting sends failures up to --rate-probe-max and then says skipped, naming the cap (a sentence bounding every implementation's limit would let it fail)",
+  },
+  'server/http/body.ts:16:101:MethodExpression:type': {
+    verdict: 'unspecified',
+    reason: DETAIL_TEXT,
+  },
+  'server/http/operations.ts:34:30:ArrowFunction:() => undefined': {
+    verdict: 'unspecified',
+    reason: DOCS_ROUTES,
+  },
+  'server/http/operations.ts:34:54:StringLiteral:""': {
+    verdict: 'unspecified',
+    reason: DOCS_ROUTES,
+  },
+  'server/http/problems.ts:62:19:Regex:/position (\\d)/': {
+    verdict: 'unspecified',
+    reason: DETAIL_TEXT,
+  },
+  'server/http/problems.ts:62:19:Regex:/position (\\D+)/': {
+    verdict: 'unspecified',
+    reason: DETAIL_TEXT,
+  },
+  'server/store/sqlite/gate.ts:93:6:CallExpression:;': {
+    verdict: 'unobservable',
+    reason:
+      'a transaction group whose first savepoint SQLite refused is not failed as a whole; nothing in a kit run makes the database refuse one (bench:faults does)',
+  },
+  'server/webhooks/attempt.ts:82:58:OptionalChaining:err.cause.code': {
+    verdict: 'gap',
+    reason:
+      "an attempt that cannot connect or whose connection closes without an answer: undici's request() rejects with an error that has a code and no cause, so the classification throws and the delivery waits for its lease instead of its retry; the document names 'cannot connect' among the failed attempts, but the receiver-answers axis has no such answer (the kit's receivers always accept and answer, or answer too late)",
+  },
+  'server/webhooks/dispatcher.ts:18:23:ArithmeticOperator:60 / 60': {
+    verdict: 'unobservable',
+    reason: 'finished deliveries pruned every second instead of every hour: they are kept a week either way, and no client reads them',
+  },
+  'server/webhooks/dispatcher.ts:182:13:ArrowFunction:() => undefined': {
+    verdict: 'unobservable',
+    reason: REQUEST_LOG,
+  },
+  'server/webhooks/dispatcher.ts:183:18:ObjectLiteral:{}': {
+    verdict: 'unobservable',
+    reason: REQUEST_LOG,
+  },
+  'server/webhooks/dispatcher.ts:183:86:StringLiteral:""': {
+    verdict: 'unobservable',
+    reason: REQUEST_LOG,
+  },
+  'server/webhooks/endpoints.ts:140:29:ConditionalExpression:false': {
+    verdict: 'equivalent',
+    reason: NEW_ONES_NEVER_CANDIDATES,
+  },
+  'server/webhooks/endpoints.ts:140:39:EqualityOperator:now <= state.probeAt': {
+    verdict: 'equivalent',
+    reason: NEW_ONES_NEVER_CANDIDATES,
+  },
+  'server/webhooks/endpoints.ts:140:29:BooleanLiteral:retry': {
+    verdict: 'unobservable',
+    reason: RETRIES_HELD_TO_THE_PAUSE,
+  },
+  'server/webhooks/endpoints.ts:140:29:LogicalOperator:!retry || now < state.probeAt': {
+    verdict: 'unobservable',
+    reason: PROBES_BY_RETRIES,
+  },
+  'server/webhooks/endpoints.ts:140:39:ConditionalExpression:true': {
+    verdict: 'unobservable',
+    reason: PROBES_BY_RETRIES,
+  },
+  'server/webhooks/endpoints.ts:140:39:EqualityOperator:now >= state.probeAt': {
+    verdict: 'unobservable',
+    reason: PROBES_BY_RETRIES,
+  },
+  'server/webhooks/ssrf.ts:140:30:Regex:/\\[(.*)\\]$/': {
+    verdict: 'equivalent',
+    reason: "a URL's hostname is bracketed whole or not at all, so the anchor at its start changes nothing",
+  },
+  'server/webhooks/ssrf.ts:140:30:Regex:/^\\[(.*)\\]/': {
+    verdict: 'equivalent',
+    reason: "a URL's hostname is bracketed whole or not at all, so the anchor at its end changes nothing",
+  },
+  'server/webhooks/ssrf.ts:140:30:Regex:/^\\[(.)\\]$/': {
+    verdict: 'gap',
+    reason:
+      "deliveries to an IPv6-literal webhook URL keep the brackets in the host and never connect; the kit's receivers listen on 127.0.0.1 only, so no run sends to [::1]",
   },
 };
