@@ -888,11 +888,6 @@ export const LEDGER: Record<string, Verdict> = {
     reason:
       'a transaction group whose first savepoint SQLite refused is not failed as a whole; nothing in a kit run makes the database refuse one (bench:faults does)',
   },
-  'server/webhooks/attempt.ts:82:58:OptionalChaining:err.cause.code': {
-    verdict: 'gap',
-    reason:
-      "an attempt that cannot connect or whose connection closes without an answer: undici's request() rejects with an error that has a code and no cause, so the classification throws and the delivery waits for its lease instead of its retry; the document names 'cannot connect' among the failed attempts, but the receiver-answers axis has no such answer (the kit's receivers always accept and answer, or answer too late)",
-  },
   'server/webhooks/dispatcher.ts:18:23:ArithmeticOperator:60 / 60': {
     verdict: 'unobservable',
     reason: 'finished deliveries pruned every second instead of every hour: they are kept a week either way, and no client reads them',

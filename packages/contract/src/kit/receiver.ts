@@ -25,6 +25,8 @@ export interface Answer {
   delayMs?: number;
   /** Holds the answer until this settles too (a receiver that answers when the check lets it). */
   until?: Promise<unknown>;
+  /** Resets the connection instead of answering (`status` is then never sent). */
+  reset?: true;
 }
 
 /** How the receiver answers a delivery on a path a check claimed; `attempt` counts from 1 per path. */
@@ -65,7 +67,8 @@ export async function startReceiver(listen: { host: string; port: number }, publ
       (delivery as Delivery).answered = answer;
       res.on('close', () => ((delivery as Delivery).closedAt = Date.now()));
       const send = () => {
-        if (!res.destroyed) res.writeHead(answer.status, answer.headers).end();
+        if (answer.reset) req.socket.resetAndDestroy();
+        else if (!res.destroyed) res.writeHead(answer.status, answer.headers).end();
       };
       const delayed = () => (answer.delayMs ? setTimeout(send, answer.delayMs).unref() : send());
       if (answer.until) void answer.until.then(delayed, delayed);

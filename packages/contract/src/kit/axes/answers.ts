@@ -117,6 +117,7 @@ const ANSWERS = [
   '429',
   '5xx',
   'no answer within 10 s (time-out)',
+  'the connection reset without an answer',
   'Retry-After shorter than the schedule',
   'Retry-After longer than the schedule',
 ] as const;
@@ -139,8 +140,9 @@ export function receiverCellsOf(deliveries: readonly Delivery[]): { delivery: De
     const { status } = answered;
     const retryAfter = Number(answered.headers?.['retry-after'] ?? answered.headers?.['Retry-After'] ?? Number.NaN);
     const scheduled = SCHEDULE_SECONDS[attempt - 1] ?? Infinity;
-    const answer: (typeof ANSWERS)[number] =
-      (answered.delayMs ?? 0) >= TIME_LIMIT_MS
+    const answer: (typeof ANSWERS)[number] = answered.reset
+      ? 'the connection reset without an answer'
+      : (answered.delayMs ?? 0) >= TIME_LIMIT_MS
         ? 'no answer within 10 s (time-out)'
         : Number.isFinite(retryAfter)
           ? retryAfter < scheduled

@@ -1,11 +1,12 @@
 // Each receiver answer at the first attempt and at a retry: webhooks of the kit whose receivers
 // answer the first attempt of one event with a failure (429, a 503 whose Retry-After is shorter
-// than the schedule, a 500, no answer in time) and its retry with another (a redirect, 410, 400,
-// 429, 502, 503 with a short Retry-After, 500 with a long one, no answer in time). A failed first
-// attempt is retried with the same delivery id (not sooner than the schedule when Retry-After asks
-// for less), a redirect is not followed, and the webhook then says how the retry ended: disabled
-// with endpoint_gone after a 410, otherwise still enabled with last_delivery the retry's status
-// (null when no answer came), succeeded only for a 2xx in time.
+// than the schedule, a 500, no answer in time, a reset connection) and its retry with another (a
+// redirect, 410, 400, 429, 502, 503 with a short Retry-After, 500 with a long one, no answer in
+// time, a reset connection). A failed first attempt is retried with the same delivery id (not
+// sooner than the schedule when Retry-After asks for less), a redirect is not followed, and the
+// webhook then says how the retry ended: disabled with endpoint_gone after a 410, otherwise still
+// enabled with last_delivery the retry's status (null when no answer came), succeeded only for a
+// 2xx in time.
 
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -54,6 +55,7 @@ export const receiverAnswersCheck = defineCheck({
 const EVENT = 'finding.created';
 const POLL_MS = 500;
 const TOO_LATE: Answer = { status: 204, delayMs: TIME_LIMIT_MS + 1_500 };
+const RESET: Answer = { status: 204, reset: true };
 /** The pairs of answers, first attempt then retry, that reach every cell of both. */
 const PLANS: { name: string; first: Answer; retry: Answer | 'redirect' }[] = [
   { name: '429 then a redirect', first: { status: 429 }, retry: 'redirect' },
@@ -65,6 +67,8 @@ const PLANS: { name: string; first: Answer; retry: Answer | 'redirect' }[] = [
   { name: '500 then a long Retry-After', first: { status: 500 }, retry: { status: 500, headers: { 'retry-after': '3600' } } },
   { name: 'no answer in time then 204', first: TOO_LATE, retry: { status: 204 } },
   { name: '500 then no answer in time', first: { status: 500 }, retry: TOO_LATE },
+  { name: 'a reset connection then 204', first: RESET, retry: { status: 204 } },
+  { name: '500 then a reset connection', first: { status: 500 }, retry: RESET },
 ];
 
 interface Prepared {
@@ -161,9 +165,10 @@ async function judgeOutcome(
 ) {
   const answered = retry.answered!;
   const timedOut = (answered.delayMs ?? 0) >= TIME_LIMIT_MS;
-  const gone = answered.status === 410;
-  const expected = timedOut ? null : answered.status;
-  const succeeded = !timedOut && answered.status >= 200 && answered.status < 300;
+  const noAnswer = timedOut || answered.reset === true;
+  const gone = !noAnswer && answered.status === 410;
+  const expected = noAnswer ? null : answered.status;
+  const succeeded = !noAnswer && answered.status >= 200 && answered.status < 300;
   const settled = (json: Json) =>
     gone ? json.disabled_reason === 'endpoint_gone' : (json.last_delivery as Json | null)?.status_code === expected;
   const deadline = Date.now() + (timedOut ? TIME_LIMIT_MS : 0) + ctx.options.eventTimeoutMs;
@@ -189,7 +194,7 @@ async function judgeOutcome(
     check.fail({
       at: webhooks.read,
       rule: 'schema.LastDelivery.2',
-      observed: `${what}; the retry was answered ${timedOut ? 'not in time' : answered.status}`,
+      observed: `${what}; the retry was answered ${timedOut ? 'not in time' : answered.reset ? 'with a reset connection' : answered.status}`,
     });
   if (last.succeeded !== succeeded)
     check.fail({
