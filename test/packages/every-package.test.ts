@@ -85,6 +85,14 @@ describe('every package', () => {
     expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
   });
 
+  // Its handlers run the application core over the in-memory store; nothing of the server's HTTP or
+  // SQL layers may ship with it, not even as declarations.
+  it('msw: the tarball declares nothing of the server or its stores, and carries the core', async () => {
+    const files = (await run('tar', ['-tzf', tarballs.msw], { cwd: root })).output.trim().split('\n');
+    expect(files.filter((file) => /\/(server|store)\//.test(file))).toEqual([]);
+    expect(files.some((file) => file.startsWith('package/dist/types/packages/core/src/'))).toBe(true);
+  });
+
   it.each(NAMES)('%s: publint --strict finds nothing', async (name) => {
     const result = await run(process.execPath, [join(root, 'node_modules/publint/src/cli.js'), tarballs[name], '--strict'], {
       cwd: root,
