@@ -2,14 +2,23 @@
 // it starts rather than to itself. NaN elsewhere.
 import { readFileSync } from 'node:fs';
 
+/** The fields of /proc/<pid>/stat after the command name: utime [11], stime [12], cutime [13], cstime [14], in 10 ms ticks. */
+const statFields = (pid: number | 'self') => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ').map(Number);
+
 /** User + system CPU ms of a process. */
 export function cpuMs(pid: number): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    const fields = statFields(pid);
+    return (fields[11]! + fields[12]!) * 10;
   } catch {
     return Number.NaN;
   }
+}
+
+/** This process's user + system CPU seconds: its own, and the children's it has waited for. */
+export function selfCpuSeconds(): { own: number; children: number } {
+  const fields = statFields('self');
+  return { own: (fields[11]! + fields[12]!) / 100, children: (fields[13]! + fields[14]!) / 100 };
 }
 
 /** Resident memory of a process, MiB. */

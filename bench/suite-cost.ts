@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root } from '../scripts/pipeline.ts';
+import { selfCpuSeconds } from './proc.ts';
 
 interface FileCost {
   file: string;
@@ -21,15 +22,9 @@ interface FileCost {
   wall: number;
 }
 
-/** CPU seconds of the processes this one started and reaped, read from /proc/self/stat. */
-function reapedCpu(): number {
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[13]) + Number(fields[14])) / 100;
-}
-
 const dir = mkdtempSync(join(tmpdir(), 'secmon-suite-cost-'));
 const out = join(dir, 'files.jsonl');
-const cpuBefore = reapedCpu();
+const cpuBefore = selfCpuSeconds().children;
 const started = performance.now();
 const vitest = spawn(
   process.execPath,
@@ -45,7 +40,7 @@ const vitest = spawn(
 );
 const [code] = (await once(vitest, 'exit')) as [number | null];
 const wall = (performance.now() - started) / 1000;
-const cpu = reapedCpu() - cpuBefore;
+const cpu = selfCpuSeconds().children - cpuBefore;
 
 let files: FileCost[] = [];
 try {
