@@ -42,6 +42,9 @@ export default defineConfig({
     env: { NODE_OPTIONS, NODE_COMPILE_CACHE },
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // A page updates after its request answers, seconds later on a loaded machine; expect.poll's own
+    // 1 s limit made the browser suites fail under load where nothing was wrong.
+    expect: { poll: { timeout: 10_000 } },
     // Suites start servers and child processes on their own ports and spend much of their time
     // waiting on them: with three workers a whole run on 2 cores used 1.35 of them on average (527 s).
     // Five used 1.55 (481 s), but in seven runs the load pushed tests past time limits twice: three.

@@ -23,6 +23,10 @@ const DELIVERY_HEADERS = [
   'X-Service-Webhook-Id',
   'User-Agent',
 ];
+// A walk over many sections clicks once per section, each click waiting up to 10 s for Redoc to
+// render on a loaded machine; the suite's 30 s default would cut a slow walk off part-way and leave
+// its clicks running into the next test.
+const WALK_TIMEOUT_MS = 120_000;
 // Schemes that never touch the network: the page itself makes workers from blobs and inlines pictures.
 const LOCAL_SCHEMES = new Set(['blob:', 'data:']);
 
@@ -96,7 +100,7 @@ export function describeDocsInBrowser(
         await openFromSidebar(operation.tags![0]!, operation.summary!);
         await heading(operation.summary!).waitFor({ state: 'visible', timeout: 10_000 });
       }
-    });
+    }, WALK_TIMEOUT_MS);
 
     if (options.everySection)
       it(`shows a curl and a ${CLIENT_LABEL} sample beside each of the ${operations.length} operations`, async () => {
@@ -138,7 +142,7 @@ export function describeDocsInBrowser(
               .toContain(expected);
           }
         }
-      }, 120_000);
+      }, WALK_TIMEOUT_MS);
 
     if (options.everySection)
       it(`shows all ${events.length} events by type name, with their delivery headers and payload fields`, async () => {
@@ -165,7 +169,7 @@ export function describeDocsInBrowser(
             await visible(section.getByText(new RegExp(`\\b${field}\\b`)), `${type}: payload field data.${field}`);
           }
         }
-      }, 120_000);
+      }, WALK_TIMEOUT_MS);
 
     it('shows the signature scheme on a webhook and saves a screenshot of it', async () => {
       const created = events.find((event) => event.path === 'finding.created')!;
@@ -173,7 +177,7 @@ export function describeDocsInBrowser(
       const section = sectionOf(created.operation.summary!);
       await visible(section.getByText('^sha256=[0-9a-f]{64}$', { exact: true }), 'signature pattern');
       await section.screenshot({ path: join(artifactsDir, `${name}-webhook.png`) });
-    });
+    }, WALK_TIMEOUT_MS);
 
     if (options.everySection)
       it('lists every component schema under Schemas and shows the fields of each object schema', async () => {
