@@ -94,90 +94,106 @@ export function describeDocsInBrowser(
       expect(doc.tags?.map((tag) => tag.name)).toEqual(['Policies', 'Findings', 'Webhooks', 'Events']);
     });
 
-    it(`shows all ${operations.length} operations with their summaries`, async () => {
-      expect(operations).toHaveLength(15);
-      for (const { operation } of operations) {
-        await openFromSidebar(operation.tags![0]!, operation.summary!);
-        await heading(operation.summary!).waitFor({ state: 'visible', timeout: 10_000 });
-      }
-    }, WALK_TIMEOUT_MS);
+    it(
+      `shows all ${operations.length} operations with their summaries`,
+      async () => {
+        expect(operations).toHaveLength(15);
+        for (const { operation } of operations) {
+          await openFromSidebar(operation.tags![0]!, operation.summary!);
+          await heading(operation.summary!).waitFor({ state: 'visible', timeout: 10_000 });
+        }
+      },
+      WALK_TIMEOUT_MS,
+    );
 
     if (options.everySection)
-      it(`shows a curl and a ${CLIENT_LABEL} sample beside each of the ${operations.length} operations`, async () => {
-        const sectionOf = (summary: string) =>
-          page
-            .locator('div')
-            .filter({ has: heading(summary) })
-            .filter({ has: page.locator('[data-component-name="CodeBlock/CodeBlock"]') })
-            .last();
-        const codeOf = (summary: string) =>
-          sectionOf(summary).locator('[data-component-name="CodeBlock/CodeBlock"]').filter({ visible: true }).first();
-        // Redoc's request panel has one language menu for the whole page: pick a language once,
-        // then read every operation's sample in it.
-        for (const label of [CURL_LABEL, CLIENT_LABEL]) {
-          const [first] = operations;
-          await openFromSidebar(first!.operation.tags![0]!, first!.operation.summary!);
-          const menu = sectionOf(first!.operation.summary!)
-            .getByRole('button', { name: new RegExp(`^(${CURL_LABEL}|${CLIENT_LABEL}|Payload)$`) })
-            .first();
-          if ((await menu.innerText()).trim() !== label) {
-            await menu.click();
-            // The menu opens in a portal that may lie outside the viewport: send the click directly.
-            await page
-              .locator('[data-component-name="Dropdown/DropdownMenuItem"]')
-              .filter({ hasText: new RegExp(`^${label}$`) })
-              .first()
-              .dispatchEvent('click');
-            await expect.poll(async () => (await menu.innerText()).trim(), { timeout: 10_000 }).toBe(label);
+      it(
+        `shows a curl and a ${CLIENT_LABEL} sample beside each of the ${operations.length} operations`,
+        async () => {
+          const sectionOf = (summary: string) =>
+            page
+              .locator('div')
+              .filter({ has: heading(summary) })
+              .filter({ has: page.locator('[data-component-name="CodeBlock/CodeBlock"]') })
+              .last();
+          const codeOf = (summary: string) =>
+            sectionOf(summary).locator('[data-component-name="CodeBlock/CodeBlock"]').filter({ visible: true }).first();
+          // Redoc's request panel has one language menu for the whole page: pick a language once,
+          // then read every operation's sample in it.
+          for (const label of [CURL_LABEL, CLIENT_LABEL]) {
+            const [first] = operations;
+            await openFromSidebar(first!.operation.tags![0]!, first!.operation.summary!);
+            const menu = sectionOf(first!.operation.summary!)
+              .getByRole('button', { name: new RegExp(`^(${CURL_LABEL}|${CLIENT_LABEL}|Payload)$`) })
+              .first();
+            if ((await menu.innerText()).trim() !== label) {
+              await menu.click();
+              // The menu opens in a portal that may lie outside the viewport: send the click directly.
+              await page
+                .locator('[data-component-name="Dropdown/DropdownMenuItem"]')
+                .filter({ hasText: new RegExp(`^${label}$`) })
+                .first()
+                .dispatchEvent('click');
+              await expect.poll(async () => (await menu.innerText()).trim(), { timeout: 10_000 }).toBe(label);
+            }
+            for (const { path, method, operation } of operations) {
+              await openFromSidebar(operation.tags![0]!, operation.summary!);
+              await heading(operation.summary!).waitFor({ state: 'visible', timeout: 10_000 });
+              const verb = method.toUpperCase();
+              const expected = label === CURL_LABEL ? `curl ${verb === 'GET' ? '' : `-X ${verb} `}'http` : `secmon.${verb}('${path}'`;
+              // The code block fills in after the panel appears, as late as the heading may under load
+              // (expect.poll gives up after 1 s unless told).
+              await expect
+                .poll(() => codeOf(operation.summary!).innerText(), { message: `${operation.operationId}: ${label}`, timeout: 10_000 })
+                .toContain(expected);
+            }
           }
-          for (const { path, method, operation } of operations) {
-            await openFromSidebar(operation.tags![0]!, operation.summary!);
-            await heading(operation.summary!).waitFor({ state: 'visible', timeout: 10_000 });
-            const verb = method.toUpperCase();
-            const expected = label === CURL_LABEL ? `curl ${verb === 'GET' ? '' : `-X ${verb} `}'http` : `secmon.${verb}('${path}'`;
-            // The code block fills in after the panel appears, as late as the heading may under load
-            // (expect.poll gives up after 1 s unless told).
-            await expect
-              .poll(() => codeOf(operation.summary!).innerText(), { message: `${operation.operationId}: ${label}`, timeout: 10_000 })
-              .toContain(expected);
-          }
-        }
-      }, WALK_TIMEOUT_MS);
+        },
+        WALK_TIMEOUT_MS,
+      );
 
     if (options.everySection)
-      it(`shows all ${events.length} events by type name, with their delivery headers and payload fields`, async () => {
-        expect(events.map((event) => event.path).sort()).toEqual([
-          'compliance.changed',
-          'device.connected',
-          'device.disconnected',
-          'finding.created',
-          'finding.resolved',
-          'scan.completed',
-        ]);
-        for (const { path: type, operation } of events) {
-          await openFromSidebar('Events', operation.summary!);
-          const section = sectionOf(operation.summary!);
-          await section.waitFor({ state: 'visible', timeout: 10_000 });
-          await visible(section.getByText(type, { exact: true }), `event type ${type}`);
-          for (const header of DELIVERY_HEADERS) {
-            await visible(section.getByText(header, { exact: true }), `${type}: header ${header}`);
+      it(
+        `shows all ${events.length} events by type name, with their delivery headers and payload fields`,
+        async () => {
+          expect(events.map((event) => event.path).sort()).toEqual([
+            'compliance.changed',
+            'device.connected',
+            'device.disconnected',
+            'finding.created',
+            'finding.resolved',
+            'scan.completed',
+          ]);
+          for (const { path: type, operation } of events) {
+            await openFromSidebar('Events', operation.summary!);
+            const section = sectionOf(operation.summary!);
+            await section.waitFor({ state: 'visible', timeout: 10_000 });
+            await visible(section.getByText(type, { exact: true }), `event type ${type}`);
+            for (const header of DELIVERY_HEADERS) {
+              await visible(section.getByText(header, { exact: true }), `${type}: header ${header}`);
+            }
+            await visible(section.getByText('verifyWebhook(req.body', { exact: false }), `${type}: receiver sample`);
+            const fields = payloadFields(type);
+            expect(fields.length, `${type} has payload fields`).toBeGreaterThan(2);
+            for (const field of fields) {
+              await visible(section.getByText(new RegExp(`\\b${field}\\b`)), `${type}: payload field data.${field}`);
+            }
           }
-          await visible(section.getByText('verifyWebhook(req.body', { exact: false }), `${type}: receiver sample`);
-          const fields = payloadFields(type);
-          expect(fields.length, `${type} has payload fields`).toBeGreaterThan(2);
-          for (const field of fields) {
-            await visible(section.getByText(new RegExp(`\\b${field}\\b`)), `${type}: payload field data.${field}`);
-          }
-        }
-      }, WALK_TIMEOUT_MS);
+        },
+        WALK_TIMEOUT_MS,
+      );
 
-    it('shows the signature scheme on a webhook and saves a screenshot of it', async () => {
-      const created = events.find((event) => event.path === 'finding.created')!;
-      await openFromSidebar('Events', created.operation.summary!);
-      const section = sectionOf(created.operation.summary!);
-      await visible(section.getByText('^sha256=[0-9a-f]{64}$', { exact: true }), 'signature pattern');
-      await section.screenshot({ path: join(artifactsDir, `${name}-webhook.png`) });
-    }, WALK_TIMEOUT_MS);
+    it(
+      'shows the signature scheme on a webhook and saves a screenshot of it',
+      async () => {
+        const created = events.find((event) => event.path === 'finding.created')!;
+        await openFromSidebar('Events', created.operation.summary!);
+        const section = sectionOf(created.operation.summary!);
+        await visible(section.getByText('^sha256=[0-9a-f]{64}$', { exact: true }), 'signature pattern');
+        await section.screenshot({ path: join(artifactsDir, `${name}-webhook.png`) });
+      },
+      WALK_TIMEOUT_MS,
+    );
 
     if (options.everySection)
       it('lists every component schema under Schemas and shows the fields of each object schema', async () => {
