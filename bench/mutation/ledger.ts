@@ -936,9 +936,4 @@ export const LEDGER: Record<string, Verdict> = {
     verdict: 'equivalent',
     reason: "a URL's hostname is bracketed whole or not at all, so the anchor at its end changes nothing",
   },
-  'server/webhooks/ssrf.ts:140:30:Regex:/^\\[(.)\\]$/': {
-    verdict: 'gap',
-    reason:
-      "deliveries to an IPv6-literal webhook URL keep the brackets in the host and never connect; the kit's receivers listen on 127.0.0.1 only, so no run sends to [::1]",
-  },
 };

@@ -37,23 +37,23 @@ describe('fitting the quota', () => {
     // The plan counts what the summary will: every planned check, the skipped ones included.
     const skipped = plan.filter((p) => p.skip).length;
     expect(unbudgeted.line()).toContain(`plan: ${plan.length} checks (${skipped} planned as skipped),`);
-    const fitted = planBudget(plan, { ...base, seconds: 360 });
+    const fitted = planBudget(plan, { ...base, seconds: 420 });
     expect(fitted.planned.cases).toBeLessThan(24);
     expect(fitted.planned.seconds).toBeLessThanOrEqual(360);
     expect(fitted.line()).toContain(`sampled 24 → ${fitted.planned.cases} per check`);
-    // One that reaches it (every check runs) fits 360 s: the measured costs of the whole kit at
+    // One that reaches it (every check runs) fits 420 s: the measured costs of the whole kit at
     // one case per check stay within two more windows.
     const everything = planBudget(planChecks(ctx.model, { profile: 'stateful', hasReadKey: true }), {
       ...base,
-      seconds: 360,
+      seconds: 420,
       eventSeconds: 5,
     });
-    expect(everything.line()).toContain('within --time-budget 360 s');
+    expect(everything.line()).toContain('within --time-budget 420 s');
     const impossible = planBudget(plan, { ...base, seconds: 10 });
     expect(impossible.planned.cases).toBe(1);
     expect(impossible.line()).toContain('OVER --time-budget 10 s');
     // Repeats of a checked run are the same: the planned cases and the seeded samples.
-    expect(planBudget(plan, { ...base, seconds: 360 }).planned).toEqual(fitted.planned);
+    expect(planBudget(plan, { ...base, seconds: 420 }).planned).toEqual(fitted.planned);
   });
 
   it('reports the time a check waited for the quota beside its own time, in the result and in JUnit', async () => {

@@ -27,6 +27,8 @@ export interface KitContext {
   > & {
     readKey?: string;
     triggerCommand?: string;
+    /** Set when the target reaches the kit's receiver through a tunnel or CI service, not on loopback. */
+    receiverUrl?: string;
   };
   model: ContractModel;
   validator: SchemaValidator;
@@ -113,6 +115,7 @@ export function createKitContext(options: KitOptions): KitContext {
     allowNewerFields: options.allowNewerFields ?? false,
     ...(options.readKey ? { readKey: options.readKey } : {}),
     ...(options.triggerCommand ? { triggerCommand: options.triggerCommand } : {}),
+    ...(options.receiverUrl ? { receiverUrl: options.receiverUrl } : {}),
   };
   const http = createHttpClient({
     baseUrl: options.baseUrl,

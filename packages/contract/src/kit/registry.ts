@@ -45,6 +45,7 @@ import { unknownKeyCheck } from './checks/unknown-key-401.ts';
 import { unsupportedMethodCheck } from './checks/unsupported-method.ts';
 import { useAfterDeleteCheck } from './checks/use-after-delete.ts';
 import { validInputCheck } from './checks/valid-input.ts';
+import { webhookAddressesCheck } from './checks/webhook-addresses.ts';
 
 export const REGISTRY = [
   successResponseCheck,
@@ -78,6 +79,7 @@ export const REGISTRY = [
   receiverAnswersCheck,
   circuitBreakerCheck,
   endpointGoneCheck,
+  webhookAddressesCheck,
   secretRotationCheck,
   modelSequencesCheck,
   slotSharingCheck,

@@ -159,6 +159,25 @@ export const PROOFS: readonly RuleProof[] = [
     rule: 'schema.WebhookUrl.2',
   },
   {
+    // The address it refuses, written as an IPv4-mapped IPv6 literal, reaches it as a name that never resolves.
+    name: 'a refused address accepted as an IPv4-mapped IPv6 literal',
+    fault: requestBody({ path: /^\/v1\/webhooks(\/|$)/ }, (json) => {
+      if (typeof json.url === 'string' && json.url.includes('[::ffff:')) json.url = 'https://kit-mapped-address.invalid/hook';
+    }),
+    subject: WEBHOOK_CREATE,
+    check: 'webhook-addresses',
+    rule: 'schema.WebhookUrl.2',
+  },
+  {
+    name: 'webhooks at an IPv6 literal saved but never delivered to',
+    fault: requestBody({ method: 'POST', path: /^\/v1\/webhooks$/ }, (json) => {
+      if (typeof json.url === 'string') json.url = json.url.replace(/^http:\/\/\[::1\]:\d+/, 'http://kit-ipv6-literal.invalid');
+    }),
+    subject: WEBHOOK_CREATE,
+    check: 'webhook-addresses',
+    rule: 'webhooks.2',
+  },
+  {
     name: 'the secret returned in a header',
     fault: secretInHeader,
     subject: 'getWebhook (GET /v1/webhooks/{id})',
