@@ -2,13 +2,20 @@
 // fault breaks a rule only in a cell those checks reach (a boundary, a media-type spelling, a read
 // after a change, an error answer, the clock, a retry's answer) and passes everywhere else.
 
-import { answer, field, header, requestBody } from '../fault-dsl.ts';
+import { answer, field, header, problemAnswer, requestBody } from '../fault-dsl.ts';
 import type { Fault } from '../fault-proxy.ts';
 import { failedAuthWindows } from '../legal-variations.ts';
 import type { RuleProof } from '../prove.ts';
 
 const CREATE_POLICY = 'createPolicy (POST /v1/policies)';
 const CREATE_FINDING = 'createFinding (POST /v1/findings)';
+const CREATE_WEBHOOK = 'createWebhook (POST /v1/webhooks)';
+
+/** A webhook URL at the document's maximum length refused, as a limit counted one short would. */
+const longestUrlRefused = answer({ method: 'POST', path: /^\/v1\/webhooks$/ }, (request) => {
+  const url = (JSON.parse(request.body.toString('utf8') || '{}') as { url?: unknown }).url;
+  return typeof url === 'string' && url.length === 2048 ? problemAnswer(400, 'validation-error') : undefined;
+});
 
 /** Pointers of unknown members sent unescaped, as a validator that joins names into paths would. */
 const pointerUnescaped = field({ status: 400 }, (json) => {
@@ -55,6 +62,31 @@ const redirectSucceeds = field({ method: 'GET', path: /^\/v1\/webhooks\/whk_/, s
 });
 
 export const PROOFS: readonly RuleProof[] = [
+  {
+    name: 'a webhook URL at its maximum length refused',
+    fault: longestUrlRefused,
+    subject: CREATE_WEBHOOK,
+    check: 'boundary-inputs',
+    rule: 'limits.2',
+  },
+  {
+    name: 'a repeated event type taken once instead of refused',
+    fault: requestBody({ method: 'POST', path: /^\/v1\/webhooks$/ }, (json) => {
+      if (Array.isArray(json.events)) json.events = [...new Set(json.events)];
+    }),
+    subject: CREATE_WEBHOOK,
+    check: 'boundary-inputs',
+    rule: 'errors.5',
+  },
+  {
+    name: 'frameworks beyond their maximum count cut to it instead of refused',
+    fault: requestBody({ method: 'POST', path: /^\/v1\/policies$/ }, (json) => {
+      if (Array.isArray(json.frameworks)) json.frameworks = json.frameworks.slice(0, 32);
+    }),
+    subject: CREATE_POLICY,
+    check: 'boundary-inputs',
+    rule: 'errors.5',
+  },
   {
     name: 'pointers of unknown members not escaped',
     fault: pointerUnescaped,

@@ -1,13 +1,14 @@
 // Each request schema keyword's boundary, inside and outside, derived from the document: lengths
 // at the limit counted in characters (astral ones, which are two UTF-16 units and four UTF-8
-// bytes), one over it; timestamps in the general RFC 3339 format but outside the document's
+// bytes), one over it, and a URL's length padded from a valid one; arrays at their item limits and
+// with a repeated item where items must be unique; timestamps in the general RFC 3339 format but outside the document's
 // profile (an offset instead of `Z`); enum members and a value beside them; unknown members whose
 // JSON Pointer needs escaping (`~`, `/`); and per operation with a body, the media-type spellings
 // HTTP treats as equal to `application/json`, one that is not, and an empty body.
 import { escapePointer, type OpenApiDocument } from 'secmon-api/src/document';
 import type { Exchange } from '../http.ts';
 import type { ContractModel, OperationModel } from '../spec.ts';
-import { type BodySchema, bodySchema, type Schema } from './schema-fields.ts';
+import { type BodySchema, bodySchema, flatten, type Schema } from './schema-fields.ts';
 import type { Cell } from './space.ts';
 
 export const BOUNDARIES = 'boundaries';
@@ -20,6 +21,8 @@ export interface FieldCell extends Cell {
   field: string;
   inside: boolean;
   value: unknown;
+  /** The value to send built from the field's generated valid one, where a fixed value cannot be valid (a URL the target must accept). */
+  valueFor?(generated: unknown): unknown;
   matches(value: unknown): boolean;
 }
 
@@ -43,10 +46,38 @@ const RFC3339_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?[+-]\d{2}:\d
 export const ESCAPED_NAMES = ['kit~tilde', 'kit/slash'];
 
 const isString = (value: unknown): value is string => typeof value === 'string';
+const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
-function fieldCells(body: BodySchema): FieldCell[] {
+/**
+ * A valid instance of a simple schema (an enum's first member, a plain string at its minimum length,
+ * an object of its required members), or undefined; `salt` makes plain strings, and so instances,
+ * differ, so that n of them are n distinct items a service has no reason to merge.
+ */
+function minimalOf(doc: OpenApiDocument, node: unknown, salt = 0): unknown {
+  const schema = flatten(doc, node);
+  const members = schema.enum as unknown[] | undefined;
+  if (members && members.length > 0) return members[0];
+  if (schema.type === 'string' && schema.pattern === undefined && schema.format === undefined) {
+    const text = `k${salt}`.padEnd((schema.minLength as number | undefined) ?? 1, 'k');
+    return text.length <= ((schema.maxLength as number | undefined) ?? Infinity) ? text : undefined;
+  }
+  if (schema.type !== 'object') return undefined;
+  const properties = (schema.properties as Record<string, unknown> | undefined) ?? {};
+  const entries = ((schema.required as string[] | undefined) ?? []).map((name) => [name, minimalOf(doc, properties[name], salt)] as const);
+  return entries.every(([, value]) => value !== undefined) ? Object.fromEntries(entries) : undefined;
+}
+
+function fieldCells(doc: OpenApiDocument, body: BodySchema): FieldCell[] {
   const cells: FieldCell[] = [];
-  const add = (field: string, keyword: string, cell: string, inside: boolean, value: unknown, matches: (v: unknown) => boolean) =>
+  const add = (
+    field: string,
+    keyword: string,
+    cell: string,
+    inside: boolean,
+    value: unknown,
+    matches: (v: unknown) => boolean,
+    valueFor?: (generated: unknown) => unknown,
+  ) =>
     cells.push({
       family: BOUNDARIES,
       axis: `${body.name}.${field} ${keyword}`,
@@ -56,8 +87,22 @@ function fieldCells(body: BodySchema): FieldCell[] {
       inside,
       value,
       matches,
+      ...(valueFor ? { valueFor } : {}),
     });
   for (const { name, schema } of body.fields) {
+    if (schema.type === 'array') {
+      for (const cell of arrayCells(doc, schema)) add(name, cell.keyword, cell.cell, cell.inside, cell.value, cell.matches);
+      continue;
+    }
+    const urlMax = schema.format === 'uri' ? (schema.maxLength as number | undefined) : undefined;
+    if (schema.type === 'string' && urlMax !== undefined) {
+      // No fixed URL is one every target accepts and reaches: the generated one, padded in its path or query.
+      const padded = (n: number) => (generated: unknown) =>
+        isString(generated) ? generated + 'x'.repeat(Math.max(0, n - generated.length)) : generated;
+      const isUrl = (n: number) => (v: unknown) => isString(v) && v.length === n && /^https?:\/\//.test(v);
+      add(name, `maxLength ${urlMax}`, `a URL of ${urlMax} characters`, true, undefined, isUrl(urlMax), padded(urlMax));
+      add(name, `maxLength ${urlMax}`, `a URL of ${urlMax + 1} characters`, false, undefined, isUrl(urlMax + 1), padded(urlMax + 1));
+    }
     const constrained = schema.pattern !== undefined || schema.format !== undefined;
     const max = schema.maxLength as number | undefined;
     const min = schema.minLength as number | undefined;
@@ -126,6 +171,47 @@ function fieldCells(body: BodySchema): FieldCell[] {
   return cells;
 }
 
+/**
+ * An array's item limits, inside and outside, and a repeated item where items must be unique: valid
+ * items are distinct enum members, or minimal valid items made distinct (undefined when n distinct
+ * items cannot be made).
+ */
+function arrayCells(doc: OpenApiDocument, schema: Schema) {
+  const one = minimalOf(doc, schema.items);
+  if (one === undefined) return [];
+  const unique = schema.uniqueItems === true;
+  const members = (flatten(doc, schema.items).enum as unknown[] | undefined) ?? [];
+  const itemsOf = (n: number) => {
+    const items = members.length > 0 ? members.slice(0, n) : Array.from({ length: n }, (_, i) => minimalOf(doc, schema.items, i));
+    return items.length === n && new Set(items.map((item) => JSON.stringify(item))).size === n ? items : undefined;
+  };
+  const ofLength = (n: number) => (v: unknown) => Array.isArray(v) && v.length === n;
+  const cells: { keyword: string; cell: string; inside: boolean; value: unknown; matches: (v: unknown) => boolean }[] = [];
+  const limit = (keyword: string, n: number, inside: boolean) => {
+    const value = itemsOf(n);
+    if (value) cells.push({ keyword, cell: plural(n, 'item'), inside, value, matches: ofLength(n) });
+  };
+  const max = schema.maxItems as number | undefined;
+  const min = schema.minItems as number | undefined;
+  if (max !== undefined) {
+    limit(`maxItems ${max}`, max, true);
+    limit(`maxItems ${max}`, max + 1, false);
+  }
+  if (min !== undefined && min > 0) {
+    limit(`minItems ${min}`, min, true);
+    limit(`minItems ${min}`, min - 1, false);
+  }
+  if (unique)
+    cells.push({
+      keyword: 'uniqueItems',
+      cell: 'one item twice',
+      inside: false,
+      value: [one, one],
+      matches: (v) => Array.isArray(v) && v.length === 2 && JSON.stringify(v[0]) === JSON.stringify(v[1]),
+    });
+  return cells;
+}
+
 /** The spellings of the body's media type: equal ones (case, a charset parameter, spaces), another type, and none at all. */
 function mediaCells(op: OperationModel): MediaCell[] {
   const cell = (spelling: string, contentType: string, expected: MediaCell['expected'], empty = false): MediaCell => ({
@@ -171,7 +257,7 @@ export function boundaryCells(model: ContractModel): { fields: FieldCell[]; medi
   for (const body of schemas.values()) {
     if (seen.has(body.name)) continue;
     seen.add(body.name);
-    fields.push(...fieldCells(body));
+    fields.push(...fieldCells(model.doc, body));
   }
   return { fields, media: [...schemas.keys()].flatMap(mediaCells) };
 }
