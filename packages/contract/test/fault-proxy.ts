@@ -61,6 +61,18 @@ const RELAY = '/_relay/';
 
 export async function startFaultProxy(upstream: string, fault: Fault): Promise<{ url: string; close(): Promise<void> }> {
   let self = '';
+  // Relayed URLs by token, so a relayed URL is short whatever it stands for (one at the document's
+  // maximum length included) and the same URL gets the same token.
+  const relayed: string[] = [];
+  const tokens = new Map<string, string>();
+  const relayUrls: RelayUrls = {
+    to: (url) => {
+      let token = tokens.get(url);
+      if (token === undefined) tokens.set(url, (token = `t${relayed.push(url) - 1}`));
+      return `${self}${RELAY}${token}`;
+    },
+    from: (token) => relayed[Number(token.slice(1))],
+  };
   const fetchUpstream = (method: string, path: string, headers: Record<string, string>) => send(upstream + path, method, headers, null);
   const options = { headersTimeout: STALL_MS, connectionsCheckingInterval: STALL_MS / 4 };
   const server = createServer(options, async (req, res) => {
@@ -68,7 +80,11 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<{
       const body = await readBody(req);
       const path = req.url ?? '/';
       if (path.startsWith(RELAY)) {
-        const target = Buffer.from(path.slice(RELAY.length), 'base64url').toString('utf8');
+        const target = relayUrls.from(path.slice(RELAY.length));
+        if (target === undefined) {
+          res.writeHead(404).end();
+          return;
+        }
         const tampered = fault.delivery ? fault.delivery(headersOf(req), body) : { headers: headersOf(req), body };
         if (!tampered) {
           res.writeHead(204).end();
@@ -91,7 +107,7 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<{
       const rewritten = fault.request?.(req.method ?? 'GET', path, body) ?? body;
       const forwarded =
         fault.delivery || fault.deliveryAnswer || fault.duplicateDeliveries || fault.deliveryDelayMs || fault.forwarding
-          ? relayWebhookUrls(req.method ?? 'GET', path, rewritten, self)
+          ? relayWebhookUrls(req.method ?? 'GET', path, rewritten, relayUrls)
           : rewritten;
       const answer = await send(
         upstream + (fault.path?.(req.method ?? 'GET', path) ?? path),
@@ -99,7 +115,7 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<{
         fault.headers?.(headersOf(req)) ?? headersOf(req),
         forwarded.length > 0 ? forwarded : null,
       );
-      const original: ProxiedResponse = { ...answer, body: unrelayed(answer.body, self) };
+      const original: ProxiedResponse = { ...answer, body: unrelayed(answer.body, self, relayUrls) };
       const sent =
         (await fault.response?.({ method: req.method ?? 'GET', path, body, headers: headersOf(req) }, original, fetchUpstream)) ?? original;
       if (fault.chunked && sent.body.length > 1) {
@@ -149,8 +165,15 @@ async function send(url: string, method: string, headers: Record<string, string>
 /** The document's bounds of a webhook URL: one outside them is refused, not relayed. */
 const WEBHOOK_URL = (loadDocument().components?.schemas?.WebhookUrl ?? {}) as { minLength?: number; maxLength?: number };
 
+interface RelayUrls {
+  /** The relay's URL standing in for `url`. */
+  to(url: string): string;
+  /** The URL a relay token stands in for. */
+  from(token: string): string | undefined;
+}
+
 /** Webhook create/update bodies get their (valid) `url` pointed at the relay, which forwards to the original. */
-function relayWebhookUrls(method: string, path: string, body: Buffer, self: string): Buffer {
+function relayWebhookUrls(method: string, path: string, body: Buffer, relay: RelayUrls): Buffer {
   if (!/^\/v1\/webhooks(\/|$)/.test(path) || (method !== 'POST' && method !== 'PUT') || body.length === 0) return body;
   try {
     const json = JSON.parse(body.toString('utf8')) as { url?: unknown };
@@ -159,7 +182,7 @@ function relayWebhookUrls(method: string, path: string, body: Buffer, self: stri
     const { minLength = 0, maxLength = Number.POSITIVE_INFINITY } = WEBHOOK_URL;
     if (typeof json.url !== 'string' || !/^https?:\/\/\S+$/.test(json.url) || json.url.length < minLength || json.url.length > maxLength)
       return body;
-    json.url = `${self}${RELAY}${Buffer.from(json.url).toString('base64url')}`;
+    json.url = relay.to(json.url);
     return Buffer.from(JSON.stringify(json));
   } catch {
     return body;
@@ -167,11 +190,11 @@ function relayWebhookUrls(method: string, path: string, body: Buffer, self: stri
 }
 
 /** The webhook URLs the client gave, where the relay stands in for them: a client sees what it sent. */
-function unrelayed(body: Buffer, self: string): Buffer {
+function unrelayed(body: Buffer, self: string, relay: RelayUrls): Buffer {
   const text = body.toString('utf8');
   if (!text.includes(RELAY)) return body;
-  const relayed = new RegExp(`${self.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${RELAY}([A-Za-z0-9_-]+)`, 'g');
-  return Buffer.from(text.replace(relayed, (_match, encoded: string) => Buffer.from(encoded, 'base64url').toString('utf8')));
+  const relayed = new RegExp(`${self.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${RELAY}(t\\d+)`, 'g');
+  return Buffer.from(text.replace(relayed, (match, token: string) => relay.from(token) ?? match));
 }
 
 function headersOf(req: IncomingMessage): Record<string, string> {

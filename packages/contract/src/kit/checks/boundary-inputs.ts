@@ -11,6 +11,7 @@ import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import type { Exchange } from '../http.ts';
+import { canonical } from '../model/state.ts';
 import type { RuleId } from '../rules/catalogue.ts';
 import type { OperationModel } from '../spec.ts';
 import { PROBLEM_BASE } from './shared/problem-table.ts';
@@ -69,10 +70,10 @@ async function target(ctx: KitContext, op: OperationModel, check: Check<Rule>): 
   return { body: body!, id };
 }
 
-/** Equal as JSON; an array's items in any order, since a list of distinct members may come back in the service's own order. */
+/** Equal as JSON whatever the members' order, and an array's items in any order, since a list of distinct items may come back in the service's own order. */
 function sameValue(stored: unknown, sent: unknown): boolean {
-  const canonical = (v: unknown) => JSON.stringify(Array.isArray(v) ? v.map((item) => JSON.stringify(item)).sort() : v);
-  return canonical(stored) === canonical(sent);
+  const items = (v: unknown) => (Array.isArray(v) ? v.map(canonical).sort().join(',') : canonical(v));
+  return items(stored) === items(sent);
 }
 
 const problemOf = (exchange: Exchange) => exchange.json as { type?: string; errors?: { pointer?: string }[] } | undefined;
