@@ -94,14 +94,21 @@ export function rawAnswer(from: number, to: number, type: string): Fault {
 }
 
 /**
- * A length limit counted in UTF-8 bytes instead of characters: a matching request whose `field` is
- * within `max` characters but over `max` bytes is refused as invalid (after the upstream took it).
+ * A length limit counted in UTF-8 bytes instead of characters: a matching request whose member at
+ * `pointer` (below the body: `/name`, `/frameworks/0/control`) is within `max` characters but over
+ * `max` bytes is refused as invalid (after the upstream took it).
  */
-export function lengthInBytes(match: Omit<Match, 'status'>, field: string, max: number): Fault {
+export function lengthInBytes(match: Omit<Match, 'status'>, pointer: string, max: number): Fault {
   return {
     response: (request, response) => {
       if (!hits(match, request, response) || response.status >= 300 || request.body.length === 0) return undefined;
-      const value = (JSON.parse(request.body.toString('utf8')) as Record<string, unknown>)[field];
+      const value = pointer
+        .split('/')
+        .slice(1)
+        .reduce<unknown>(
+          (node, key) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined),
+          JSON.parse(request.body.toString('utf8')),
+        );
       if (typeof value !== 'string' || Buffer.byteLength(value) <= max) return undefined;
       const problem = {
         type: `${PROBLEM_TYPES}validation-error`,
@@ -109,7 +116,7 @@ export function lengthInBytes(match: Omit<Match, 'status'>, field: string, max: 
         status: 400,
         detail: 'The request has 1 invalid part.',
         instance: request.path,
-        errors: [{ pointer: `/body/${field}`, message: `must NOT have more than ${max} characters` }],
+        errors: [{ pointer: `/body${pointer}`, message: `must NOT have more than ${max} characters` }],
       };
       return {
         status: 400,

@@ -27,13 +27,18 @@ function hasNested(op: OperationModel): boolean {
   return Object.values(properties).some((property) => nested(flatten(model.doc, property)));
 }
 
-/** Each maxLength of a body schema's field, with the operation the boundary check sends it on (a create before an update). */
-function lengthLimits(): { op: OperationModel; field: string; max: number }[] {
+/**
+ * Each maxLength of a body member or of one of its own members that the boundary check fills with
+ * astral characters, with the operation it is sent on (a create before an update) and its pointer
+ * below the body.
+ */
+function lengthLimits(): { op: OperationModel; pointer: string; max: number }[] {
   const senders = sendersOf(model);
   return boundaryCells(model).fields.flatMap((cell) => {
-    const max = /^maxLength (\d+)$/.exec(cell.axis.slice(cell.axis.indexOf(' ') + 1))?.[1];
+    const max = / maxLength (\d+)$/.exec(cell.axis)?.[1];
     const op = senders.get(cell.schemaName);
-    return max && op && cell.inside ? [{ op, field: cell.field, max: Number(max) }] : [];
+    const pointer = cell.pointers[0]!.slice('/body'.length);
+    return max && op && cell.inside && !cell.valueFor ? [{ op, pointer, max: Number(max) }] : [];
   });
 }
 
@@ -101,10 +106,10 @@ export const FAMILIES: readonly RuleFamily[] = [
     check: 'boundary-inputs',
     subject: 'createPolicy (POST /v1/policies)',
     axis: 'the length-limited fields',
-    members: lengthLimits().map(({ op, field, max }) => ({
-      cell: `${op.label.split(' ')[0]} ${field} (${max})`,
+    members: lengthLimits().map(({ op, pointer, max }) => ({
+      cell: `${op.label.split(' ')[0]} ${pointer.slice(1)} (${max})`,
       subject: op.label,
-      fault: lengthInBytes({ method: op.method.toUpperCase(), path: pathOf(op) }, field, max),
+      fault: lengthInBytes({ method: op.method.toUpperCase(), path: pathOf(op) }, pointer, max),
     })),
   },
   {

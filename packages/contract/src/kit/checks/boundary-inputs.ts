@@ -5,7 +5,6 @@
 // timestamp valid in RFC 3339 but with an offset instead of the profile's `Z`, an enum member in
 // another case, unknown members whose pointers need `~0` and `~1`; and the body's media type in
 // the spellings HTTP treats as equal (accepted), another type (415) and an empty body (400).
-import { escapePointer } from 'secmon-api/src/document';
 import { bodySchemas, boundaryCells, DATE_TIME, type FieldCell, type MediaCell, sendersOf } from '../axes/boundaries.ts';
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
@@ -119,12 +118,12 @@ async function boundaryInputs(
         observed: `${what} answered 400 with type ${String(problem?.type)}, not validation-error`,
         exchange,
       });
-    const pointer = `/body/${escapePointer(cell.field)}`;
-    if (!problem?.errors?.some((error) => error.pointer === pointer))
+    const { pointers } = cell;
+    if (!problem?.errors?.some((error) => error.pointer !== undefined && pointers.includes(error.pointer)))
       check.fail({
         at: op,
         rule: POINTER_RULES,
-        observed: `${what}: no entry of errors points at ${pointer}`,
+        observed: `${what}: no entry of errors points at ${pointers.join(' or ')}`,
         details: [`pointers: ${(problem?.errors ?? []).map((error) => JSON.stringify(error.pointer)).join(', ') || 'none'}`],
         exchange,
       });
