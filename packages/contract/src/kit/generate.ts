@@ -165,7 +165,13 @@ export function createGenerator(doc: OpenApiDocument, options: GeneratorOptions 
       if (node.minimum !== undefined) out.push({ at: here, what: `below minimum ${node.minimum}`, value: node.minimum - 1 });
       if (node.type === 'integer') out.push({ at: here, what: 'not an integer', value: (node.minimum ?? 0) + 0.5 });
     }
-    if (node.enum || 'const' in node) out.push({ at: here, what: 'not one of the allowed values', value: 'not_an_allowed_value' });
+    if (node.enum || 'const' in node) {
+      out.push({ at: here, what: 'not one of the allowed values', value: 'not_an_allowed_value' });
+      // An allowed value in another case: a service that compares case-insensitively takes it.
+      const allowed = ('const' in node ? [node.const] : (node.enum ?? [])).filter((v): v is string => typeof v === 'string');
+      const variant = allowed.map((v) => (v.toUpperCase() === v ? v.toLowerCase() : v.toUpperCase())).find((v) => !allowed.includes(v));
+      if (variant !== undefined) out.push({ at: here, what: 'an allowed value in another case', value: variant });
+    }
     if (Array.isArray(value)) {
       if (node.maxItems !== undefined && value.length > 0) {
         out.push({

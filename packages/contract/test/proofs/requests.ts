@@ -117,6 +117,10 @@ const limitClamped = requestPath((path, method) =>
       )
     : path,
 );
+/** A findings filter compared without case: an allowed value in another case is taken as that value. */
+const filterCaseFolded = requestPath((path, method) =>
+  method === 'GET' ? path.replace(/([?&]status=)([^&]*)/, (_all, name: string, value: string) => `${name}${value.toLowerCase()}`) : path,
+);
 /** A validation problem's entry for an unknown query parameter, when others are named beside it, rewritten by `edit` (undefined: dropped). */
 const unknownBesideOthers = (edit: (pointer: string) => string | undefined) =>
   field({ method: 'GET', path: collection(POLICIES), status: 400 }, (json) => {
@@ -247,6 +251,7 @@ export const PROOFS: readonly RuleProof[] = [
   pagination(POLICIES, 'policy pages oldest first', oldestFirst(POLICIES), 'schema.PolicyList.1'),
   pagination(WEBHOOKS, 'webhook pages oldest first', oldestFirst(WEBHOOKS), 'schema.WebhookList.1'),
   other('a limit over 100 accepted', limitClamped, list(POLICIES), 'invalid-parameters', 'param.Limit.1'),
+  other('a status filter in another case taken as its value', filterCaseFolded, list(FINDINGS), 'invalid-parameters', 'listFindings.3'),
   other(
     'an unknown query parameter beside an invalid one reported with an empty pointer',
     unknownBesideOthers(() => ''),
