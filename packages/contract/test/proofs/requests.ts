@@ -271,6 +271,12 @@ export const PROOFS: readonly RuleProof[] = [
   filterIgnored(POLICIES, 'enabled', 'param.EnabledFilter.1'),
   filterIgnored(POLICIES, 'severity', 'param.SeverityFilter.1'),
   idempotency('Idempotency-Key ignored', withoutRequestHeader('idempotency-key'), 'param.IdempotencyKey.2'),
+  // A store whose key column holds 64 characters: long keys alike in their first 64 are one key.
+  idempotency(
+    'Idempotency-Keys cut to 64 characters',
+    requestHeader('idempotency-key', (value) => value?.slice(0, 64)),
+    'param.IdempotencyKey.2',
+  ),
   malformedIdNotFound(POLICIES, 'param.PolicyIdPath.2'),
   lifecycle(POLICIES, 'If-None-Match ignored', notModifiedIgnored, 'param.IfNoneMatch.1'),
   lifecycle(POLICIES, 'If-Match ignored on updates', withoutRequestHeader('if-match'), 'param.IfMatch.1'),

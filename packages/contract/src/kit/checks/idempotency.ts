@@ -1,11 +1,13 @@
 // `idempotency`: a create retried with the same Idempotency-Key replays the first response (marked
 // with `Idempotent-Replayed: true` when the document declares that header); another body with it is
-// 409.
+// 409. Keys at the header's maximum length that differ only in their last character are two keys,
+// and a key one character over the maximum is refused.
 import { randomUUID } from 'node:crypto';
 import { defineCheck, type Instance } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import { sentenceRule, statedOfHeader, statedOfParam, statedOfResponse } from '../rules/stated.ts';
+import { schemaAt } from '../spec.ts';
 import { hasNestedLeaves, nestedVariant } from './shared/nested-variant.ts';
 import { type Crud, cruds } from './shared/stateful.ts';
 
@@ -17,6 +19,8 @@ const RULES = [
   'param.IdempotencyKey.2',
   'header.IdempotentReplayed.1',
   'response.IdempotencyConflict.1',
+  'limits.2',
+  'errors.5',
 ] as const;
 type Rule = (typeof RULES)[number];
 
@@ -31,7 +35,15 @@ export const idempotencyCheck = defineCheck({
     cruds(model).flatMap((resource): Instance<Rule>[] => {
       const key = resource.create.params.find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
       if (!key || !resource.create.responses.has('409')) return [];
-      return [{ subjects: [resource.create.label], run: (ctx, check) => idempotency(ctx, resource, key.name, check) }];
+      return [
+        {
+          subjects: [resource.create.label],
+          run: async (ctx, check) => {
+            await idempotency(ctx, resource, key.name, check);
+            await longestKeys(ctx, resource, key.name, check);
+          },
+        },
+      ];
     }),
 });
 
@@ -92,4 +104,38 @@ async function idempotency(ctx: KitContext, resource: Crud, header: string, chec
       `the same ${header} with a body that differs only in ${nested.at}`,
     );
   }
+}
+
+/**
+ * Two keys at the header's maximum length, alike but for their last character, each with its own
+ * body: two creates (a store that cuts keys short replays or refuses the second); then a key one
+ * character longer, refused as invalid.
+ */
+async function longestKeys(ctx: KitContext, resource: Crud, header: string, check: Check<Rule>): Promise<void> {
+  const param = resource.create.params.find((p) => p.in === 'header' && p.name === header);
+  const schema = param && (schemaAt(ctx.model.doc, param.pointer) as { maxLength?: number } | undefined);
+  const max = schema?.maxLength;
+  if (max === undefined || max < 2) return;
+  const stem = `${randomUUID()}-`.padEnd(max - 1, 'k').slice(0, max - 1);
+  const [first, second] = (await ctx.validBodies(resource.create, 2)) as [object, object];
+  const one = await ctx.send(resource.create, { body: first, headers: { [header]: `${stem}A` } });
+  const two = await ctx.send(resource.create, { body: second, headers: { [header]: `${stem}B` } });
+  const rules: Rule[] = ['param.IdempotencyKey.2', 'limits.2'];
+  check.conform(resource.create, one, { range: '2xx', rules }, `a create with a ${header} of ${max} characters`);
+  check.conform(
+    resource.create,
+    two,
+    { range: '2xx', rules },
+    `a create with another ${header} of ${max} characters, alike but for its last`,
+  );
+  const ids = [one, two].map((exchange) => (exchange.json as { id?: unknown } | undefined)?.id);
+  if (one.status < 300 && two.status < 300 && ids[0] === ids[1])
+    check.fail({
+      at: resource.create,
+      rule: rules,
+      observed: `two ${header}s of ${max} characters that differ in their last character replayed one create (${String(ids[0])})`,
+      exchange: two,
+    });
+  const over = await ctx.send(resource.create, { body: first, headers: { [header]: `${stem}AB` } });
+  check.conform(resource.create, over, { statuses: [400], rules: ['limits.2', 'errors.5'] }, `a ${header} of ${max + 1} characters`);
 }
