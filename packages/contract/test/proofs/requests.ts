@@ -117,6 +117,10 @@ const limitClamped = requestPath((path, method) =>
       )
     : path,
 );
+/** A made-up cursor that decodes to JSON of another shape read as a position: a 500. */
+const madeUpCursorCrashes = answer({ method: 'GET', path: /^\/v1\/policies\?.*cursor=e30(&|$)/ }, () =>
+  jsonAnswer(500, { type: 'about:blank', title: 'Internal Server Error', status: 500 }),
+);
 /** A findings filter compared without case: an allowed value in another case is taken as that value. */
 const filterCaseFolded = requestPath((path, method) =>
   method === 'GET' ? path.replace(/([?&]status=)([^&]*)/, (_all, name: string, value: string) => `${name}${value.toLowerCase()}`) : path,
@@ -251,6 +255,7 @@ export const PROOFS: readonly RuleProof[] = [
   pagination(POLICIES, 'policy pages oldest first', oldestFirst(POLICIES), 'schema.PolicyList.1'),
   pagination(WEBHOOKS, 'webhook pages oldest first', oldestFirst(WEBHOOKS), 'schema.WebhookList.1'),
   other('a limit over 100 accepted', limitClamped, list(POLICIES), 'invalid-parameters', 'param.Limit.1'),
+  other('a cursor never issued read as a position', madeUpCursorCrashes, list(POLICIES), 'pagination-rules', 'pagination.4'),
   other('a status filter in another case taken as its value', filterCaseFolded, list(FINDINGS), 'invalid-parameters', 'listFindings.3'),
   other(
     'an unknown query parameter beside an invalid one reported with an empty pointer',

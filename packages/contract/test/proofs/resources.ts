@@ -159,6 +159,15 @@ export const PROOFS: readonly RuleProof[] = [
     rule: 'schema.WebhookUrl.2',
   },
   {
+    name: 'last_seen_at before first_seen_at refused with an error that points nowhere',
+    fault: field({ method: 'POST', path: /^\/v1\/findings$/, status: 400 }, (json) => {
+      for (const error of (json.errors as { pointer: string }[] | undefined) ?? []) error.pointer = '';
+    }),
+    subject: 'updateFinding (PUT /v1/findings/{id})',
+    check: 'finding-lifecycle',
+    rule: 'schema.ProblemError.2',
+  },
+  {
     // The address it refuses, written as an IPv4-mapped IPv6 literal, reaches it as a name that never resolves.
     name: 'a refused address accepted as an IPv4-mapped IPv6 literal',
     fault: requestBody({ path: /^\/v1\/webhooks(\/|$)/ }, (json) => {

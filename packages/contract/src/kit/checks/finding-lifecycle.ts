@@ -4,6 +4,7 @@ import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import { withResources } from './shared/documented.ts';
 import { json } from './shared/finding-answers.ts';
+import { errorPointers } from './shared/request-pointers.ts';
 import { bodyWith, crudNamed, findingUpdate, type Json } from './shared/rule-support.ts';
 
 const RULES = [
@@ -12,6 +13,7 @@ const RULES = [
   'schema.Finding.2',
   'schema.Finding.3',
   'schema.FindingCreate.2',
+  'schema.ProblemError.2',
   'schema.FindingUpdate.2',
   'schema.FindingUpdate.4',
   'schema.Resolution.2',
@@ -84,6 +86,16 @@ async function findingLifecycle(ctx: KitContext, check: Check<Rule>): Promise<vo
       at: label,
       rule: 'schema.FindingCreate.2',
       observed: `last_seen_at before first_seen_at answered ${backwards.status}, not 400`,
+      exchange: backwards,
+    });
+  // Either timestamp is the invalid part (or the body as a whole); an error that points elsewhere names none.
+  const named = errorPointers(backwards);
+  const timestamps = ['/body/first_seen_at', '/body/last_seen_at', '/body'];
+  if (backwards.status === 400 && named.length > 0 && !named.some((pointer) => timestamps.includes(pointer as string)))
+    check.fail({
+      at: label,
+      rule: 'schema.ProblemError.2',
+      observed: `last_seen_at before first_seen_at refused, but no error points at ${timestamps.join(', ')}: ${JSON.stringify(named)}`,
       exchange: backwards,
     });
 

@@ -111,6 +111,10 @@ async function paginationRules(ctx: KitContext, check: Check<Rule>, cases: numbe
   expectBadRequest(list, check, dropped, 'schema.Cursor.3', 'a cursor issued for enabled=true used without the filter');
   const malformed = await ctx.send(list, { query: { cursor: `${cursor}!~` } });
   expectBadRequest(list, check, malformed, 'pagination.4', 'a malformed cursor (a valid one with characters appended)');
+  for (const [made, what] of MADE_UP_CURSORS) {
+    const answer = await ctx.send(list, { query: { cursor: made } });
+    expectBadRequest(list, check, answer, 'pagination.4', `a cursor the service never issued, ${made} (${what})`);
+  }
 
   await stableWalk(ctx, list, check, mine, Math.min(WALK_ADDITIONS, cases), async () => (await ctx.create(policies, check, body)).id);
 }
@@ -118,6 +122,17 @@ async function paginationRules(ctx: KitContext, check: Check<Rule>, cases: numbe
 function expectBadRequest(op: OperationModel, check: Check<Rule>, exchange: Exchange, rule: Rule, what: string): void {
   if (exchange.status !== 400) check.fail({ at: op, rule, observed: `${what} answered ${exchange.status}, not 400`, exchange });
 }
+
+/**
+ * Cursors in the document's alphabet that no service issued: base64url of JSON that is not what a
+ * cursor of that common encoding holds. Each must be refused as malformed, never read as a position.
+ */
+const MADE_UP_CURSORS = [
+  ['e30', 'base64url of {}'],
+  ['bnVsbA', 'base64url of null'],
+  ['WyJ4Il0', 'base64url of ["x"]'],
+  ['MTIz', 'base64url of 123'],
+] as const;
 
 /** Items added during the walk, one after each of its first pages; a time budget samples them down with the cases. */
 const WALK_ADDITIONS = 3;
