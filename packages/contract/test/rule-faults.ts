@@ -270,4 +270,13 @@ export const RULE_PROOFS: readonly RuleProof[] = [
     rule: 'slow-and-failing-receivers.4',
     target: { retryScale: 1 },
   },
+  {
+    // The service takes the receiver's 429s for successes: only 5xx opened its circuit.
+    name: 'no circuit on 429: a new delivery sent at once after three 429s in a row',
+    fault: receiverAnswer(({ status, headers }) => ({ status: status === 429 ? 204 : status, headers })),
+    subject: 'deviceDisconnected (webhook device.disconnected)',
+    check: 'circuit-breaker',
+    rule: 'slow-and-failing-receivers.4',
+    target: { retryScale: 1 },
+  },
 ];

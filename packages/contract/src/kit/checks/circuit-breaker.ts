@@ -1,14 +1,15 @@
 // A webhook's circuit, seen from its receiver: three events raised for one webhook only (the
-// test-support route's `webhook_id`, so no other client's event comes between), each answered
-// `500`, open its circuit; a fourth event raised once the service has had time to count the third
-// failure must then wait for a probe: a retry answered (the receiver answers `204` to every request
-// once the fourth event is raised), or its own first attempt after the 5 s pause. A service without
-// the circuit sends it at once.
+// test-support route's `webhook_id`, so no other client's event comes between), each failing, open
+// its circuit; a fourth event raised once the service has had time to count the third failure must
+// then wait for a probe: a retry answered (the receiver answers `204` to every request once the
+// fourth event is raised), or its own first attempt after the 5 s pause. A service without the
+// circuit sends it at once. One webhook per kind of failure the document names: a `5xx`, a `429`
+// (without `Retry-After`) and a connection reset without an answer, each on its own event type.
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import { raiseEvent } from '../raise.ts';
-import type { Delivery } from '../receiver.ts';
+import type { Answer, Delivery } from '../receiver.ts';
 import { carries } from './shared/attribute.ts';
 import { documentedResources } from './shared/documented.ts';
 import { chosenIds } from './shared/event-run.ts';
@@ -28,6 +29,16 @@ const PAUSE_SLACK = 0.2;
 const SETTLE_MIN_MS = 1_000;
 const SETTLE_LATENCIES = 2;
 
+/** The failures that count towards the circuit, each with how the report names it. */
+const FAILURES: readonly { answer: Answer; says: string }[] = [
+  { answer: { status: 500 }, says: 'answered 500' },
+  { answer: { status: 429 }, says: 'answered 429 without Retry-After' },
+  { answer: { status: 204, reset: true }, says: 'reset without an answer' },
+];
+
+/** Event types the kit raises for one webhook through the test-support route (no operation causes them). */
+const raisable = (event: string) => event.startsWith('device.') || event === 'scan.completed';
+
 export const circuitBreakerCheck = defineCheck({
   name: 'circuit-breaker',
   column: 'circuit',
@@ -37,17 +48,19 @@ export const circuitBreakerCheck = defineCheck({
   // The webhook subscribed and deleted, and the four events raised.
   cost: { fixed: 2 + BREAK_AFTER + 1, perCase: 0 },
   instances: (model, options) => {
-    const found = documentedResources(model);
-    const raisable = model.webhooks.find((w) => w.event.startsWith('device.'));
-    if (!found || !raisable) return [];
+    if (!documentedResources(model)) return [];
     const timing: RetryTiming = options.skipRetryTiming ? { skip: options.skipRetryTiming } : {};
-    return [
-      {
-        subjects: [raisable.label],
-        run: (ctx, check) => circuitBreaker(ctx, check, timing),
-        prepare: (ctx, check) => void openCircuit(ctx, check),
-      },
-    ];
+    return model.webhooks
+      .filter((w) => raisable(w.event))
+      .slice(0, FAILURES.length)
+      .map((webhook, i) => {
+        const failure = FAILURES[i]!;
+        return {
+          subjects: [webhook.label],
+          run: (ctx, check) => circuitBreaker(ctx, check, timing, webhook.event, failure),
+          prepare: (ctx, check) => void openCircuit(ctx, check, webhook.event, failure.answer),
+        };
+      });
   },
 });
 
@@ -64,21 +77,21 @@ interface Opened {
 
 type Outcome = Opened | { skipped: string };
 
-/** Subscribes the webhook, raises three events for it alone and answers them `500`, then raises the fourth. */
-const openCircuit = oncePerRun(async (ctx: KitContext, check: Check<Rule>): Promise<Outcome> => {
+/** Subscribes a webhook to `event`, raises three events for it alone and fails them with `failure`, then raises the fourth. */
+async function startCircuit(ctx: KitContext, check: Check<Rule>, event: string, failure: Answer): Promise<Outcome> {
   if (ctx.options.triggerCommand) return { skipped: 'a trigger command cannot raise an event for one webhook only' };
-  const webhook = ctx.model.webhooks.find((w) => w.event.startsWith('device.') && !ctx.options.eventsOutOfScope.includes(w.event));
-  if (!webhook) return { skipped: 'no device event in scope' };
+  const webhook = ctx.model.webhooks.find((w) => w.event === event);
+  if (!webhook || ctx.options.eventsOutOfScope.includes(event)) return { skipped: `${event} is out of scope` };
   // Every request of the first three deliveries fails until the fourth event is raised (a copy of
   // one, which the document allows, must not count as an answered attempt); then all get 204.
   const failed = new Set<string>();
   let failing = true;
   let thirdFailureAt = 0;
-  const circuit = await sink(ctx, 'circuit', (delivery) => {
+  const circuit = await sink(ctx, `circuit-${event}`, (delivery) => {
     if (!failing) return { status: 204 };
     failed.add(deliveryId(delivery));
     if (failed.size === BREAK_AFTER && thirdFailureAt === 0) thirdFailureAt = Date.now();
-    return { status: 500 };
+    return failure;
   });
   const hook = await subscribe(ctx, check, circuit.url, [webhook.event]);
   const raise = async () => {
@@ -107,7 +120,15 @@ const openCircuit = oncePerRun(async (ctx: KitContext, check: Check<Rule>): Prom
     thirdFailureAt,
     fourthRaisedAt: Date.now(),
   };
-});
+}
+
+/** One circuit per event type and run, started by the instance's `prepare`. */
+const circuits = new Map<string, ReturnType<typeof oncePerRun<[Check<Rule>, string, Answer], Outcome>>>();
+function openCircuit(ctx: KitContext, check: Check<Rule>, event: string, failure: Answer): Promise<Outcome> {
+  let open = circuits.get(event);
+  if (!open) circuits.set(event, (open = oncePerRun(startCircuit)));
+  return open(ctx, check, event, failure);
+}
 
 /** When the first retry (a delivery id seen before) was answered `2xx` at the receiver: the probe, as the kit saw it. */
 export function probeAnsweredAt(deliveries: readonly Delivery[]): number | undefined {
@@ -129,8 +150,14 @@ export function earlyBy(fourthAt: number, thirdFailureAt: number, probeAt: numbe
   return fourthAt < allowedFrom ? allowedFrom - fourthAt : undefined;
 }
 
-async function circuitBreaker(ctx: KitContext, check: Check<Rule>, timing: RetryTiming): Promise<{ note: string } | { skipped: string }> {
-  const opened = await openCircuit(ctx, check);
+async function circuitBreaker(
+  ctx: KitContext,
+  check: Check<Rule>,
+  timing: RetryTiming,
+  event: string,
+  failure: (typeof FAILURES)[number],
+): Promise<{ note: string } | { skipped: string }> {
+  const opened = await openCircuit(ctx, check, event, failure.answer);
   if ('skipped' in opened) return opened;
   const webhooks = crudNamed(ctx, 'webhooks');
   try {
@@ -138,14 +165,14 @@ async function circuitBreaker(ctx: KitContext, check: Check<Rule>, timing: Retry
     const waited = await opened.sink.waitFor((ds) => ds.some(isFourth), 'the fourth event', ctx.options.eventTimeoutMs + PAUSE_MS);
     const fourthAt = opened.sink.deliveries().find(isFourth)?.receivedAt;
     const probeAt = probeAnsweredAt(opened.sink.deliveries());
-    const note = `${BREAK_AFTER} ${opened.event} events answered 500, a fourth raised ${opened.fourthRaisedAt - opened.thirdFailureAt} ms after the third failure; it came ${fourthAt === undefined ? `not within ${waited.waitedMs} ms` : `${fourthAt - opened.thirdFailureAt} ms after it`}, the first retry answered ${probeAt === undefined ? 'never' : `${probeAt - opened.thirdFailureAt} ms after it`}`;
+    const note = `${BREAK_AFTER} ${opened.event} events ${failure.says}, a fourth raised ${opened.fourthRaisedAt - opened.thirdFailureAt} ms after the third failure; it came ${fourthAt === undefined ? `not within ${waited.waitedMs} ms` : `${fourthAt - opened.thirdFailureAt} ms after it`}, the first retry answered ${probeAt === undefined ? 'never' : `${probeAt - opened.thirdFailureAt} ms after it`}`;
     if (timing.skip) return { note: `${note}; the pause is not judged: ${timing.skip}` };
     const early = fourthAt === undefined ? undefined : earlyBy(fourthAt, opened.thirdFailureAt, probeAt);
     if (early !== undefined)
       check.fail({
         at: ctx.model.webhooks.find((w) => w.event === opened.event)?.label ?? opened.event,
         rule: 'slow-and-failing-receivers.4',
-        observed: `after ${BREAK_AFTER} failures in a row, a new delivery came ${(early / 1000).toFixed(1)} s before a probe was answered or the ${PAUSE_MS / 1000} s pause had passed`,
+        observed: `after ${BREAK_AFTER} failures in a row (${failure.says}), a new delivery came ${(early / 1000).toFixed(1)} s before a probe was answered or the ${PAUSE_MS / 1000} s pause had passed`,
         details: [note],
       });
     return { note };
