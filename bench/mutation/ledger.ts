@@ -44,6 +44,17 @@ const OPAQUE_CURSOR =
 const REFUSED_ADDRESSES =
   "which webhook addresses the service refuses is its own policy: the document names none (a refused one is url-not-allowed), and in development mode, where the kit judges the server, it refuses none that a run sends; the kit judges a refusal's problem where it meets one";
 
+const ANY_TOKEN =
+  "the scopes of the key any well-formed bearer token becomes in the any-token mode (development only, for the stateful mock's shim); the reference server the kit judges runs with it off";
+const SHARED_RATE_STORE =
+  'whether the quota counters live in the shared store: there is one only with PostgreSQL and several instances, and the kit judges one instance on SQLite, where each way keeps the counts in this process (the multi-instance tests judge the shared quota)';
+const WRITER_LOCK =
+  "how the SQLite writer lock reads the pid in its lock file: it matters only to a second process opening the same database file, which one server never does (test/store's lock tests do)";
+const PAUSE_AFTER_A_FAILED_PROBE =
+  'the probe pause after the first (its doubling with each further failure): the circuit-breaker check ends at the first probe, a retry answered about 5 s after the third failure, which the first pause equals whatever the doubling does; a failed probe and the 10 s pause after it would hold the run 10 s longer';
+const LITERAL_REFUSALS_IN_DEVELOPMENT =
+  'whether a URL whose host is an IP literal is held to the refused addresses at once: in development mode, where the kit judges the server, the document states no refusal, and an accepted cloud-metadata URL is legal there (webhook-addresses then judges nothing; problem-catalogue notes it); the kit cannot know a target runs in production mode';
+
 export const LEDGER: Record<string, Verdict> = {
   'packages/core/src/domain/cursor.ts:39:7:Regex:/^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z/': {
     verdict: 'unobservable',
@@ -935,5 +946,205 @@ export const LEDGER: Record<string, Verdict> = {
   'server/webhooks/ssrf.ts:140:30:Regex:/^\\[(.*)\\]/': {
     verdict: 'equivalent',
     reason: "a URL's hostname is bracketed whole or not at all, so the anchor at its end changes nothing",
+  },
+  'packages/core/src/domain/cursor.ts:17:33:UnaryOperator:+1': {
+    verdict: 'equivalent',
+    reason:
+      "the routes build the filters in one fixed key order, so a comparator that never says 'before' sorts the same entries the same way when a cursor is issued and when it is read: the digest differs from the correct one but matches itself",
+  },
+  'packages/core/src/domain/etag.ts:30:6:ConditionalExpression:true': {
+    verdict: 'equivalent',
+    reason:
+      'sendRead then answers through res.json with the ETag set, and Express answers a fresh request (its own If-None-Match check, weak comparison and `*` included) with 304 itself',
+  },
+  'packages/core/src/domain/findings.ts:29:73:StringLiteral:""': {
+    verdict: 'unspecified',
+    reason: "the text of an error's `message`, which the document does not fix (its pointer and the problem's type are unchanged)",
+  },
+  'server/http/auth.ts:20:48:ArrayDeclaration:[]': {
+    verdict: 'unobservable',
+    reason: ANY_TOKEN,
+  },
+  'server/http/auth.ts:20:49:StringLiteral:""': {
+    verdict: 'unobservable',
+    reason: ANY_TOKEN,
+  },
+  'server/http/auth.ts:20:57:StringLiteral:""': {
+    verdict: 'unobservable',
+    reason: ANY_TOKEN,
+  },
+  'server/http/body.ts:12:6:ConditionalExpression:true': {
+    verdict: 'equivalent',
+    reason:
+      'without this guard the request validator refuses the same requests with the same answers: a POST without a body 400 validation-error, text/plain 415 unsupported-media-type, broken JSON 400 malformed-json (compared with curl on both servers)',
+  },
+  'server/http/body.ts:12:21:StringLiteral:""': {
+    verdict: 'equivalent',
+    reason:
+      "a PUT skips this guard and meets the request validator, which refuses a missing, non-JSON or broken body with the same status and type (as for the guard's condition always true)",
+  },
+  'server/http/database-health.ts:68:6:CallExpression:;': {
+    verdict: 'unobservable',
+    reason:
+      "the readiness probe's timer left running after the database answered: it resolves a promise nobody awaits any more, and /readyz is outside the document",
+  },
+  'server/http/docs-page.ts:84:87:Regex:/\\s/g': {
+    verdict: 'unspecified',
+    reason: DOCS_ROUTES,
+  },
+  'server/http/docs-page.ts:84:87:Regex:/\\S+/g': {
+    verdict: 'unspecified',
+    reason: DOCS_ROUTES,
+  },
+  'server/http/operations.ts:30:54:ArrowFunction:() => undefined': {
+    verdict: 'unspecified',
+    reason: 'nothing compressed: the document says nothing of compression, and the kit asks for identity',
+  },
+  'server/http/operations.ts:31:4:ConditionalExpression:true': {
+    verdict: 'unspecified',
+    reason: 'every response compressible: the document says nothing of compression, and the kit asks for identity',
+  },
+  'server/http/operations.ts:31:4:ConditionalExpression:false': {
+    verdict: 'unspecified',
+    reason: 'nothing compressed: the document says nothing of compression, and the kit asks for identity',
+  },
+  "server/http/operations.ts:31:4:LogicalOperator:compression.filter(req, res) && /yaml/.test(String(res.getHeader('Content-Type')))": {
+    verdict: 'unspecified',
+    reason: DOCS_ROUTES,
+  },
+  'server/http/operations.ts:31:69:StringLiteral:""': {
+    verdict: 'unspecified',
+    reason: DOCS_ROUTES,
+  },
+  'server/http/rate-limit.ts:27:8:ConditionalExpression:true': {
+    verdict: 'unobservable',
+    reason: SHARED_RATE_STORE,
+  },
+  'server/http/rate-limit.ts:27:8:ConditionalExpression:false': {
+    verdict: 'unobservable',
+    reason: SHARED_RATE_STORE,
+  },
+  'server/http/rate-limit.ts:27:8:LogicalOperator:shared || limit > 0': {
+    verdict: 'unobservable',
+    reason: SHARED_RATE_STORE,
+  },
+  'server/http/rate-limit.ts:27:18:ConditionalExpression:true': {
+    verdict: 'unobservable',
+    reason: SHARED_RATE_STORE,
+  },
+  'server/http/rate-limit.ts:27:18:EqualityOperator:limit >= 0': {
+    verdict: 'unobservable',
+    reason: SHARED_RATE_STORE,
+  },
+  'server/http/rate-limit.ts:27:18:EqualityOperator:limit <= 0': {
+    verdict: 'unobservable',
+    reason: SHARED_RATE_STORE,
+  },
+  'server/http/validator.ts:33:18:OptionalChaining:error.status': {
+    verdict: 'equivalent',
+    reason: 'an Express error handler is only called with an error, so `error` is never undefined here',
+  },
+  'server/routes/webhooks.ts:26:4:StringLiteral:""': {
+    verdict: 'equivalent',
+    reason: "a router mounted at /v1/webhooks matches the path '' as it matches '/': the list answers at the same URLs",
+  },
+  'server/routes/webhooks.ts:32:14:StringLiteral:""': {
+    verdict: 'equivalent',
+    reason: "a router mounted at /v1/webhooks matches the path '' as it matches '/': the create answers at the same URL",
+  },
+  'server/routes/webhooks.ts:38:4:CallExpression:;': {
+    verdict: 'unspecified',
+    reason:
+      'a PUT to an unknown webhook with a refused URL then answers 400 url-not-allowed instead of 404: both refusals apply, and the document does not order them (with an allowed URL it is 404 either way)',
+  },
+  'server/store/sqlite/gate.ts:134:34:CallExpression:;': {
+    verdict: 'unobservable',
+    reason:
+      'the requests of a transaction group the database failed as a whole are left waiting: only a database fault fails a group, which no request causes (the database-fault tests and npm run bench:database-faults do)',
+  },
+  'server/store/sqlite/statements.ts:65:2:ConditionalExpression:false': {
+    verdict: 'equivalent',
+    reason: 'JSON.parse(null) is null, and a column is never undefined',
+  },
+  "server/store/sqlite/store.ts:111:29:OptionalChaining:db.prepare('SELECT 1 AS ok').get().ok": {
+    verdict: 'equivalent',
+    reason: '`SELECT 1` always returns its row',
+  },
+  'server/store/sqlite/store.ts:111:40:StringLiteral:""': {
+    verdict: 'unobservable',
+    reason: 'the readiness ping fails, so /readyz (outside the document) says not ready; requests are not gated on it',
+  },
+  'server/store/sqlite/writer-lock.ts:51:11:ConditionalExpression:true': {
+    verdict: 'unobservable',
+    reason: WRITER_LOCK,
+  },
+  'server/store/sqlite/writer-lock.ts:51:11:ConditionalExpression:false': {
+    verdict: 'unobservable',
+    reason: WRITER_LOCK,
+  },
+  'server/store/sqlite/writer-lock.ts:51:11:LogicalOperator:Number.isInteger(pid) || pid > 0': {
+    verdict: 'unobservable',
+    reason: WRITER_LOCK,
+  },
+  'server/store/sqlite/writer-lock.ts:51:36:ConditionalExpression:true': {
+    verdict: 'unobservable',
+    reason: WRITER_LOCK,
+  },
+  'server/store/sqlite/writer-lock.ts:51:36:EqualityOperator:pid >= 0': {
+    verdict: 'unobservable',
+    reason: WRITER_LOCK,
+  },
+  'server/store/sqlite/writer-lock.ts:51:36:EqualityOperator:pid <= 0': {
+    verdict: 'unobservable',
+    reason: WRITER_LOCK,
+  },
+  'server/webhooks/attempt.ts:44:27:ObjectLiteral:{}': {
+    verdict: 'unspecified',
+    reason:
+      "the receiver's answer body read without its size limit and the attempt's signal: the kit's receivers answer with empty bodies, and what a receiver whose body never ends means to an attempt (answered or timed out) the document does not state",
+  },
+  'server/webhooks/dispatcher.ts:153:58:MethodExpression:Math.min(0, next - Date.now())': {
+    verdict: 'unobservable',
+    reason:
+      'the dispatcher polls again at once instead of sleeping until the next due delivery: deliveries go at the same moments, only the CPU spent waiting changes',
+  },
+  'server/webhooks/dispatcher.ts:153:70:ArithmeticOperator:next + Date.now()': {
+    verdict: 'unobservable',
+    reason:
+      "the dispatcher sleeps its longest idle wait (1 s) instead of until the next due delivery: a retry goes at most 1 s late, inside the schedule's \u00b120 % and the 1 s of network slack delivery-retry allows",
+  },
+  'server/webhooks/endpoints.ts:54:9:ConditionalExpression:true': {
+    verdict: 'equivalent',
+    reason:
+      'an outcome without a status always carries its cause (a time-out, a refused or reset connection) and is classified on the line above',
+  },
+  'server/webhooks/endpoints.ts:104:30:ArithmeticOperator:this.#policy.probeAfterMs / 2 ** Math.min(state.failures - BREAK_AFTER, MAX_PROBE_DOUBLINGS)':
+    {
+      verdict: 'gap',
+      reason: PAUSE_AFTER_A_FAILED_PROBE,
+    },
+  'server/webhooks/endpoints.ts:104:63:MethodExpression:Math.max(state.failures - BREAK_AFTER, MAX_PROBE_DOUBLINGS)': {
+    verdict: 'gap',
+    reason: PAUSE_AFTER_A_FAILED_PROBE,
+  },
+  'server/webhooks/endpoints.ts:104:72:ArithmeticOperator:state.failures + BREAK_AFTER': {
+    verdict: 'gap',
+    reason: PAUSE_AFTER_A_FAILED_PROBE,
+  },
+  'server/webhooks/ssrf.ts:67:4:ArrayDeclaration:[]': {
+    verdict: 'unspecified',
+    reason: REFUSED_ADDRESSES,
+  },
+  'server/webhooks/ssrf.ts:131:24:BlockStatement:{}': {
+    verdict: 'unspecified',
+    reason: LITERAL_REFUSALS_IN_DEVELOPMENT,
+  },
+  'server/webhooks/ssrf.ts:133:11:ConditionalExpression:false': {
+    verdict: 'unspecified',
+    reason: LITERAL_REFUSALS_IN_DEVELOPMENT,
+  },
+  'server/webhooks/ssrf.ts:133:22:StringLiteral:``': {
+    verdict: 'unspecified',
+    reason: LITERAL_REFUSALS_IN_DEVELOPMENT,
   },
 };
