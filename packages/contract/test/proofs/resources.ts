@@ -178,6 +178,19 @@ export const PROOFS: readonly RuleProof[] = [
     rule: 'schema.WebhookUrl.2',
   },
   {
+    // Production mode, where the service refuses the http URL it takes in https; the unique-local
+    // address reaches it as a name that never resolves.
+    name: 'a unique-local IPv6 address accepted in production mode',
+    fault: requestBody({ method: 'POST', path: /^\/v1\/webhooks$/ }, (json) => {
+      if (json.url === 'https://[fd00::1]/hook') json.url = 'https://kit-unique-local.invalid/hook';
+    }),
+    subject: WEBHOOK_CREATE,
+    check: 'webhook-addresses',
+    rule: 'schema.WebhookUrl.2',
+    options: { events: 'skip' },
+    target: { overrides: { mode: 'production' } },
+  },
+  {
     name: 'webhooks at an IPv6 literal saved but never delivered to',
     fault: requestBody({ method: 'POST', path: /^\/v1\/webhooks$/ }, (json) => {
       if (typeof json.url === 'string') json.url = json.url.replace(/^http:\/\/\[::1\]:\d+/, 'http://kit-ipv6-literal.invalid');

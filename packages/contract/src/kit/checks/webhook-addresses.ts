@@ -1,10 +1,13 @@
 // `webhook-addresses`: a webhook URL whose host is an IP literal. An IPv6 literal the service
 // accepts is delivered to like an IPv4 one (the kit listens on [::1] when the target runs on this
 // machine); an address the service refuses is refused in its IPv4-mapped IPv6 spelling too, on
-// create and on update, since a refusal is of the address a URL targets, however it is written.
+// create and on update, since a refusal is of the address a URL targets, however it is written;
+// and a service that refuses `http` where it takes `https` (the document's production mode) refuses
+// an address of every class the document lists for production.
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
+import type { Exchange } from '../http.ts';
 import { type Receiver, startReceiver } from '../receiver.ts';
 import { labels, withResources } from './shared/documented.ts';
 import { createFinding, label } from './shared/finding-events.ts';
@@ -27,6 +30,22 @@ const REFUSED = [
   },
 ] as const;
 
+/** An address of each class the document's production rules refuse, as an IP literal. */
+const PRODUCTION_REFUSED = [
+  ['loopback', 'https://127.0.0.1/hook'],
+  ['loopback', 'https://[::1]/hook'],
+  ['private (RFC 1918)', 'https://10.0.0.1/hook'],
+  ['private (RFC 1918)', 'https://172.16.0.1/hook'],
+  ['private (RFC 1918)', 'https://192.168.0.1/hook'],
+  ['private (fc00::/7)', 'https://[fd00::1]/hook'],
+  ['link-local', 'https://169.254.1.1/hook'],
+  ['link-local', 'https://[fe80::1]/hook'],
+  ['CGNAT (100.64.0.0/10)', 'https://100.64.0.1/hook'],
+  ['cloud-metadata', 'https://169.254.169.254/latest/meta-data'],
+] as const;
+/** A name that never resolves (RFC 6761), in both schemes: only the scheme can decide between them. */
+const PROBE_HOST = 'secmon-contract-probe.invalid/hook';
+
 const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
 
 export const webhookAddressesCheck = defineCheck({
@@ -40,7 +59,7 @@ export const webhookAddressesCheck = defineCheck({
     withResources(model, (found) => ({
       subjects: labels(found.webhooks.create.label, found.hook('finding.created')),
       run: async (ctx, check) => {
-        const notes = [await refusedSpellings(ctx, check), await ipv6Delivery(ctx, check)];
+        const notes = [await refusedSpellings(ctx, check), await productionRefusals(ctx, check), await ipv6Delivery(ctx, check)];
         return { note: notes.join('; ') };
       },
     })),
@@ -54,13 +73,8 @@ const accepted = (status: number) => status >= 200 && status < 300;
  */
 async function refusedSpellings(ctx: KitContext, check: Check<Rule>): Promise<string> {
   const webhooks = crudNamed(ctx, 'webhooks');
-  const disabledAt = async (url?: string) => bodyWith(ctx, webhooks.create, { ...(url ? { url } : {}), enabled: false });
-  const save = async (url: string) => {
-    const exchange = await ctx.send(webhooks.create, { body: await disabledAt(url) });
-    const id = (exchange.json as Json | undefined)?.id;
-    if (accepted(exchange.status) && typeof id === 'string') await ctx.send(webhooks.delete, { id });
-    return exchange;
-  };
+  const disabledAt = (url?: string) => disabledBody(ctx, url);
+  const save = (url: string) => saveDisabled(ctx, url);
   let existing: { id: string; body: Json } | undefined;
   const judged: string[] = [];
   for (const { what, plain, mapped } of REFUSED) {
@@ -91,6 +105,43 @@ async function refusedSpellings(ctx: KitContext, check: Check<Rule>): Promise<st
   return judged.length > 0
     ? `IPv4-mapped spellings refused like ${judged.join(' and ')}`
     : 'no address refused in its plain spelling (development mode): IPv4-mapped spellings not judged';
+}
+
+/** A disabled webhook's body, at `url` when given. */
+const disabledBody = (ctx: KitContext, url?: string) =>
+  bodyWith(ctx, crudNamed(ctx, 'webhooks').create, { ...(url ? { url } : {}), enabled: false });
+
+/** Saves a disabled webhook at `url`, deleted again at once when the service accepts it: the answer. */
+async function saveDisabled(ctx: KitContext, url: string): Promise<Exchange> {
+  const webhooks = crudNamed(ctx, 'webhooks');
+  const exchange = await ctx.send(webhooks.create, { body: await disabledBody(ctx, url) });
+  const id = (exchange.json as Json | undefined)?.id;
+  if (accepted(exchange.status) && typeof id === 'string') await ctx.send(webhooks.delete, { id });
+  return exchange;
+}
+
+/**
+ * Outside production the document allows `http` and states no refusal; a service that takes an
+ * `https` URL and refuses the same URL in `http` follows its production rules, and then refuses an
+ * address of each class they list.
+ */
+async function productionRefusals(ctx: KitContext, check: Check<Rule>): Promise<string> {
+  const secure = await saveDisabled(ctx, `https://${PROBE_HOST}`);
+  const plain = await saveDisabled(ctx, `http://${PROBE_HOST}`);
+  if (!accepted(secure.status) || accepted(plain.status) || plain.status >= 500)
+    return `production refusals not judged: https answered ${secure.status} and http ${plain.status} (production mode takes https only)`;
+  const webhooks = crudNamed(ctx, 'webhooks');
+  for (const [kind, url] of PRODUCTION_REFUSED) {
+    const answer = await saveDisabled(ctx, url);
+    if (accepted(answer.status))
+      check.fail({
+        at: webhooks.create,
+        rule: ['schema.WebhookUrl.2', 'createWebhook.3'],
+        observed: `a webhook at ${url}, a ${kind} address, was accepted (${answer.status}) by a service in production mode (it refused the http URL it took in https)`,
+        exchange: answer,
+      });
+  }
+  return `production mode (http refused): ${PRODUCTION_REFUSED.length} addresses of the refused classes sent`;
 }
 
 /** A webhook at an IPv6 literal receives its events, when the service accepts one and both ends are on this machine. */
