@@ -53,7 +53,7 @@ const WRITER_LOCK =
 const PAUSE_AFTER_A_FAILED_PROBE =
   'the probe pause after the first (its doubling with each further failure): the circuit-breaker check ends at the first probe, a retry answered about 5 s after the third failure, which the first pause equals whatever the doubling does; a failed probe and the 10 s pause after it would hold the run 10 s longer';
 const LITERAL_REFUSALS_IN_DEVELOPMENT =
-  'whether a URL whose host is an IP literal is held to the refused addresses at once: in development mode, where the kit judges the server, the document states no refusal, and an accepted cloud-metadata URL is legal there (webhook-addresses then judges nothing; problem-catalogue notes it); the kit cannot know a target runs in production mode';
+  'whether a URL whose host is an IP literal is held to the refused addresses at once: in development mode, where the bench runs the server, the document states no refusal, and an accepted cloud-metadata URL is legal there (webhook-addresses then judges nothing of it); in production mode webhook-addresses fails it (shown with the block removed, against a production-mode server: the loopback 127.0.0.1 accepted)';
 
 export const LEDGER: Record<string, Verdict> = {
   'packages/core/src/domain/cursor.ts:39:7:Regex:/^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z/': {
