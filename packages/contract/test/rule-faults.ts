@@ -261,22 +261,19 @@ export const RULE_PROOFS: readonly RuleProof[] = [
     rule: 'delivery-and-retries.4',
     target: { retryScale: 1 },
   },
-  {
-    // The service takes the receiver's 500s for successes, so its circuit never opens.
-    name: 'no circuit: a new delivery sent at once after three failures in a row',
-    fault: receiverAnswer(({ status, headers }) => ({ status: status === 500 ? 204 : status, headers })),
-    subject: 'deviceConnected (webhook device.connected)',
-    check: 'circuit-breaker',
-    rule: 'slow-and-failing-receivers.4',
-    target: { retryScale: 1 },
-  },
-  {
-    // The service takes the receiver's 429s for successes: only 5xx opened its circuit.
-    name: 'no circuit on 429: a new delivery sent at once after three 429s in a row',
-    fault: receiverAnswer(({ status, headers }) => ({ status: status === 429 ? 204 : status, headers })),
-    subject: 'deviceDisconnected (webhook device.disconnected)',
-    check: 'circuit-breaker',
-    rule: 'slow-and-failing-receivers.4',
-    target: { retryScale: 1 },
-  },
+  // The service takes the receiver's failures of one kind for successes, so that kind never opens its circuit.
+  noCircuitOn(500, 'deviceConnected (webhook device.connected)'),
+  noCircuitOn(429, 'deviceDisconnected (webhook device.disconnected)'),
 ];
+
+/** A service that takes the receiver's `status` answers for successes: three of them in a row open no circuit. */
+function noCircuitOn(status: 500 | 429, subject: string): RuleProof {
+  return {
+    name: `no circuit on ${status}: a new delivery sent at once after three ${status}s in a row`,
+    fault: receiverAnswer(({ status: answered, headers }) => ({ status: answered === status ? 204 : answered, headers })),
+    subject,
+    check: 'circuit-breaker',
+    rule: 'slow-and-failing-receivers.4',
+    target: { retryScale: 1 },
+  };
+}
