@@ -63,6 +63,13 @@ const redirectSucceeds = field({ method: 'GET', path: /^\/v1\/webhooks\/whk_/, s
 
 export const PROOFS: readonly RuleProof[] = [
   {
+    name: 'a page of 100, the documented maximum, refused',
+    fault: answer({ method: 'GET', path: /^\/v1\/findings\?(.*&)?limit=100(&|$)/ }, () => problemAnswer(400, 'validation-error')),
+    subject: 'listFindings (GET /v1/findings)',
+    check: 'boundary-inputs',
+    rule: 'limits.2',
+  },
+  {
     name: 'a webhook URL at its maximum length refused',
     fault: longestUrlRefused,
     subject: CREATE_WEBHOOK,

@@ -1,5 +1,6 @@
-// The values at a schema keyword's boundary, inside and outside, for one body member: strings at
-// their length limits in astral characters, a URL padded from a valid one, timestamps beside the
+// The values at a schema keyword's boundary, inside and outside, for one body member or query
+// parameter: strings at their length limits in astral characters, integers at their minimum and
+// maximum and one beyond, a URL padded from a valid one, timestamps beside the
 // document's profile, enum and const values in another case, arrays at their item limits and with
 // a repeated item, and the same for the members of a nested object or of an array's items (sent
 // as one item), each with the pointer below the member that a refusal names.
@@ -117,6 +118,18 @@ export function scalarValues(schema: Schema, enumsInside: boolean): MemberValue[
       value: '2026-11-02T10:30:00+01:00',
       matches: (v) => isString(v) && RFC3339_OFFSET.test(v),
     });
+  }
+  if (schema.type === 'integer') {
+    const bound = (keyword: string, n: number, inside: boolean) =>
+      values.push({ keyword, cell: String(n), inside, value: n, matches: (v) => v === n || v === String(n) });
+    if (typeof schema.minimum === 'number') {
+      bound(`minimum ${schema.minimum}`, schema.minimum, true);
+      bound(`minimum ${schema.minimum}`, schema.minimum - 1, false);
+    }
+    if (typeof schema.maximum === 'number') {
+      bound(`maximum ${schema.maximum}`, schema.maximum, true);
+      bound(`maximum ${schema.maximum}`, schema.maximum + 1, false);
+    }
   }
   const members = ('const' in schema ? [schema.const] : ((schema.enum as unknown[] | undefined) ?? [])).filter(isString);
   if (enumsInside)

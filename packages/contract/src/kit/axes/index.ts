@@ -16,6 +16,7 @@ import {
   timeCells,
 } from './answers.ts';
 import { bodySchemas, boundaryCells, boundaryCellsOf } from './boundaries.ts';
+import { parameterCells, parameterCellsOf } from './parameters.ts';
 import { type AxisCoverage, axisCoverage, type Cell, type Exercised, exercise } from './space.ts';
 import { stateAxes } from './states.ts';
 
@@ -43,7 +44,15 @@ export interface RunEvidence {
 
 export function behaviourSpace(model: ContractModel): Cell[] {
   const { fields, media } = boundaryCells(model);
-  return [...stateAxes(model).cells, ...fields, ...media, ...receiverCells(model), ...timeCells(), ...crossCuttingCells(model)];
+  return [
+    ...stateAxes(model).cells,
+    ...fields,
+    ...parameterCells(model),
+    ...media,
+    ...receiverCells(model),
+    ...timeCells(),
+    ...crossCuttingCells(model),
+  ];
 }
 
 function operationOf(model: ContractModel, exchange: Exchange): OperationModel | undefined {
@@ -65,6 +74,7 @@ export function exercisedCells(model: ContractModel, evidence: RunEvidence): Axi
   stateAxes(model).replay(evidence.exchanges, (exchange, cell) => exercise(exercised, cell, who(exchange)));
 
   const boundaries = boundaryCells(model);
+  const parameters = parameterCells(model);
   const schemas = bodySchemas(model.doc, model);
   // The response audit judges every answer the run had before it.
   const audit = evidence.results.find((r) => r.check === 'response-audit' && ran.has(r.id));
@@ -74,6 +84,7 @@ export function exercisedCells(model: ContractModel, evidence: RunEvidence): Axi
     const op = operationOf(model, exchange);
     const body = op && schemas.get(op);
     if (op && body) for (const cell of boundaryCellsOf(boundaries, op, body, exchange)) exercise(exercised, cell, who(exchange));
+    if (op) for (const cell of parameterCellsOf(parameters, op, exchange)) exercise(exercised, cell, who(exchange));
     // The response audit judges every answer before it; these judge their own.
     const own = OWN_JUDGES.has(checkOf(who(exchange)) ?? '');
     const audited = index <= auditedUpTo || own;

@@ -6,7 +6,8 @@
 // another case, unknown members whose pointers need `~0` and `~1`; and the body's media type in
 // the spellings HTTP treats as equal (accepted), another type (415) and an empty body (400).
 import { bodySchemas, boundaryCells, DATE_TIME, type FieldCell, type MediaCell, sendersOf } from '../axes/boundaries.ts';
-import { defineCheck } from '../check.ts';
+import { type ParameterCell, parameterCells } from '../axes/parameters.ts';
+import { defineCheck, type Instance } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
 import type { Exchange } from '../http.ts';
@@ -39,7 +40,20 @@ export const boundaryInputsCheck = defineCheck({
     const { fields, media } = boundaryCells(model);
     const schemas = bodySchemas(model.doc, model);
     const senders = sendersOf(model);
-    return [...schemas].map(([op, body]) => {
+    const parameters = parameterCells(model);
+    const queried = [...new Set(parameters.map((cell) => cell.op))].map(
+      (op): Instance<Rule> => ({
+        subjects: [op.label],
+        run: (ctx, check) =>
+          parameterInputs(
+            ctx,
+            op,
+            parameters.filter((cell) => cell.op === op),
+            check,
+          ),
+      }),
+    );
+    const bodies = [...schemas].map(([op, body]): Instance<Rule> => {
       const mine =
         senders.get(body.name) === op
           ? fields.filter((cell) => cell.schemaName === body.name && !(cell.inside && cell.axis.endsWith(' enum')))
@@ -56,6 +70,7 @@ export const boundaryInputsCheck = defineCheck({
           ),
       };
     });
+    return [...bodies, ...queried];
   },
 });
 
@@ -144,6 +159,35 @@ async function boundaryInputs(
       if (type !== `${PROBLEM_BASE}malformed-json` && type !== `${PROBLEM_BASE}validation-error`)
         check.fail({ at: op, rule: 'errors.6', observed: `${what} answered 400 with type ${String(type)}`, exchange });
     }
+  }
+  return 'passed';
+}
+
+/** `boundary-inputs` for a list: each query parameter's boundary values, sent one at a time; accepted inside, refused outside naming the parameter. */
+async function parameterInputs(
+  ctx: KitContext,
+  op: OperationModel,
+  cells: readonly ParameterCell[],
+  check: Check<Rule>,
+): Promise<'passed'> {
+  for (const cell of cells) {
+    const exchange = await ctx.send(op, { query: { [cell.name]: cell.value } });
+    const what = `${op.label} with ?${cell.name}=${cell.value}: ${cell.cell}`;
+    if (cell.inside) {
+      check.conform(op, exchange, { range: '2xx', rules: ['limits.2'] }, what);
+      continue;
+    }
+    check.conform(op, exchange, { statuses: [400], rules: ['errors.5'] }, what);
+    const pointer = `/query/${cell.name}`;
+    const problem = problemOf(exchange);
+    if (exchange.status === 400 && !problem?.errors?.some((error) => error.pointer === pointer))
+      check.fail({
+        at: op,
+        rule: POINTER_RULES,
+        observed: `${what}: no entry of errors points at ${pointer}`,
+        details: [`pointers: ${(problem?.errors ?? []).map((error) => JSON.stringify(error.pointer)).join(', ') || 'none'}`],
+        exchange,
+      });
   }
   return 'passed';
 }
