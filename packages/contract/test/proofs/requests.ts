@@ -11,7 +11,6 @@ import {
   jsonAnswer,
   requestBody,
   requestHeader,
-  requestPath,
   status,
   withoutQuery,
   withoutRequestHeader,
@@ -19,6 +18,7 @@ import {
 import type { Fault } from '../fault-proxy.ts';
 import type { RuleProof } from '../prove.ts';
 import { READER_KEY } from '../reference-target.ts';
+import { filterCaseFolded, limitClamped, madeUpCursorCrashes } from './query-faults.ts';
 
 const RESOURCES = [
   { name: 'policies', one: 'Policy', many: 'Policies' },
@@ -108,23 +108,6 @@ const malformedIdNotFound = (r: Resource, rule: RuleProof['rule']): RuleProof =>
   check: 'invalid-parameters',
   rule,
 });
-/** A limit outside 1 to 100 taken as the nearest one allowed. */
-const limitClamped = requestPath((path, method) =>
-  method === 'GET'
-    ? path.replace(
-        /([?&]limit=)(-?\d+)(?=&|$)/,
-        (_all, name: string, value: string) => `${name}${Math.min(100, Math.max(1, Number(value)))}`,
-      )
-    : path,
-);
-/** A made-up cursor that decodes to JSON of another shape read as a position: a 500. */
-const madeUpCursorCrashes = answer({ method: 'GET', path: /^\/v1\/policies\?.*cursor=e30(&|$)/ }, () =>
-  jsonAnswer(500, { type: 'about:blank', title: 'Internal Server Error', status: 500 }),
-);
-/** A findings filter compared without case: an allowed value in another case is taken as that value. */
-const filterCaseFolded = requestPath((path, method) =>
-  method === 'GET' ? path.replace(/([?&]status=)([^&]*)/, (_all, name: string, value: string) => `${name}${value.toLowerCase()}`) : path,
-);
 /** A validation problem's entry for an unknown query parameter, when others are named beside it, rewritten by `edit` (undefined: dropped). */
 const unknownBesideOthers = (edit: (pointer: string) => string | undefined) =>
   field({ method: 'GET', path: collection(POLICIES), status: 400 }, (json) => {
