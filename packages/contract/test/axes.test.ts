@@ -4,6 +4,7 @@
 import { loadDocument } from 'secmon-api/src/document';
 import { describe, expect, it } from 'vitest';
 import { statedStatuses } from '../src/kit/axes/answers.ts';
+import { inAnotherCase } from '../src/kit/axes/field-values.ts';
 import { behaviourSpace } from '../src/kit/axes/index.ts';
 import { cellKey } from '../src/kit/axes/space.ts';
 import { buildModel } from '../src/kit/spec.ts';
@@ -38,5 +39,13 @@ describe('the behaviour space, from the document', () => {
     const statuses = new Set(model.operations.flatMap((op) => [...op.responses.keys()].filter((s) => /^\d{3}$/.test(s)).map(Number)));
     expect(statedStatuses(model)).toEqual([...statuses].sort((a, b) => a - b));
     for (const status of statuses) expect(keys).toContain(`cross-cutting rules | CORS (allow-origin, exposed headers) | ${status}`);
+  });
+
+  it('spells an allowed value in another case only where that spelling is not allowed too (one rule for the cells and the generated mutations)', () => {
+    expect(inAnotherCase(['rego', 'cel'])).toBe('REGO');
+    expect(inAnotherCase(['LOW', 'high'])).toBe('low');
+    expect(inAnotherCase(['low', 'LOW', 'High'])).toBe('HIGH');
+    expect(inAnotherCase(['a', 'A'])).toBeUndefined();
+    expect(keys).toContain('boundaries | FindingCreate.severity enum | INFO (a member in another case) (outside)');
   });
 });

@@ -5,6 +5,7 @@
 // generator bug can produce fewer cases but never a wrongly-labelled one.
 import fc from 'fast-check';
 import { type OpenApiDocument, resolveRef } from 'secmon-api/src/document';
+import { inAnotherCase } from './axes/field-values.ts';
 
 type Schema = Record<string, unknown> & {
   $ref?: string;
@@ -169,7 +170,7 @@ export function createGenerator(doc: OpenApiDocument, options: GeneratorOptions 
       out.push({ at: here, what: 'not one of the allowed values', value: 'not_an_allowed_value' });
       // An allowed value in another case: a service that compares case-insensitively takes it.
       const allowed = ('const' in node ? [node.const] : (node.enum ?? [])).filter((v): v is string => typeof v === 'string');
-      const variant = allowed.map((v) => (v.toUpperCase() === v ? v.toLowerCase() : v.toUpperCase())).find((v) => !allowed.includes(v));
+      const variant = inAnotherCase(allowed);
       if (variant !== undefined) out.push({ at: here, what: 'an allowed value in another case', value: variant });
     }
     if (Array.isArray(value)) {

@@ -53,11 +53,17 @@ export function minimalOf(doc: OpenApiDocument, node: unknown, salt = 0): unknow
   return entries.every(([, value]) => value !== undefined) ? Object.fromEntries(entries) : undefined;
 }
 
-/** A text value in another case than every allowed one: `rego` → `REGO`, `LOW` → `LOW_KIT`. */
+/**
+ * An allowed text value in another case that is not itself allowed (`rego` → `REGO`, `LOW` → `low`):
+ * a service that compares case-insensitively takes it. Undefined when every spelling is allowed.
+ */
+export function inAnotherCase(allowed: string[]): string | undefined {
+  return allowed.map((v) => (v.toUpperCase() === v ? v.toLowerCase() : v.toUpperCase())).find((v) => !allowed.includes(v));
+}
+
 function caseVariant(keyword: string, allowed: string[]): MemberValue | undefined {
-  const [first] = allowed;
-  if (first === undefined) return undefined;
-  const beside = first.toUpperCase() === first ? `${first}_KIT` : first.toUpperCase();
+  const beside = inAnotherCase(allowed);
+  if (beside === undefined) return undefined;
   return {
     keyword,
     cell: `${beside} (a member in another case)`,
