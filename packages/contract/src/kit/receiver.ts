@@ -32,13 +32,32 @@ export interface Answer {
 /** How the receiver answers a delivery on a path a check claimed; `attempt` counts from 1 per path. */
 export type Responder = (delivery: Delivery, attempt: number) => Answer;
 
+/**
+ * A wait that follows the target's pace ends this many times its time-out after it began at the
+ * latest, however long the target keeps sending.
+ */
+export const PACED_WAIT_LIMIT = 4;
+
+export interface Waited {
+  met: boolean;
+  waitedMs: number;
+  /** How much longer than its time-out a paced wait lasted because the target was still sending. */
+  pacedMs: number;
+}
+
 export interface Receiver {
   url: string;
   deliveries: Delivery[];
-  /** Resolves once `done` holds for the deliveries so far, or at the deadline; says which and after how long. */
   /** Answers deliveries whose path starts with `prefix` with `responder` instead of 204. */
   answer(prefix: string, responder: Responder): void;
-  waitUntil(done: (deliveries: Delivery[]) => boolean, timeoutMs: number): Promise<{ met: boolean; waitedMs: number }>;
+  /**
+   * Resolves once `done` holds for the deliveries so far, or at the deadline; says which and after
+   * how long. A `paced` wait's deadline is `timeoutMs` after the last delivery of an
+   * X-Service-Delivery not seen before (the first attempt of some event), up to PACED_WAIT_LIMIT
+   * times `timeoutMs`: the document promises no delivery time, so a target still working through
+   * a backlog (the kit's own earlier events, on a slow network) is given the time it visibly uses.
+   */
+  waitUntil(done: (deliveries: Delivery[]) => boolean, timeoutMs: number, pace?: 'fixed' | 'paced'): Promise<Waited>;
   close(): Promise<void>;
 }
 
@@ -48,6 +67,9 @@ export interface Receiver {
  */
 export async function startReceiver(listen: { host: string; port: number }, publicUrl?: string): Promise<Receiver> {
   const deliveries: Delivery[] = [];
+  const ids = new Set<string>();
+  /** When the last delivery of an id not seen before came (0: none yet). */
+  let lastFirstAttemptAt = 0;
   const waiters = new Set<() => void>();
   const responders = new Map<string, { responder: Responder; attempts: number }>();
   const server = createServer((req, res) => {
@@ -62,6 +84,11 @@ export async function startReceiver(listen: { host: string; port: number }, publ
         receivedAt: Date.now(),
       };
       deliveries.push(delivery);
+      const id = req.headers['x-service-delivery'];
+      if (typeof id === 'string' && !ids.has(id)) {
+        ids.add(id);
+        lastFirstAttemptAt = delivery.receivedAt;
+      }
       const claimed = [...responders].find(([prefix]) => delivery.path.startsWith(prefix))?.[1];
       const answer = claimed ? claimed.responder(delivery, ++claimed.attempts) : { status: 204 };
       (delivery as Delivery).answered = answer;
@@ -86,23 +113,36 @@ export async function startReceiver(listen: { host: string; port: number }, publ
     answer(prefix, responder) {
       responders.set(prefix, { responder, attempts: 0 });
     },
-    async waitUntil(done, timeoutMs) {
+    async waitUntil(done, timeoutMs, pace = 'fixed') {
       const started = Date.now();
+      const deadline = () =>
+        pace === 'fixed'
+          ? started + timeoutMs
+          : Math.min(Math.max(started, lastFirstAttemptAt) + timeoutMs, started + PACED_WAIT_LIMIT * timeoutMs);
       if (!done(deliveries)) {
         await new Promise<void>((resolve) => {
-          const wake = () => {
-            if (done(deliveries)) finish();
-          };
-          const timer = setTimeout(() => finish(), timeoutMs);
+          let timer: NodeJS.Timeout | undefined;
           const finish = () => {
             clearTimeout(timer);
             waiters.delete(wake);
             resolve();
           };
+          // A paced deadline moves while the wait lasts: when the timer fires, it looks again.
+          const arm = () => {
+            const left = deadline() - Date.now();
+            if (left <= 0) finish();
+            else timer = setTimeout(arm, left);
+          };
+          const wake = () => {
+            if (done(deliveries)) finish();
+          };
           waiters.add(wake);
+          arm();
         });
       }
-      return { met: done(deliveries), waitedMs: Date.now() - started };
+      const waitedMs = Date.now() - started;
+      const pacedMs = pace === 'paced' ? Math.max(0, Math.min(waitedMs, deadline() - started) - timeoutMs) : 0;
+      return { met: done(deliveries), waitedMs, pacedMs };
     },
     async close() {
       server.closeAllConnections();

@@ -57,7 +57,10 @@ export const OPTIONS: readonly OptionDoc[] = [
     flags: '`--receiver-url <url>`, `--receiver-listen [host:]port`',
     text: 'the receiver listens locally (default `127.0.0.1`, a free port); give the URL the target reaches it at (a tunnel or CI service) for a production-mode target',
   },
-  { flags: '`--event-timeout <ms>`', text: "how long to wait for the kit's own deliveries (default 15000)" },
+  {
+    flags: '`--event-timeout <ms>`',
+    text: "how long to wait for the kit's own deliveries (default 15000); while the target is still sending first attempts of other deliveries the wait follows, up to 4 times as long",
+  },
   { flags: '`--no-foreign-deliveries`', text: 'refuse to run (exit 2) when enabled webhooks the kit did not create would get its events' },
   {
     flags: '`--cors-origin <origin>`',

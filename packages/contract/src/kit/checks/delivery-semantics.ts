@@ -88,7 +88,11 @@ async function deliverySemantics(ctx: KitContext, check: Check<Rule>): Promise<'
     of(r!, 'finding.resolved', kept.id).length >= 1;
   const waited = await a!.waitFor(expected, 'the expected deliveries');
   const grace = (await a!.waitFor(() => false, 'deliveries that must not come', GRACE_MS)).waitedMs;
-  const waitedNote = `the kit waited ${waited.waitedMs} ms for the expected deliveries, then ${grace} ms for ones that must not come`;
+  const paced =
+    waited.pacedMs > 0
+      ? ` (${waited.pacedMs} ms past --event-timeout, as the target was still sending first attempts of other deliveries)`
+      : '';
+  const waitedNote = `the kit waited ${waited.waitedMs} ms for the expected deliveries${paced}, then ${grace} ms for ones that must not come`;
 
   if (of(a!, 'finding.created', f1.id).length === 0 || of(d!, 'finding.created', f1.id).length === 0)
     check.fail({

@@ -134,7 +134,7 @@ function seen(real: Real, deliveries: Delivery[]): SeenDelivery[] {
 async function settle(ctx: KitContext, state: ModelState, real: Real): Promise<void> {
   if (ctx.options.events === 'skip' || real.hooks.size === 0 || state.events.length === 0) return;
   const receiver = await ctx.receiver();
-  await receiver.waitUntil((all) => owed(state, seen(real, all)).length === 0, ctx.options.eventTimeoutMs);
+  await receiver.waitUntil((all) => owed(state, seen(real, all)).length === 0, ctx.options.eventTimeoutMs, 'paced');
   const excluding = state.events.some((event) => event.recipients.size < real.hooks.size);
   if (excluding) await sleep(QUIET_MS);
   judged('the deliveries on the sequence’s webhooks', judgeDeliveries(state, seen(real, receiver.deliveries)));

@@ -175,6 +175,7 @@ async function causeEvents(ctx: KitContext, check: AnyCheck): Promise<EventRun> 
   const { met, waitedMs } = await receiver.waitUntil(
     (deliveries) => distinctIds(deliveries, signedPath) >= expectedEvents && distinctIds(deliveries, unsignedPath) >= 1,
     ctx.options.eventTimeoutMs,
+    'paced',
   );
   const mine = (d: Delivery) => d.path === signedPath || d.path === unsignedPath;
   const recognisedByArrival = [...commandStarted.keys()].filter((type) =>

@@ -4,7 +4,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { KitContext } from '../../context.ts';
 import type { AnyCheck } from '../../failure.ts';
-import type { Delivery, Responder } from '../../receiver.ts';
+import type { Delivery, Responder, Waited } from '../../receiver.ts';
 import { schemaAt } from '../../spec.ts';
 import { isCrud } from './stateful.ts';
 
@@ -53,12 +53,12 @@ export interface Sink {
   url: string;
   path: string;
   deliveries(): Delivery[];
-  /** Waits until `done` holds for this sink's deliveries or the kit's event timeout; says how long it waited. */
-  waitFor(
-    done: (deliveries: Delivery[]) => boolean,
-    what: string,
-    timeoutMs?: number,
-  ): Promise<{ met: boolean; waitedMs: number; what: string }>;
+  /**
+   * Waits until `done` holds for this sink's deliveries; says how long it waited. Without
+   * `timeoutMs`, for deliveries the target owes: the kit's event timeout, following the target's
+   * pace (Receiver.waitUntil); with it, exactly that long (a moment for deliveries that must not come).
+   */
+  waitFor(done: (deliveries: Delivery[]) => boolean, what: string, timeoutMs?: number): Promise<Waited & { what: string }>;
 }
 
 /** A fresh path on the kit's receiver, answered by `responder` (204 by default). */
@@ -71,9 +71,13 @@ export async function sink(ctx: KitContext, name: string, responder?: Responder)
     url: receiver.url + path,
     path,
     deliveries: mine,
-    async waitFor(done, what, timeoutMs = ctx.options.eventTimeoutMs) {
-      const { met, waitedMs } = await receiver.waitUntil(() => done(mine()), timeoutMs);
-      return { met, waitedMs, what };
+    async waitFor(done, what, timeoutMs) {
+      const waited = await receiver.waitUntil(
+        () => done(mine()),
+        timeoutMs ?? ctx.options.eventTimeoutMs,
+        timeoutMs === undefined ? 'paced' : 'fixed',
+      );
+      return { ...waited, what };
     },
   };
 }
