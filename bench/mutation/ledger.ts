@@ -33,8 +33,6 @@ const REQUEST_LOG =
   "the request's log line (its level, message, fields and timing, or the line itself): the log is the operator's, no client sees it";
 const IF_MATCH_BEYOND_ONE_TAG =
   "If-Match with `*` or with a list of tags: RFC 9110 §13.1.1 defines both, but the document's If-Match says only 'the resource's current ETag is this one' (one tag, the one a read gave); a check sending `*` or a list would fail an implementation that follows that sentence as written";
-const PROBES_BY_RETRIES =
-  "new deliveries never probe an open circuit, only retries do: the failed deliveries' first retries fall due as the first probe pause ends, so the circuit closes at the same moment in a run; later pauses and retries are longer apart than a contract run waits";
 const DETAIL_TEXT = "the wording of a problem's `detail`, which the document does not fix (the status, type and pointer are unchanged)";
 const DOCS_ROUTES =
   "the served document and docs page (/openapi.json, /openapi.yaml, /docs): routes outside the document's /v1 operations, whose compression and content the contract does not state (the repository's own server tests do)";
@@ -50,8 +48,6 @@ const SHARED_RATE_STORE =
   'whether the quota counters live in the shared store: there is one only with PostgreSQL and several instances, and the kit judges one instance on SQLite, where each way keeps the counts in this process (the multi-instance tests judge the shared quota)';
 const WRITER_LOCK =
   "how the SQLite writer lock reads the pid in its lock file: it matters only to a second process opening the same database file, which one server never does (test/store's lock tests do)";
-const PAUSE_AFTER_A_FAILED_PROBE =
-  'the probe pause after the first (its doubling with each further failure): the circuit-breaker check ends at the first probe, a retry answered about 5 s after the third failure, which the first pause equals whatever the doubling does; a failed probe and the 10 s pause after it would hold the run 10 s longer';
 const LITERAL_REFUSALS_IN_DEVELOPMENT =
   'whether a URL whose host is an IP literal is held to the refused addresses at once: in development mode, where the bench runs the server, the document states no refusal, and an accepted cloud-metadata URL is legal there (webhook-addresses then judges nothing of it); in production mode webhook-addresses fails it (shown with the block removed, against a production-mode server: the loopback 127.0.0.1 accepted)';
 
@@ -927,18 +923,6 @@ export const LEDGER: Record<string, Verdict> = {
     verdict: 'unobservable',
     reason: RETRIES_HELD_TO_THE_PAUSE,
   },
-  'server/webhooks/endpoints.ts:140:29:LogicalOperator:!retry || now < state.probeAt': {
-    verdict: 'unobservable',
-    reason: PROBES_BY_RETRIES,
-  },
-  'server/webhooks/endpoints.ts:140:39:ConditionalExpression:true': {
-    verdict: 'unobservable',
-    reason: PROBES_BY_RETRIES,
-  },
-  'server/webhooks/endpoints.ts:140:39:EqualityOperator:now >= state.probeAt': {
-    verdict: 'unobservable',
-    reason: PROBES_BY_RETRIES,
-  },
   'server/webhooks/ssrf.ts:140:30:Regex:/\\[(.*)\\]$/': {
     verdict: 'equivalent',
     reason: "a URL's hostname is bracketed whole or not at all, so the anchor at its start changes nothing",
@@ -1117,19 +1101,6 @@ export const LEDGER: Record<string, Verdict> = {
     verdict: 'equivalent',
     reason:
       'an outcome without a status always carries its cause (a time-out, a refused or reset connection) and is classified on the line above',
-  },
-  'server/webhooks/endpoints.ts:104:30:ArithmeticOperator:this.#policy.probeAfterMs / 2 ** Math.min(state.failures - BREAK_AFTER, MAX_PROBE_DOUBLINGS)':
-    {
-      verdict: 'gap',
-      reason: PAUSE_AFTER_A_FAILED_PROBE,
-    },
-  'server/webhooks/endpoints.ts:104:63:MethodExpression:Math.max(state.failures - BREAK_AFTER, MAX_PROBE_DOUBLINGS)': {
-    verdict: 'gap',
-    reason: PAUSE_AFTER_A_FAILED_PROBE,
-  },
-  'server/webhooks/endpoints.ts:104:72:ArithmeticOperator:state.failures + BREAK_AFTER': {
-    verdict: 'gap',
-    reason: PAUSE_AFTER_A_FAILED_PROBE,
   },
   'server/webhooks/ssrf.ts:67:4:ArrayDeclaration:[]': {
     verdict: 'unspecified',

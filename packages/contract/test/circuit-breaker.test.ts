@@ -40,4 +40,9 @@ describe('earlyBy', () => {
     expect(earlyBy(4_100, 100, undefined)).toBeUndefined();
     expect(earlyBy(4_100, 100, 9_000)).toBeUndefined();
   });
+
+  it('after a failed probe, allows the next new delivery from 8 s after that failure (the doubled 10 s pause less 20 %)', () => {
+    expect(earlyBy(2_600, 100, undefined, 10_000)).toBe(5_500);
+    expect(earlyBy(8_100, 100, undefined, 10_000)).toBeUndefined();
+  });
 });

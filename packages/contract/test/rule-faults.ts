@@ -26,6 +26,7 @@ import {
   wrongStandardSignature,
 } from './delivery-faults.ts';
 import { receiverAnswer } from './fault-dsl.ts';
+import type { Fault } from './fault-proxy.ts';
 import type { RuleProof } from './prove.ts';
 import {
   alwaysCompliant,
@@ -264,7 +265,24 @@ export const RULE_PROOFS: readonly RuleProof[] = [
   // The service takes the receiver's failures of one kind for successes, so that kind never opens its circuit.
   noCircuitOn(500, 'deviceConnected (webhook device.connected)'),
   noCircuitOn(429, 'deviceDisconnected (webhook device.disconnected)'),
+  {
+    name: 'a failed probe taken for an answer: the next new delivery sent at once, not after the doubled pause',
+    fault: failedProbeTakenForAnswer,
+    subject: 'deviceConnected (webhook device.connected)',
+    check: 'circuit-breaker',
+    rule: 'slow-and-failing-receivers.4',
+    target: { retryScale: 1 },
+  },
 ];
+
+/**
+ * A service that closes the circuit when a probe fails: the fourth `500` in a row (the circuit
+ * check's probe, its retries an hour away) reaches it as `204`, so the fifth event goes at once.
+ */
+function failedProbeTakenForAnswer(): Fault {
+  let failures = 0;
+  return receiverAnswer((answered) => (answered.status === 500 && ++failures === 4 ? { status: 204, headers: {} } : answered));
+}
 
 /** A service that takes the receiver's `status` answers for successes: three of them in a row open no circuit. */
 function noCircuitOn(status: 500 | 429, subject: string): RuleProof {
