@@ -91,6 +91,9 @@ describe.concurrent('secmon-contract, the contract kit', () => {
     expect(result.code, result.output).toBe(0);
     expect(result.output).toMatch(/\d+ checks: (\d+) passed, 0 failed, 0 skipped, 0 known limits — gate PASSED/);
     expect(result.output).toMatch(/✓ \[\d+\/\d+\] listPolicies \(GET \/v1\/policies\) › rate-limit-429/);
+    // Each receiver-answers webhook gets its own raised event, so no other check's event comes after
+    // the retry and last_delivery is judged on all of them, in a whole run too.
+    expect(result.output).toMatch(/› receiver-answers .*raised for each of the 11 webhooks alone; last_delivery judged on each\)/);
   }, 300_000);
 
   it('the default run exercises every cell of the behaviour space a run from outside can reach', async () => {

@@ -10,6 +10,9 @@ import { truncate } from './verify.ts';
 /** The event types the kit causes through /v1 operations; the others need the test-support interface. */
 export const API_CAUSED_EVENTS = ['finding.created', 'compliance.changed', 'finding.resolved'] as const;
 
+/** Whether only the test-support route or a trigger command can cause `event` (no operation does). */
+export const isRaisable = (event: string) => !(API_CAUSED_EVENTS as readonly string[]).includes(event);
+
 /** The simulator route (the document's test-support section); not part of the /v1 contract. */
 export const SIMULATOR_PATH = '/_simulator/events';
 

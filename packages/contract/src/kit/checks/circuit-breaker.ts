@@ -11,7 +11,7 @@
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
-import { raiseEvent } from '../raise.ts';
+import { isRaisable, raiseEvent } from '../raise.ts';
 import type { Answer, Delivery } from '../receiver.ts';
 import { carries } from './shared/attribute.ts';
 import { documentedResources } from './shared/documented.ts';
@@ -50,9 +50,6 @@ const FAILURES: readonly { answer: Answer; says: string; failedProbe?: true }[] 
 ];
 type Failure = (typeof FAILURES)[number];
 
-/** Event types the kit raises for one webhook through the test-support route (no operation causes them). */
-const raisable = (event: string) => event.startsWith('device.') || event === 'scan.completed';
-
 export const circuitBreakerCheck = defineCheck({
   name: 'circuit-breaker',
   column: 'circuit',
@@ -65,7 +62,7 @@ export const circuitBreakerCheck = defineCheck({
     if (!documentedResources(model)) return [];
     const timing: RetryTiming = options.skipRetryTiming ? { skip: options.skipRetryTiming } : {};
     return model.webhooks
-      .filter((w) => raisable(w.event))
+      .filter((w) => isRaisable(w.event))
       .slice(0, FAILURES.length)
       .map((webhook, i) => {
         const failure = FAILURES[i]!;

@@ -6,7 +6,10 @@
 // sooner than the schedule when Retry-After asks for less), a redirect is not followed, and the
 // webhook then says how the retry ended: disabled with endpoint_gone after a 410, otherwise still
 // enabled with last_delivery the retry's status (null when no answer came), succeeded only for a
-// 2xx in time.
+// 2xx in time. Where the target has the test-support route, each webhook's event is raised for it
+// alone (a type no operation causes), so no other check's event reaches it after the retry and
+// last_delivery is the retry's; otherwise one finding is created for all of them, and a webhook that
+// other findings reached after its retry is not judged on last_delivery.
 
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,8 +17,11 @@ import { TIME_LIMIT_MS } from '../axes/answers.ts';
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
+import { isRaisable, raiseEvent } from '../raise.ts';
 import type { Answer, Delivery } from '../receiver.ts';
+import type { WebhookModel } from '../spec.ts';
 import { documentedResources, labels } from './shared/documented.ts';
+import { chosenIds } from './shared/event-run.ts';
 import { createFinding, label } from './shared/finding-events.ts';
 import { oncePerRun } from './shared/once-per-run.ts';
 import { firstRetry, type RetryTiming } from './shared/retry-schedule.ts';
@@ -72,20 +78,25 @@ const PLANS: { name: string; first: Answer; retry: Answer | 'redirect' }[] = [
 ];
 
 interface Prepared {
-  token: string;
+  /** The event the webhooks are subscribed to, and which of their deliveries carry the kit's own. */
+  event: string;
+  mine: (delivery: Delivery) => boolean;
   hooks: { plan: (typeof PLANS)[number]; sink: Sink; id: string }[];
 }
 
 const forToken = (token: string) => (d: Delivery) => JSON.stringify(parseBody(d)?.data ?? {}).includes(token);
 
 /** Set up once per run, before the first check (the check's `prepare`), so the retries' waits overlap the run. */
-const startReceiverAnswers = oncePerRun((ctx: KitContext, check: Check<Rule>) => prepareReceiverAnswers(ctx, check));
+const startReceiverAnswers = oncePerRun(async (ctx: KitContext, check: Check<Rule>): Promise<Prepared> => {
+  const raisable = ctx.options.triggerCommand
+    ? undefined
+    : ctx.model.webhooks.find((w) => isRaisable(w.event) && !ctx.options.eventsOutOfScope.includes(w.event));
+  return (raisable && (await prepareRaised(ctx, check, raisable))) || prepareWithFinding(ctx, check);
+});
 
-/** Subscribes a webhook per plan and raises the one event they all get. */
-async function prepareReceiverAnswers(ctx: KitContext, check: Check<Rule>): Promise<Prepared> {
-  const token = `kit-answers-${randomUUID().slice(0, 8)}`;
-  const mine = forToken(token);
-  const hooks = await Promise.all(
+/** Subscribes a webhook per plan to `event`; `mine` tells the deliveries its plan answers. */
+async function subscribeHooks(ctx: KitContext, check: Check<Rule>, event: string, mine: (d: Delivery) => boolean) {
+  return Promise.all(
     PLANS.map(async (plan, index) => {
       const attempts = new Map<string, number>();
       let url = '';
@@ -101,22 +112,42 @@ async function prepareReceiverAnswers(ctx: KitContext, check: Check<Rule>): Prom
             : { status: 204 };
       });
       url = made.url;
-      const { id } = await subscribe(ctx, check, made.url, [EVENT]);
+      const { id } = await subscribe(ctx, check, made.url, [event]);
       return { plan, sink: made, id };
     }),
   );
-  await createFinding(ctx, check, { title: token });
-  return { token, hooks };
 }
 
-async function receiverAnswers(ctx: KitContext, check: Check<Rule>, timing: RetryTiming): Promise<'passed'> {
-  const { token, hooks } = await startReceiverAnswers(ctx, check);
+/** One event raised for each webhook alone; undefined (the webhooks deleted) when the target cannot raise it. */
+async function prepareRaised(ctx: KitContext, check: Check<Rule>, webhook: WebhookModel): Promise<Prepared | undefined> {
+  const mine = () => true;
+  const hooks = await subscribeHooks(ctx, check, webhook.event, mine);
+  const outcomes = await Promise.all(
+    hooks.map(({ id }) => raiseEvent(ctx, { event: webhook.event, webhookId: id, data: chosenIds(ctx, webhook) })),
+  );
+  if (outcomes.every((outcome) => !('cannot' in outcome) && !('refused' in outcome))) return { event: webhook.event, mine, hooks };
   const webhooks = crudNamed(ctx, 'webhooks');
-  const subject = label(ctx, EVENT);
+  await Promise.all(hooks.map(({ id }) => ctx.send(webhooks.delete, { id }).catch(() => undefined)));
+  return undefined;
+}
+
+/** One finding, whose finding.created every webhook gets (with every other finding of the run). */
+async function prepareWithFinding(ctx: KitContext, check: Check<Rule>): Promise<Prepared> {
+  const token = `kit-answers-${randomUUID().slice(0, 8)}`;
   const mine = forToken(token);
+  const hooks = await subscribeHooks(ctx, check, EVENT, mine);
+  await createFinding(ctx, check, { title: token });
+  return { event: EVENT, mine, hooks };
+}
+
+async function receiverAnswers(ctx: KitContext, check: Check<Rule>, timing: RetryTiming): Promise<{ note: string }> {
+  const { event, mine, hooks } = await startReceiverAnswers(ctx, check);
+  const webhooks = crudNamed(ctx, 'webhooks');
+  const subject = label(ctx, event);
   const schedule = firstRetry(ctx);
   const earliest = schedule && !timing.skip ? schedule.ms * (1 - schedule.jitter) : 0;
   const waitMs = (schedule?.ms ?? 5_000) * (1 + (schedule?.jitter ?? 0)) + 2 * TIME_LIMIT_MS + ctx.options.eventTimeoutMs;
+  const unjudged: string[] = [];
   try {
     await Promise.all(
       hooks.map(async ({ plan, sink: path, id }) => {
@@ -142,7 +173,7 @@ async function receiverAnswers(ctx: KitContext, check: Check<Rule>, timing: Retr
             observed: `${plan.name}: the retry came ${(after / 1000).toFixed(1)} s after the first attempt, sooner than the schedule's ${(earliest / 1000).toFixed(1)} s although Retry-After asked for less`,
           });
         const others = () => path.deliveries().filter((d) => !mine(d) && d.receivedAt >= retry.receivedAt - 1_000);
-        await judgeOutcome(ctx, check, webhooks, id, plan, retry, others);
+        if (!(await judgeOutcome(ctx, check, webhooks, id, plan, retry, others))) unjudged.push(plan.name);
         if (path.deliveries().some((d) => d.path.endsWith('/moved')))
           check.fail({ at: subject, rule: 'delivery-and-retries.2', observed: `${plan.name}: the service followed the redirect` });
       }),
@@ -150,10 +181,19 @@ async function receiverAnswers(ctx: KitContext, check: Check<Rule>, timing: Retr
   } finally {
     await Promise.all(hooks.map(({ id }) => ctx.send(webhooks.delete, { id }).catch(() => undefined)));
   }
-  return 'passed';
+  const how =
+    event === EVENT
+      ? `one ${EVENT} for all ${hooks.length} webhooks`
+      : `one ${event} raised for each of the ${hooks.length} webhooks alone`;
+  return {
+    note: `${how}; ${unjudged.length === 0 ? 'last_delivery judged on each' : `last_delivery not judged where other events came after the retry: ${unjudged.join(', ')}`}`,
+  };
 }
 
-/** The webhook, polled until it reports the retry's outcome: what the document says that outcome is. */
+/**
+ * The webhook, polled until it reports the retry's outcome: what the document says that outcome is.
+ * False when other events reached the webhook after the retry, so last_delivery could not be judged.
+ */
 async function judgeOutcome(
   ctx: KitContext,
   check: Check<Rule>,
@@ -162,7 +202,7 @@ async function judgeOutcome(
   plan: (typeof PLANS)[number],
   retry: Delivery,
   others: () => Delivery[],
-) {
+): Promise<boolean> {
   const answered = retry.answered!;
   const timedOut = (answered.delayMs ?? 0) >= TIME_LIMIT_MS;
   const noAnswer = timedOut || answered.reset === true;
@@ -175,7 +215,7 @@ async function judgeOutcome(
   let json: Json = {};
   while (Date.now() < deadline) {
     json = (await ctx.send(webhooks.read, { id, auth: 'api' })).json as Json;
-    // Other findings of the run reach the webhook too: once one has, it may be the last one reported.
+    // Other events of the run may reach the webhook too: once one has, it may be the last one reported.
     if (settled(json) || others().length > 0) break;
     await sleep(POLL_MS);
   }
@@ -189,7 +229,7 @@ async function judgeOutcome(
       rule: 'delivery-and-retries.4',
       observed: `${what}: one failed attempt and a retry must not disable it`,
     });
-  if (others().length > 0) return;
+  if (others().length > 0) return false;
   if (last?.status_code !== (gone ? 410 : expected))
     check.fail({
       at: webhooks.read,
@@ -202,4 +242,5 @@ async function judgeOutcome(
       rule: timedOut ? 'delivery-and-retries.1' : 'schema.LastDelivery.3',
       observed: `${what}: the retry ${succeeded ? 'succeeded' : 'failed'}`,
     });
+  return true;
 }
