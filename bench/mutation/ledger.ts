@@ -51,6 +51,19 @@ const WRITER_LOCK =
 const LITERAL_REFUSALS_IN_DEVELOPMENT =
   'whether a URL whose host is an IP literal is held to the refused addresses at once: in development mode, where the bench runs the server, the document states no refusal, and an accepted cloud-metadata URL is legal there (webhook-addresses then judges nothing of it); in production mode webhook-addresses fails it (shown with the block removed, against a production-mode server: the loopback 127.0.0.1 accepted)';
 
+const EXPRESS_FRESH =
+  'If-None-Match with the current tag no longer hits in the core, but Express answers the conditional GET with 304 itself (its freshness test compares If-None-Match with the ETag the route sets), so a client gets the same 304';
+const SAME_SECRET_AGAIN =
+  'a PUT that sends the current secret again is taken as a replacement by itself, so the secret replaced before it stops signing (its overlap ends): the document keeps a replaced secret valid 24 hours and ends the overlap when the secret is replaced again, but does not say whether sending the same secret replaces it';
+const THREE_DAYS =
+  'whether a webhook is disabled after its retries: read only once a delivery has used them all, about three days after its first attempt, beyond any run (--coverage lists that cell as not gated)';
+const TESTS_ONLY_READS = "a store read that only the repository's tests use: no route serves it";
+const WAKE_ON_ENQUEUE =
+  'a new event no longer wakes the dispatcher at once: it still wakes every second, inside every timing the document states';
+const PRUNING = 'finished deliveries pruned after their retention: no client reads them';
+const REFUSED_AT_SEND =
+  'how a delivery refused at send time (its host resolved to a refused address) is described: in development mode, where the kit judges the server, no address is refused';
+
 export const LEDGER: Record<string, Verdict> = {
   'packages/core/src/domain/cursor.ts:39:7:Regex:/^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z/': {
     verdict: 'unobservable',
@@ -1117,5 +1130,115 @@ export const LEDGER: Record<string, Verdict> = {
   'server/webhooks/ssrf.ts:133:22:StringLiteral:``': {
     verdict: 'unspecified',
     reason: LITERAL_REFUSALS_IN_DEVELOPMENT,
+  },
+  'packages/core/src/domain/cursor.ts:36:32:ConditionalExpression:false': {
+    verdict: 'unobservable',
+    reason:
+      "the cursor's part count no longer tested: a cursor of fewer parts fails at its timestamp and id patterns and one of other JSON at its digest (400 as before); only a cursor built by hand from this server's encoding, three valid parts and more after them, passes, and cursors are opaque",
+  },
+  'packages/core/src/domain/etag.ts:31:53:ConditionalExpression:false': { verdict: 'equivalent', reason: EXPRESS_FRESH },
+  'packages/core/src/domain/webhooks.ts:72:6:ConditionalExpression:false': { verdict: 'unspecified', reason: SAME_SECRET_AGAIN },
+  'packages/core/src/domain/webhooks.ts:72:6:LogicalOperator:current.secret === null && current.secret === change.secret': {
+    verdict: 'unspecified',
+    reason: SAME_SECRET_AGAIN,
+  },
+  'packages/core/src/domain/webhooks.ts:72:33:ConditionalExpression:false': { verdict: 'unspecified', reason: SAME_SECRET_AGAIN },
+  'packages/core/src/use-cases/collections.ts:69:12:StringLiteral:""': { verdict: 'unspecified', reason: DETAIL_TEXT },
+  'packages/core/src/use-cases/finding-write.ts:36:39:ArrayDeclaration:["Stryker was here"]': {
+    verdict: 'equivalent',
+    reason:
+      'a stray first entry in the list of compliance flips: it has neither before nor after, which are then equal, so no event comes of it',
+  },
+  'packages/core/src/use-cases/resources.ts:67:8:ConditionalExpression:true': {
+    verdict: 'unobservable',
+    reason:
+      "errors other than refusals inside a write's transaction taken for refusals: a healthy database raises none in a run (test/multi-instance's database faults do)",
+  },
+  'server/http/idempotency.ts:11:70:StringLiteral:``': {
+    verdict: 'equivalent',
+    reason:
+      "the path left out of an Idempotency-Key's fingerprint: keys are scoped to the API key (the document), and bodies of two create operations are never identical (their required members differ), so the body already tells them apart",
+  },
+  "server/http/problems.ts:49:15:MethodExpression:REQUEST_PART.test(mapped) ? mapped : malformed ? '/path' : ''": {
+    verdict: 'gap',
+    reason:
+      "a refusal's pointer no longer cut to the schema's 512 characters: only an unknown member whose name makes the pointer longer shows it, and the kit sends none that long yet (what such a pointer should then be, cut or the body's, the document leaves open; only its length is stated)",
+  },
+  'server/store/sqlite/findings.ts:57:16:MethodExpression:FILTER_COLUMNS': { verdict: 'equivalent', reason: SEEK_COLUMNS },
+  'server/store/sqlite/findings.ts:57:38:ArrowFunction:() => undefined': { verdict: 'equivalent', reason: SEEK_COLUMNS },
+  'server/store/sqlite/findings.ts:57:50:ConditionalExpression:true': { verdict: 'equivalent', reason: SEEK_COLUMNS },
+  'server/store/sqlite/findings.ts:57:50:ConditionalExpression:false': { verdict: 'equivalent', reason: SEEK_COLUMNS },
+  'server/store/sqlite/findings.ts:57:50:EqualityOperator:filters[column] === undefined': { verdict: 'equivalent', reason: SEEK_COLUMNS },
+  'server/store/sqlite/outbox.ts:106:76:StringLiteral:""': {
+    verdict: 'unobservable',
+    reason:
+      "the word stored as a cancelled delivery's reason for a deleted webhook: the delivery is cancelled either way, and no client reads the reason",
+  },
+  'server/store/sqlite/outbox.ts:146:6:ConditionalExpression:true': { verdict: 'unobservable', reason: THREE_DAYS },
+  'server/store/sqlite/outbox.ts:146:6:ConditionalExpression:false': { verdict: 'unobservable', reason: THREE_DAYS },
+  "server/store/sqlite/outbox.ts:146:6:EqualityOperator:statement(db, `SELECT 1 FROM webhook_deliveries WHERE webhook_id = ? AND state = 'delivered' AND finished_at >= ? LIMIT 1`).get(webhookId, since) === undefined":
+    { verdict: 'unobservable', reason: THREE_DAYS },
+  'server/store/sqlite/outbox.ts:146:20:StringLiteral:``': { verdict: 'unobservable', reason: THREE_DAYS },
+  'server/webhooks/outcomes.ts:67:71:LogicalOperator:delivery.firstAttemptAt && at': { verdict: 'unobservable', reason: THREE_DAYS },
+  'server/store/sqlite/store.ts:95:19:ArrowFunction:() => undefined': { verdict: 'unobservable', reason: WAKE_ON_ENQUEUE },
+  'server/store/sqlite/store.ts:100:22:ArrowFunction:() => undefined': { verdict: 'unobservable', reason: SHUTDOWN_ONLY },
+  'server/store/sqlite/store.ts:100:46:ArrowFunction:() => undefined': { verdict: 'unobservable', reason: SHUTDOWN_ONLY },
+  'server/store/sqlite/store.ts:104:23:ArrowFunction:() => undefined': { verdict: 'unobservable', reason: PRUNING },
+  'server/store/sqlite/store.ts:104:40:ArrowFunction:() => undefined': { verdict: 'unobservable', reason: PRUNING },
+  'server/store/sqlite/store.ts:104:62:ArrowFunction:() => undefined': { verdict: 'unobservable', reason: PRUNING },
+  'server/store/sqlite/store.ts:105:20:ArrowFunction:() => undefined': { verdict: 'unobservable', reason: TESTS_ONLY_READS },
+  'server/store/sqlite/store.ts:105:31:ArrowFunction:() => undefined': { verdict: 'unobservable', reason: TESTS_ONLY_READS },
+  'server/store/sqlite/store.ts:106:24:ArrowFunction:() => undefined': { verdict: 'unobservable', reason: TESTS_ONLY_READS },
+  'server/store/sqlite/store.ts:106:44:ArrowFunction:() => undefined': { verdict: 'unobservable', reason: TESTS_ONLY_READS },
+  'server/store/sqlite/store.ts:107:25:ArrowFunction:() => undefined': { verdict: 'unobservable', reason: TESTS_ONLY_READS },
+  'server/store/sqlite/store.ts:107:36:ArrowFunction:() => undefined': { verdict: 'unobservable', reason: TESTS_ONLY_READS },
+  'server/webhooks/attempt.ts:80:47:ObjectLiteral:{}': { verdict: 'unobservable', reason: REFUSED_AT_SEND },
+  'server/webhooks/attempt.ts:80:56:StringLiteral:""': { verdict: 'unobservable', reason: REFUSED_AT_SEND },
+  'server/webhooks/attempt.ts:80:74:StringLiteral:``': { verdict: 'unobservable', reason: REFUSED_AT_SEND },
+  'server/webhooks/dispatcher.ts:249:87:StringLiteral:""': { verdict: 'unobservable', reason: REQUEST_LOG },
+  'server/webhooks/endpoints.ts:108:59:ArithmeticOperator:(isFailing ? 1 : -1) / state.inFlight': {
+    verdict: 'gap',
+    reason: FAILING_SLOTS_NEED_FAILING_LOAD,
+  },
+  'server/webhooks/endpoints.ts:109:101:CallExpression:;': {
+    verdict: 'equivalent',
+    reason: "an endpoint's state kept once it is back to full health instead of deleted: it then says what a fresh one would",
+  },
+  'server/webhooks/endpoints.ts:133:39:ArithmeticOperator:(this.#states.get(id)?.inFlight ?? 0) + (planned.get(id) ?? 0) - (elsewhere.get(id) ?? 0)':
+    { verdict: 'unobservable', reason: ONE_INSTANCE },
+  'server/webhooks/endpoints.ts:133:105:LogicalOperator:elsewhere.get(id) && 0': { verdict: 'unobservable', reason: ONE_INSTANCE },
+  'server/webhooks/endpoints.ts:143:31:ConditionalExpression:false': { verdict: 'unobservable', reason: RESERVE_SIZE },
+  'server/webhooks/endpoints.ts:143:31:EqualityOperator:free >= this.#reserve': { verdict: 'unobservable', reason: RESERVE_SIZE },
+  'server/webhooks/endpoints.ts:143:31:EqualityOperator:free <= this.#reserve': { verdict: 'unobservable', reason: RESERVE_SIZE },
+  'server/webhooks/outcomes.ts:69:10:ConditionalExpression:true': { verdict: 'unobservable', reason: REQUEST_LOG },
+  'server/webhooks/outcomes.ts:69:10:ConditionalExpression:false': { verdict: 'unobservable', reason: REQUEST_LOG },
+  'server/webhooks/outcomes.ts:69:38:ObjectLiteral:{}': { verdict: 'unobservable', reason: REQUEST_LOG },
+  'server/webhooks/ssrf.ts:127:6:ConditionalExpression:false': {
+    verdict: 'equivalent',
+    reason: "the URL's scheme test: the request schema's pattern refuses every scheme but http and https before it",
+  },
+  'server/webhooks/ssrf.ts:127:6:ConditionalExpression:true': {
+    verdict: 'equivalent',
+    reason: "the URL's scheme test: the request schema's pattern refuses every scheme but http and https before it",
+  },
+  "server/webhooks/ssrf.ts:127:6:EqualityOperator:parsed.protocol === 'https:'": {
+    verdict: 'equivalent',
+    reason: "the URL's scheme test: the request schema's pattern refuses every scheme but http and https before it",
+  },
+  'server/webhooks/ssrf.ts:127:26:StringLiteral:""': {
+    verdict: 'equivalent',
+    reason: "the URL's scheme test: the request schema's pattern refuses every scheme but http and https before it",
+  },
+  "packages/core/src/domain/etag.ts:31:38:LogicalOperator:tag === '*' && tag.replace(/^W\\//, '') === current": {
+    verdict: 'equivalent',
+    reason: EXPRESS_FRESH,
+  },
+  'server/http/problems.ts:41:21:Regex:/\\/(body|query|path|headers)(\\/|$)/': {
+    verdict: 'equivalent',
+    reason: 'the request-part pattern unanchored: a mapped validator path starts with its part or is not a request part at all',
+  },
+  'server/webhooks/endpoints.ts:133:39:ArithmeticOperator:(this.#states.get(id)?.inFlight ?? 0) - (planned.get(id) ?? 0)': {
+    verdict: 'unobservable',
+    reason: ONE_INSTANCE,
   },
 };

@@ -204,6 +204,16 @@ const ROWS: Row[] = [
   ],
   [
     'secret-rotation',
+    'a removed secret signing again once a new one is set',
+    () =>
+      faults.rotation((d, [removed], _, sent) =>
+        sent.length > 1 && sent[1] === null && removed ? faults.delivered.withEntry(d, removed) : d,
+      ),
+    CREATED,
+    ['rotating-a-secret.4'],
+  ],
+  [
+    'secret-rotation',
     'webhook-signature entries oldest first',
     () => faults.rotation((d) => faults.delivered.reversed(d)),
     CREATED,

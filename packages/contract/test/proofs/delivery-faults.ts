@@ -55,9 +55,12 @@ export const delivered = {
 
 /**
  * The secrets each webhook was given: `rewrite` gets each delivery with the secrets given before the
- * latest one (newest first), and whether the latest write removed the secret.
+ * latest one (newest first), whether the latest write removed the secret, and every write's secret
+ * (newest first, null where it removed the secret).
  */
-export function rotation(rewrite: (d: Delivered, earlier: string[], removed: boolean) => Delivered): Fault {
+export function rotation(
+  rewrite: (d: Delivered, earlier: string[], removed: boolean, history: readonly (string | null)[]) => Delivered,
+): Fault {
   const history = new Map<string, (string | null)[]>();
   return all(
     answer({ path: WEBHOOK_WRITE }, (request, response) => {
@@ -69,11 +72,13 @@ export function rotation(rewrite: (d: Delivered, earlier: string[], removed: boo
       return undefined;
     }),
     deliveries((delivery) => {
-      const [latest, ...earlier] = history.get(delivery.headers['x-service-webhook-id'] ?? '') ?? [];
+      const sent = history.get(delivery.headers['x-service-webhook-id'] ?? '') ?? [];
+      const [latest, ...earlier] = sent;
       return rewrite(
         delivery,
         earlier.filter((s): s is string => s !== null),
         latest === null,
+        sent,
       );
     }),
   );

@@ -1,6 +1,6 @@
 // `secret-rotation`: after a PUT replaces the secret, `webhook-signature` has two entries, newest
 // first, and X-Service-Signature the new secret's only; a second replacement still two; `null` no
-// signature at all.
+// signature at all; a new secret after that one entry, its own (no removed secret signs again).
 import { defineCheck } from '../check.ts';
 import type { KitContext } from '../context.ts';
 import type { Check } from '../failure.ts';
@@ -33,7 +33,7 @@ export const secretRotationCheck = defineCheck({
   rules: RULES,
   needs: { events: true },
   exercisesSuccess: true,
-  cost: { fixed: 11, perCase: 0 },
+  cost: { fixed: 13, perCase: 0 },
   instances: (model) =>
     withResources(model, (found) => ({
       subjects: labels(found.hook('finding.created'), found.webhooks.update.label),
@@ -46,13 +46,13 @@ const findingOf = (delivery: Delivery) => parseBody(delivery)?.data?.finding_id;
 /**
  * `secret-rotation`: a webhook whose secret a PUT replaced signs with both, the new one first, and
  * X-Service-Signature with the new one only; replaced again, the first secret is gone (two
- * entries: the two newest); removed, no signature at all.
+ * entries: the two newest); removed, no signature at all; set again, only the new one signs.
  */
 async function secretRotation(ctx: KitContext, check: Check<Rule>): Promise<{ note: string }> {
   const [webhooks, findings] = [crudNamed(ctx, 'webhooks'), crudNamed(ctx, 'findings')];
   const subject = ctx.model.webhooks.find((w) => w.event === 'finding.created')?.label ?? 'webhook finding.created';
   const target = await sink(ctx, 'rotation');
-  const secrets = [newSecret(), newSecret(), newSecret()] as const;
+  const secrets = [newSecret(), newSecret(), newSecret(), newSecret()] as const;
   const hook = await subscribe(ctx, check, target.url, ['finding.created'], { secret: secrets[0] });
   let waitedMs = 0;
   /** PUTs `secret`, causes a finding.created and returns its delivery to this webhook. */
@@ -118,5 +118,22 @@ async function secretRotation(ctx: KitContext, check: Check<Rule>): Promise<{ no
       observed: `after a PUT with secret: null the delivery still carries ${left.join(' and ')}`,
       details: left.map((name) => `${name}: ${String(header(unsigned, name))}`),
     });
-  return { note: `the kit waited ${waitedMs} ms for three deliveries` };
+  // Removal ended both secrets at once: a secret set after it replaces none, so it signs alone.
+  const renewed = await deliveryAfter(secrets[3], 'setting a new secret after removing it');
+  const entries = signatureEntries(renewed);
+  if (
+    entries.length !== 1 ||
+    !entrySignedWith(renewed, entries[0]!, secrets[3]) ||
+    !sameSignature(header(renewed, SIGNATURE_HEADER.toLowerCase()), serviceSignature(renewed.raw, secrets[3]))
+  )
+    check.fail({
+      at: subject,
+      rule: 'rotating-a-secret.4',
+      observed: `after a PUT with secret: null and then one with a new secret, the delivery is not signed with the new secret alone (webhook-signature has ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}): a removed secret signs again`,
+      details: [
+        `webhook-signature: ${entries.join(' ')}`,
+        `${SIGNATURE_HEADER}: ${String(header(renewed, SIGNATURE_HEADER.toLowerCase()))}`,
+      ],
+    });
+  return { note: `the kit waited ${waitedMs} ms for four deliveries` };
 }
