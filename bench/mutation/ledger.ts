@@ -1241,4 +1241,29 @@ export const LEDGER: Record<string, Verdict> = {
     verdict: 'unobservable',
     reason: ONE_INSTANCE,
   },
+  'server/http/problems.ts:49:65:StringLiteral:""': {
+    verdict: 'gap',
+    reason:
+      "a path whose percent-encoding is malformed: the kit sends none, so neither the refusal nor its pointer (`/path`, the request's path as a whole) is judged",
+  },
+  'server/http/problems.ts:49:75:StringLiteral:"Stryker was here!"': {
+    verdict: 'unobservable',
+    reason:
+      'the pointer of a validator error that names no request part and is no malformed path: no request a run sends gets one (response-audit fails any pointer outside { body, query, path, headers }, and runs pass)',
+  },
+  'server/store/sqlite/gate.ts:46:8:ConditionalExpression:true': {
+    verdict: 'gap',
+    reason:
+      "two calls on the one SQLite connection at once (a transaction that awaits, beside another): only writes concurrent with the dispatcher's claims and records contend for it, and the kit sends its requests one at a time",
+  },
+  'server/store/sqlite/gate.ts:55:14:CallExpression:;': {
+    verdict: 'gap',
+    reason:
+      "two calls on the one SQLite connection at once (a transaction that awaits, beside another): only writes concurrent with the dispatcher's claims and records contend for it, and the kit sends its requests one at a time",
+  },
+  'server/webhooks/attempt.ts:84:27:OptionalChaining:err.cause.code': {
+    verdict: 'unobservable',
+    reason:
+      "an attempt's error with neither a code nor a cause: undici's request errors carry a code, and the attempt's own time-out is told apart before",
+  },
 };
