@@ -49,6 +49,19 @@ export const PAYLOAD_TOO_LARGE_DETAIL = `The request body exceeds the limit of $
 /** `The request has 2 invalid parts.`: the detail of a validation problem. */
 export const invalidPartsDetail = (count: number) => `The request has ${count} invalid part${count === 1 ? '' : 's'}.`;
 
+/** The error a path whose percent-encoding decodes to no text gets: it points at the path as a whole. */
+export const UNDECODABLE_PATH: ProblemDetail = { pointer: '/path', message: 'is not a valid percent-encoded URI path' };
+
+/** Whether every percent-encoding in `pathname` decodes to UTF-8 text. */
+export function decodablePath(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** One `{ pointer, message }` per query parameter name (each once) that `known` does not list; a name's `~` and `/` escaped as RFC 6901 says. */
 export function unknownQueryParameters(known: ReadonlySet<string>, names: Iterable<string>): ProblemDetail[] {
   return [...new Set(names)]

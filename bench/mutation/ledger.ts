@@ -1241,11 +1241,6 @@ export const LEDGER: Record<string, Verdict> = {
     verdict: 'unobservable',
     reason: ONE_INSTANCE,
   },
-  'server/http/problems.ts:49:65:StringLiteral:""': {
-    verdict: 'gap',
-    reason:
-      "a path whose percent-encoding is malformed: the kit sends none, so neither the refusal nor its pointer (`/path`, the request's path as a whole) is judged",
-  },
   'server/http/problems.ts:49:75:StringLiteral:"Stryker was here!"': {
     verdict: 'unobservable',
     reason:

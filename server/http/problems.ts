@@ -3,7 +3,14 @@
 // The catalogue of kinds lives in common/problems.ts (the mock's contract shim uses it too).
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { invalidPartsDetail, PAYLOAD_TOO_LARGE_DETAIL, type ProblemDetail, type ProblemKind, problem } from '../../common/problems.ts';
+import {
+  invalidPartsDetail,
+  PAYLOAD_TOO_LARGE_DETAIL,
+  type ProblemDetail,
+  type ProblemKind,
+  problem,
+  UNDECODABLE_PATH,
+} from '../../common/problems.ts';
 import { classifyDatabaseError, type DatabaseFault, faultLogFields } from '../store/faults.ts';
 import type { DatabaseHealth } from './database-health.ts';
 import { requestIdOf } from './logging.ts';
@@ -47,9 +54,9 @@ function validatorErrors(errors: NonNullable<HttpishError['errors']>): ProblemDe
     const mapped = (error.path ?? '').replace(/^\.?(body|query|path|headers|params)[./]/, '/$1/').replace(/^\/params\//, '/path/');
     const malformed = MALFORMED_URI.test(error.message ?? '');
     return {
-      pointer: (REQUEST_PART.test(mapped) ? mapped : malformed ? '/path' : '').slice(0, 512),
+      pointer: (REQUEST_PART.test(mapped) ? mapped : malformed ? UNDECODABLE_PATH.pointer : '').slice(0, 512),
       message: (malformed
-        ? 'is not a valid percent-encoded URI path'
+        ? UNDECODABLE_PATH.message
         : error.errorCode?.startsWith('additionalProperties') || error.errorCode?.startsWith('unevaluatedProperties')
           ? 'is not a known field'
           : (error.message ?? 'is invalid')

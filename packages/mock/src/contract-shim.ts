@@ -28,11 +28,13 @@ import { findRoute, loadDocument, type OpenApiDocument, operationRoutes } from '
 import { documentedChoices, problemForRequest } from '../../../common/prefer.ts';
 import {
   BODY_LIMIT_BYTES,
+  decodablePath,
   invalidPartsDetail,
   PAYLOAD_TOO_LARGE_DETAIL,
   type ProblemDetail,
   type ProblemKind,
   problem,
+  UNDECODABLE_PATH,
   unknownQueryParameters,
 } from '../../../common/problems.ts';
 import { documentedRateLimit, quotaUsedUp } from '../../../common/rate-limit.ts';
@@ -128,6 +130,8 @@ export function startShim(options: ShimOptions): Promise<Shim> {
       if (body === 'too-large') {
         return sendProblem('payload-too-large', PAYLOAD_TOO_LARGE_DETAIL);
       }
+      // Prism cannot take a path that does not decode: the server's answer, as it gives it.
+      if (!decodablePath(url.pathname)) return sendProblem('validation-error', invalidPartsDetail(1), [UNDECODABLE_PATH]);
       unknown = unknownQueryParameters(query, url.searchParams.keys());
       if (body.length > 0 && isJson(req.headers['content-type']) && !parses(body)) {
         return sendProblem('malformed-json', 'The request body is not valid JSON.');

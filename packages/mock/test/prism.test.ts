@@ -205,6 +205,11 @@ describe('the contract shim in front of Prism', () => {
     await problemOf(response, 400, 'malformed-json');
   });
 
+  it('refuses an id whose percent-encoding is not UTF-8 as the server does, instead of failing on it', async () => {
+    const body = await problemOf(await fetch(`${mock.url}/v1/policies/%C3%28`, { headers: AUTH }), 400, 'validation-error');
+    expect(body.errors).toEqual([{ pointer: '/path', message: 'is not a valid percent-encoded URI path' }]);
+  });
+
   it('answers a body over 1 MiB with 413', async () => {
     const body = JSON.stringify({ name: 'x', severity: 'high', description: 'a'.repeat(1024 * 1024) });
     const response = await fetch(`${mock.url}/v1/policies`, {

@@ -266,6 +266,16 @@ export const PROOFS: readonly RuleProof[] = [
     'param.IdempotencyKey.2',
   ),
   malformedIdNotFound(POLICIES, 'param.PolicyIdPath.2'),
+  {
+    name: 'a policy id whose percent-encoding is not UTF-8 answered 404',
+    fault: all(
+      status({ method: 'GET', path: /%C3%28$/, status: 400 }, 404),
+      field({ method: 'GET', path: /%C3%28$/, status: 404 }, (json) => void (json.status = 404)),
+    ),
+    subject: read(POLICIES),
+    check: 'invalid-parameters',
+    rule: 'param.PolicyIdPath.2',
+  },
   lifecycle(POLICIES, 'If-None-Match ignored', notModifiedIgnored, 'param.IfNoneMatch.1'),
   lifecycle(POLICIES, 'If-Match ignored on updates', withoutRequestHeader('if-match'), 'param.IfMatch.1'),
   malformedIdNotFound(FINDINGS, 'param.FindingIdPath.2'),

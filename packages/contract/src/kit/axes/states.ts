@@ -31,9 +31,13 @@ const cell = (axis: string, value: string): Cell => ({ family: STATES, axis, cel
 function itemId(resource: ResourceModel, url: string): string | undefined {
   const path = new URL(url).pathname;
   const prefix = resource.itemPath.replace(/\{[^}]+\}$/, '');
-  return path.startsWith(prefix) && !path.slice(prefix.length).includes('/') && path.length > prefix.length
-    ? decodeURIComponent(path.slice(prefix.length))
-    : undefined;
+  if (!path.startsWith(prefix) || path.slice(prefix.length).includes('/') || path.length === prefix.length) return undefined;
+  try {
+    return decodeURIComponent(path.slice(prefix.length));
+  } catch {
+    // A percent-encoding that decodes to no text (invalid-parameters sends one): no resource's id.
+    return undefined;
+  }
 }
 
 const readKind = (exchange: Exchange) => (hasHeader(exchange.request.headers, 'if-none-match') ? READS[1] : READS[0]);
