@@ -5,7 +5,7 @@
 // never by URL (a URL may carry a token).
 
 import type { KitContext } from './context.ts';
-import { API_CAUSED_EVENTS } from './raise.ts';
+import { isRaisable } from './raise.ts';
 
 export interface ForeignWebhook {
   id: string;
@@ -20,9 +20,7 @@ const MAX_PAGES = 20;
 export function typesReachingEveryone(ctx: KitContext): string[] {
   const types = ctx.model.webhooks.map((webhook) => webhook.event);
   const viaCommand = ctx.options.triggerCommand !== undefined && ctx.options.events === 'check';
-  return types.filter(
-    (type) => (API_CAUSED_EVENTS as readonly string[]).includes(type) || (viaCommand && !ctx.options.eventsOutOfScope.includes(type)),
-  );
+  return types.filter((type) => !isRaisable(type) || (viaCommand && !ctx.options.eventsOutOfScope.includes(type)));
 }
 
 /** Every enabled webhook on the target (none created by the kit yet) subscribed to a type the run raises. */

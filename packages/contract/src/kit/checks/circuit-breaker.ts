@@ -56,7 +56,7 @@ export const circuitBreakerCheck = defineCheck({
   rules: RULES,
   needs: { events: true },
   exercisesSuccess: false,
-  // The webhook subscribed and deleted, and the four events raised.
+  // The webhook subscribed and deleted, and the four events raised (five where the probe fails).
   cost: { fixed: 2 + BREAK_AFTER + 1, perCase: 0 },
   instances: (model, options) => {
     if (!documentedResources(model)) return [];
