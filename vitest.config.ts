@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defaultClientConditions, defaultServerConditions } from 'vite';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import SlowFirst from './test/support/slow-first.ts';
 
 // The workspace packages export their TypeScript under the `secmon-source` condition: the tests resolve
@@ -16,18 +16,20 @@ const NODE_OPTIONS = process.env.NODE_OPTIONS?.includes('--conditions=secmon-sou
 //   classification); no server, no store (`npm run test:unit`).
 // - a folder named `sqlite/` or `postgres/` (test/store/postgres/, test/server/sqlite/, ...):
 //   that engine only.
-// - everything else that reaches a store (test/store/ is the store conformance suite, test/server/,
-//   test/webhooks/, the kit against the reference server) runs twice: on embedded SQLite, and on
-//   PostgreSQL in a throw-away cluster (test/support/postgres-setup.ts).
+// - everything else that reaches a store runs on embedded SQLite; on PostgreSQL too, in a
+//   throw-away cluster (test/support/postgres-setup.ts), run the store conformance suite
+//   (test/store/, the interface both engines implement) and the kit's whole run against the
+//   reference server: the HTTP layer above the store is the same code on both.
 // - a file named `*.scenario.test.ts` is a big scenario (a whole packed-kit run per situation, a
-//   run on the real clock for minutes, wall-clock deadlines under load): not part of `npm test`, run by `npm run bench:scenarios`;
-//   the rules it exercises are each proven by a faster test in `npm test`.
+//   run on the real clock for minutes, wall-clock deadlines under load, several server processes):
+//   not part of `npm test`, run by `npm run bench:scenarios` with the server and webhook suites again
+//   on PostgreSQL; the rules each exercises are proven by a faster test in `npm test`.
 const SCENARIOS = '**/*.scenario.test.ts';
-const ON_BOTH_STORES = [
-  'test/store/**/*.test.ts',
+const ON_BOTH_STORES = ['test/store/**/*.test.ts', 'packages/contract/test/reference.test.ts'];
+const ON_POSTGRES_IN_SCENARIOS = [
   'test/server/**/*.test.ts',
   'test/webhooks/**/*.test.ts',
-  'packages/contract/test/reference.test.ts',
+  'test/multi-instance/instances.scenario.test.ts',
 ];
 
 // Every Node process a test starts (the kit's CLI, the gate, servers, npm) keeps V8's compiled code
@@ -70,14 +72,28 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'postgres',
-          include: [...ON_BOTH_STORES, 'test/multi-instance/**/*.test.ts', 'test/support/**/*.test.ts'],
+          include: [...ON_BOTH_STORES, 'test/support/**/*.test.ts'],
           exclude: ['test/**/sqlite/**', SCENARIOS],
           globalSetup: ['test/support/postgres-setup.ts'],
         },
       },
       {
         extends: true,
-        test: { name: 'scenarios', include: [SCENARIOS], globalSetup: ['test/packages/tarballs-setup.ts'] },
+        test: {
+          name: 'scenarios',
+          include: [SCENARIOS],
+          exclude: [...configDefaults.exclude, ...ON_POSTGRES_IN_SCENARIOS],
+          globalSetup: ['test/packages/tarballs-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'scenarios-postgres',
+          include: ON_POSTGRES_IN_SCENARIOS,
+          exclude: ['test/**/sqlite/**'],
+          globalSetup: ['test/support/postgres-setup.ts'],
+        },
       },
     ],
   },

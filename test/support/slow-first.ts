@@ -13,7 +13,6 @@ const SLOW = [
   'packages/contract/test/model-faults',
   'packages/contract/test/ci-quota',
   'packages/contract/test/proofs-deliveries',
-  'test/multi-instance/instances',
   'packages/contract/test/reference',
   'packages/contract/test/pipeline',
   'test/breaking/release',
