@@ -22,7 +22,6 @@ const SLOW = [
   'packages/contract/test/faults.test',
   'test/browser/cross-origin',
   'test/packages/msw',
-  'test/browser/docs-page',
   'test/packages/mock',
   'test/multi-instance/database-faults',
   'test/packages/client',

@@ -1,6 +1,8 @@
 // The page `npm run docs` renders (dist/docs.html), built into a scratch folder and served from a
-// loopback server, the way a reader opens it: it renders and works offline. Its sections are
-// walked one by one in docs-walk.scenario.test.ts (`npm run bench:scenarios`), which serves the same page.
+// loopback server as a plain file, the way a reader opens it: it renders and works offline. The same
+// checks run in `npm test` on the same bytes served at the reference server's /docs
+// (server-docs.test.ts), and test/document/docs.test.ts holds the file self-contained; its sections
+// are walked one by one in docs-walk.scenario.test.ts.
 
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
