@@ -2,8 +2,9 @@
 // the suite as `npm test` does (the unit, sqlite and postgres projects, the same workers) with a
 // setup file (bench/suite-cost/) that charges each test file the CPU its worker spent on it and the
 // CPU of the processes it started; then prints the run's wall time and CPU, the files by CPU and by
-// wall time, and the CPU per folder. About 8 minutes for the whole suite, vitest's progress dots on
-// stderr; filters narrow it as they narrow `vitest run`. Not part of `npm test`.
+// wall time, the files that end the run, and the CPU per folder. About 6 minutes for the whole
+// suite, vitest's progress dots on stderr; filters narrow it as they narrow `vitest run`. Not part
+// of `npm test`.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -20,6 +21,8 @@ interface FileCost {
   /** CPU seconds of the processes the file started (and reaped). */
   children: number;
   wall: number;
+  /** When the file ended (Unix seconds): the run's tail is the files that end last. */
+  endedAt: number;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'secmon-suite-cost-'));
@@ -72,6 +75,13 @@ const lines = [
     .sort((a, b) => b.wall - a.wall)
     .slice(0, 10)
     .map((file) => `| ${s(file.wall)} | ${s(total(file))} | ${file.project} | ${file.file} |`),
+  '',
+  '| ended, s before the last | wall s | project | file (the last to end: a long one here ends the run alone) |',
+  '|---:|---:|---|---|',
+  ...[...files]
+    .sort((a, b) => b.endedAt - a.endedAt)
+    .slice(0, 6)
+    .map((file, _, [last]) => `| ${s(last!.endedAt - file.endedAt)} | ${s(file.wall)} | ${file.project} | ${file.file} |`),
   '',
   '| folder | files | CPU s | wall s (summed over workers) |',
   '|---|---:|---:|---:|',

@@ -18,6 +18,7 @@ afterAll(({}, suite) => {
     own: end.own - start.own,
     children: end.children - start.children,
     wall: (performance.now() - start.at) / 1000,
+    endedAt: Date.now() / 1000,
   };
   appendFileSync(process.env.SECMON_SUITE_COST!, `${JSON.stringify(line)}\n`);
 });
