@@ -48,8 +48,9 @@ export default defineConfig({
     // 1 s limit made the browser suites fail under load where nothing was wrong.
     expect: { poll: { timeout: 10_000 } },
     // Suites start servers and child processes on their own ports and spend much of their time
-    // waiting on them: with three workers a whole run on 2 cores used 1.35 of them on average (527 s).
-    // Five used 1.55 (481 s), but in seven runs the load pushed tests past time limits twice: three.
+    // waiting on them, yet the package tests install and build at the same moments: on 2 cores, one
+    // commit, one run after the other, three workers took 348 s and four 384 s (five once pushed
+    // tests past time limits): three.
     maxWorkers: 3,
     // Every file stops the servers and processes it starts and resets what it changes, so a worker
     // keeps its module cache from one file to the next instead of importing and transforming the
