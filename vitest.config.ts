@@ -85,6 +85,8 @@ export default defineConfig({
           include: [SCENARIOS],
           exclude: [...configDefaults.exclude, ...ON_POSTGRES_IN_SCENARIOS],
           globalSetup: ['test/packages/tarballs-setup.ts'],
+          // Wall-clock deadlines under load: after the suites on PostgreSQL, not beside them.
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -94,6 +96,7 @@ export default defineConfig({
           include: ON_POSTGRES_IN_SCENARIOS,
           exclude: ['test/**/sqlite/**'],
           globalSetup: ['test/support/postgres-setup.ts'],
+          sequence: { groupOrder: 1 },
         },
       },
     ],
