@@ -29,3 +29,44 @@ export function rssMiB(pid: number): number {
     return Number.NaN;
   }
 }
+
+/** The whole machine's CPU time so far, in ticks, from /proc/stat's first line: every process and the kernel's own work. */
+export interface MachineTicks {
+  user: number;
+  system: number;
+  idle: number;
+  total: number;
+}
+
+export function machineTicks(): MachineTicks | undefined {
+  try {
+    // cpu  user nice system idle iowait irq softirq steal ...
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]!
+      .split(/\s+/)
+      .slice(1, 9)
+      .map(Number);
+    return {
+      user: user! + nice!,
+      system: system! + irq! + softirq!,
+      idle: idle! + iowait!,
+      total: user! + nice! + system! + idle! + iowait! + irq! + softirq! + steal!,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** How busy the machine was between two readings: the share of all cores, user and system. */
+export function machineBusy(
+  before: MachineTicks | undefined,
+  after: MachineTicks | undefined,
+): { busy: number; user: number; system: number } | undefined {
+  if (!before || !after || after.total === before.total) return undefined;
+  const total = after.total - before.total;
+  return {
+    busy: 1 - (after.idle - before.idle) / total,
+    user: (after.user - before.user) / total,
+    system: (after.system - before.system) / total,
+  };
+}

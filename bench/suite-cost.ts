@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root } from '../scripts/pipeline.ts';
-import { selfCpuSeconds } from './proc.ts';
+import { machineBusy, machineTicks, selfCpuSeconds } from './proc.ts';
 
 interface FileCost {
   file: string;
@@ -28,6 +28,7 @@ interface FileCost {
 const dir = mkdtempSync(join(tmpdir(), 'secmon-suite-cost-'));
 const out = join(dir, 'files.jsonl');
 const cpuBefore = selfCpuSeconds().children;
+const machineBefore = machineTicks();
 const started = performance.now();
 const vitest = spawn(
   process.execPath,
@@ -44,6 +45,7 @@ const vitest = spawn(
 const [code] = (await once(vitest, 'exit')) as [number | null];
 const wall = (performance.now() - started) / 1000;
 const cpu = selfCpuSeconds().children - cpuBefore;
+const machine = machineBusy(machineBefore, machineTicks());
 
 let files: FileCost[] = [];
 try {
@@ -57,9 +59,17 @@ try {
 const total = (file: FileCost) => file.own + file.children;
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 const s = (seconds: number) => seconds.toFixed(1);
+const pct = (share: number) => `${Math.round(share * 100)} %`;
 
 const lines = [
-  `suite: ${s(wall)} s wall, ${s(cpu)} CPU-s (${(cpu / wall).toFixed(2)} of ${availableParallelism()} cores busy on average); vitest exited ${code}`,
+  `suite: ${s(wall)} s wall, ${s(cpu)} CPU-s in the processes vitest waited for (${(cpu / wall).toFixed(2)} of ${availableParallelism()} cores); vitest exited ${code}`,
+  // The reaped processes' CPU leaves out what nobody waits for (Chromium's helpers, PostgreSQL's
+  // servers, processes ended by a signal) and the kernel's work for them: the machine's own count does not.
+  ...(machine
+    ? [
+        `machine: ${pct(machine.busy)} busy (user ${pct(machine.user)}, system ${pct(machine.system)}), ${s(machine.busy * availableParallelism() * wall)} CPU-s of ${availableParallelism()} cores; anything else running on it is counted too`,
+      ]
+    : []),
   `${files.length} test files: ${s(sum(files.map((file) => file.own)))} CPU-s in the workers, ${s(sum(files.map((file) => file.children)))} in the processes they started; the rest is vitest's own process and what global set-up started (PostgreSQL)`,
   '',
   '| CPU s | of it, started processes | wall s | project | file (by CPU) |',

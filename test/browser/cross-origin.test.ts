@@ -9,11 +9,12 @@ import { build } from 'esbuild';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDocument } from '../../packages/api/src/document.ts';
-import { type MockServer, startMock } from '../../packages/mock/src/prism.ts';
+import type { MockServer } from '../../packages/mock/src/prism.ts';
 import { SOURCE_CONDITION } from '../../scripts/packages.ts';
 import { parseApiKeys, testConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 import { statefulMockConfig, statefulMockDeps } from '../../server/stateful-mock/deps.ts';
+import { staticMock as sharedStaticMock } from '../support/static-mock.ts';
 import { type ChromiumSession, launchChromium } from './chromium.ts';
 
 const KEY = 'frontend-writer-7e8f9a';
@@ -74,7 +75,7 @@ beforeAll(async () => {
   server = await startServer(testConfig({ apiKeys: parseApiKeys(`${KEY}:read+write`), usingDefaultKeys: false }));
   // What `npm run mock -- --stateful` starts (packages/mock/test/stateful.test.ts runs the launcher itself).
   statefulMock = await startServer(statefulMockConfig({ SECMON_LOG_LEVEL: 'silent' }, ['--port', '0']), statefulMockDeps());
-  staticMock = await startMock();
+  staticMock = await sharedStaticMock();
   const bundle = await build({
     stdin: { contents: PAGE, resolveDir: new URL('../..', import.meta.url).pathname, loader: 'js' },
     bundle: true,
@@ -104,7 +105,6 @@ afterAll(async () => {
   site?.close();
   await server?.close();
   await statefulMock?.close();
-  await staticMock?.stop();
 });
 
 const TARGETS = [

@@ -4,10 +4,11 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type MockServer, startMock } from 'secmon-mock/src/prism';
+import type { MockServer } from 'secmon-mock/src/prism';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../../server/config.ts';
 import { type RunningServer, startServer } from '../../../server/server.ts';
+import { staticMock } from '../../../test/support/static-mock.ts';
 import { createSecmonClient, isProblem, retryAfterMs, SecmonProblemError, unwrap } from '../src/client.ts';
 import type { components } from '../src/types.ts';
 
@@ -76,9 +77,8 @@ describe('createSecmonClient against the reference server', () => {
 describe('createSecmonClient against the Prism mock', () => {
   let mock: MockServer;
   beforeAll(async () => {
-    mock = await startMock();
+    mock = await staticMock();
   });
-  afterAll(() => mock?.stop());
 
   it('reads the documented example list, typed', async () => {
     const client = createSecmonClient({ baseUrl: mock.url, apiKey: 'any-key-for-the-mock' });

@@ -1,9 +1,10 @@
 // The frontend guide's mock examples, run against the mock as written: each `curl` of the guide's
 // mock section (the host swapped for the test's mock) must get the status its comment ends with, so
 // the guide cannot drift from what the mock answers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { curlStatus, shellBlocks, statusesOf } from '../../../test/guides/markdown.ts';
-import { type MockServer, startMock } from '../src/prism.ts';
+import { staticMock } from '../../../test/support/static-mock.ts';
+import type { MockServer } from '../src/prism.ts';
 
 interface Example {
   comment: string;
@@ -30,9 +31,8 @@ function guideExamples(): Example[] {
 describe('the frontend guide’s mock examples', () => {
   let mock: MockServer;
   beforeAll(async () => {
-    mock = await startMock();
+    mock = await staticMock();
   });
-  afterAll(() => mock?.stop());
 
   const examples = guideExamples();
   it('has examples, each with its curl lines and their statuses', () => {

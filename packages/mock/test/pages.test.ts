@@ -1,9 +1,10 @@
 // The stateless mock's honest lists, first as pure functions, then through the running mock: every
 // cursor loop ends, limit bounds the page, filters select, a create's Location and ETag match its
 // body, and CORS works for a browser on any origin without the wildcard-with-credentials mistake.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { staticMock } from '../../../test/support/static-mock.ts';
 import { pageOf } from '../src/pages.ts';
-import { type MockServer, startMock } from '../src/prism.ts';
+import type { MockServer } from '../src/prism.ts';
 
 const example = {
   data: ['a', 'b', 'c', 'd', 'e'].map((id, i) => ({ id, status: i % 2 ? 'open' : 'resolved', events: i < 2 ? ['x'] : ['y'] })),
@@ -35,9 +36,8 @@ describe('the mock', () => {
   let mock: MockServer;
   const AUTH = { authorization: 'Bearer frontend-dev' };
   beforeAll(async () => {
-    mock = await startMock();
+    mock = await staticMock();
   });
-  afterAll(() => mock?.stop());
 
   it('ends a cursor walk over findings with limit=2, every item once', async () => {
     const seen: string[] = [];

@@ -3,8 +3,9 @@
 
 import { loadDocument } from 'secmon-api/src/document';
 import { createSchemaValidator, schemaPointer } from 'secmon-api/src/schema-validator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMock } from '../src/prism.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { staticMock } from '../../../test/support/static-mock.ts';
+import type { MockServer } from '../src/prism.ts';
 import { exampleRequests, mediaTypeOf } from './operations.ts';
 
 const doc = loadDocument();
@@ -15,10 +16,7 @@ const AUTH = { authorization: 'Bearer mock-test-key' };
 
 let mock: MockServer;
 beforeAll(async () => {
-  mock = await startMock();
-});
-afterAll(async () => {
-  await mock?.stop();
+  mock = await staticMock();
 });
 
 function call(operation: (typeof operations)[number], headers: Record<string, string> = AUTH, body = operation.body) {
