@@ -17,15 +17,20 @@ const NODE_OPTIONS = process.env.NODE_OPTIONS?.includes('--conditions=secmon-sou
 // - a folder named `sqlite/` or `postgres/` (test/store/postgres/, test/server/sqlite/, ...):
 //   that engine only.
 // - everything else that reaches a store runs on embedded SQLite; on PostgreSQL too, in a
-//   throw-away cluster (test/support/postgres-setup.ts), run the store conformance suite
-//   (test/store/, the interface both engines implement) and the kit's whole run against the
-//   reference server: the HTTP layer above the store is the same code on both.
+//   throw-away cluster (test/support/postgres-setup.ts), runs the store conformance suite
+//   (test/store/, the interface both engines implement): the HTTP layer above the store is the
+//   same code on both.
+// - the kit's whole run against the reference server, a test per check, runs on PostgreSQL; on
+//   SQLite the packed kit's whole run against `npm start` (test/packages/contract.test.ts) and the
+//   kit CLI's runs (packages/contract/test/pipeline.test.ts) prove the same from outside, and the
+//   suite runs there again in the scenarios.
 // - a file named `*.scenario.test.ts` is a big scenario (a whole packed-kit run per situation, a
 //   run on the real clock for minutes, wall-clock deadlines under load, several server processes):
 //   not part of `npm test`, run by `npm run bench:scenarios` with the server and webhook suites again
 //   on PostgreSQL; the rules each exercises are proven by a faster test in `npm test`.
 const SCENARIOS = '**/*.scenario.test.ts';
-const ON_BOTH_STORES = ['test/store/**/*.test.ts', 'packages/contract/test/reference.test.ts'];
+const KIT_ON_REFERENCE = 'packages/contract/test/reference.test.ts';
+const ON_BOTH_STORES = ['test/store/**/*.test.ts', KIT_ON_REFERENCE];
 const ON_POSTGRES_IN_SCENARIOS = [
   'test/server/**/*.test.ts',
   'test/webhooks/**/*.test.ts',
@@ -64,7 +69,7 @@ export default defineConfig({
         test: {
           name: 'sqlite',
           include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
-          exclude: ['test/unit/**', 'test/**/postgres/**', 'test/multi-instance/**', 'test/support/**', SCENARIOS],
+          exclude: ['test/unit/**', 'test/**/postgres/**', 'test/multi-instance/**', 'test/support/**', KIT_ON_REFERENCE, SCENARIOS],
           // The package tests' files share one build and pack of the packages per run.
           globalSetup: ['test/packages/tarballs-setup.ts'],
         },
@@ -82,7 +87,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'scenarios',
-          include: [SCENARIOS],
+          include: [SCENARIOS, KIT_ON_REFERENCE],
           exclude: [...configDefaults.exclude, ...ON_POSTGRES_IN_SCENARIOS],
           globalSetup: ['test/packages/tarballs-setup.ts'],
           // Wall-clock deadlines under load: after the suites on PostgreSQL, not beside them.
