@@ -2,9 +2,9 @@
 // the suite as `npm test` does (the unit, sqlite and postgres projects, the same workers) with a
 // setup file (bench/suite-cost/) that charges each test file the CPU its worker spent on it and the
 // CPU of the processes it started; then prints the run's wall time and CPU, the files by CPU and by
-// wall time, the files that end the run, and the CPU per folder. About 6 minutes for the whole
-// suite, vitest's progress dots on stderr; filters narrow it as they narrow `vitest run`. Not part
-// of `npm test`.
+// wall time, the files that end the run, the CPU per folder, and the CPU per kind of process
+// (process-sampler.ts). About 6 minutes for the whole suite, vitest's progress dots on stderr;
+// filters narrow it as they narrow `vitest run`. Not part of `npm test`.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root } from '../scripts/pipeline.ts';
 import { machineBusy, machineTicks, selfCpuSeconds } from './proc.ts';
+import { sampleProcesses } from './process-sampler.ts';
 
 interface FileCost {
   file: string;
@@ -29,6 +30,7 @@ const dir = mkdtempSync(join(tmpdir(), 'secmon-suite-cost-'));
 const out = join(dir, 'files.jsonl');
 const cpuBefore = selfCpuSeconds().children;
 const machineBefore = machineTicks();
+const sampler = sampleProcesses(root);
 const started = performance.now();
 const vitest = spawn(
   process.execPath,
@@ -46,6 +48,7 @@ const [code] = (await once(vitest, 'exit')) as [number | null];
 const wall = (performance.now() - started) / 1000;
 const cpu = selfCpuSeconds().children - cpuBefore;
 const machine = machineBusy(machineBefore, machineTicks());
+const kinds = sampler.stop();
 
 let files: FileCost[] = [];
 try {
@@ -103,5 +106,11 @@ for (const file of files) {
 }
 for (const [folder, members] of [...folders].sort((a, b) => sum(b[1].map(total)) - sum(a[1].map(total))))
   lines.push(`| ${folder} | ${members.length} | ${s(sum(members.map(total)))} | ${s(sum(members.map((file) => file.wall)))} |`);
+lines.push(
+  '',
+  '| CPU s | processes | kind (every process on the machine, read from /proc twice a second) |',
+  '|---:|---:|---|',
+  ...kinds.filter((kind) => kind.cpu >= 1).map((kind) => `| ${s(kind.cpu)} | ${kind.processes} | ${kind.kind} |`),
+);
 process.stdout.write(`${lines.join('\n')}\n`);
 process.exit(code ?? 1);
