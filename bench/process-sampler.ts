@@ -18,7 +18,8 @@ export function processKind(argv: string[], root: string): string {
   if (/chrom/i.test(argv[0] ?? '')) return 'Chromium';
   if (/postgres|initdb|pg_ctl/.test(argv[0] ?? '')) return 'PostgreSQL';
   if (line.includes('vitest/suppress-warnings')) return 'vitest workers';
-  if (/\bnpm-cli\.js|\/npm\b|\/npx\b/.test(line) && !line.includes('node_modules/.bin')) return 'npm, npx';
+  // npm renames its process to `npm …`, which /proc shows as the command line.
+  if (argv[0] === 'npm' || (/\bnpm-cli\.js|\/npm\b|\/npx\b/.test(line) && !line.includes('node_modules/.bin'))) return 'npm, npx';
   if (!/(^|\/)node$/.test(argv[0] ?? '')) return (argv[0] ?? '?').split('/').pop() || '?';
   // The script of a Node process: its first argument that is neither an option nor an option's value.
   let script: string | undefined;
@@ -32,7 +33,9 @@ export function processKind(argv: string[], root: string): string {
     }
   }
   if (!script) return 'node';
-  const inPackage = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(script);
+  const inPackage = /node_modules\/((?:@[^/]+\/)?[^/]+)(?:\/([^/]+))?/.exec(script);
+  // A bin npm linked: the command's name.
+  if (inPackage?.[1] === '.bin') return inPackage[2]!.startsWith('secmon-') ? `${inPackage[2]} (installed)` : inPackage[2]!;
   if (inPackage) return inPackage[1]!.startsWith('secmon-') ? `${inPackage[1]} (installed)` : inPackage[1]!;
   return script.startsWith(root) ? relative(root, script) : script.startsWith('/') ? 'a script in a scratch folder' : script;
 }

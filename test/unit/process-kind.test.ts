@@ -23,6 +23,8 @@ describe('the kind a process is charged to', () => {
     [`${ROOT}/node_modules/node/bin/node ${ROOT}/server/main.ts --port 0`, 'server/main.ts'],
     ['/usr/bin/node /tmp/outsider/node_modules/secmon-contract/dist/cli.js --help', 'secmon-contract (installed)'],
     ['/usr/bin/node /tmp/outsider/page.js', 'a script in a scratch folder'],
+    ['/usr/bin/node /tmp/outsider/node_modules/.bin/secmon-mock --help', 'secmon-mock (installed)'],
+    ['npm install a.tgz', 'npm, npx'],
     ['node --input-type=module -e 1', 'node -e'],
     ['/usr/bin/esbuild --service=0.28.2 --ping', 'esbuild'],
   ])('%s: %s', (line, expected) => {
