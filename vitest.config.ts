@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { configDefaults, defineConfig } from 'vitest/config';
@@ -52,11 +53,11 @@ export default defineConfig({
     // A page updates after its request answers, seconds later on a loaded machine; expect.poll's own
     // 1 s limit made the browser suites fail under load where nothing was wrong.
     expect: { poll: { timeout: 10_000 } },
-    // Suites start servers and child processes on their own ports and spend much of their time
-    // waiting on them, yet the package tests install and build at the same moments: on 2 cores, one
-    // commit, one run after the other, three workers took 348 s and four 384 s (five once pushed
-    // tests past time limits): three.
-    maxWorkers: 3,
+    // The suite is bound by CPU (the machine 93 % busy over a run, bench:suite): a worker beyond one
+    // per core and one more only competes for it. On 2 cores, one commit, one run after the other,
+    // three workers took 384 s and four 409 s (five once pushed tests past time limits). Capped, so a
+    // machine of many cores does not start that many servers and browsers at once.
+    maxWorkers: Math.min(availableParallelism() + 1, 8),
     // Every file stops the servers and processes it starts and resets what it changes, so a worker
     // keeps its module cache from one file to the next instead of importing and transforming the
     // server, the kit and the document again for each: a third less CPU for the whole suite.
