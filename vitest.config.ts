@@ -31,7 +31,7 @@ const NODE_OPTIONS = process.env.NODE_OPTIONS?.includes('--conditions=secmon-sou
 //   on PostgreSQL; the rules each exercises are proven by a faster test in `npm test`.
 const SCENARIOS = '**/*.scenario.test.ts';
 const KIT_ON_REFERENCE = 'packages/contract/test/reference.test.ts';
-const ON_BOTH_STORES = ['test/store/**/*.test.ts', KIT_ON_REFERENCE];
+const ON_POSTGRES_IN_TEST = ['test/store/**/*.test.ts', KIT_ON_REFERENCE];
 const ON_POSTGRES_IN_SCENARIOS = [
   'test/server/**/*.test.ts',
   'test/webhooks/**/*.test.ts',
@@ -79,7 +79,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'postgres',
-          include: [...ON_BOTH_STORES, 'test/support/**/*.test.ts'],
+          include: [...ON_POSTGRES_IN_TEST, 'test/support/**/*.test.ts'],
           exclude: ['test/**/sqlite/**', SCENARIOS],
           globalSetup: ['test/support/postgres-setup.ts'],
         },

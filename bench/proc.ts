@@ -2,8 +2,17 @@
 // it starts rather than to itself. NaN elsewhere.
 import { readFileSync } from 'node:fs';
 
-/** The fields of /proc/<pid>/stat after the command name: utime [11], stime [12], cutime [13], cstime [14], in 10 ms ticks. */
-const statFields = (pid: number | 'self') => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ').map(Number);
+/**
+ * The fields of /proc/<pid>/stat after the command name (which may itself hold ") "): utime [11],
+ * stime [12], cutime [13], cstime [14], in 10 ms ticks; starttime [19], which tells a reused pid apart.
+ */
+export function statFields(pid: number | 'self'): number[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat
+    .slice(stat.lastIndexOf(') ') + 2)
+    .split(' ')
+    .map(Number);
+}
 
 /** User + system CPU ms of a process. */
 export function cpuMs(pid: number): number {
@@ -57,16 +66,18 @@ export function machineTicks(): MachineTicks | undefined {
   }
 }
 
-/** How busy the machine was between two readings: the share of all cores, user and system. */
+/** How busy the machine was between two readings: the share of all cores, user and system, and the CPU seconds spent. */
 export function machineBusy(
   before: MachineTicks | undefined,
   after: MachineTicks | undefined,
-): { busy: number; user: number; system: number } | undefined {
+): { busy: number; user: number; system: number; cpuSeconds: number } | undefined {
   if (!before || !after || after.total === before.total) return undefined;
   const total = after.total - before.total;
+  const busyTicks = total - (after.idle - before.idle);
   return {
-    busy: 1 - (after.idle - before.idle) / total,
+    busy: busyTicks / total,
     user: (after.user - before.user) / total,
     system: (after.system - before.system) / total,
+    cpuSeconds: busyTicks / 100,
   };
 }

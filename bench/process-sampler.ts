@@ -5,11 +5,14 @@
 // between two readings is missed; the machine's own figure (proc.ts) counts it.
 import { readdirSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
+import { statFields } from './proc.ts';
 
 interface Seen {
   kind: string;
-  user: number;
-  system: number;
+  /** CPU seconds it had used when first read: what ran before the benchmark is not its cost. */
+  before: number;
+  /** CPU seconds at the latest reading. */
+  cpu: number;
 }
 
 /** The kind a command line is charged to. */
@@ -34,17 +37,17 @@ export function processKind(argv: string[], root: string): string {
   }
   if (!script) return 'node';
   const inPackage = /node_modules\/((?:@[^/]+\/)?[^/]+)(?:\/([^/]+))?/.exec(script);
-  // A bin npm linked: the command's name.
-  if (inPackage?.[1] === '.bin') return inPackage[2]!.startsWith('secmon-') ? `${inPackage[2]} (installed)` : inPackage[2]!;
-  if (inPackage) return inPackage[1]!.startsWith('secmon-') ? `${inPackage[1]} (installed)` : inPackage[1]!;
+  if (inPackage) {
+    // A bin npm linked is charged to the command's name, anything else to its package.
+    const name = inPackage[1] === '.bin' ? inPackage[2]! : inPackage[1]!;
+    return name.startsWith('secmon-') ? `${name} (installed)` : name;
+  }
   return script.startsWith(root) ? relative(root, script) : script.startsWith('/') ? 'a script in a scratch folder' : script;
 }
 
 /** Starts reading /proc; `stop()` ends it and returns CPU seconds per kind, most first. */
 export function sampleProcesses(root: string): { stop(): { kind: string; cpu: number; processes: number }[] } {
-  const ticks = 100;
   const seen = new Map<string, Seen>();
-  const baseline = new Map<string, number>();
   const read = (first: boolean) => {
     let pids: string[];
     try {
@@ -54,22 +57,17 @@ export function sampleProcesses(root: string): { stop(): { kind: string; cpu: nu
     }
     for (const pid of pids) {
       try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        // utime [11], stime [12], starttime [19]: a pid reused later is another process.
+        const fields = statFields(Number(pid));
         const key = `${pid}:${fields[19]}`;
-        const [user, system] = [Number(fields[11]) / ticks, Number(fields[12]) / ticks];
-        let entry = seen.get(key);
-        if (!entry) {
-          const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-          // Kernel threads have no command line; what ran before the benchmark is not its cost.
-          if (argv.length === 0) continue;
-          entry = { kind: processKind(argv, root), user: 0, system: 0 };
-          seen.set(key, entry);
-          if (first) baseline.set(key, user + system);
+        const cpu = (fields[11]! + fields[12]!) / 100;
+        const entry = seen.get(key);
+        if (entry) {
+          entry.cpu = cpu;
+          continue;
         }
-        entry.user = user;
-        entry.system = system;
+        const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+        // Kernel threads have no command line: kept without a kind, so they are read once and left out.
+        seen.set(key, { kind: argv.length > 0 ? processKind(argv, root) : '', before: first ? cpu : 0, cpu });
       } catch {
         // the process ended between the listing and the reading
       }
@@ -82,10 +80,10 @@ export function sampleProcesses(root: string): { stop(): { kind: string; cpu: nu
       clearInterval(timer);
       read(false);
       const kinds = new Map<string, { cpu: number; processes: number }>();
-      for (const [key, entry] of seen) {
-        const cpu = entry.user + entry.system - (baseline.get(key) ?? 0);
+      for (const entry of seen.values()) {
+        if (!entry.kind) continue;
         const kind = kinds.get(entry.kind) ?? { cpu: 0, processes: 0 };
-        kinds.set(entry.kind, { cpu: kind.cpu + cpu, processes: kind.processes + 1 });
+        kinds.set(entry.kind, { cpu: kind.cpu + entry.cpu - entry.before, processes: kind.processes + 1 });
       }
       return [...kinds].map(([kind, totals]) => ({ kind, ...totals })).sort((a, b) => b.cpu - a.cpu);
     },

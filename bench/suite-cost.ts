@@ -70,7 +70,7 @@ const lines = [
   // servers, processes ended by a signal) and the kernel's work for them: the machine's own count does not.
   ...(machine
     ? [
-        `machine: ${pct(machine.busy)} busy (user ${pct(machine.user)}, system ${pct(machine.system)}), ${s(machine.busy * availableParallelism() * wall)} CPU-s of ${availableParallelism()} cores; anything else running on it is counted too`,
+        `machine: ${pct(machine.busy)} busy (user ${pct(machine.user)}, system ${pct(machine.system)}), ${s(machine.cpuSeconds)} CPU-s of ${availableParallelism()} cores; anything else running on it is counted too`,
       ]
     : []),
   `${files.length} test files: ${s(sum(files.map((file) => file.own)))} CPU-s in the workers, ${s(sum(files.map((file) => file.children)))} in the processes they started; the rest is vitest's own process and what global set-up started (PostgreSQL)`,

@@ -12,7 +12,7 @@ import { createReceiverApp } from '../../examples/receiver/app.ts';
 import { machineNode, outsiderEnv, type Ran, run } from '../../scripts/outsider.ts';
 import { root } from '../../scripts/pipeline.ts';
 import { document, readmeExample } from './examples.ts';
-import { installedBeforeAll, listen } from './installed.ts';
+import { installedBeforeAll, installedBin, listen } from './installed.ts';
 
 describe.concurrent('secmon-contract, the contract kit', () => {
   const kit = installedBeforeAll('contract', (tarballs) => [tarballs.contract]);
@@ -125,7 +125,7 @@ describe.concurrent('secmon-contract, the contract kit', () => {
   // The installed bin, as npm links it: npx's own part is proven by the runs above, and each npx
   // start is an npm start-up (about a second of CPU).
   it('answers --help and -h with its usage, and bad options with exit 2 and a pointer to --help', async () => {
-    const bin = join(kit.dir, 'node_modules/.bin/secmon-contract');
+    const bin = installedBin(kit.dir, 'secmon-contract');
     const result = await run(bin, ['--api-key', 'k'], { cwd: kit.dir });
     expect(result.code).toBe(2);
     expect(result.output).toContain('secmon-contract: --base-url is required');

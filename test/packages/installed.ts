@@ -57,6 +57,9 @@ export function installedBeforeAll(label: string, chosen: (tarballs: Tarballs) =
   return installed;
 }
 
+/** The command npm linked for a package's `bin` in an installed project: what the project's scripts run. */
+export const installedBin = (dir: string, name: string): string => join(dir, 'node_modules/.bin', name);
+
 /** Starts `server` on a free port of the loopback interface; resolves to its base URL. */
 export async function listen(server: Server): Promise<string> {
   server.listen(0, '127.0.0.1');

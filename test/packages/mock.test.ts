@@ -4,12 +4,11 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { verifySignature } from '../../packages/api/src/signing.ts';
 import { outsiderEnv, run } from '../../scripts/outsider.ts';
 import { document } from './examples.ts';
-import { installedBeforeAll, listen } from './installed.ts';
+import { installedBeforeAll, installedBin, listen } from './installed.ts';
 
 // Each test runs processes of its own from the installed package: side by side.
 describe.concurrent('secmon-mock, the mock and the event sender', () => {
@@ -17,7 +16,7 @@ describe.concurrent('secmon-mock, the mock and the event sender', () => {
 
   // The installed bin itself rather than npx, so the SIGTERM reaches the mock as a supervisor's would.
   it('secmon-mock serves the documented examples and stops on SIGTERM', async (test) => {
-    const child = spawn(join(mock.dir, 'node_modules/.bin/secmon-mock'), ['--port', '0'], {
+    const child = spawn(installedBin(mock.dir, 'secmon-mock'), ['--port', '0'], {
       cwd: mock.dir,
       env: outsiderEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -76,7 +75,7 @@ describe.concurrent('secmon-mock, the mock and the event sender', () => {
   it.each(['secmon-mock', 'secmon-events'])(
     '%s answers --help and -h with its usage, an unknown option with a pointer to it',
     async (bin) => {
-      const installed = join(mock.dir, 'node_modules/.bin', bin);
+      const installed = installedBin(mock.dir, bin);
       for (const flag of ['--help', '-h']) {
         const help = await run(installed, [flag], { cwd: mock.dir });
         expect(help.code, help.output).toBe(0);
